@@ -1,0 +1,34 @@
+"""Pure game rules: no I/O, no asyncio, no Pillow, no Discord.
+
+`GAMES` maps each game's name to its class; every class implements `engine.core.Game`.
+"""
+
+from engine.core import (
+    GAMES,
+    AmbiguousMove,
+    Event,
+    Game,
+    GameError,
+    IllegalMove,
+    NotationError,
+    NotYourTurn,
+    OptionError,
+    Outcome,
+    PositionError,
+)
+from engine.tronimoes import Tronimoes
+
+__all__ = [
+    "GAMES",
+    "AmbiguousMove",
+    "Event",
+    "Game",
+    "GameError",
+    "IllegalMove",
+    "NotYourTurn",
+    "NotationError",
+    "OptionError",
+    "Outcome",
+    "PositionError",
+    "Tronimoes",
+]

@@ -1,0 +1,389 @@
+"""The contract every game implements, its errors, and the registry of games.
+
+Actions cross this contract as canonical notation strings (the way UCI strings serve chess):
+human-readable, stored in the action log, shown in history and offered by autocomplete.
+A game is deterministic given its seed, options, names, starting position and action log, so
+`from_json(to_json())` rebuilds it exactly, future draws included.
+
+The contract serves every game in the family:
+
+* several seats may be waiting at once (`to_move` returns a tuple): Tetromic's simultaneous
+  draw phases, Tronimoes' "ready" between rounds;
+* one seat may act several times in a row (Tronix with two players, a Tronimoes double);
+* a missed deadline is whatever `timeout_actions` says, including losing the whole game
+  (Tromino Go), so the referee never needs a game-specific rule;
+* team games report winners as seats and may name the teams in `Outcome.teams`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+import types
+import typing
+from abc import ABC, abstractmethod
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Self
+
+RESIGN = "resign"
+"""How a resignation is written in the action log (it is not an action a player types)."""
+
+
+# --------------------------------------------------------------------------------------------
+# Errors: every message is written for the player who caused it.
+
+
+class GameError(Exception):
+    """A refusal a player can act on. `str(error)` is the message to show them."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+class NotationError(GameError):
+    """The text could not be read as an action; the message shows what was expected."""
+
+
+class IllegalMove(GameError):
+    """The action was understood but is not allowed now; the message says why."""
+
+
+class AmbiguousMove(GameError):
+    """Several legal actions fit the text; `candidates` lists them in canonical form."""
+
+    def __init__(self, message: str, candidates: list[str]) -> None:
+        super().__init__(message)
+        self.candidates = candidates
+
+
+class NotYourTurn(GameError):
+    """The seat is not one the game is waiting for."""
+
+
+class OptionError(GameError):
+    """A game option was unknown or its value could not be read."""
+
+
+class PositionError(GameError):
+    """A position given to `from_position` is malformed or breaks the game's rules."""
+
+
+# --------------------------------------------------------------------------------------------
+# What happened, and how a game ended.
+
+
+@dataclass(frozen=True)
+class Event:
+    """Something that happened, told in one sentence, with data a transport can use.
+
+    `seats` are the seats the event is about. `to` is None for a public event; otherwise only
+    that seat may be told (a drawn tile, for instance).
+    """
+
+    kind: str
+    text: str
+    seats: tuple[int, ...] = ()
+    data: Mapping[str, Any] = field(default_factory=dict)
+    to: int | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind, "text": self.text, "seats": list(self.seats),
+                "data": dict(self.data), "to": self.to}
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """The final result: a score per seat, the winning seats (several on a tie or a team win)."""
+
+    scores: tuple[float, ...]
+    winners: tuple[int, ...]
+    reason: str
+    teams: tuple[tuple[int, ...], ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        return {"scores": list(self.scores), "winners": list(self.winners), "reason": self.reason,
+                "teams": [list(team) for team in self.teams]}
+
+
+# --------------------------------------------------------------------------------------------
+# Options: a frozen dataclass per game; every field has a default.
+
+
+@dataclass(frozen=True)
+class GameOptions:
+    """Base for each game's options. Fields may carry `metadata={"help": ..., "choices": ...}`."""
+
+    @classmethod
+    def parse(cls, values: Mapping[str, str]) -> Self:
+        """Read options typed as text (`{"ouroboros": "off"}`); unknown keys and bad values raise
+        OptionError naming the options that exist."""
+        known = {f.name: f for f in dataclasses.fields(cls)}
+        hints = typing.get_type_hints(cls)
+        parsed: dict[str, Any] = {}
+        for raw_key, raw_value in values.items():
+            key = raw_key.strip().lower().replace("-", "_")
+            if key not in known:
+                raise OptionError(f"unknown option '{raw_key}'. {cls.describe()}")
+            parsed[key] = _read_option_value(key, str(raw_value), hints[key], known[key])
+        return cls(**parsed)
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Self:
+        known = {f.name for f in dataclasses.fields(cls)}
+        return cls(**{k: v for k, v in data.items() if k in known})
+
+    def to_json(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
+
+    def differences(self) -> dict[str, Any]:
+        """The options that differ from the defaults, for a short summary."""
+        default = type(self)()
+        return {k: v for k, v in self.to_json().items() if getattr(default, k) != v}
+
+    @classmethod
+    def describe(cls) -> str:
+        """One line per option: `name=value|value (default x): help`."""
+        if not dataclasses.fields(cls):
+            return "This game has no options."
+        hints = typing.get_type_hints(cls)
+        parts = []
+        for f in dataclasses.fields(cls):
+            kind = hints[f.name]
+            if kind is bool:
+                values = "on|off"
+                default = "on" if f.default else "off"
+            elif f.metadata.get("choices"):
+                values = "|".join(f.metadata["choices"])
+                default = str(f.default)
+            else:
+                values = kind.__name__ if isinstance(kind, type) else str(kind)
+                default = str(f.default)
+            help_text = f.metadata.get("help", "")
+            parts.append(f"{f.name}={values} (default {default}){': ' + help_text if help_text else ''}")
+        return "Options: " + "; ".join(parts)
+
+
+_TRUE = {"on", "yes", "true", "1", "y"}
+_FALSE = {"off", "no", "false", "0", "n"}
+
+
+def _read_option_value(key: str, text: str, kind: Any, spec: dataclasses.Field[Any]) -> Any:
+    value = text.strip().lower()
+    if kind is bool:
+        if value in _TRUE:
+            return True
+        if value in _FALSE:
+            return False
+        raise OptionError(f"option {key} takes on or off, not '{text}'")
+    if kind is int:
+        try:
+            number = int(value)
+        except ValueError:
+            raise OptionError(f"option {key} takes a whole number, not '{text}'") from None
+        low, high = spec.metadata.get("min"), spec.metadata.get("max")
+        if (low is not None and number < low) or (high is not None and number > high):
+            raise OptionError(f"option {key} must be between {low} and {high}, not {number}")
+        return number
+    if kind is float:
+        try:
+            return float(value)
+        except ValueError:
+            raise OptionError(f"option {key} takes a number, not '{text}'") from None
+    choices = spec.metadata.get("choices")
+    if choices and value not in choices:
+        raise OptionError(f"option {key} takes one of {', '.join(choices)}, not '{text}'")
+    if kind is str or isinstance(kind, types.UnionType) or choices:
+        return value
+    raise TypeError(f"option {key} has a type the parser does not know: {kind!r}")
+
+
+# --------------------------------------------------------------------------------------------
+# The contract.
+
+
+class Game(ABC):
+    """One game instance. Subclasses implement the rules; this base keeps the action log and
+    rebuilds games from it, so every game serializes the same way.
+
+    Seats are numbered from 0. Actions are canonical strings; `parse` turns free text into one.
+    """
+
+    name: ClassVar[str]
+    title: ClassVar[str]
+    min_players: ClassVar[int]
+    max_players: ClassVar[int]
+    Options: ClassVar[type[GameOptions]]
+    summary: ClassVar[str] = ""
+    """A few paragraphs of rules for players, shown by `/rules`."""
+    notation_help: ClassVar[str] = ""
+    """How to type actions, with examples."""
+
+    def __init__(self, players: int, seed: int, options: GameOptions, names: list[str]) -> None:
+        if not self.min_players <= players <= self.max_players:
+            raise ValueError(
+                f"{self.title} takes {self.min_players} to {self.max_players} players, not {players}")
+        if len(names) != players:
+            raise ValueError(f"{players} players need {players} names, got {len(names)}")
+        self.players = players
+        self.seed = seed
+        self.options = options
+        self.names = list(names)
+        self.log: list[tuple[int, str]] = []
+        self.start_position: dict[str, Any] | None = None
+
+    # ---- construction ------------------------------------------------------------------
+
+    @classmethod
+    def new(cls, players: int, *, seed: int, options: GameOptions | None = None,
+            names: list[str] | None = None) -> Self:
+        """A fresh game for `players` seats, all chance drawn from `seed`."""
+        names = list(names) if names is not None else [f"P{i + 1}" for i in range(players)]
+        game = cls(players, seed, options if options is not None else cls.Options(), names)
+        game.setup()
+        return game
+
+    @abstractmethod
+    def setup(self) -> None:
+        """Deal and prepare the first move of a new game (called once by `new`)."""
+
+    def random(self, purpose: str) -> random.Random:
+        """A generator for one named use of chance, fixed by the game's seed."""
+        return random.Random(f"{self.name}:{self.seed}:{purpose}")
+
+    # ---- reading -----------------------------------------------------------------------
+
+    @abstractmethod
+    def to_move(self) -> tuple[int, ...]:
+        """Seats the game is waiting for (the clock runs for them); () when the game is over."""
+
+    @abstractmethod
+    def legal_actions(self, seat: int) -> list[str]:
+        """Every legal canonical action for `seat` now, in a stable order."""
+
+    @abstractmethod
+    def outcome(self) -> Outcome | None:
+        """None while the game is being played."""
+
+    @abstractmethod
+    def scores(self) -> tuple[float, ...]:
+        """The running score of every seat."""
+
+    @abstractmethod
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """JSON-safe picture of the game as `seat` sees it (None: a spectator). It never holds a
+        secret that seat could not see at a real table: other hands, the order of the bag."""
+
+    # ---- acting ------------------------------------------------------------------------
+
+    @abstractmethod
+    def parse(self, seat: int, text: str) -> str:
+        """Free text -> the canonical action it means for `seat`. Raises NotationError,
+        AmbiguousMove, IllegalMove or NotYourTurn with a message the player can act on."""
+
+    def apply(self, seat: int, action: str) -> list[Event]:
+        """Play `action` (any text `parse` accepts) for `seat`. Either the whole action happens
+        and the canonical action is logged, or a GameError is raised and nothing changes."""
+        self._check_seat(seat)
+        canonical = self.parse(seat, action)
+        events = self._execute(seat, canonical)
+        self.log.append((seat, canonical))
+        return events
+
+    @abstractmethod
+    def _execute(self, seat: int, action: str) -> list[Event]:
+        """Carry out an action `parse` returned; must not fail."""
+
+    @abstractmethod
+    def timeout_actions(self, seat: int) -> list[str]:
+        """The actions, in order, that a missed deadline or a moderator's forced pass applies
+        for `seat`; each is legal once the ones before it are applied. [] if none apply."""
+
+    def resign(self, seat: int) -> list[Event]:
+        """`seat` leaves the game for good; the game goes on without it, or ends."""
+        self._check_seat(seat)
+        if self.outcome() is not None:
+            raise IllegalMove("the game is already over")
+        events = self._resign(seat)
+        self.log.append((seat, RESIGN))
+        return events
+
+    @abstractmethod
+    def _resign(self, seat: int) -> list[Event]:
+        """Carry out a resignation; must not fail for a seat still in the game."""
+
+    @abstractmethod
+    def is_resigned(self, seat: int) -> bool:
+        """Whether `seat` has left the game."""
+
+    # ---- persistence -------------------------------------------------------------------
+
+    def to_json(self) -> dict[str, Any]:
+        """The whole game: what `from_json` needs to rebuild it exactly."""
+        return {
+            "game": self.name,
+            "version": 1,
+            "players": self.players,
+            "seed": self.seed,
+            "options": self.options.to_json(),
+            "names": list(self.names),
+            "start": self.start_position,
+            "log": [[seat, action] for seat, action in self.log],
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Self:
+        """Rebuild a game by replaying its log from its seed or starting position."""
+        if data.get("game") != cls.name:
+            raise ValueError(f"this is a {data.get('game')!r} game, not {cls.name!r}")
+        if data.get("start") is not None:
+            game = cls.from_position(data["start"], seed=data["seed"],
+                                     options=cls.Options.from_json(data.get("options", {})))
+        else:
+            game = cls.new(data["players"], seed=data["seed"],
+                           options=cls.Options.from_json(data.get("options", {})),
+                           names=list(data["names"]))
+        game.replay(data.get("log", []))
+        return game
+
+    def replay(self, log: list[Any]) -> None:
+        """Apply logged actions in order (as written by `to_json`)."""
+        for seat, action in log:
+            if action == RESIGN:
+                self.resign(seat)
+            else:
+                self.apply(seat, action)
+
+    @abstractmethod
+    def to_position(self) -> dict[str, Any]:
+        """This moment of the game, in the format the game's rules file documents."""
+
+    @classmethod
+    @abstractmethod
+    def from_position(cls, data: Mapping[str, Any], *, seed: int = 0,
+                      options: GameOptions | None = None) -> Self:
+        """A game set up at any position (puzzles, bug reports, tests). Chance after it comes
+        from `seed`. Raises GameError when the position breaks the game's rules."""
+
+    def clone(self) -> Self:
+        """An independent copy that behaves identically."""
+        return type(self).from_json(self.to_json())
+
+    # ---- helpers for subclasses --------------------------------------------------------
+
+    def _check_seat(self, seat: int) -> None:
+        if not isinstance(seat, int) or not 0 <= seat < self.players:
+            raise ValueError(f"seat {seat!r} is not in this {self.players}-player game")
+
+
+GAMES: dict[str, type[Game]] = {}
+"""Every registered game, by name."""
+
+
+def register(cls: type[Game]) -> type[Game]:
+    """Class decorator: make a game available as `engine.GAMES[cls.name]`."""
+    if cls.name in GAMES and GAMES[cls.name] is not cls:
+        raise ValueError(f"two games are called {cls.name!r}")
+    GAMES[cls.name] = cls
+    return cls

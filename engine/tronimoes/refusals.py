@@ -1,0 +1,110 @@
+"""Why a typed lay is refused, in the board's own terms.
+
+`explain_lay` is called only after the lay matched no legal move. It tries the lay against every
+line it could have been meant for, and reports the reason from the attempt that got furthest:
+touching a line's open end, then being allowed on that line, then matching its pips, then the
+foot, reserved-foot and no-blocking rules.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from engine.tronimoes.board import tile_name
+from engine.tronimoes.notation import LayRequest
+from engine.tronimoes.state import Line, LineKey
+
+if TYPE_CHECKING:
+    from engine.tronimoes.game import Tronimoes
+
+TOUCHES, ALLOWED, MATCHES, PLACED = 1, 2, 3, 4
+
+
+def explain_lay(game: Tronimoes, seat: int, request: LayRequest, line_key: LineKey | None) -> str:
+    """The reason the requested lay is illegal for `seat` now."""
+    if game.spacer is not None:
+        return _explain_free_line_leader(game, seat, request)
+    squares = request.squares
+    if request.tile is None:
+        where = " ".join(game.grid.name(s) for s in squares)
+        return f"none of your tiles can be laid at {where}. {own_line_hint(game, seat)}"
+    name = tile_name(request.tile)
+    if len(squares) < 2:
+        where = f" covering {game.grid.name(squares[0])}" if squares else " anywhere"
+        return f"{name} cannot be laid{where} on a line you may play on now. {own_line_hint(game, seat)}"
+    best: tuple[int, int, str] | None = None
+    lines = game._lines_in_priority(seat)
+    if line_key is not None:
+        lines = [line for line in lines if line.key == line_key]
+    first, second = squares
+    for priority, line in enumerate(lines):
+        for match, other in ((first, second), (second, first)):
+            attempt = _attempt(game, seat, line, request.tile, match, other)
+            if attempt and (best is None or (attempt[0], -priority) > (best[0], -best[1])):
+                best = (attempt[0], priority, attempt[1])
+    if best is not None:
+        return best[2]
+    where = f"{game.grid.name(first)} {game.grid.name(second)}"
+    target = f" {game.line_label(line_key, seat)}" if line_key is not None else " any line you may play on"
+    return f"{name} at {where} does not touch the open end of{target}. {own_line_hint(game, seat)}"
+
+
+def _attempt(game: Tronimoes, seat: int, line: Line, t: tuple[int, int], match: int,
+             other: int) -> tuple[int, str] | None:
+    """How far laying `t` with its matching half on `match` gets on `line`, and why it stops."""
+    head = game.head(line)
+    if not any(game.grid.adjacent(match, end) for end in head.open_squares):
+        return None
+    permission = game._permission_problem(seat, line)
+    if permission:
+        return TOUCHES, permission
+    wanted = head.next_pips
+    if wanted not in t:
+        ends = " or ".join(game.grid.name(s) for s in head.open_squares)
+        return ALLOWED, (f"{tile_name(t)} does not match the {wanted} at the end of "
+                         f"{game.line_label(line.key, seat)} ({ends})")
+    problem = game._square_problem(seat, line, match, other)
+    if problem:
+        return MATCHES, problem
+    return PLACED, f"{tile_name(t)} cannot go there on {game.line_label(line.key, seat)}"
+
+
+def _explain_free_line_leader(game: Tronimoes, seat: int, request: LayRequest) -> str:
+    assert game.spacer is not None
+    top = game.highest_leader
+    far = game.spacer[1]
+    far_name = game.grid.name(far)
+    problem = game._free_line_problem(seat)
+    if problem:
+        return problem
+    t = request.tile
+    wanted = (f"the spacer is down: the only tile you may lay now is a free-line leader, a double higher "
+              f"than {top}:{top} touching {far_name} (or lay the spacer elsewhere, or pass)")
+    if t is None or t[0] != t[1] or t[0] <= top:
+        return wanted
+    if len(request.squares) < 2:
+        return f"lay {tile_name(t)} with one half touching {far_name}, the spacer's far end"
+    run = set(game.grid.line_between(*game.spacer) or ())
+    a, b = request.squares
+    if a in run or b in run:
+        return "a free-line leader goes off the end of the spacer, not on it"
+    if not (game.grid.adjacent(a, far) or game.grid.adjacent(b, far)):
+        return f"a free-line leader must touch {far_name}, the spacer's far end"
+    return (game._reserved_problem(None, (a, b)) or game._blocking_problem(seat, None, (a, b))
+            or f"{tile_name(t)} cannot start a free line there")
+
+
+def own_line_hint(game: Tronimoes, seat: int) -> str:
+    """Where the player's own line can be extended, in one sentence."""
+    me = game.seats[seat]
+    line = game.lines[seat]
+    if line.dead or me.dead:
+        return "Your line is dead."
+    head = game.head(line)
+    ends = " or ".join(game.grid.name(s) for s in head.open_squares)
+    if not line.tiles:
+        text = f"Your line starts from the round leader at {ends} (a {head.next_pips})"
+        if me.footed and me.foot is not None:
+            text += f", through your foot square {game.grid.name(me.foot)}"
+        return text + "."
+    return f"Your line's open end is {ends} (a {head.next_pips})."
