@@ -232,6 +232,7 @@ class Game(ABC):
         self.names = list(names)
         self.log: list[tuple[int, str]] = []
         self.start_position: dict[str, Any] | None = None
+        self.opening: list[Event] = []
 
     # ---- construction ------------------------------------------------------------------
 
@@ -241,12 +242,13 @@ class Game(ABC):
         """A fresh game for `players` seats, all chance drawn from `seed`."""
         names = list(names) if names is not None else [f"P{i + 1}" for i in range(players)]
         game = cls(players, seed, options if options is not None else cls.Options(), names)
-        game.setup()
+        game.opening = game.setup()
         return game
 
     @abstractmethod
-    def setup(self) -> None:
-        """Deal and prepare the first move of a new game (called once by `new`)."""
+    def setup(self) -> list[Event]:
+        """Deal and prepare the first move of a new game (called once by `new`); returns what
+        happened (who leads, who moves first), kept in `opening`."""
 
     def random(self, purpose: str) -> random.Random:
         """A generator for one named use of chance, fixed by the game's seed."""

@@ -116,8 +116,8 @@ class Tronimoes(Game):
         self._cache: dict[Any, Any] = {}
         self._parsed: tuple[int, int, str, Move] | None = None
 
-    def setup(self) -> None:
-        self._start_round()
+    def setup(self) -> list[Event]:
+        return self._start_round()
 
     # =========================================================================================
     # reading
@@ -1083,6 +1083,13 @@ class Tronimoes(Game):
         game = read_position(cls, data, seed=seed, options=options)
         game.start_position = game.to_position()
         return game
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled without the caches of derived facts (they rebuild on demand)."""
+        state = dict(self.__dict__)
+        state["_cache"] = {}
+        state["_parsed"] = None
+        return state
 
     def clone(self) -> Self:
         """A fast independent copy (the deck's random state included)."""

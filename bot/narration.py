@@ -1,0 +1,76 @@
+"""The sentences players read after a move: what happened, then who the game waits for."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from bot.records import TableRecord
+from bot.replies import mention
+from bot.timers import format_duration
+from engine import Event, Game
+
+MAX_EVENT_LINES = 14
+_QUIET = {"between_rounds"}
+_MARKS = {"kill": "💀 ", "round_end": "🏁 ", "game_end": "🏆 ", "round_start": "🎲 ", "pass": "🐔 ",
+          "free_line_dead": "✂️ ", "again": "🔁 ", "resign": "🚪 "}
+
+
+def what_happened(events: Sequence[Event]) -> str:
+    """One line per public event, marked by kind; long chains are cut in the middle."""
+    lines = []
+    for event in events:
+        if event.to is not None or event.kind in _QUIET:
+            continue
+        mark = _MARKS.get(event.kind, "")
+        if event.kind == "pass" and not event.data.get("footed"):
+            mark = ""
+        lines.append(mark + event.text)
+    if len(lines) > MAX_EVENT_LINES:
+        skipped = len(lines) - MAX_EVENT_LINES
+        lines = [*lines[:4], f"… {skipped} more moves …", *lines[-(MAX_EVENT_LINES - 4):]]
+    return "\n".join(lines)
+
+
+def who_is_next(table: TableRecord, game: Game, deadline: dict[int, float] | None = None,
+                now: float | None = None) -> str:
+    """`It's @bob's turn (23h left).`, or who the round break waits for, or the final result."""
+    outcome = game.outcome()
+    if outcome is not None:
+        return final_result(table, game)
+    waiting = list(game.to_move())
+    people = [mention(table.seats[s].user_id or "", table.seats[s].name) if table.seats[s].user_id
+              else table.seats[s].name for s in waiting]
+
+    def left(seat: int) -> str:
+        if deadline and seat in deadline and now is not None:
+            return f" ({format_duration(max(0.0, deadline[seat] - now))} left)"
+        return ""
+
+    if len(waiting) == 1:
+        return f"▶️ It's {people[0]}'s turn{left(waiting[0])}."
+    if "ready" in game.legal_actions(waiting[0]):
+        return f"⏸️ Round over. Type `ready` (or press Ready) to start the next round; waiting for {_join(people)}."
+    return f"▶️ Waiting for {_join(people)}."
+
+
+def final_result(table: TableRecord, game: Game) -> str:
+    outcome = game.outcome()
+    assert outcome is not None
+    ranking = sorted(range(game.players), key=lambda s: -outcome.scores[s])
+    scores = ", ".join(f"{table.seats[s].name} {_number(outcome.scores[s])}" for s in ranking)
+    winners = [table.seats[w].name for w in outcome.winners]
+    if not winners:
+        return f"🏁 Game over ({outcome.reason}). Final scores: {scores}."
+    verb = "wins" if len(winners) == 1 else "share the win"
+    return f"🏆 {_join(winners)} {verb}! Final scores: {scores}."
+
+
+def _number(value: float) -> str:
+    return str(int(value)) if value == int(value) else f"{value:g}"
+
+
+def _join(items: Sequence[str]) -> str:
+    items = list(items)
+    if len(items) <= 1:
+        return "".join(items)
+    return ", ".join(items[:-1]) + " and " + items[-1]

@@ -1,0 +1,407 @@
+"""Persistence behind one interface, with SQLite (aiosqlite) as the implementation.
+
+Everything the referee must not lose lives here: tables and seats, the append-only action log,
+durable timers, per-server settings, and snapshots that make long games quick to load.
+`commit` is the one way a game moves forward: it appends actions, updates the table and
+replaces its timers in a single transaction, and refuses if the log has moved on meanwhile.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from abc import ABC, abstractmethod
+from collections.abc import AsyncIterator, Iterable, Sequence
+from contextlib import asynccontextmanager
+from dataclasses import asdict
+from pathlib import Path
+from typing import Any
+
+import aiosqlite
+
+from bot.records import OPEN_STATUSES, ActionRecord, SeatRecord, Settings, TableRecord, Timer
+
+log = logging.getLogger(__name__)
+
+
+class StaleLog(Exception):
+    """The table's log is not the length the writer expected: someone else moved first."""
+
+    def __init__(self, table_id: int, expected: int, actual: int) -> None:
+        super().__init__(f"table {table_id}: expected {expected} actions, found {actual}")
+        self.expected = expected
+        self.actual = actual
+
+
+class Store(ABC):
+    """What the referee needs from persistence. Every write is durable when it returns."""
+
+    @abstractmethod
+    async def open(self) -> None: ...
+
+    @abstractmethod
+    async def close(self) -> None: ...
+
+    # ---- tables -------------------------------------------------------------------------
+
+    @abstractmethod
+    async def create_table(self, table: TableRecord) -> int:
+        """Save a new table with its seats; returns its id (also set on `table`)."""
+
+    @abstractmethod
+    async def save_table(self, table: TableRecord) -> None:
+        """Save a table's status, settings, meta and seats."""
+
+    @abstractmethod
+    async def get_table(self, table_id: int) -> TableRecord | None: ...
+
+    @abstractmethod
+    async def table_at(self, place: str) -> TableRecord | None:
+        """The newest table bound to a place."""
+
+    @abstractmethod
+    async def find_tables(self, *, place_prefix: str = "", statuses: Sequence[str] = OPEN_STATUSES,
+                          limit: int = 100) -> list[TableRecord]:
+        """Tables in the given states whose place starts with `place_prefix`, newest first."""
+
+    # ---- the action log ---------------------------------------------------------------------
+
+    @abstractmethod
+    async def actions(self, table_id: int, *, after: int = 0) -> list[ActionRecord]:
+        """The table's live log (undone actions excluded) from ply `after + 1` on."""
+
+    @abstractmethod
+    async def log_length(self, table_id: int) -> int: ...
+
+    @abstractmethod
+    async def commit(self, table_id: int, *, expected: int, actions: Sequence[ActionRecord] = (),
+                     table: TableRecord | None = None, timers: Sequence[Timer] | None = None,
+                     undo_after: int | None = None) -> None:
+        """In one transaction: check the live log has `expected` actions (else StaleLog), undo
+        every action after ply `undo_after` if given, append `actions`, save `table`, and replace
+        the table's timers with `timers` if given."""
+
+    # ---- timers -----------------------------------------------------------------------------
+
+    @abstractmethod
+    async def next_due(self) -> float | None:
+        """When the earliest timer falls due, or None if there are none."""
+
+    @abstractmethod
+    async def due_timers(self, now: float) -> list[Timer]: ...
+
+    @abstractmethod
+    async def timers(self, table_id: int) -> list[Timer]: ...
+
+    @abstractmethod
+    async def delete_timer(self, timer_id: int) -> None: ...
+
+    # ---- settings and snapshots ----------------------------------------------------------
+
+    @abstractmethod
+    async def settings(self, guild: str) -> Settings:
+        """A server's settings (defaults if it has never changed any)."""
+
+    @abstractmethod
+    async def save_settings(self, settings: Settings) -> None: ...
+
+    @abstractmethod
+    async def snapshot(self, table_id: int) -> tuple[int, str, bytes] | None:
+        """The latest snapshot of a table: (log length, engine version, data)."""
+
+    @abstractmethod
+    async def save_snapshot(self, table_id: int, ply: int, version: str, data: bytes) -> None: ...
+
+
+# =============================================================================================
+# SQLite
+
+
+MIGRATIONS: list[str] = [
+    # 1: the first schema
+    """
+    CREATE TABLE tables (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        place TEXT NOT NULL,
+        guild TEXT,
+        game TEXT NOT NULL,
+        options TEXT NOT NULL,
+        status TEXT NOT NULL,
+        seed INTEGER,
+        turn_seconds INTEGER,
+        paused INTEGER NOT NULL DEFAULT 0,
+        created_by TEXT NOT NULL,
+        created_at REAL NOT NULL,
+        meta TEXT NOT NULL DEFAULT '{}'
+    );
+    CREATE INDEX tables_by_place ON tables(place, id);
+    CREATE INDEX tables_by_status ON tables(status, id);
+    CREATE TABLE seats (
+        table_id INTEGER NOT NULL REFERENCES tables(id) ON DELETE CASCADE,
+        seat INTEGER NOT NULL,
+        name TEXT NOT NULL,
+        user_id TEXT,
+        agent TEXT,
+        PRIMARY KEY (table_id, seat)
+    );
+    CREATE TABLE actions (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        table_id INTEGER NOT NULL REFERENCES tables(id) ON DELETE CASCADE,
+        ply INTEGER NOT NULL,
+        seat INTEGER NOT NULL,
+        action TEXT NOT NULL,
+        actor TEXT NOT NULL,
+        at REAL NOT NULL,
+        undone INTEGER NOT NULL DEFAULT 0
+    );
+    CREATE UNIQUE INDEX actions_live ON actions(table_id, ply) WHERE undone = 0;
+    CREATE TABLE timers (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        table_id INTEGER NOT NULL REFERENCES tables(id) ON DELETE CASCADE,
+        seat INTEGER NOT NULL,
+        kind TEXT NOT NULL,
+        due REAL NOT NULL,
+        ply INTEGER NOT NULL
+    );
+    CREATE INDEX timers_by_due ON timers(due);
+    CREATE INDEX timers_by_table ON timers(table_id);
+    CREATE TABLE settings (
+        guild TEXT PRIMARY KEY,
+        data TEXT NOT NULL
+    );
+    CREATE TABLE snapshots (
+        table_id INTEGER PRIMARY KEY REFERENCES tables(id) ON DELETE CASCADE,
+        ply INTEGER NOT NULL,
+        version TEXT NOT NULL,
+        data BLOB NOT NULL
+    );
+    """,
+]
+
+_TABLE_COLUMNS = "id, place, guild, game, options, status, seed, turn_seconds, paused, created_by, created_at, meta"
+
+
+class SQLiteStore(Store):
+    """The store in one SQLite file: WAL, a busy timeout, `BEGIN IMMEDIATE` writes through one
+    writer connection behind a lock, and a second connection for reads."""
+
+    def __init__(self, path: str | Path, *, synchronous: str = "FULL") -> None:
+        self.path = Path(path)
+        self.synchronous = synchronous
+        self._writer: aiosqlite.Connection | None = None
+        self._reader: aiosqlite.Connection | None = None
+        self._write_lock = asyncio.Lock()
+
+    async def open(self) -> None:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._writer = await self._connect()
+        await self._migrate()
+        self._reader = await self._connect()
+
+    async def _connect(self) -> aiosqlite.Connection:
+        connection = await aiosqlite.connect(self.path, isolation_level=None)
+        connection.row_factory = aiosqlite.Row
+        await connection.execute("PRAGMA journal_mode=WAL")
+        await connection.execute("PRAGMA busy_timeout=10000")
+        await connection.execute(f"PRAGMA synchronous={self.synchronous}")
+        await connection.execute("PRAGMA foreign_keys=ON")
+        return connection
+
+    async def _migrate(self) -> None:
+        async with self._transaction() as db:
+            row = await (await db.execute("PRAGMA user_version")).fetchone()
+            version = row[0] if row else 0
+            if version > len(MIGRATIONS):
+                raise RuntimeError(f"{self.path} has schema {version}; this tileref knows up to {len(MIGRATIONS)}")
+            for number in range(version, len(MIGRATIONS)):
+                log.info("migrating %s to schema %d", self.path, number + 1)
+                for statement in _statements(MIGRATIONS[number]):
+                    await db.execute(statement)
+                await db.execute(f"PRAGMA user_version={number + 1}")
+
+    async def close(self) -> None:
+        for connection in (self._reader, self._writer):
+            if connection is not None:
+                await connection.close()
+        self._reader = self._writer = None
+
+    @property
+    def reader(self) -> aiosqlite.Connection:
+        if self._reader is None:
+            raise RuntimeError("the store is not open")
+        return self._reader
+
+    @asynccontextmanager
+    async def _transaction(self) -> AsyncIterator[aiosqlite.Connection]:
+        if self._writer is None:
+            raise RuntimeError("the store is not open")
+        async with self._write_lock:
+            db = self._writer
+            await db.execute("BEGIN IMMEDIATE")
+            try:
+                yield db
+            except BaseException:
+                await db.execute("ROLLBACK")
+                raise
+            else:
+                await db.execute("COMMIT")
+
+    # ---- tables -----------------------------------------------------------------------------
+
+    async def create_table(self, table: TableRecord) -> int:
+        async with self._transaction() as db:
+            cursor = await db.execute(
+                "INSERT INTO tables (place, guild, game, options, status, seed, turn_seconds, paused, created_by,"
+                " created_at, meta) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (table.place, table.guild, table.game, json.dumps(table.options), table.status, table.seed,
+                 table.turn_seconds, int(table.paused), table.created_by, table.created_at, json.dumps(table.meta)))
+            assert cursor.lastrowid is not None
+            table.id = cursor.lastrowid
+            await self._write_seats(db, table)
+        return table.id
+
+    async def save_table(self, table: TableRecord) -> None:
+        async with self._transaction() as db:
+            await self._write_table(db, table)
+
+    async def _write_table(self, db: aiosqlite.Connection, table: TableRecord) -> None:
+        await db.execute(
+            "UPDATE tables SET place = ?, guild = ?, options = ?, status = ?, seed = ?, turn_seconds = ?,"
+            " paused = ?, meta = ? WHERE id = ?",
+            (table.place, table.guild, json.dumps(table.options), table.status, table.seed, table.turn_seconds,
+             int(table.paused), json.dumps(table.meta), table.id))
+        await self._write_seats(db, table)
+
+    @staticmethod
+    async def _write_seats(db: aiosqlite.Connection, table: TableRecord) -> None:
+        await db.execute("DELETE FROM seats WHERE table_id = ?", (table.id,))
+        await db.executemany(
+            "INSERT INTO seats (table_id, seat, name, user_id, agent) VALUES (?, ?, ?, ?, ?)",
+            [(table.id, s.seat, s.name, s.user_id, s.agent) for s in table.seats])
+
+    async def get_table(self, table_id: int) -> TableRecord | None:
+        rows = await self.reader.execute_fetchall(f"SELECT {_TABLE_COLUMNS} FROM tables WHERE id = ?", (table_id,))
+        return (await self._tables(rows))[0] if rows else None
+
+    async def table_at(self, place: str) -> TableRecord | None:
+        rows = await self.reader.execute_fetchall(
+            f"SELECT {_TABLE_COLUMNS} FROM tables WHERE place = ? ORDER BY id DESC LIMIT 1", (place,))
+        return (await self._tables(rows))[0] if rows else None
+
+    async def find_tables(self, *, place_prefix: str = "", statuses: Sequence[str] = OPEN_STATUSES,
+                          limit: int = 100) -> list[TableRecord]:
+        marks = ", ".join("?" for _ in statuses)
+        rows = await self.reader.execute_fetchall(
+            f"SELECT {_TABLE_COLUMNS} FROM tables WHERE status IN ({marks}) AND substr(place, 1, ?) = ?"
+            " ORDER BY id DESC LIMIT ?", (*statuses, len(place_prefix), place_prefix, limit))
+        return await self._tables(rows)
+
+    async def _tables(self, rows: Iterable[aiosqlite.Row]) -> list[TableRecord]:
+        tables = []
+        for row in rows:
+            seats = await self.reader.execute_fetchall(
+                "SELECT seat, name, user_id, agent FROM seats WHERE table_id = ? ORDER BY seat", (row["id"],))
+            tables.append(TableRecord(
+                id=row["id"], place=row["place"], guild=row["guild"], game=row["game"],
+                options=json.loads(row["options"]), status=row["status"], seed=row["seed"],
+                turn_seconds=row["turn_seconds"], paused=bool(row["paused"]), created_by=row["created_by"],
+                created_at=row["created_at"], meta=json.loads(row["meta"]),
+                seats=[SeatRecord(s["seat"], s["name"], s["user_id"], s["agent"]) for s in seats]))
+        return tables
+
+    # ---- the action log ---------------------------------------------------------------------
+
+    async def actions(self, table_id: int, *, after: int = 0) -> list[ActionRecord]:
+        rows = await self.reader.execute_fetchall(
+            "SELECT ply, seat, action, actor, at FROM actions WHERE table_id = ? AND undone = 0 AND ply > ?"
+            " ORDER BY ply", (table_id, after))
+        return [ActionRecord(r["ply"], r["seat"], r["action"], r["actor"], r["at"]) for r in rows]
+
+    async def log_length(self, table_id: int) -> int:
+        return await _count(self.reader, table_id)
+
+    async def commit(self, table_id: int, *, expected: int, actions: Sequence[ActionRecord] = (),
+                     table: TableRecord | None = None, timers: Sequence[Timer] | None = None,
+                     undo_after: int | None = None) -> None:
+        async with self._transaction() as db:
+            actual = await _count(db, table_id)
+            if actual != expected:
+                raise StaleLog(table_id, expected, actual)
+            if undo_after is not None:
+                await db.execute("UPDATE actions SET undone = 1 WHERE table_id = ? AND undone = 0 AND ply > ?",
+                                 (table_id, undo_after))
+                await db.execute("DELETE FROM snapshots WHERE table_id = ? AND ply > ?", (table_id, undo_after))
+            await db.executemany(
+                "INSERT INTO actions (table_id, ply, seat, action, actor, at) VALUES (?, ?, ?, ?, ?, ?)",
+                [(table_id, a.ply, a.seat, a.action, a.actor, a.at) for a in actions])
+            if table is not None:
+                await self._write_table(db, table)
+            if timers is not None:
+                await db.execute("DELETE FROM timers WHERE table_id = ?", (table_id,))
+                await db.executemany(
+                    "INSERT INTO timers (table_id, seat, kind, due, ply) VALUES (?, ?, ?, ?, ?)",
+                    [(table_id, t.seat, t.kind, t.due, t.ply) for t in timers])
+
+    # ---- timers -----------------------------------------------------------------------------
+
+    async def next_due(self) -> float | None:
+        rows = list(await self.reader.execute_fetchall("SELECT MIN(due) FROM timers"))
+        return rows[0][0] if rows and rows[0][0] is not None else None
+
+    async def due_timers(self, now: float) -> list[Timer]:
+        rows = await self.reader.execute_fetchall(
+            "SELECT id, table_id, seat, kind, due, ply FROM timers WHERE due <= ? ORDER BY due, id", (now,))
+        return [_timer(r) for r in rows]
+
+    async def timers(self, table_id: int) -> list[Timer]:
+        rows = await self.reader.execute_fetchall(
+            "SELECT id, table_id, seat, kind, due, ply FROM timers WHERE table_id = ? ORDER BY due, id",
+            (table_id,))
+        return [_timer(r) for r in rows]
+
+    async def delete_timer(self, timer_id: int) -> None:
+        async with self._transaction() as db:
+            await db.execute("DELETE FROM timers WHERE id = ?", (timer_id,))
+
+    # ---- settings and snapshots ----------------------------------------------------------
+
+    async def settings(self, guild: str) -> Settings:
+        rows = list(await self.reader.execute_fetchall("SELECT data FROM settings WHERE guild = ?", (guild,)))
+        if not rows:
+            return Settings(guild)
+        data: dict[str, Any] = json.loads(rows[0]["data"])
+        data["guild"] = guild
+        return Settings(**{k: v for k, v in data.items() if k in Settings.__dataclass_fields__})
+
+    async def save_settings(self, settings: Settings) -> None:
+        async with self._transaction() as db:
+            await db.execute("INSERT INTO settings (guild, data) VALUES (?, ?) ON CONFLICT(guild) DO UPDATE"
+                             " SET data = excluded.data", (settings.guild, json.dumps(asdict(settings))))
+
+    async def snapshot(self, table_id: int) -> tuple[int, str, bytes] | None:
+        rows = list(await self.reader.execute_fetchall(
+            "SELECT ply, version, data FROM snapshots WHERE table_id = ?", (table_id,)))
+        return (rows[0]["ply"], rows[0]["version"], bytes(rows[0]["data"])) if rows else None
+
+    async def save_snapshot(self, table_id: int, ply: int, version: str, data: bytes) -> None:
+        async with self._transaction() as db:
+            await db.execute(
+                "INSERT INTO snapshots (table_id, ply, version, data) VALUES (?, ?, ?, ?) ON CONFLICT(table_id)"
+                " DO UPDATE SET ply = excluded.ply, version = excluded.version, data = excluded.data",
+                (table_id, ply, version, data))
+
+
+async def _count(db: aiosqlite.Connection, table_id: int) -> int:
+    rows = list(await db.execute_fetchall(
+        "SELECT COUNT(*) FROM actions WHERE table_id = ? AND undone = 0", (table_id,)))
+    return int(rows[0][0])
+
+
+def _timer(row: aiosqlite.Row) -> Timer:
+    return Timer(table_id=row["table_id"], seat=row["seat"], kind=row["kind"], due=row["due"], ply=row["ply"],
+                 id=row["id"])
+
+
+def _statements(script: str) -> list[str]:
+    return [s.strip() for s in script.split(";") if s.strip()]

@@ -1,0 +1,268 @@
+"""Durable turn deadlines and reminders.
+
+Timers are rows in the store, so they survive a restart. One dispatcher task sleeps until the
+earliest one falls due and hands it to the referee. The clock is injected: `SystemClock` in
+production, `ManualClock` in tests, which never sleep.
+
+A seat's deadline starts when the seat starts waiting (it enters `to_move`) and runs until it
+stops waiting: drawing a tile or laying a double does not restart the clock, but the turn going
+round the table does.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import heapq
+import itertools
+import logging
+import re
+import time
+from collections.abc import Awaitable, Callable, Iterable, Sequence
+from typing import Protocol
+
+from bot.records import DEADLINE, REMINDER, Timer
+
+log = logging.getLogger(__name__)
+
+
+class Clock(Protocol):
+    def now(self) -> float: ...
+
+    async def sleep(self, seconds: float) -> None: ...
+
+
+class SystemClock:
+    """Wall-clock time (seconds since the epoch)."""
+
+    def now(self) -> float:
+        return time.time()
+
+    async def sleep(self, seconds: float) -> None:
+        await asyncio.sleep(max(0.0, seconds))
+
+
+class ManualClock:
+    """A clock that only moves when told: `await clock.advance(3600)` wakes every sleeper whose
+    time has come, in order, and lets them run before returning."""
+
+    def __init__(self, start: float = 1_800_000_000.0) -> None:
+        self._now = start
+        self._sleepers: list[tuple[float, int, asyncio.Future[None]]] = []
+        self._counter = itertools.count()
+
+    def now(self) -> float:
+        return self._now
+
+    async def sleep(self, seconds: float) -> None:
+        if seconds <= 0:
+            await asyncio.sleep(0)
+            return
+        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        heapq.heappush(self._sleepers, (self._now + seconds, next(self._counter), future))
+        await future
+
+    async def advance(self, seconds: float) -> None:
+        target = self._now + seconds
+        while self._sleepers and self._sleepers[0][0] <= target:
+            wake_at, _, future = heapq.heappop(self._sleepers)
+            self._now = max(self._now, wake_at)
+            if not future.done():
+                future.set_result(None)
+            await settle()
+        self._now = target
+        await settle()
+
+
+async def settle(rounds: int = 20) -> None:
+    """Let ready tasks run (a few event-loop turns)."""
+    for _ in range(rounds):
+        await asyncio.sleep(0)
+
+
+# ---- planning -------------------------------------------------------------------------------
+
+_DURATION = re.compile(r"(\d+(?:\.\d+)?)\s*(d|h|m|s|days?|hours?|hrs?|minutes?|mins?|seconds?|secs?)?$")
+_UNIT = {"d": 86400, "h": 3600, "m": 60, "s": 1}
+
+
+def parse_duration(text: str) -> int | None:
+    """`"90s"`, `"10m"`, `"1h30m"`, `"2d"`, `"45"` (minutes) -> seconds; `"off"`/`"none"` -> None.
+    Raises ValueError with a message a user can act on."""
+    cleaned = text.strip().lower().replace(" ", "")
+    if cleaned in ("off", "none", "no", "0", "never", "unlimited"):
+        return None
+    total = 0.0
+    parts = re.findall(r"\d+(?:\.\d+)?[a-z]*", cleaned)
+    if not parts or "".join(parts) != cleaned:
+        raise ValueError(f"'{text}' is not a duration: write it like 90s, 10m, 1h30m or 2d (or off)")
+    for part in parts:
+        match = _DURATION.match(part)
+        if not match:
+            raise ValueError(f"'{text}' is not a duration: write it like 90s, 10m, 1h30m or 2d (or off)")
+        unit = (match.group(2) or "m")[0]
+        total += float(match.group(1)) * _UNIT[unit]
+    if total < 10:
+        raise ValueError("a turn time must be at least 10 seconds")
+    if total > 30 * 86400:
+        raise ValueError("a turn time can be at most 30 days")
+    return int(total)
+
+
+def format_duration(seconds: float) -> str:
+    """3725 -> "1h 2m"; 90 -> "1m 30s"; 172800 -> "2d"."""
+    left = round(seconds)
+    if left <= 0:
+        return "0s"
+    parts = []
+    for unit, size in (("d", 86400), ("h", 3600), ("m", 60), ("s", 1)):
+        if left >= size:
+            parts.append(f"{left // size}{unit}")
+            left %= size
+    return " ".join(parts[:2])
+
+
+def reminder_offsets(points: Iterable[str], turn_seconds: int) -> list[float]:
+    """Seconds before the deadline at which to remind: `"50%"` is half the turn time, `"10m"`
+    ten minutes. Points at or beyond the whole turn time are dropped."""
+    offsets = set()
+    for point in points:
+        point = point.strip()
+        if point.endswith("%"):
+            offset = turn_seconds * float(point[:-1]) / 100
+        else:
+            parsed = parse_duration(point)
+            if parsed is None:
+                continue
+            offset = float(parsed)
+        if 0 < offset < turn_seconds:
+            offsets.add(offset)
+    return sorted(offsets, reverse=True)
+
+
+def parse_reminders(text: str) -> list[str]:
+    """`"1h, 10m"` or `"50%,10%"` -> the points, checked; `"off"` -> []."""
+    if text.strip().lower() in ("off", "none", ""):
+        return []
+    points = [p.strip() for p in re.split(r"[,\s]+", text) if p.strip()]
+    for point in points:
+        if point.endswith("%"):
+            try:
+                value = float(point[:-1])
+            except ValueError:
+                raise ValueError(f"'{point}' is not a percentage like 50%") from None
+            if not 0 < value < 100:
+                raise ValueError("reminder percentages are between 0% and 100% of the turn time")
+        else:
+            parse_duration(point)
+    return points
+
+
+def plan_timers(table_id: int, waiting: dict[int, tuple[int, float]], previous: Sequence[Timer],
+                turn_seconds: int | None, reminders: Sequence[str]) -> list[Timer]:
+    """The timers a table should have. `waiting` maps each clocked seat to (ply, time) it started
+    waiting; a seat that was already waiting keeps its deadline and unfired reminders."""
+    if not turn_seconds:
+        return []
+    timers = []
+    for seat, (ply, since) in sorted(waiting.items()):
+        kept = [t for t in previous if t.seat == seat and t.ply == ply]
+        if any(t.kind == DEADLINE for t in kept):
+            timers += [Timer(table_id, t.seat, t.kind, t.due, t.ply) for t in kept]
+            continue
+        due = since + turn_seconds
+        timers.append(Timer(table_id, seat, DEADLINE, due, ply))
+        timers += [Timer(table_id, seat, REMINDER, due - offset, ply)
+                   for offset in reminder_offsets(reminders, turn_seconds)]
+    return timers
+
+
+# ---- dispatch -------------------------------------------------------------------------------
+
+
+class TimerSource(Protocol):
+    async def next_due(self) -> float | None: ...
+
+    async def due_timers(self, now: float) -> list[Timer]: ...
+
+
+class TimerDispatcher:
+    """One task that fires due timers in order. `wake()` makes it look again at once (call it
+    after writing a timer that may be earlier than the one it sleeps for)."""
+
+    RECHECK_SECONDS = 300.0
+    RETRY_SECONDS = 60.0
+
+    def __init__(self, store: TimerSource, clock: Clock, fire: Callable[[Timer], Awaitable[None]]) -> None:
+        self.store = store
+        self.clock = clock
+        self.fire = fire
+        self._wake = asyncio.Event()
+        self._idle = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+        self._failed: dict[int, float] = {}
+
+    def start(self) -> None:
+        if self._task is None:
+            self._task = asyncio.create_task(self._run(), name="tileref-timers")
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+            self._task = None
+
+    def wake(self) -> None:
+        self._idle.clear()
+        self._wake.set()
+
+    async def idle(self, timeout: float = 10.0) -> None:
+        """Wait (in real time) until nothing is due at the clock's current time and the
+        dispatcher is asleep: after `ManualClock.advance`, every timer due has fired."""
+
+        async def settled() -> None:
+            while True:
+                await settle()
+                await self._idle.wait()
+                due = await self.store.next_due()
+                if due is None or due > self.clock.now():
+                    return
+                self.wake()
+
+        await asyncio.wait_for(settled(), timeout)
+
+    async def run_due(self) -> int:
+        """Fire every timer due now; returns how many fired."""
+        now = self.clock.now()
+        fired = 0
+        for timer in await self.store.due_timers(now):
+            assert timer.id is not None
+            if self._failed.get(timer.id, 0) > now:
+                continue
+            try:
+                await self.fire(timer)
+                fired += 1
+            except Exception:
+                log.exception("timer %s failed; retrying in %ss", timer, self.RETRY_SECONDS)
+                self._failed[timer.id] = now + self.RETRY_SECONDS
+        return fired
+
+    async def _run(self) -> None:
+        while True:
+            self._wake.clear()
+            await self.run_due()
+            due = await self.store.next_due()
+            now = self.clock.now()
+            delay = self.RECHECK_SECONDS if due is None else min(self.RECHECK_SECONDS, max(0.0, due - now))
+            if due is not None and due <= now:
+                delay = min(self.RETRY_SECONDS, self.RECHECK_SECONDS)
+            sleeper = asyncio.ensure_future(self.clock.sleep(delay))
+            waker = asyncio.ensure_future(self._wake.wait())
+            self._idle.set()
+            try:
+                await asyncio.wait({sleeper, waker}, return_when=asyncio.FIRST_COMPLETED)
+            finally:
+                self._idle.clear()
+                for task in (sleeper, waker):
+                    task.cancel()
