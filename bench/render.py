@@ -17,6 +17,8 @@ import statistics
 import time
 from collections.abc import Callable
 
+import benchpath  # noqa: F401  (must come before the project's imports)
+
 from engine.tronimoes import Tronimoes
 from renderers import render, render_hand
 

@@ -67,18 +67,20 @@ def parse_options(text: str | dict[str, str] | None) -> dict[str, str]:
 
 class Referee:
     """The referee service. `notify` receives the replies nobody asked for: timeouts and
-    reminders fired by the clock."""
+    reminders fired by the clock. `seeds` draws each new game's seed (a secure random number
+    unless a test fixes it)."""
 
     def __init__(self, store: Store, *, clock: Clock | None = None, render: bool = True,
                  notify: Callable[[Reply], Awaitable[None]] | None = None, snapshot_every: int = 50,
-                 cache_size: int = 512) -> None:
+                 cache_size: int = 512, seeds: Callable[[], int] | None = None) -> None:
         self.store = store
+        self.seeds = seeds or (lambda: secrets.randbits(62))
         self.clock: Clock = clock or SystemClock()
         self.render_images = render
         self.notify = notify
         self.games = GameLoader(store, capacity=cache_size, snapshot_every=snapshot_every)
         self.timers = TimerDispatcher(store, self.clock, self._on_timer)
-        self._locks: dict[int, asyncio.Lock] = {}
+        self._locks: dict[str, asyncio.Lock] = {}
 
     async def open(self) -> None:
         """Start firing timers (those saved before a restart included)."""
@@ -87,19 +89,21 @@ class Referee:
     async def close(self) -> None:
         await self.timers.stop()
 
-    def _lock(self, table_id: int) -> asyncio.Lock:
-        return self._locks.setdefault(table_id, asyncio.Lock())
+    def _lock(self, place: str) -> asyncio.Lock:
+        """One lock per place: commands on a table run one at a time."""
+        return self._locks.setdefault(place, asyncio.Lock())
 
     # =========================================================================================
     # the lobby
 
     async def create(self, place: str, user: User, game: str, *, options: str | dict[str, str] | None = None,
-                     turn_time: str | None = None, guild: str | None = None) -> Reply:
-        """Open a table in the lobby at `place`, with its creator seated."""
-        return await self._guarded(self._create(place, user, game, options, turn_time, guild))
+                     turn_time: str | None = None, guild: str | None = None, seat_creator: bool = True) -> Reply:
+        """Open a table in the lobby at `place`, with its creator seated (unless `seat_creator`
+        is False: then everyone, the creator included, joins in the order they should sit)."""
+        return await self._guarded(self._create(place, user, game, options, turn_time, guild, seat_creator))
 
     async def _create(self, place: str, user: User, game: str, options: Any, turn_time: str | None,
-                      guild: str | None) -> Reply:
+                      guild: str | None, seat_creator: bool) -> Reply:
         name = game.strip().lower()
         if name not in GAMES:
             raise Refused(f"there is no game called '{game}'; choose one of {', '.join(sorted(GAMES))}")
@@ -119,7 +123,7 @@ class Referee:
             turn_seconds = _duration(turn_time)
         table = TableRecord(id=0, place=place, game=name, options=parsed, status=LOBBY, created_by=user.id,
                             created_at=self.clock.now(), guild=guild, turn_seconds=turn_seconds,
-                            seats=[SeatRecord(0, user.name, user.id)])
+                            seats=[SeatRecord(0, user.name, user.id)] if seat_creator else [])
         await self.store.create_table(table)
         return self._lobby_reply(table, f"🎲 {user.name} opened a {GAMES[name].title} table.")
 
@@ -134,8 +138,7 @@ class Referee:
         return await self._guarded(self._lobby_change(place, user, "ai", kind))
 
     async def _lobby_change(self, place: str, user: User, what: str, kind: str = "") -> Reply:
-        table = await self._table(place)
-        async with self._lock(table.id):
+        async with self._lock(place):
             table = await self._table(place)
             if table.status != LOBBY:
                 raise Refused("the game has already started" if table.status == PLAYING else "this table is closed")
@@ -161,7 +164,7 @@ class Referee:
                                  table_id=table.id, place=place, status=table.status)
                 headline = f"👋 {user.name} left."
             else:
-                if seat is None and not user.moderator:
+                if seat is None and not user.moderator and user.id != table.created_by:
                     raise Refused("only players at this table can add an AI player")
                 if kind not in AGENTS and kind not in ("bot", "ai"):
                     raise Refused(f"there is no AI called '{kind}'; choose one of {', '.join(AGENTS)}")
@@ -185,8 +188,7 @@ class Referee:
         return await self._guarded(self._start(place, user))
 
     async def _start(self, place: str, user: User) -> Reply:
-        table = await self._table(place)
-        async with self._lock(table.id):
+        async with self._lock(place):
             table = await self._table(place)
             if table.status != LOBBY:
                 raise Refused("the game has already started" if table.status == PLAYING else "this table is closed")
@@ -195,7 +197,7 @@ class Referee:
             cls = GAMES[table.game]
             if len(table.seats) < cls.min_players:
                 raise Refused(f"{cls.title} needs at least {cls.min_players} players; {len(table.seats)} seated")
-            table.seed = secrets.randbits(62)
+            table.seed = self.seeds()
             table.status = PLAYING
             game = new_game(table)
             turn = await self._turn(table, game)
@@ -214,8 +216,7 @@ class Referee:
         return await self._guarded(self._act(place, user, text, seen))
 
     async def _act(self, place: str, user: User, text: str, seen: int | None) -> Reply:
-        table = await self._table(place)
-        async with self._lock(table.id):
+        async with self._lock(place):
             table, game, seat = await self._playing_seat(place, user)
             if seen is not None and seen != len(game.log):
                 board = await self._board_attachments(game)
@@ -237,8 +238,7 @@ class Referee:
         return await self._guarded(self._resign(place, user))
 
     async def _resign(self, place: str, user: User) -> Reply:
-        table = await self._table(place)
-        async with self._lock(table.id):
+        async with self._lock(place):
             table, game, seat = await self._playing_seat(place, user)
             turn = await self._turn(table, game)
             try:
@@ -254,8 +254,7 @@ class Referee:
         return await self._guarded(self._hand(place, user))
 
     async def _hand(self, place: str, user: User) -> Reply:
-        table = await self._table(place)
-        async with self._lock(table.id):
+        async with self._lock(place):
             table = await self._table(place)
             seat = table.seat_of(user.id)
             if seat is None:
@@ -271,8 +270,7 @@ class Referee:
         return await self._guarded(self._board(place))
 
     async def _board(self, place: str) -> Reply:
-        table = await self._table(place)
-        async with self._lock(table.id):
+        async with self._lock(place):
             table = await self._table(place)
             if table.status == LOBBY:
                 return Reply(caller=Message(lobby_text(table)), table_id=table.id, place=place, status=table.status)
@@ -341,8 +339,7 @@ class Referee:
 
     async def _force_pass(self, place: str, user: User, target: str | None) -> Reply:
         self._moderator(user, "force a pass")
-        table = await self._table(place)
-        async with self._lock(table.id):
+        async with self._lock(place):
             table, game = await self._playing(place)
             seats = [s for s in game.to_move() if not table.seats[s].is_ai]
             if target is not None:
@@ -366,8 +363,7 @@ class Referee:
 
     async def _kick(self, place: str, user: User, target: str) -> Reply:
         self._moderator(user, "remove a player")
-        table = await self._table(place)
-        async with self._lock(table.id):
+        async with self._lock(place):
             table = await self._table(place)
             seat = table.seat_of(target)
             if seat is None:
@@ -397,8 +393,7 @@ class Referee:
 
     async def _pause(self, place: str, user: User, *, paused: bool) -> Reply:
         self._moderator(user, "pause or resume the clock")
-        table = await self._table(place)
-        async with self._lock(table.id):
+        async with self._lock(place):
             table, game = await self._playing(place)
             if table.paused == paused:
                 raise Refused("the clock is already paused" if paused else "the clock is not paused")
@@ -430,8 +425,7 @@ class Referee:
 
     async def _abort(self, place: str, user: User) -> Reply:
         self._moderator(user, "stop a game")
-        table = await self._table(place)
-        async with self._lock(table.id):
+        async with self._lock(place):
             table = await self._table(place)
             if table.status not in OPEN_STATUSES:
                 raise Refused("this table is already closed")
@@ -448,8 +442,7 @@ class Referee:
 
     async def _rollback(self, place: str, user: User, to: int) -> Reply:
         self._moderator(user, "roll a game back")
-        table = await self._table(place)
-        async with self._lock(table.id):
+        async with self._lock(place):
             table = await self._table(place)
             if table.status == LOBBY or table.status == ABORTED:
                 raise Refused("only a started game can be rolled back")
@@ -510,7 +503,7 @@ class Referee:
         if table is None or table.status != PLAYING or table.paused:
             await self.store.delete_timer(timer.id)
             return
-        async with self._lock(table.id):
+        async with self._lock(table.place):
             table, game = await self._playing(table.place)
             current = await self.store.timers(table.id)
             if timer.id not in {t.id for t in current}:
@@ -619,7 +612,7 @@ class Referee:
 
     async def _move_reply(self, turn: Turn, *, headline: str = "") -> Reply:
         table, game = turn.table, turn.game
-        deadlines = await self._deadlines(table)
+        deadlines = {t.seat: t.due for t in turn.timers_after if t.kind == DEADLINE}
         parts = [headline, narration.what_happened(turn.events),
                  narration.who_is_next(table, game, deadlines, self.clock.now())]
         private: dict[int, Message] = {}

@@ -79,8 +79,9 @@ class Store(ABC):
                      table: TableRecord | None = None, timers: Sequence[Timer] | None = None,
                      undo_after: int | None = None) -> None:
         """In one transaction: check the live log has `expected` actions (else StaleLog), undo
-        every action after ply `undo_after` if given, append `actions`, save `table`, and replace
-        the table's timers with `timers` if given."""
+        every action after ply `undo_after` if given, append `actions`, save `table` (not its
+        seats: those change only in the lobby, through `save_table`), and replace the table's
+        timers with `timers` if given."""
 
     # ---- timers -----------------------------------------------------------------------------
 
@@ -194,10 +195,15 @@ class SQLiteStore(Store):
         self._write_lock = asyncio.Lock()
 
     async def open(self) -> None:
+        """Open the file, creating it and migrating its schema as needed."""
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._writer = await self._connect()
-        await self._migrate()
-        self._reader = await self._connect()
+        try:
+            await self._migrate()
+            self._reader = await self._connect()
+        except BaseException:
+            await self.close()
+            raise
 
     async def _connect(self) -> aiosqlite.Connection:
         connection = await aiosqlite.connect(self.path, isolation_level=None)
@@ -264,14 +270,15 @@ class SQLiteStore(Store):
     async def save_table(self, table: TableRecord) -> None:
         async with self._transaction() as db:
             await self._write_table(db, table)
+            await self._write_seats(db, table)
 
-    async def _write_table(self, db: aiosqlite.Connection, table: TableRecord) -> None:
+    @staticmethod
+    async def _write_table(db: aiosqlite.Connection, table: TableRecord) -> None:
         await db.execute(
             "UPDATE tables SET place = ?, guild = ?, options = ?, status = ?, seed = ?, turn_seconds = ?,"
             " paused = ?, meta = ? WHERE id = ?",
             (table.place, table.guild, json.dumps(table.options), table.status, table.seed, table.turn_seconds,
              int(table.paused), json.dumps(table.meta), table.id))
-        await self._write_seats(db, table)
 
     @staticmethod
     async def _write_seats(db: aiosqlite.Connection, table: TableRecord) -> None:

@@ -181,9 +181,9 @@ def plan_timers(table_id: int, waiting: dict[int, tuple[int, float]], previous: 
 
 
 class TimerSource(Protocol):
-    async def next_due(self) -> float | None: ...
-
-    async def due_timers(self, now: float) -> list[Timer]: ...
+    async def due_timers(self, now: float) -> list[Timer]:
+        """Timers due at or before `now`, earliest first."""
+        ...
 
 
 class TimerDispatcher:
@@ -225,12 +225,20 @@ class TimerDispatcher:
             while True:
                 await settle()
                 await self._idle.wait()
-                due = await self.store.next_due()
-                if due is None or due > self.clock.now():
+                if await self._next_wake() > self.clock.now():
                     return
                 self.wake()
 
         await asyncio.wait_for(settled(), timeout)
+
+    async def _next_wake(self) -> float:
+        """When there is next something to fire: the earliest due timer, or a failed timer's
+        retry time, looking at most RECHECK_SECONDS ahead."""
+        now = self.clock.now()
+        horizon = now + self.RECHECK_SECONDS
+        upcoming = await self.store.due_timers(horizon)
+        times = [max(t.due, self._failed.get(t.id or 0, 0.0)) for t in upcoming]
+        return min([horizon, *times])
 
     async def run_due(self) -> int:
         """Fire every timer due now; returns how many fired."""
@@ -242,6 +250,7 @@ class TimerDispatcher:
                 continue
             try:
                 await self.fire(timer)
+                self._failed.pop(timer.id, None)
                 fired += 1
             except Exception:
                 log.exception("timer %s failed; retrying in %ss", timer, self.RETRY_SECONDS)
@@ -252,11 +261,7 @@ class TimerDispatcher:
         while True:
             self._wake.clear()
             await self.run_due()
-            due = await self.store.next_due()
-            now = self.clock.now()
-            delay = self.RECHECK_SECONDS if due is None else min(self.RECHECK_SECONDS, max(0.0, due - now))
-            if due is not None and due <= now:
-                delay = min(self.RETRY_SECONDS, self.RECHECK_SECONDS)
+            delay = max(0.0, await self._next_wake() - self.clock.now())
             sleeper = asyncio.ensure_future(self.clock.sleep(delay))
             waker = asyncio.ensure_future(self._wake.wait())
             self._idle.set()

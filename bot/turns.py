@@ -29,10 +29,11 @@ class Turn:
         self.actions: list[ActionRecord] = []
         self.events: list[Event] = []
         self.timers_before = timers_before
+        self.timers_after: list[Timer] = []
         turn = table.turn_seconds or 0
         self.waiting: dict[int, tuple[int, float]] = {
             t.seat: (t.ply, t.due - turn) for t in timers_before if t.kind == DEADLINE}
-        self._observe(initial=True)
+        self._observe()
 
     # ---- acting -------------------------------------------------------------------------
 
@@ -72,7 +73,7 @@ class Turn:
         self.events += events
         self._observe()
 
-    def _observe(self, *, initial: bool = False) -> None:
+    def _observe(self) -> None:
         """Start the clock for seats that just began waiting; stop it for those that stopped."""
         people = {s for s in self.game.to_move() if not self.table.seats[s].is_ai}
         self.waiting = {s: v for s, v in self.waiting.items() if s in people}
@@ -98,4 +99,5 @@ class Turn:
         timers = self.planned_timers()
         await self.store.commit(self.table.id, expected=self.start_length if expected is None else expected,
                                 actions=self.actions, table=self.table, timers=timers, undo_after=undo_after)
+        self.timers_after = timers
         return timers

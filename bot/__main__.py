@@ -1,0 +1,141 @@
+"""The `tileref` command line.
+
+  tileref run                                  run the Discord bot (DISCORD_TOKEN from the environment or .env)
+  tileref play tronimoes --players me,bot,bot  play in the terminal against AI players
+  tileref play --resume                        continue your last terminal game
+  tileref rules [game]                         how to play
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import os
+import sys
+from pathlib import Path
+
+from dotenv import load_dotenv
+
+from engine import GAMES
+
+DEFAULT_DATABASE = Path("tileref-data") / "tileref.sqlite3"
+
+NO_TOKEN = """\
+tileref needs a Discord bot token to run on Discord, and none was found.
+
+To get one:
+  1. Open https://discord.com/developers/applications and create an application.
+  2. In "Bot", press "Reset Token" and copy the token.
+  3. Turn on "Message Content Intent" there too (for typed moves; slash commands work without it).
+  4. Put the token in a file called .env next to where you run tileref:
+         DISCORD_TOKEN=your-token-here
+     (or set the DISCORD_TOKEN environment variable), then run `tileref run` again.
+  5. Invite the bot to your server: see "Add the bot to your server" in README.md.
+
+Meanwhile you can play right here in the terminal against AI players:
+    tileref play tronimoes --players me,bot,bot
+"""
+
+
+def database_path(given: str | None) -> Path:
+    return Path(given or os.environ.get("TILEREF_DATABASE") or DEFAULT_DATABASE)
+
+
+def main(argv: list[str] | None = None) -> int:
+    load_dotenv()
+    parser = argparse.ArgumentParser(prog="tileref", description="A referee for tile games played in chat.")
+    parser.add_argument("--db", help=f"the SQLite file (default: $TILEREF_DATABASE or {DEFAULT_DATABASE})")
+    parser.add_argument("-v", "--verbose", action="store_true", help="log more")
+    commands = parser.add_subparsers(dest="command")
+
+    commands.add_parser("run", help="run the Discord bot")
+
+    play = commands.add_parser("play", help="play in the terminal against AI players")
+    play.add_argument("game", nargs="?", help=f"the game: {', '.join(sorted(GAMES))}")
+    play.add_argument("--players", default="me,bot",
+                      help="who sits where, in order: me, bot (greedy AI), greedy, random (default: me,bot)")
+    play.add_argument("--options", default="", help="game options as key=value, e.g. ouroboros=off")
+    play.add_argument("--name", help="your name at the table (default: your login name)")
+    play.add_argument("--boards", help="folder for the board pictures (default: next to the database)")
+    play.add_argument("--resume", action="store_true", help="continue your last unfinished terminal game")
+    play.add_argument("--no-colour", "--no-color", dest="colour", action="store_false", help="plain text")
+
+    rules = commands.add_parser("rules", help="how to play a game")
+    rules.add_argument("game", nargs="?")
+
+    args = parser.parse_args(argv)
+    logging.basicConfig(level=logging.INFO if args.verbose or args.command == "run" else logging.WARNING,
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    if args.command == "run":
+        return run_discord(database_path(args.db))
+    if args.command == "play":
+        return asyncio.run(play_console(args))
+    if args.command == "rules":
+        return show_rules(args.game)
+    parser.print_help()
+    return 0
+
+
+def run_discord(database: Path) -> int:
+    token = os.environ.get("DISCORD_TOKEN", "").strip()
+    if not token:
+        print(NO_TOKEN, file=sys.stderr)
+        return 2
+    from bot.adapters.discordbot import serve
+
+    try:
+        asyncio.run(serve(token, database))
+    except KeyboardInterrupt:
+        pass
+    return 0
+
+
+async def play_console(args: argparse.Namespace) -> int:
+    from bot.adapters.console import ConsoleSession, ask_terminal, local_user
+    from bot.referee import Referee
+    from bot.store import SQLiteStore
+
+    if not args.resume and not args.game:
+        print("Which game? For example:\n    tileref play tronimoes --players me,bot,bot\n"
+              "or continue your last one with\n    tileref play --resume", file=sys.stderr)
+        return 2
+    database = database_path(args.db)
+    store = SQLiteStore(database)
+    await store.open()
+    referee = Referee(store)
+    await referee.open()
+    colour = args.colour and sys.stdout.isatty() and not os.environ.get("NO_COLOR")
+    boards = Path(args.boards) if args.boards else database.parent / "boards"
+    session = ConsoleSession(referee, local_user(args.name), ask=ask_terminal, say=print, boards=boards,
+                             colour=colour)
+    try:
+        if args.resume:
+            place = await session.resume()
+        else:
+            players = [p.strip().lower() for p in args.players.split(",") if p.strip()]
+            place = await session.new_game(args.game.lower(), players, args.options)
+        if place is None:
+            return 1
+        if not args.resume:
+            print("Type `help` for commands, `hints` for the moves you can make.")
+        await session.play(place)
+        return 0
+    finally:
+        await referee.close()
+        await store.close()
+
+
+def show_rules(name: str | None) -> int:
+    if name is None or name.lower() not in GAMES:
+        if name:
+            print(f"There is no game called '{name}'.")
+        print("Games: " + ", ".join(f"{g} ({GAMES[g].title})" for g in sorted(GAMES)))
+        return 0 if name is None else 1
+    game = GAMES[name.lower()]
+    print(f"{game.summary}\n\n{game.notation_help}\n\n{game.Options.describe()}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

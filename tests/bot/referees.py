@@ -1,0 +1,66 @@
+"""Building real referees for tests: a real SQLite file in a temporary folder, a manual clock,
+and replies from the clock collected in a list."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+from bot.records import User
+from bot.referee import Referee
+from bot.replies import Reply, plain
+from bot.store import SQLiteStore
+from bot.timers import ManualClock
+
+ALICE = User("test:alice", "alice")
+BOB = User("test:bob", "bob")
+CAROL = User("test:carol", "carol")
+MOD = User("test:mod", "mod", moderator=True)
+PLACE = "test:table"
+
+
+class Notices(list[Reply]):
+    """Replies the clock sent (timeouts and reminders)."""
+
+    async def __call__(self, reply: Reply) -> None:
+        self.append(reply)
+
+    def texts(self) -> list[str]:
+        return [plain(r.public.text) for r in self if r.public]
+
+
+@asynccontextmanager
+async def running_referee(path: Path, clock: ManualClock, *, render: bool = False,
+                          notices: Notices | None = None, snapshot_every: int = 50,
+                          seed: int = 7) -> AsyncIterator[Referee]:
+    """A referee on the SQLite file at `path`, firing timers by `clock`, closed afterwards.
+    Games it starts are seeded `seed`, `seed + 1`, …"""
+    store = SQLiteStore(path)
+    await store.open()
+    seeds = iter(range(seed, seed + 1_000_000))
+    referee = Referee(store, clock=clock, render=render, notify=notices, snapshot_every=snapshot_every,
+                      seeds=lambda: next(seeds))
+    await referee.open()
+    try:
+        yield referee
+    finally:
+        await referee.close()
+        await store.close()
+
+
+def text(reply: Reply) -> str:
+    """Everything a reply says, mentions as names."""
+    parts = [m.text for m in (reply.public, reply.caller) if m]
+    return plain("\n".join(parts))
+
+
+async def started(referee: Referee, *players: User, turn_time: str | None = None, place: str = PLACE) -> Reply:
+    """A table at `place` with `players` seated in order, started."""
+    first, *rest = players
+    assert (await referee.create(place, first, "tronimoes", turn_time=turn_time)).ok
+    for player in rest:
+        assert (await referee.join(place, player)).ok
+    reply = await referee.start(place, first)
+    assert reply.ok, text(reply)
+    return reply

@@ -1,0 +1,85 @@
+"""Playing in the terminal: a whole game driven by a script through the console session, and the
+real `tileref` command (start, quit, resume, and `run` without a token)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+from PIL import Image
+
+from bot.adapters.console import ConsoleSession, local_user
+from bot.records import FINISHED
+from bot.timers import ManualClock
+from tests.bot.referees import running_referee
+
+
+async def test_a_whole_console_game_driven_by_a_script(tmp_path):
+    out: list[str] = []
+    async with running_referee(tmp_path / "t.sqlite3", ManualClock(), render=True) as referee:
+        user = local_user("ada")
+
+        async def ask(prompt: str) -> str | None:
+            """Like a player: look at the hints, try a wrong move now and then, play the first hint."""
+            asked.append(prompt)
+            if len(asked) in (2, 5):
+                return "hand" if len(asked) == 2 else "9:9 a1 a2"
+            if len(asked) == 3:
+                return "board"
+            hints = await referee.suggestions(session_place[0], user, "", limit=1000)
+            return hints[0] if hints else "quit"
+
+        asked: list[str] = []
+        session_place: list[str] = []
+        session = ConsoleSession(referee, user, ask=ask, say=out.append, boards=tmp_path / "boards")
+        place = await session.new_game("tronimoes", ["bot", "me", "random"])
+        assert place is not None
+        session_place.append(place)
+        await session.play(place)
+        table = await referee.status(place)
+        assert table.status == FINISHED and [s.name for s in table.seats] == ["Pip (bot)", "ada", "Dot (bot)"]
+    printed = "\n".join(out)
+    assert "Round 1" in printed and "Your hand:" in printed and "Final scores" in printed
+    assert "✗ there is no 9:9 in this game: pips run 0–8" in printed
+    assert "The game is over." in printed
+    assert "   a   b   c" in printed
+    pictures = sorted((tmp_path / "boards").rglob("*.png"))
+    assert any(p.name == "latest-board.png" for p in pictures) and any("hand" in p.name for p in pictures)
+    assert Image.open(pictures[0]).format == "PNG"
+
+
+async def test_console_refuses_a_player_list_without_exactly_one_me(tmp_path):
+    out: list[str] = []
+    async with running_referee(tmp_path / "t.sqlite3", ManualClock()) as referee:
+        session = ConsoleSession(referee, local_user("ada"), ask=None, say=out.append, boards=tmp_path)  # type: ignore[arg-type]
+        assert await session.new_game("tronimoes", ["bot", "bot"]) is None
+        assert await session.new_game("chess", ["me", "bot"]) is None
+    assert "Put `me` exactly once" in out[0] and "no game called 'chess'" in out[1]
+
+
+def tileref(tmp_path, *args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in os.environ.items() if k != "DISCORD_TOKEN"}
+    env["TILEREF_DATABASE"] = str(tmp_path / "cli.sqlite3")
+    return subprocess.run([sys.executable, "-m", "bot", *args], input=stdin, capture_output=True, text=True,
+                          env=env, cwd=tmp_path, timeout=120)
+
+
+def test_the_tileref_command_plays_quits_and_resumes(tmp_path):
+    first = tileref(tmp_path, "play", "tronimoes", "--players", "me,bot,bot", "--name", "ada",
+                    stdin="hints\nbanana\nquit\n")
+    assert first.returncode == 0, first.stderr
+    assert "You can play:" in first.stdout and "✗ I can't read 'banana'" in first.stdout
+    assert "Continue with `tileref play --resume`" in first.stdout
+    second = tileref(tmp_path, "play", "--resume", stdin="draw\nquit\n")
+    assert second.returncode == 0, second.stderr
+    assert "Resuming table 1 (Tronimoes)." in second.stdout
+    assert "ada draws a tile" in second.stdout or "it is" in second.stdout
+    assert (tmp_path / "boards" / "table-1" / "latest-board.png").exists()
+
+
+def test_running_without_a_token_explains_how_to_get_one_and_how_to_play_locally(tmp_path):
+    result = tileref(tmp_path, "run")
+    assert result.returncode == 2
+    assert "https://discord.com/developers/applications" in result.stderr
+    assert "tileref play tronimoes --players me,bot,bot" in result.stderr

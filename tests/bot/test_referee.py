@@ -1,0 +1,388 @@
+"""The referee service: lifecycle, who may do what, clocks across restarts, stale and concurrent
+commands, AI seats. Real SQLite files in temporary folders; a manual clock, so nothing sleeps."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+
+import pytest
+from PIL import Image
+
+from bot.records import ABORTED, FINISHED, LOBBY, PLAYING, User
+from bot.referee import Referee
+from bot.timers import ManualClock
+from engine.tronimoes import Tronimoes
+from tests.bot.referees import ALICE, BOB, CAROL, MOD, PLACE, Notices, running_referee, started, text
+
+
+@pytest.fixture
+def clock() -> ManualClock:
+    return ManualClock()
+
+
+async def waiting_user(referee: Referee, place: str = PLACE) -> User:
+    table, game = await referee.view(place)
+    seat = game.to_move()[0]
+    return next(u for u in (ALICE, BOB, CAROL) if table.seats[seat].user_id == u.id)
+
+
+async def a_move(referee: Referee, user: User, place: str = PLACE) -> str:
+    return (await referee.suggestions(place, user, "", limit=1000))[0]
+
+
+# ---- lifecycle ----------------------------------------------------------------------------
+
+
+async def test_a_table_goes_from_lobby_to_playing_to_finished(tmp_path, clock):
+    async with running_referee(tmp_path / "t.sqlite3", clock) as referee:
+        created = await referee.create(PLACE, ALICE, "tronimoes", options="ouroboros=off", turn_time="2h")
+        assert created.ok and "Tronimoes" in text(created) and "2h per turn" in text(created)
+        assert (await referee.join(PLACE, BOB)).ok
+        assert (await referee.add_ai(PLACE, ALICE, "random")).ok
+        table = await referee.status(PLACE)
+        assert table.status == LOBBY and [s.name for s in table.seats] == ["alice", "bob", "Pip (bot)"]
+        reply = await referee.start(PLACE, ALICE)
+        assert reply.ok and "Round 1" in text(reply)
+        table = await referee.status(PLACE)
+        assert table.status == PLAYING and table.seed is not None and table.options == {"ouroboros": "off"}
+        for _ in range(5000):
+            if (await referee.status(PLACE)).status != PLAYING:
+                break
+            user = await waiting_user(referee)
+            reply = await referee.act(PLACE, user, await a_move(referee, user))
+            assert reply.ok, text(reply)
+        assert (await referee.status(PLACE)).status == FINISHED
+        assert "Final scores" in text(reply)
+        history = await referee.history(PLACE)
+        assert "alice:" in text(history) or "bob:" in text(history)
+
+
+async def test_leaving_the_lobby_frees_the_seat_and_the_last_person_out_closes_it(tmp_path, clock):
+    async with running_referee(tmp_path / "t.sqlite3", clock) as referee:
+        await referee.create(PLACE, ALICE, "tronimoes")
+        await referee.join(PLACE, BOB)
+        assert (await referee.leave(PLACE, ALICE)).ok
+        assert [s.name for s in (await referee.status(PLACE)).seats] == ["bob"]
+        reply = await referee.leave(PLACE, BOB)
+        assert "closed" in text(reply) and (await referee.status(PLACE)).status == ABORTED
+
+
+async def test_a_move_reply_has_the_board_picture_and_mentions_the_next_player(tmp_path, clock):
+    async with running_referee(tmp_path / "t.sqlite3", clock, render=True) as referee:
+        reply = await started(referee, ALICE, BOB)
+        image = Image.open(io.BytesIO(reply.public.attachments[0].data))
+        assert image.format == "PNG" and image.width <= 1600
+        user = await waiting_user(referee)
+        assert reply.mentions == [user.id] and f"<@{user.id}|{user.name}>" in reply.public.text
+
+
+async def test_a_drawn_tile_is_told_only_to_its_player(tmp_path, clock):
+    async with running_referee(tmp_path / "t.sqlite3", clock) as referee:
+        await started(referee, ALICE, BOB)
+        user = await waiting_user(referee)
+        reply = await referee.act(PLACE, user, "draw")
+        table, game = await referee.view(PLACE)
+        seat = table.seat_of(user.id)
+        drawn = game.view(seat)["hand"][-1]
+        assert f"You drew {drawn}." in reply.private[seat].text
+        assert "You drew" not in reply.public.text and list(reply.private) == [seat]
+
+
+async def test_the_hand_goes_to_its_owner_alone(tmp_path, clock):
+    async with running_referee(tmp_path / "t.sqlite3", clock, render=True) as referee:
+        await started(referee, ALICE, BOB)
+        reply = await referee.hand(PLACE, BOB)
+        assert reply.public is None and reply.caller.text.startswith("Your hand")
+        assert Image.open(io.BytesIO(reply.caller.attachments[0].data)).format == "PNG"
+        outsider = await referee.hand(PLACE, CAROL)
+        assert not outsider.ok and "not playing" in text(outsider)
+
+
+async def test_history_lists_moves_with_who_and_when(tmp_path, clock):
+    async with running_referee(tmp_path / "t.sqlite3", clock) as referee:
+        await started(referee, ALICE, BOB)
+        user = await waiting_user(referee)
+        await referee.act(PLACE, user, "draw")
+        await clock.advance(600)
+        history = text(await referee.history(PLACE))
+        assert f"{user.name}: `draw` · 10m ago" in history
+
+
+async def test_resigning_ends_a_two_player_game(tmp_path, clock):
+    async with running_referee(tmp_path / "t.sqlite3", clock) as referee:
+        await started(referee, ALICE, BOB)
+        reply = await referee.resign(PLACE, BOB)
+        assert reply.ok and "alice wins" in text(reply)
+        assert (await referee.status(PLACE)).status == FINISHED
+
+
+# ---- who may do what ----------------------------------------------------------------------
+
+
+async def test_someone_not_seated_cannot_act(tmp_path, clock):
+    async with running_referee(tmp_path / "t.sqlite3", clock) as referee:
+        await started(referee, ALICE, BOB)
+        reply = await referee.act(PLACE, CAROL, "draw")
+        assert not reply.ok and text(reply) == "you are not playing at this table"
+        assert reply.public is None
+
+
+async def test_a_player_cannot_move_for_the_seat_whose_turn_it_is(tmp_path, clock):
+    async with running_referee(tmp_path / "t.sqlite3", clock) as referee:
+        await started(referee, ALICE, BOB)
+        mover = await waiting_user(referee)
+        other = BOB if mover == ALICE else ALICE
+        before = await referee.store.log_length(1)
+        reply = await referee.act(PLACE, other, "draw")
+        assert not reply.ok and text(reply) == f"it is {mover.name}'s turn"
+        assert await referee.store.log_length(1) == before
+
+
+@pytest.mark.parametrize("command", ["force_pass", "pause", "abort", "rollback", "kick"])
+async def test_moderator_commands_are_refused_to_players(tmp_path, clock, command):
+    async with running_referee(tmp_path / "t.sqlite3", clock) as referee:
+        await started(referee, ALICE, BOB, turn_time="1h")
+        arguments = {"rollback": (0,), "kick": (BOB.id,)}.get(command, ())
+        reply = await getattr(referee, command)(PLACE, ALICE, *arguments)
+        assert not reply.ok and text(reply).startswith("only moderators can")
+        assert (await referee.status(PLACE)).status == PLAYING
+
+
+async def test_only_players_start_a_table_and_only_within_the_player_count(tmp_path, clock):
+    async with running_referee(tmp_path / "t.sqlite3", clock) as referee:
+        await referee.create(PLACE, ALICE, "tronimoes")
+        assert text(await referee.start(PLACE, CAROL)) == "only the players at this table can start it"
+        for n in range(5):
+            await referee.add_ai(PLACE, ALICE)
+        assert "table is full" in text(await referee.join(PLACE, CAROL))
+
+
+async def test_bad_commands_get_specific_reasons(tmp_path, clock):
+    async with running_referee(tmp_path / "t.sqlite3", clock) as referee:
+        assert "there is no game called 'chess'" in text(await referee.create(PLACE, ALICE, "chess"))
+        assert "unknown option 'colour'" in text(await referee.create(PLACE, ALICE, "tronimoes", options="colour=red"))
+        assert "not a duration" in text(await referee.create(PLACE, ALICE, "tronimoes", turn_time="soon"))
+        assert "there is no game here" in text(await referee.act(PLACE, ALICE, "draw"))
+        await started(referee, ALICE, BOB)
+        assert "there is already a Tronimoes table here" in text(await referee.create(PLACE, BOB, "tronimoes"))
+        mover = await waiting_user(referee)
+        assert "`3:5 c4 d4`" in text(await referee.act(PLACE, mover, "banana"))
+
+
+# ---- moderators ----------------------------------------------------------------------------
+
+
+async def test_a_moderator_forces_a_pass_with_the_games_timeout_actions(tmp_path, clock):
+    async with running_referee(tmp_path / "t.sqlite3", clock) as referee:
+        await started(referee, ALICE, BOB)
+        mover = await waiting_user(referee)
+        reply = await referee.force_pass(PLACE, MOD)
+        assert reply.ok and f"mod forced a pass for {mover.name}" in text(reply)
+        actions = await referee.store.actions(1)
+        assert [a.action.split()[0] for a in actions] == ["draw", "pass"]
+        assert {a.actor for a in actions} == {f"mod:{MOD.id}"}
+        assert await waiting_user(referee) != mover
+
+
+async def test_a_moderator_kicks_a_player_by_resigning_for_them(tmp_path, clock):
+    async with running_referee(tmp_path / "t.sqlite3", clock) as referee:
+        await started(referee, ALICE, BOB, CAROL)
+        reply = await referee.kick(PLACE, MOD, CAROL.id)
+        assert reply.ok and "removed carol" in text(reply)
+        table, game = await referee.view(PLACE)
+        assert game.is_resigned(2) and table.status == PLAYING
+
+
+async def test_a_moderator_rolls_the_game_back_by_replay(tmp_path, clock):
+    async with running_referee(tmp_path / "t.sqlite3", clock) as referee:
+        await started(referee, ALICE, BOB)
+        positions = []
+        for _ in range(6):
+            positions.append((await referee.view(PLACE))[1].to_position())
+            user = await waiting_user(referee)
+            await referee.act(PLACE, user, await a_move(referee, user))
+        reply = await referee.rollback(PLACE, MOD, 2)
+        assert reply.ok and "rolled the game back to move 2" in text(reply)
+        table, game = await referee.view(PLACE)
+        assert game.to_position() == positions[2] and len(game.log) == 2
+        assert [a.ply for a in await referee.store.actions(1)] == [1, 2]
+        user = await waiting_user(referee)
+        assert (await referee.act(PLACE, user, await a_move(referee, user))).ok
+        assert [a.ply for a in await referee.store.actions(1)] == [1, 2, 3]
+
+
+async def test_a_moderator_aborts_a_game(tmp_path, clock):
+    async with running_referee(tmp_path / "t.sqlite3", clock) as referee:
+        await started(referee, ALICE, BOB, turn_time="1h")
+        assert (await referee.abort(PLACE, MOD)).ok
+        assert (await referee.status(PLACE)).status == ABORTED
+        assert await referee.store.timers(1) == []
+        assert "this game was stopped" in text(await referee.act(PLACE, ALICE, "draw"))
+
+
+async def test_pausing_stops_the_clock_and_resuming_keeps_the_time_left(tmp_path, clock):
+    notices = Notices()
+    async with running_referee(tmp_path / "t.sqlite3", clock, notices=notices) as referee:
+        await started(referee, ALICE, BOB, turn_time="1h")
+        await clock.advance(1000)
+        assert (await referee.pause(PLACE, MOD)).ok
+        assert await referee.store.timers(1) == []
+        await clock.advance(10 * 3600)
+        await referee.timers.idle()
+        assert not any("ran out of time" in t for t in notices.texts())
+        reply = await referee.resume(PLACE, MOD)
+        assert "(43m 20s left)" in text(reply)
+        deadline = next(t for t in await referee.store.timers(1) if t.kind == "deadline")
+        assert deadline.due == clock.now() + 2600
+
+
+# ---- the clock ------------------------------------------------------------------------------
+
+
+async def test_reminders_come_before_the_deadline(tmp_path, clock):
+    notices = Notices()
+    async with running_referee(tmp_path / "t.sqlite3", clock, notices=notices) as referee:
+        await started(referee, ALICE, BOB, turn_time="1h")
+        mover = await waiting_user(referee)
+        await clock.advance(1800)
+        await referee.timers.idle()
+        await clock.advance(1440)
+        await referee.timers.idle()
+        assert notices.texts() == [f"⏰ {mover.name}, 30m left to move.", f"⏰ {mover.name}, 6m left to move."]
+        assert notices[0].mentions == [mover.id]
+
+
+async def test_a_timeout_after_a_restart_fires_exactly_once(tmp_path, clock):
+    path = tmp_path / "t.sqlite3"
+    async with running_referee(path, clock) as referee:
+        await started(referee, ALICE, BOB, turn_time="1h")
+        mover = await waiting_user(referee)
+        await referee.act(PLACE, mover, "draw")
+        await clock.advance(1200)
+    clock_later = ManualClock(clock.now())
+    await clock_later.advance(3 * 3600)
+    notices = Notices()
+    async with running_referee(path, clock_later, notices=notices) as referee:
+        await referee.timers.idle()
+        assert [t for t in notices.texts() if "ran out of time" in t] == [f"⏰ {mover.name} ran out of time.\n"
+                                                                         + notices.texts()[-1].split("\n", 1)[1]]
+        actions = await referee.store.actions(1)
+        assert [a.action.split()[0] for a in actions] == ["draw", "pass"]
+        assert actions[-1].actor == "clock"
+        other = await waiting_user(referee)
+        assert other != mover
+        deadline = next(t for t in await referee.store.timers(1) if t.kind == "deadline")
+        assert deadline.due == clock_later.now() + 3600
+    async with running_referee(path, clock_later, notices=notices) as referee:
+        await referee.timers.idle()
+        assert len([t for t in notices.texts() if "ran out of time" in t]) == 1
+        assert len(await referee.store.actions(1)) == 2
+
+
+async def test_a_new_turn_gets_a_new_deadline_but_drawing_does_not_restart_it(tmp_path, clock):
+    async with running_referee(tmp_path / "t.sqlite3", clock) as referee:
+        await started(referee, ALICE, BOB, turn_time="1h")
+        first = next(t for t in await referee.store.timers(1) if t.kind == "deadline")
+        await clock.advance(600)
+        mover = await waiting_user(referee)
+        await referee.act(PLACE, mover, "draw")
+        assert next(t for t in await referee.store.timers(1) if t.kind == "deadline").due == first.due
+        passing = [m for m in await referee.suggestions(PLACE, mover, "pass")][0]
+        await referee.act(PLACE, mover, passing)
+        second = next(t for t in await referee.store.timers(1) if t.kind == "deadline")
+        assert second.due == clock.now() + 3600 and second.seat != first.seat
+
+
+# ---- stale and concurrent commands ------------------------------------------------------
+
+
+async def test_a_command_based_on_an_old_board_is_refused_with_the_current_board(tmp_path, clock):
+    async with running_referee(tmp_path / "t.sqlite3", clock, render=True) as referee:
+        await started(referee, ALICE, BOB)
+        mover = await waiting_user(referee)
+        await referee.act(PLACE, mover, "draw", seen=0)
+        reply = await referee.act(PLACE, mover, "draw", seen=0)
+        assert not reply.ok and text(reply).startswith("the board changed since you looked (it is now move 1)")
+        assert Image.open(io.BytesIO(reply.caller.attachments[0].data)).format == "PNG"
+        assert await referee.store.log_length(1) == 1
+
+
+async def test_of_many_simultaneous_commands_exactly_one_wins(tmp_path, clock):
+    async with running_referee(tmp_path / "t.sqlite3", clock) as referee:
+        await started(referee, ALICE, BOB)
+        mover = await waiting_user(referee)
+        moves = await referee.suggestions(PLACE, mover, "", limit=1000)
+        replies = await asyncio.gather(*(referee.act(PLACE, mover, m, seen=0) for m in moves * 3))
+        assert sum(r.ok for r in replies) == 1
+        assert all("the board changed" in text(r) for r in replies if not r.ok)
+        actions = await referee.store.actions(1)
+        assert [a.ply for a in actions] == [1]
+
+
+async def test_two_referees_on_one_file_never_both_commit_the_same_move(tmp_path, clock):
+    path = tmp_path / "t.sqlite3"
+    async with running_referee(path, clock) as first, running_referee(path, clock) as second:
+        await started(first, ALICE, BOB)
+        mover = await waiting_user(first)
+        await second.board(PLACE)
+        moves = (await first.suggestions(PLACE, mover, "", limit=1000))[:6]
+        replies = await asyncio.gather(*(referee.act(PLACE, mover, move)
+                                         for move in moves for referee in (first, second)))
+        winners = [r for r in replies if r.ok]
+        assert len(winners) == 1
+        assert not any("something went wrong" in text(r) for r in replies)
+        actions = await first.store.actions(1)
+        assert [a.ply for a in actions] == [1]
+        table, game = await second.view(PLACE)
+        replayed = Tronimoes.new(2, seed=table.seed, names=["alice", "bob"])
+        replayed.replay([[a.seat, a.action] for a in actions])
+        assert replayed.to_position() == game.to_position()
+
+
+# ---- AI seats and loading -----------------------------------------------------------------
+
+
+async def test_ai_seats_play_whole_games_to_the_end(tmp_path, clock):
+    async with running_referee(tmp_path / "t.sqlite3", clock) as referee:
+        for number, kinds in enumerate([["greedy", "random"], ["random"] * 3, ["greedy"] * 6]):
+            place = f"test:ai-{number}"
+            await referee.create(place, MOD, "tronimoes", seat_creator=False)
+            for kind in kinds:
+                assert (await referee.add_ai(place, MOD, kind)).ok
+            reply = await referee.start(place, MOD)
+            assert reply.ok and "Final scores" in text(reply)
+            table = await referee.status(place)
+            assert table.status == FINISHED
+            actions = await referee.store.actions(table.id)
+            assert all(a.actor.startswith("ai:") for a in actions)
+
+
+async def test_a_person_plays_against_ai_seats_which_move_at_once(tmp_path, clock):
+    async with running_referee(tmp_path / "t.sqlite3", clock) as referee:
+        await referee.create(PLACE, ALICE, "tronimoes")
+        await referee.add_ai(PLACE, ALICE)
+        await referee.add_ai(PLACE, ALICE, "random")
+        await referee.start(PLACE, ALICE)
+        for _ in range(300):
+            table, game = await referee.view(PLACE)
+            if game.outcome() is not None:
+                break
+            assert game.to_move() == (0,)
+            await referee.act(PLACE, ALICE, await a_move(referee, ALICE))
+
+
+async def test_a_long_game_reloads_from_its_snapshot_identically(tmp_path, clock):
+    path = tmp_path / "t.sqlite3"
+    async with running_referee(path, clock, snapshot_every=10) as referee:
+        await started(referee, ALICE, BOB)
+        for _ in range(40):
+            user = await waiting_user(referee)
+            await referee.act(PLACE, user, await a_move(referee, user))
+        table, game = await referee.view(PLACE)
+        expected = game.to_json()
+        saved = await referee.store.snapshot(table.id)
+        assert saved is not None and saved[0] >= 30
+    async with running_referee(path, clock) as referee:
+        table, game = await referee.view(PLACE)
+        assert game.to_json() == expected

@@ -1,0 +1,110 @@
+"""The SQLite store: schema migrations, atomic commits, the undo of a rollback, timers,
+settings and snapshots, all on real files in a temporary folder."""
+
+from __future__ import annotations
+
+import sqlite3
+
+import pytest
+
+from bot.records import DEADLINE, LOBBY, PLAYING, ActionRecord, SeatRecord, Settings, TableRecord, Timer
+from bot.store import MIGRATIONS, SQLiteStore, StaleLog
+
+
+@pytest.fixture
+async def store(tmp_path):
+    store = SQLiteStore(tmp_path / "db" / "t.sqlite3")
+    await store.open()
+    yield store
+    await store.close()
+
+
+def a_table(place="test:1") -> TableRecord:
+    return TableRecord(id=0, place=place, game="tronimoes", options={"ouroboros": "off"}, status=LOBBY,
+                       created_by="test:alice", created_at=100.0, guild="g1", turn_seconds=3600,
+                       seats=[SeatRecord(0, "alice", "test:alice"), SeatRecord(1, "Pip (bot)", None, "greedy")],
+                       meta={"lobby_message": 42})
+
+
+def actions(*names: str, start: int = 1) -> list[ActionRecord]:
+    return [ActionRecord(start + i, i % 2, name, "test:alice", 200.0 + i) for i, name in enumerate(names)]
+
+
+async def test_a_new_file_gets_every_migration_in_wal_mode(tmp_path, store):
+    connection = sqlite3.connect(store.path)
+    assert connection.execute("PRAGMA user_version").fetchone()[0] == len(MIGRATIONS)
+    assert connection.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+
+
+async def test_opening_an_existing_file_migrates_nothing_again(tmp_path, store):
+    table_id = await store.create_table(a_table())
+    again = SQLiteStore(store.path)
+    await again.open()
+    assert (await again.get_table(table_id)).place == "test:1"
+    await again.close()
+
+
+async def test_a_file_from_a_newer_tileref_is_refused(tmp_path):
+    path = tmp_path / "new.sqlite3"
+    sqlite3.connect(path).execute(f"PRAGMA user_version={len(MIGRATIONS) + 1}")
+    with pytest.raises(RuntimeError, match="this tileref knows up to"):
+        await SQLiteStore(path).open()
+
+
+async def test_a_table_and_its_seats_round_trip(store):
+    table = a_table()
+    await store.create_table(table)
+    loaded = await store.table_at("test:1")
+    assert loaded == table
+    table.status, table.seed = PLAYING, 99
+    table.seats.append(SeatRecord(2, "bob", "test:bob"))
+    await store.save_table(table)
+    assert await store.get_table(table.id) == table
+    assert [t.id for t in await store.find_tables(place_prefix="test:")] == [table.id]
+    assert await store.find_tables(place_prefix="discord:") == []
+
+
+async def test_commit_appends_saves_and_replaces_timers_together(store):
+    table_id = await store.create_table(a_table())
+    timer = Timer(table_id, 0, DEADLINE, 5000.0, 2)
+    await store.commit(table_id, expected=0, actions=actions("draw", "pass"), timers=[timer])
+    assert [a.action for a in await store.actions(table_id)] == ["draw", "pass"]
+    assert [(t.seat, t.due) for t in await store.timers(table_id)] == [(0, 5000.0)]
+    assert await store.next_due() == 5000.0
+    assert [t.seat for t in await store.due_timers(5000.0)] == [0] and await store.due_timers(4999) == []
+
+
+async def test_a_commit_on_a_stale_log_changes_nothing(store):
+    table_id = await store.create_table(a_table())
+    await store.commit(table_id, expected=0, actions=actions("draw"))
+    table = await store.get_table(table_id)
+    table.status = PLAYING
+    with pytest.raises(StaleLog):
+        await store.commit(table_id, expected=0, actions=actions("pass"), table=table, timers=[])
+    assert [a.action for a in await store.actions(table_id)] == ["draw"]
+    assert (await store.get_table(table_id)).status == LOBBY
+
+
+async def test_undo_keeps_old_actions_out_of_the_live_log_and_frees_their_numbers(store):
+    table_id = await store.create_table(a_table())
+    await store.commit(table_id, expected=0, actions=actions("a", "b", "c"))
+    await store.save_snapshot(table_id, 3, "v", b"data")
+    await store.commit(table_id, expected=3, undo_after=1, actions=actions("x", start=2))
+    assert [(a.ply, a.action) for a in await store.actions(table_id)] == [(1, "a"), (2, "x")]
+    assert await store.log_length(table_id) == 2
+    assert await store.snapshot(table_id) is None
+
+
+async def test_settings_default_and_persist(store):
+    assert await store.settings("g1") == Settings("g1")
+    await store.save_settings(Settings("g1", turn_seconds=600, reminders=["1m"], moderator_role="7",
+                                       allowed_games=["tronimoes"]))
+    assert (await store.settings("g1")).moderator_role == "7"
+    assert (await store.settings("g2")).turn_seconds == Settings("g2").turn_seconds
+
+
+async def test_a_snapshot_is_replaced_by_a_newer_one(store):
+    table_id = await store.create_table(a_table())
+    await store.save_snapshot(table_id, 10, "v1", b"ten")
+    await store.save_snapshot(table_id, 20, "v1", b"twenty")
+    assert await store.snapshot(table_id) == (20, "v1", b"twenty")
