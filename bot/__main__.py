@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import logging
 import os
 import sys
@@ -84,10 +85,8 @@ def run_discord(database: Path) -> int:
         return 2
     from bot.adapters.discordbot import serve
 
-    try:
+    with contextlib.suppress(KeyboardInterrupt):
         asyncio.run(serve(token, database))
-    except KeyboardInterrupt:
-        pass
     return 0
 
 

@@ -60,7 +60,7 @@ def tronimoes_board(game: Game, colour: bool = False) -> str:
                 row.append("  · ")
         rows.append(f"{y + 1:>3} " + "".join(row) + f" {y + 1}")
     rows.append(header)
-    return "\n".join(rows + [""] + _summary(view))
+    return "\n".join([*rows, "", *_summary(view)])
 
 
 def _summary(view: dict[str, Any]) -> list[str]:

@@ -153,7 +153,7 @@ async def test_only_players_start_a_table_and_only_within_the_player_count(tmp_p
     async with running_referee(tmp_path / "t.sqlite3", clock) as referee:
         await referee.create(PLACE, ALICE, "tronimoes")
         assert text(await referee.start(PLACE, CAROL)) == "only the players at this table can start it"
-        for n in range(5):
+        for _ in range(5):
             await referee.add_ai(PLACE, ALICE)
         assert "table is full" in text(await referee.join(PLACE, CAROL))
 
@@ -204,7 +204,7 @@ async def test_a_moderator_rolls_the_game_back_by_replay(tmp_path, clock):
             await referee.act(PLACE, user, await a_move(referee, user))
         reply = await referee.rollback(PLACE, MOD, 2)
         assert reply.ok and "rolled the game back to move 2" in text(reply)
-        table, game = await referee.view(PLACE)
+        _, game = await referee.view(PLACE)
         assert game.to_position() == positions[2] and len(game.log) == 2
         assert [a.ply for a in await referee.store.actions(1)] == [1, 2]
         user = await waiting_user(referee)
@@ -288,7 +288,7 @@ async def test_a_new_turn_gets_a_new_deadline_but_drawing_does_not_restart_it(tm
         mover = await waiting_user(referee)
         await referee.act(PLACE, mover, "draw")
         assert next(t for t in await referee.store.timers(1) if t.kind == "deadline").due == first.due
-        passing = [m for m in await referee.suggestions(PLACE, mover, "pass")][0]
+        passing = (await referee.suggestions(PLACE, mover, "pass"))[0]
         await referee.act(PLACE, mover, passing)
         second = next(t for t in await referee.store.timers(1) if t.kind == "deadline")
         assert second.due == clock.now() + 3600 and second.seat != first.seat
@@ -365,7 +365,7 @@ async def test_a_person_plays_against_ai_seats_which_move_at_once(tmp_path, cloc
         await referee.add_ai(PLACE, ALICE, "random")
         await referee.start(PLACE, ALICE)
         for _ in range(300):
-            table, game = await referee.view(PLACE)
+            _, game = await referee.view(PLACE)
             if game.outcome() is not None:
                 break
             assert game.to_move() == (0,)

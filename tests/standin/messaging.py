@@ -21,6 +21,7 @@ import discord
 from . import gateway as gw
 from .model import (
     CATEGORY,
+    DM,
     EPHEMERAL,
     FORUM,
     JSON,
@@ -253,6 +254,13 @@ class Messaging(StandInState):
         uploads = uploads or []
         if check_permissions and interaction is None:
             self._check_can_post(channel, author, files=bool(uploads))
+        if (
+            channel.type == DM
+            and author.id == self.bot_user.id
+            and channel.recipient is not None
+            and channel.recipient.id in self.dms_closed
+        ):
+            raise DiscordError(403, 50007, "Cannot send messages to this user")
         msg = StoredMessage(
             id=self.ids.next(),
             channel_id=channel.id,

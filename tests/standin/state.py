@@ -200,6 +200,8 @@ class StandInState:
         self.requests: list[str] = []
         #: Typing indicators sent, as channel ids.
         self.typing: list[int] = []
+        #: Users who do not accept DMs from the bot (see :meth:`close_dms`).
+        self.dms_closed: set[int] = set()
 
         self._waiters: set[asyncio.Future[None]] = set()
         self._tasks: set[asyncio.Task[Any]] = set()
@@ -467,6 +469,15 @@ class StandInState:
         channel = Channel(id=self.ids.next(), type=DM, name=f"dm-{u.name}", recipient=u)
         self._register_channel(None, channel)
         return channel
+
+    def close_dms(self, user: User | str, closed: bool = True) -> None:
+        """Make ``user`` refuse DMs from the bot, as Discord does when a member turned off
+        "Direct Messages" for the server: the bot's DM then fails with 403 / 50007."""
+        u = self.user(user)
+        if closed:
+            self.dms_closed.add(u.id)
+        else:
+            self.dms_closed.discard(u.id)
 
     def token_ok(self, token: str) -> bool:
         return token == self.token

@@ -370,6 +370,18 @@ async def test_rest_round_trips(standin: DiscordStandIn, bot: StandInTestBot) ->
     assert await bot.tree.fetch_commands()
 
 
+async def test_closed_dms_are_refused(standin: DiscordStandIn, bot: StandInTestBot) -> None:
+    standin.close_dms(standin.carol)
+    carol = await bot.fetch_user(standin.carol.id)
+    with pytest.raises(discord.Forbidden) as info:
+        await carol.send("psst")
+    assert info.value.code == 50007
+    assert len(standin.errors) == 1
+    standin.errors.clear()
+    standin.close_dms(standin.carol, closed=False)
+    await carol.send("psst")
+
+
 async def test_gateway_uses_zlib_stream_and_resumes(standin: DiscordStandIn, bot: StandInTestBot) -> None:
     assert standin.gateway.connect_queries[0] == {"v": "10", "encoding": "json", "compress": "zlib-stream"}
     await standin.reconnect_bot(resume=True)
