@@ -27,7 +27,7 @@ from engine.core import (
 from engine.tronimoes import notation
 from engine.tronimoes.blocking import Claimant, blocking_region, most_first_tiles
 from engine.tronimoes.board import HAND_SIZE, Tile, full_set, grid_for, tile_name
-from engine.tronimoes.position import read_position, write_position
+from engine.tronimoes.position import placed_entry, read_position, write_position
 from engine.tronimoes.refusals import explain_lay
 from engine.tronimoes.state import (
     LEADER,
@@ -730,7 +730,8 @@ class Tronimoes(Game):
             where = "on their own line"
         else:
             where = f"on {self.line_label(line.key)}"
-        events = [Event("lay", f"{name} lays {tile_name(lay.tile)} at {at} {where}.", (seat,),
+        shown = f"{lay.pips[0]}:{lay.pips[1]}"
+        events = [Event("lay", f"{name} lays {shown} at {at} {where}.", (seat,),
                         {"tile": tile_name(lay.tile), "squares": [self.grid.name(s) for s in lay.squares],
                          "line": line.key, "free_line": lay.starts_free_line})]
         if not line.is_free:
@@ -1056,7 +1057,7 @@ class Tronimoes(Game):
             "bag_size": len(self.bag),
             "leaders": list(self.leaders),
             "highest_leader": self.highest_leader,
-            "board": [_placed_json(p, name) for p in self.board],
+            "board": [placed_entry(p, name) for p in self.board],
             "lines": lines,
             "spacer": [name(s) for s in self.spacer] if self.spacer else None,
             "passes": self.passes,
@@ -1127,16 +1128,6 @@ def _fits(request: notation.LayRequest, lay: Lay) -> bool:
     if request.tile is not None and request.tile != lay.tile:
         return False
     return all(square in lay.squares for square in request.squares)
-
-
-def _placed_json(placed: Placed, name: Any) -> dict[str, Any]:
-    entry: dict[str, Any] = {"tile": f"{placed.pips[0]}:{placed.pips[1]}",
-                             "at": [name(s) for s in placed.squares], "line": placed.line}
-    if placed.by is not None:
-        entry["by"] = placed.by
-    if placed.dead:
-        entry["dead"] = True
-    return entry
 
 
 def _join(names: list[str]) -> str:

@@ -7,7 +7,7 @@ order, lists in the same order.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from engine.core import GameOptions, PositionError
@@ -35,13 +35,15 @@ def write_position(game: Tronimoes) -> dict[str, Any]:
         "bag": [tile_name(t) for t in game.bag],
         "leaders": list(game.leaders),
         "highest_leader": game.highest_leader,
-        "board": [_write_placed(p, name) for p in game.board],
+        "board": [placed_entry(p, name) for p in game.board],
         "spacer": [name(s) for s in game.spacer] if game.spacer else None,
         "passes": game.passes,
     }
 
 
-def _write_placed(placed: Placed, name: Any) -> dict[str, Any]:
+def placed_entry(placed: Placed, name: Callable[[int], str]) -> dict[str, Any]:
+    """A tile on the board as a position writes it: tile, squares (`name` spells a square),
+    line, who laid it and whether it is dead (both only when there is something to say)."""
     entry: dict[str, Any] = {"tile": f"{placed.pips[0]}:{placed.pips[1]}",
                              "at": [name(s) for s in placed.squares], "line": placed.line}
     if placed.by is not None:
