@@ -102,17 +102,25 @@ class Referee:
         is False: then everyone, the creator included, joins in the order they should sit)."""
         return await self._guarded(self._create(place, user, game, options, turn_time, guild, seat_creator))
 
-    async def _create(self, place: str, user: User, game: str, options: Any, turn_time: str | None,
-                      guild: str | None, seat_creator: bool) -> Reply:
+    async def check_new(self, game: str, *, options: str | dict[str, str] | None = None,
+                        turn_time: str | None = None, guild: str | None = None) -> str | None:
+        """Why `create` would refuse a table of this game with these settings (before the place
+        exists: a transport asks first so it makes no thread for a table that cannot open)."""
+        try:
+            await self._vetted(game, options, turn_time, guild)
+        except Refused as refused:
+            return str(refused)
+        return None
+
+    async def _vetted(self, game: str, options: Any, turn_time: str | None,
+                      guild: str | None) -> tuple[str, dict[str, str], int | None]:
+        """The game's name, its options and the turn time in seconds, checked."""
         name = game.strip().lower()
         if name not in GAMES:
             raise Refused(f"there is no game called '{game}'; choose one of {', '.join(sorted(GAMES))}")
         settings = await self.store.settings(guild) if guild else None
         if settings and settings.allowed_games and name not in settings.allowed_games:
             raise Refused(f"this server allows {', '.join(settings.allowed_games)} only")
-        existing = await self.store.table_at(place)
-        if existing and existing.status in OPEN_STATUSES:
-            raise Refused(f"there is already a {GAMES[existing.game].title} table here ({existing.status})")
         parsed = parse_options(options)
         try:
             GAMES[name].Options.parse(parsed)
@@ -121,6 +129,14 @@ class Referee:
         turn_seconds = settings.turn_seconds if settings else None
         if turn_time is not None:
             turn_seconds = _duration(turn_time)
+        return name, parsed, turn_seconds
+
+    async def _create(self, place: str, user: User, game: str, options: Any, turn_time: str | None,
+                      guild: str | None, seat_creator: bool) -> Reply:
+        name, parsed, turn_seconds = await self._vetted(game, options, turn_time, guild)
+        existing = await self.store.table_at(place)
+        if existing and existing.status in OPEN_STATUSES:
+            raise Refused(f"there is already a {GAMES[existing.game].title} table here ({existing.status})")
         table = TableRecord(id=0, place=place, game=name, options=parsed, status=LOBBY, created_by=user.id,
                             created_at=self.clock.now(), guild=guild, turn_seconds=turn_seconds,
                             seats=[SeatRecord(0, user.name, user.id)] if seat_creator else [])
@@ -202,10 +218,8 @@ class Referee:
             game = new_game(table)
             turn = await self._turn(table, game)
             turn.events += game.opening
-            turn.play_ai()
-            await self._commit(turn)
             seated = ", ".join(s.name for s in table.seats)
-            return await self._move_reply(turn, headline=f"🎲 {cls.title} begins: {seated}.")
+            return await self._finish(turn, headline=f"🎲 {cls.title} begins: {seated}.")
 
     # =========================================================================================
     # playing
@@ -230,9 +244,7 @@ class Referee:
                 reply = refusal(str(error), table_id=table.id, place=place)
                 reply.unreadable = isinstance(error, NotationError)
                 return reply
-            turn.play_ai()
-            await self._commit(turn)
-            return await self._move_reply(turn)
+            return await self._finish(turn)
 
     async def resign(self, place: str, user: User) -> Reply:
         return await self._guarded(self._resign(place, user))
@@ -245,9 +257,7 @@ class Referee:
                 turn.resign(seat, user.id)
             except GameError as error:
                 return refusal(str(error), table_id=table.id, place=place)
-            turn.play_ai()
-            await self._commit(turn)
-            return await self._move_reply(turn)
+            return await self._finish(turn)
 
     async def hand(self, place: str, user: User) -> Reply:
         """The caller's hand, as text and a picture, for the caller alone."""
@@ -353,9 +363,7 @@ class Referee:
             names = [table.seats[s].name for s in seats]
             for seat in seats:
                 turn.time_out(seat, f"mod:{user.id}")
-            turn.play_ai()
-            await self._commit(turn)
-            return await self._move_reply(turn, headline=f"🛡️ {user.name} forced a pass for {', '.join(names)}.")
+            return await self._finish(turn, headline=f"🛡️ {user.name} forced a pass for {', '.join(names)}.")
 
     async def kick(self, place: str, user: User, target: str) -> Reply:
         """Remove a player: from the lobby, or by resigning on their behalf."""
@@ -381,9 +389,7 @@ class Referee:
                 turn.resign(seat, f"mod:{user.id}")
             except GameError as error:
                 raise Refused(str(error)) from None
-            turn.play_ai()
-            await self._commit(turn)
-            return await self._move_reply(turn, headline=f"🛡️ {user.name} removed {name} from the game.")
+            return await self._finish(turn, headline=f"🛡️ {user.name} removed {name} from the game.")
 
     async def pause(self, place: str, user: User) -> Reply:
         return await self._guarded(self._pause(place, user, paused=True))
@@ -453,11 +459,10 @@ class Referee:
             replay(game, actions[:to])
             table.status = PLAYING
             turn = Turn(self.store, table, game, [], self.clock.now(), await self._reminders(table))
-            turn.play_ai()
             self.games.forget(table.id)
             self.games.snapshot_rolled_back(table.id, to)
-            await self._commit(turn, undo_after=to, expected=len(actions))
-            return await self._move_reply(turn, headline=f"⏪ {user.name} rolled the game back to move {to}.")
+            return await self._finish(turn, undo_after=to, expected=len(actions),
+                                      headline=f"⏪ {user.name} rolled the game back to move {to}.")
 
     async def settings(self, guild: str) -> Settings:
         return await self.store.settings(guild)
@@ -525,9 +530,7 @@ class Referee:
             else:
                 turn = await self._turn(table, game)
                 turn.time_out(timer.seat, "clock")
-                turn.play_ai()
-                await self._commit(turn)
-                reply = await self._move_reply(turn, headline=f"⏰ {seat.name} ran out of time.")
+                reply = await self._finish(turn, headline=f"⏰ {seat.name} ran out of time.")
         await self._notify(reply)
 
     async def _notify(self, reply: Reply) -> None:
@@ -609,6 +612,13 @@ class Referee:
     @staticmethod
     def _waiting_users(table: TableRecord, game: Game) -> list[str]:
         return [u for s in game.to_move() if (u := table.seats[s].user_id)]
+
+    async def _finish(self, turn: Turn, *, headline: str = "", undo_after: int | None = None,
+                      expected: int | None = None) -> Reply:
+        """Let AI seats move, commit everything, and tell the table what happened."""
+        turn.play_ai()
+        await self._commit(turn, undo_after=undo_after, expected=expected)
+        return await self._move_reply(turn, headline=headline)
 
     async def _move_reply(self, turn: Turn, *, headline: str = "") -> Reply:
         table, game = turn.table, turn.game
