@@ -83,10 +83,22 @@ def run_discord(database: Path) -> int:
     if not token:
         print(NO_TOKEN, file=sys.stderr)
         return 2
+    import aiohttp
+    import discord
+
     from bot.adapters.discordbot import serve
 
-    with contextlib.suppress(KeyboardInterrupt):
-        asyncio.run(serve(token, database))
+    try:
+        with contextlib.suppress(KeyboardInterrupt):
+            asyncio.run(serve(token, database))
+    except discord.LoginFailure:
+        print("Discord refused the token in DISCORD_TOKEN. Copy it again from the Developer Portal "
+              "(Bot page, Reset Token) into .env and run `tileref run` again.", file=sys.stderr)
+        return 2
+    except (aiohttp.ClientError, OSError) as error:
+        print(f"Could not reach Discord ({error}). Check the network connection and try again; meanwhile "
+              f"`tileref play tronimoes --players me,bot,bot` works offline.", file=sys.stderr)
+        return 1
     return 0
 
 

@@ -83,3 +83,18 @@ def test_running_without_a_token_explains_how_to_get_one_and_how_to_play_locally
     assert result.returncode == 2
     assert "https://discord.com/developers/applications" in result.stderr
     assert "tileref play tronimoes --players me,bot,bot" in result.stderr
+
+
+def test_running_with_a_refused_token_says_so_without_a_traceback(tmp_path):
+    """The stand-in is not running, so Discord's address is unreachable or the token fails:
+    either way one sentence, no traceback."""
+    env_token = {"DISCORD_TOKEN": "not-a-real-token"}
+    env = {**{k: v for k, v in os.environ.items() if k != "DISCORD_TOKEN"}, **env_token,
+           "TILEREF_DATABASE": str(tmp_path / "cli.sqlite3")}
+    code = ("import discord.http, sys; discord.http.Route.BASE = 'http://127.0.0.1:9/api/v10';"
+            "from bot.__main__ import main; sys.exit(main(['run']))")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=tmp_path,
+                            timeout=120)
+    assert result.returncode in (1, 2)
+    assert "Traceback" not in result.stderr
+    assert "Could not reach Discord" in result.stderr or "Discord refused the token" in result.stderr

@@ -1,0 +1,108 @@
+"""The Discord bot: a `commands.Bot` whose application commands, buttons and typed moves all
+delegate to one `Referee`."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Iterable
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.adapters.discordbot import typed
+from bot.adapters.discordbot.answer import GRACE_SECONDS, Answer
+from bot.adapters.discordbot.commands import PLAYER_COMMANDS
+from bot.adapters.discordbot.lobby import tileref
+from bot.adapters.discordbot.moderation import MODERATOR_COMMANDS
+from bot.adapters.discordbot.replying import post_notice
+from bot.adapters.discordbot.views import TableButton
+from bot.referee import Referee
+from bot.replies import Reply
+
+log = logging.getLogger(__name__)
+DRAIN_SECONDS = 5.0
+
+
+def intents(*, message_content: bool = True) -> discord.Intents:
+    """Guilds and guild messages; message content (privileged) for typed moves if allowed."""
+    chosen = discord.Intents.default()
+    chosen.message_content = message_content
+    chosen.typing = False
+    chosen.presences = False
+    chosen.members = False
+    return chosen
+
+
+class Tree(app_commands.CommandTree["TilerefBot"]):
+    async def on_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
+        """Last resort (the handlers catch their own errors): log, and apologise ephemerally."""
+        log.error("application command failed", exc_info=error)
+        if interaction.type == discord.InteractionType.autocomplete:
+            return
+        await Answer(interaction).apologize()
+
+
+class TilerefBot(commands.Bot):
+    """tileref on Discord. `grace_seconds`: how long a command may take before its interaction
+    is deferred (tests set it to 0 to exercise the deferred path)."""
+
+    def __init__(self, referee: Referee, *, guild_ids: Iterable[int] | None = None, message_content: bool = True,
+                 **options: Any) -> None:
+        options.setdefault("allowed_mentions", discord.AllowedMentions.none())
+        super().__init__(command_prefix=commands.when_mentioned, intents=intents(message_content=message_content),
+                         help_command=None, tree_cls=Tree, **options)
+        self.referee = referee
+        self.guild_ids = list(guild_ids or [])
+        self.grace_seconds = GRACE_SECONDS
+        self.in_flight: set[asyncio.Task[Any]] = set()
+        for command in [tileref, *PLAYER_COMMANDS, *MODERATOR_COMMANDS]:
+            self.tree.add_command(command)
+        referee.notify = self.notice
+
+    async def setup_hook(self) -> None:
+        """Register the persistent buttons and publish the commands (to the test guilds if any,
+        which is instant, else globally)."""
+        self.add_dynamic_items(TableButton)
+        try:
+            if self.guild_ids:
+                for guild_id in self.guild_ids:
+                    guild = discord.Object(guild_id)
+                    self.tree.copy_global_to(guild=guild)
+                    await self.tree.sync(guild=guild)
+            else:
+                await self.tree.sync()
+        except discord.HTTPException:
+            log.exception("publishing the slash commands failed; the ones published before stay")
+
+    async def close(self) -> None:
+        """Let commands being handled finish (for up to `DRAIN_SECONDS`), then disconnect."""
+        pending = [task for task in self.in_flight if task is not asyncio.current_task() and not task.done()]
+        if pending:
+            await asyncio.wait(pending, timeout=DRAIN_SECONDS)
+        await super().close()
+
+    async def on_ready(self) -> None:
+        log.info("connected to Discord as %s (%s servers)%s", self.user, len(self.guilds),
+                 "" if self.intents.message_content else "; typed moves only work as @mentions")
+
+    async def on_message(self, message: discord.Message) -> None:
+        """Typed moves; prefix commands are not used."""
+        await typed.on_message(self, self.referee, message)
+
+    async def notice(self, reply: Reply) -> None:
+        """The referee's unprompted replies (timeouts, reminders) go to the table's thread."""
+        if self.is_closed():
+            log.warning("a notice for %s arrived after the bot closed; dropped", reply.place)
+            return
+        await post_notice(self, self.referee, reply)
+
+
+def build_bot(referee: Referee, *, guild_ids: Iterable[int] | None = None, message_content: bool = True,
+              **options: Any) -> commands.Bot:
+    """A bot for `referee` (it becomes the referee's `notify`). Slash commands are synced to
+    `guild_ids` if given, else globally. Extra options go to `commands.Bot`
+    (e.g. `guild_ready_timeout`)."""
+    return TilerefBot(referee, guild_ids=guild_ids, message_content=message_content, **options)

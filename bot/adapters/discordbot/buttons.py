@@ -1,0 +1,90 @@
+"""What pressing a table button does.
+
+Lobby buttons (Join, Leave, Add bot) update the lobby message in place; Start closes the lobby
+message and posts the opening board; Show hand answers with the presser's hand, ephemerally;
+Ready plays `ready` for the presser. A button of an earlier table at the same thread is refused.
+"""
+
+from __future__ import annotations
+
+import contextlib
+
+import discord
+
+from bot.adapters.discordbot.answer import Answer, answering
+from bot.adapters.discordbot.context import caller, place_of
+from bot.adapters.discordbot.delivery import render
+from bot.adapters.discordbot.replying import answer_reply, refusal_messages
+from bot.adapters.discordbot.views import lobby_view
+from bot.records import LOBBY, User
+from bot.referee import Referee, lobby_text
+from bot.replies import Reply
+
+STALE = "This button belongs to a table that is no longer open here."
+
+
+async def pressed(interaction: discord.Interaction, action: str, table_id: int) -> None:
+    """Handle a press of `action` for table `table_id`; every outcome is answered."""
+    referee: Referee = interaction.client.referee  # type: ignore[attr-defined]
+    async with answering(interaction, private=action == "hand") as answer:
+        place = place_of(interaction.channel_id)
+        table = await referee.status(place)
+        if table is None or table.id != table_id:
+            await answer.tell(STALE)
+            return
+        user = await caller(referee, interaction)
+        if action in ("join", "leave", "addbot"):
+            await _lobby_change(answer, referee, place, user, action)
+        elif action == "start":
+            await _start(answer, referee, place, user)
+        elif action == "hand":
+            await answer_reply(answer, referee, await answer.run(referee.hand(place, user)), user, place)
+        else:
+            await answer_reply(answer, referee, await answer.run(referee.act(place, user, "ready")), user, place)
+
+
+async def _lobby_change(answer: Answer, referee: Referee, place: str, user: User, action: str) -> None:
+    if action == "join":
+        reply = await answer.run(referee.join(place, user))
+    elif action == "leave":
+        reply = await answer.run(referee.leave(place, user))
+    else:
+        reply = await answer.run(referee.add_ai(place, user, "greedy"))
+    if not await _refused(answer, referee, reply, place):
+        await _show_lobby(answer, reply)
+        if action == "join":
+            await _add_to_thread(answer.interaction)
+
+
+async def _start(answer: Answer, referee: Referee, place: str, user: User) -> None:
+    reply = await answer.run(referee.start(place, user))
+    if await _refused(answer, referee, reply, place):
+        return
+    table = await referee.status(place)
+    if table is not None:
+        await answer.edit_clicked(content=f"{lobby_text(table)}\n▶️ Started by {user.name}.", view=None,
+                                  allowed_mentions=discord.AllowedMentions.none())
+    await answer_reply(answer, referee, reply, user, place)
+
+
+async def _refused(answer: Answer, referee: Referee, reply: Reply, place: str) -> bool:
+    if reply.ok:
+        return False
+    for outgoing in await refusal_messages(referee, reply, place):
+        await answer.send(outgoing, ephemeral=True)
+    return True
+
+
+async def _show_lobby(answer: Answer, reply: Reply) -> None:
+    """The lobby message, updated; its buttons stay while the lobby is open."""
+    text = render(reply.public.text) if reply.public else ""
+    view = lobby_view(reply.table_id) if reply.status == LOBBY and reply.table_id is not None else None
+    await answer.edit_clicked(content=text, view=view, allowed_mentions=discord.AllowedMentions.none())
+
+
+async def _add_to_thread(interaction: discord.Interaction) -> None:
+    """Add a new player to the table's thread, so it shows in their list (best effort)."""
+    channel = interaction.channel
+    if isinstance(channel, discord.Thread) and isinstance(interaction.user, discord.Member):
+        with contextlib.suppress(discord.HTTPException):
+            await channel.add_user(interaction.user)

@@ -1,0 +1,132 @@
+"""The players' slash commands: /move (with autocomplete), /draw, /pass, /hand, /board,
+/history, /resign and /rules. Each one runs a referee command for the table of the thread it
+is used in and answers with `answer_reply`."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from bot.adapters.discordbot.answer import answering, busy
+from bot.adapters.discordbot.context import caller, place_of, player
+from bot.adapters.discordbot.delivery import Outgoing, split
+from bot.adapters.discordbot.lobby import game_choices
+from bot.adapters.discordbot.replying import answer_reply
+from bot.records import User
+from bot.referee import Referee
+from bot.replies import Reply
+from engine import GAMES
+
+log = logging.getLogger(__name__)
+MAX_CHOICES = 25
+CHOICE_LENGTH = 100
+
+
+def _referee(interaction: discord.Interaction) -> Referee:
+    return interaction.client.referee  # type: ignore[attr-defined]
+
+
+async def run(interaction: discord.Interaction, command: Callable[[Referee, str, User], Awaitable[Reply]], *,
+              private: bool = False) -> None:
+    """Run a referee command for the table of this thread and deliver its reply."""
+    referee = _referee(interaction)
+    async with answering(interaction, private=private) as answer:
+        place = place_of(interaction.channel_id)
+        user = await caller(referee, interaction)
+        reply = await answer.run(command(referee, place, user))
+        await answer_reply(answer, referee, reply, user, place)
+
+
+@app_commands.command(name="move", description="Play a move; the suggestions are your legal moves")
+@app_commands.describe(text="Your move as on the board, like 3:5 c4 d4 (see /rules)")
+@app_commands.guild_only()
+async def move(interaction: discord.Interaction, text: str) -> None:
+    await run(interaction, lambda referee, place, user: referee.act(place, user, text))
+
+
+@move.autocomplete("text")
+async def move_suggestions(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    """At most 25 legal moves of the caller that match what they typed."""
+    try:
+        with busy(interaction.client):
+            found = await _referee(interaction).suggestions(place_of(interaction.channel_id), player(interaction.user),
+                                                             current, limit=MAX_CHOICES)
+    except Exception:
+        log.exception("move suggestions failed")
+        return []
+    return [app_commands.Choice(name=s[:CHOICE_LENGTH], value=s[:CHOICE_LENGTH]) for s in found[:MAX_CHOICES]]
+
+
+@app_commands.command(name="draw", description="Draw a tile from the bag")
+@app_commands.guild_only()
+async def draw(interaction: discord.Interaction) -> None:
+    await run(interaction, lambda referee, place, user: referee.act(place, user, "draw"))
+
+
+@app_commands.command(name="pass", description="Pass your turn (Tronimoes: after drawing; you become chicken-footed)")
+@app_commands.describe(foot="Your foot square, if your line has not started yet (like e5)")
+@app_commands.guild_only()
+async def pass_(interaction: discord.Interaction, foot: str | None = None) -> None:
+    text = f"pass {foot.strip()}" if foot and foot.strip() else "pass"
+    await run(interaction, lambda referee, place, user: referee.act(place, user, text))
+
+
+@app_commands.command(name="hand", description="Show your hand (only you can see it)")
+@app_commands.guild_only()
+async def hand(interaction: discord.Interaction) -> None:
+    await run(interaction, lambda referee, place, user: referee.hand(place, user), private=True)
+
+
+@app_commands.command(name="board", description="Show the board and whose turn it is")
+@app_commands.guild_only()
+async def board(interaction: discord.Interaction) -> None:
+    await run(interaction, lambda referee, place, user: referee.board(place, user))
+
+
+@app_commands.command(name="history", description="The moves so far, newest last (only you see it)")
+@app_commands.describe(page="1 is the latest moves, 2 the ones before, …")
+@app_commands.guild_only()
+async def history(interaction: discord.Interaction, page: app_commands.Range[int, 1, 10_000] = 1) -> None:
+    await run(interaction, lambda referee, place, user: referee.history(place, user, page=page), private=True)
+
+
+@app_commands.command(name="resign", description="Leave the game you are playing here")
+@app_commands.guild_only()
+async def resign(interaction: discord.Interaction) -> None:
+    await run(interaction, lambda referee, place, user: referee.resign(place, user))
+
+
+def rules_text(name: str) -> str:
+    """A game's rules summary, how to type moves, and its options."""
+    cls = GAMES[name]
+    return "\n\n".join(part for part in (cls.summary or f"**{cls.title}**", "**Typing moves**\n" + cls.notation_help,
+                                          "**Options** (`/tileref new options:`)\n" + cls.Options.describe(),
+                                          f"{cls.min_players}–{cls.max_players} players.") if part)
+
+
+@app_commands.command(name="rules", description="How to play, how to type moves, and the game's options")
+@app_commands.describe(game="Which game (default: the one played here)")
+@app_commands.choices(game=game_choices())
+async def rules(interaction: discord.Interaction, game: str | None = None) -> None:
+    referee = _referee(interaction)
+    async with answering(interaction, private=True) as answer:
+        name = game
+        if name is None:
+            table = await answer.run(referee.status(place_of(interaction.channel_id)))
+            name = table.game if table is not None else None
+        if name is None or name not in GAMES:
+            names = ", ".join(f"{cls.title} (`{key}`)" for key, cls in sorted(GAMES.items()))
+            if len(GAMES) != 1:
+                await answer.tell(f"Which game? Games: {names}. Use `/rules game:`.")
+                return
+            name = next(iter(GAMES))
+        for piece in split(rules_text(name)):
+            await answer.send(Outgoing(piece), ephemeral=True)
+
+
+PLAYER_COMMANDS: list[app_commands.Command[Any, ..., Any]] = [
+    move, draw, pass_, hand, board, history, resign, rules]

@@ -1,0 +1,160 @@
+"""Turning the referee's `Reply` into Discord messages.
+
+- `public` goes to the table's thread as one message (board image attached, the players the
+  game waits for mentioned; nobody else is pinged: `allowed_mentions` lists only them);
+- `caller` goes only to whoever issued the command: ephemerally in an interaction;
+- `private[seat]` is a seat's secret (a drawn tile): ephemerally to the caller in an
+  interaction; without an interaction (a typed move, the clock) by DM, skipped if DMs are closed.
+
+Public messages are built from `Reply.public` only, which never holds private events.
+"""
+
+from __future__ import annotations
+
+import io
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import discord
+
+from bot.adapters.discordbot.context import snowflake
+from bot.replies import Attachment, Message, Reply, render_mentions
+
+log = logging.getLogger(__name__)
+
+LIMIT = 2000
+NO_PINGS = discord.AllowedMentions.none()
+
+
+def render(text: str) -> str:
+    """Mention tokens as Discord mentions for Discord users, as names for anyone else."""
+
+    def one(user_id: str, name: str) -> str:
+        snow = snowflake(user_id)
+        return f"<@{snow}>" if snow is not None else f"**{name}**"
+
+    return render_mentions(text, one)
+
+
+def split(text: str, limit: int = LIMIT) -> list[str]:
+    """`text` in pieces of at most `limit` characters, cut at line ends where possible."""
+    pieces: list[str] = []
+    current = ""
+    for line in text.split("\n"):
+        while len(line) > limit:
+            if current:
+                pieces.append(current)
+                current = ""
+            pieces.append(line[:limit])
+            line = line[limit:]
+        candidate = f"{current}\n{line}" if current else line
+        if len(candidate) > limit:
+            pieces.append(current)
+            current = line
+        else:
+            current = candidate
+    if current or not pieces:
+        pieces.append(current)
+    return pieces
+
+
+def trim(text: str, limit: int = LIMIT) -> str:
+    """`text` cut to one message: middle lines dropped, the first and last kept."""
+    if len(text) <= limit:
+        return text
+    lines = text.split("\n")
+    head, tail = lines[:1], lines[1:]
+    marker = "…"
+    while tail and len("\n".join([*head, marker, *tail])) > limit:
+        tail.pop(0)
+    result = "\n".join([*head, marker, *tail])
+    return result if len(result) <= limit else text[: limit - 1] + marker
+
+
+def files(attachments: Sequence[Attachment]) -> list[discord.File]:
+    """Fresh `discord.File`s (a File can be sent once)."""
+    return [discord.File(io.BytesIO(a.data), filename=a.filename, description=a.description or None)
+            for a in attachments]
+
+
+def pinging(user_ids: Sequence[str]) -> discord.AllowedMentions:
+    """Allowed mentions: exactly these referee users (the ones the game waits for)."""
+    users = [discord.Object(s) for u in user_ids if (s := snowflake(u)) is not None]
+    return discord.AllowedMentions(everyone=False, roles=False, replied_user=False, users=users)
+
+
+def capitalised(text: str) -> str:
+    """A refusal's reason as a sentence: capital first letter, full stop at the end."""
+    if not text:
+        return text
+    text = text[:1].upper() + text[1:]
+    return f"{text}." if text[-1].isalnum() or text[-1] in "`'\")" else text
+
+
+@dataclass
+class Outgoing:
+    """One Discord message to send: text (≤ 2000), files, buttons, who may be pinged."""
+
+    text: str = ""
+    attachments: list[Attachment] = field(default_factory=list)
+    view: discord.ui.View | None = None
+    mentions: discord.AllowedMentions = field(default_factory=lambda: NO_PINGS)
+
+    def kwargs(self) -> dict[str, Any]:
+        """Arguments for `send`/`send_message`/`followup.send`."""
+        out: dict[str, Any] = {"content": self.text or None, "allowed_mentions": self.mentions}
+        if self.attachments:
+            out["files"] = files(self.attachments)
+        if self.view is not None:
+            out["view"] = self.view
+        return out
+
+
+def public_message(reply: Reply, view: discord.ui.View | None = None) -> Outgoing | None:
+    """The one public message of a reply (text trimmed to fit), pinging the players it waits for."""
+    if reply.public is None:
+        return None
+    return Outgoing(trim(render(reply.public.text)), list(reply.public.attachments), view, pinging(reply.mentions))
+
+
+def personal(message: Message | None, *, refusal: bool = False) -> list[Outgoing]:
+    """A message for one person, split to fit; files on the first piece; nobody pinged."""
+    if message is None or (not message.text and not message.attachments):
+        return []
+    text = render(message.text)
+    if refusal:
+        text = capitalised(text)
+    pieces = split(text) if text else [""]
+    out = [Outgoing(piece) for piece in pieces]
+    out[0].attachments = list(message.attachments)
+    return out
+
+
+async def post(channel: discord.abc.Messageable, outgoing: Outgoing, *,
+               reference: discord.Message | None = None) -> discord.Message:
+    """Send a message to a channel (optionally as a reply to `reference`)."""
+    kwargs = outgoing.kwargs()
+    if reference is not None:
+        kwargs["reference"] = reference
+        kwargs["mention_author"] = False
+    return await channel.send(**kwargs)
+
+
+async def direct(client: discord.Client, user_id: str | None, messages: Sequence[Outgoing]) -> bool:
+    """DM a referee user; False (and nothing raised) if they are not on Discord or refuse DMs."""
+    snow = snowflake(user_id)
+    if snow is None or not messages:
+        return False
+    try:
+        user = client.get_user(snow) or await client.fetch_user(snow)
+        for outgoing in messages:
+            await user.send(**outgoing.kwargs())
+    except (discord.Forbidden, discord.NotFound):
+        log.info("could not DM %s (DMs closed or user gone)", user_id)
+        return False
+    except discord.HTTPException:
+        log.warning("DM to %s failed", user_id, exc_info=True)
+        return False
+    return True

@@ -1,0 +1,100 @@
+"""`/tileref new`: open a table in a new thread (or in the thread it is used in) and post the
+lobby message with its Join, Leave, Add bot and Start buttons."""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+
+import discord
+from discord import app_commands
+
+from bot.adapters.discordbot.answer import Answer, answering
+from bot.adapters.discordbot.context import caller, guild_key, place_of
+from bot.adapters.discordbot.delivery import Outgoing, capitalised, render
+from bot.adapters.discordbot.replying import refusal_messages
+from bot.adapters.discordbot.views import lobby_view
+from bot.records import User
+from bot.referee import Referee
+from bot.replies import Reply
+from engine import GAMES
+
+log = logging.getLogger(__name__)
+
+tileref = app_commands.Group(name="tileref", description="Open a table for a tile game", guild_only=True)
+
+
+def game_choices() -> list[app_commands.Choice[str]]:
+    return [app_commands.Choice(name=cls.title, value=name) for name, cls in sorted(GAMES.items())]
+
+
+async def vet(referee: Referee, game: str, options: str | None, turn_time: str | None,
+              guild: str) -> str | None:
+    """Why the referee would refuse to open this table, asked before a thread is made for it;
+    None if it would open."""
+    problem = await referee.check_new(game, options=options, turn_time=turn_time, guild=guild)
+    return capitalised(problem) if problem else None
+
+
+@tileref.command(name="new", description="Open a table in a new thread, with Join and Start buttons")
+@app_commands.describe(game="Which game", options="Game options, like ouroboros=off (see /rules)",
+                       turn_time="Time per turn: 90s, 10m, 1h30m, 2d or off (default: the server's)")
+@app_commands.choices(game=game_choices())
+async def new(interaction: discord.Interaction, game: str, options: str | None = None,
+              turn_time: str | None = None) -> None:
+    referee: Referee = interaction.client.referee  # type: ignore[attr-defined]
+    async with answering(interaction) as answer:
+        assert interaction.guild_id is not None
+        guild = guild_key(interaction.guild_id)
+        problem = await answer.run(vet(referee, game, options, turn_time, guild))
+        if problem:
+            await answer.tell(problem)
+            return
+        user = await caller(referee, interaction)
+        channel = interaction.channel
+        if isinstance(channel, discord.Thread):
+            reply = await answer.run(referee.create(place_of(channel.id), user, game, options=options,
+                                                    turn_time=turn_time, guild=guild))
+            if not reply.ok:
+                for outgoing in await refusal_messages(referee, reply, place_of(channel.id)):
+                    await answer.send(outgoing, ephemeral=True)
+                return
+            await answer.send(_lobby(reply), ephemeral=False)
+            return
+        if not isinstance(channel, discord.TextChannel):
+            await answer.tell("Open a table in a text channel (I make a thread for it) or inside a thread.")
+            return
+        await _in_new_thread(answer, referee, channel, user, game, options, turn_time, guild)
+
+
+async def _in_new_thread(answer: Answer, referee: Referee, channel: discord.TextChannel, user: User, game: str,
+                         options: str | None, turn_time: str | None, guild: str) -> None:
+    title = GAMES[game.strip().lower()].title
+    if not channel.permissions_for(channel.guild.me).create_public_threads:
+        await answer.tell("I cannot open a thread here: I need the Create Public Threads permission "
+                          "in this channel. You can also run `/tileref new` inside an existing thread.")
+        return
+    announcement = await answer.send(
+        Outgoing(f"🎲 {user.name} is opening a **{title}** table: join in the thread below."), ephemeral=False)
+    if announcement is None:
+        announcement = await answer.interaction.original_response()
+    thread = await channel.create_thread(name=f"{title} · {user.name}"[:100], message=announcement,
+                                         auto_archive_duration=10080)
+    reply = await referee.create(place_of(thread.id), user, game, options=options, turn_time=turn_time,
+                                 guild=guild)
+    if not reply.ok:
+        messages = await refusal_messages(referee, reply, place_of(thread.id))
+        await thread.send(f"This table could not be opened: {messages[0].text}")
+        for outgoing in messages:
+            await answer.send(outgoing, ephemeral=True)
+        return
+    await thread.send(**_lobby(reply).kwargs())
+    if isinstance(answer.interaction.user, discord.Member):
+        with contextlib.suppress(discord.HTTPException):
+            await thread.add_user(answer.interaction.user)
+
+
+def _lobby(reply: Reply) -> Outgoing:
+    assert reply.table_id is not None
+    text = render(reply.public.text) if reply.public else ""
+    return Outgoing(text, view=lobby_view(reply.table_id))

@@ -1,0 +1,89 @@
+"""Moderators' commands: `/mod forcepass|kick|pause|resume|abort|rollback` for the table of the
+thread, and `/settings` for the server's defaults.
+
+A moderator has Manage Threads in the channel or the server's moderator role. The commands are
+visible to everyone (a role-based moderator may lack Manage Threads); the referee refuses
+anyone else, ephemerally.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from bot.adapters.discordbot.answer import answering
+from bot.adapters.discordbot.commands import run
+from bot.adapters.discordbot.context import caller, guild_key, user_key
+from bot.adapters.discordbot.delivery import Outgoing, personal, render
+from bot.referee import Referee, settings_text
+
+mod = app_commands.Group(name="mod", description="Moderator tools for the game in this thread", guild_only=True)
+
+
+@mod.command(name="forcepass", description="Play the timeout move for the player(s) the game waits for")
+@app_commands.describe(player="Only this player (default: everyone the game waits for)")
+async def forcepass(interaction: discord.Interaction, player: discord.Member | None = None) -> None:
+    target = user_key(player.id) if player is not None else None
+    await run(interaction, lambda referee, place, user: referee.force_pass(place, user, target))
+
+
+@mod.command(name="kick", description="Remove a player from the table (they resign if the game has started)")
+@app_commands.describe(player="Who to remove")
+async def kick(interaction: discord.Interaction, player: discord.Member) -> None:
+    await run(interaction, lambda referee, place, user: referee.kick(place, user, user_key(player.id)))
+
+
+@mod.command(name="pause", description="Stop the turn clock")
+async def pause(interaction: discord.Interaction) -> None:
+    await run(interaction, lambda referee, place, user: referee.pause(place, user))
+
+
+@mod.command(name="resume", description="Restart the turn clock where it stopped")
+async def resume(interaction: discord.Interaction) -> None:
+    await run(interaction, lambda referee, place, user: referee.resume(place, user))
+
+
+@mod.command(name="abort", description="Stop the game without a result")
+async def abort(interaction: discord.Interaction) -> None:
+    await run(interaction, lambda referee, place, user: referee.abort(place, user))
+
+
+@mod.command(name="rollback", description="Take the game back to how it was after move N (see /history)")
+@app_commands.describe(to="The move number to go back to (0 = the start)")
+async def rollback(interaction: discord.Interaction, to: app_commands.Range[int, 0, 1_000_000]) -> None:
+    await run(interaction, lambda referee, place, user: referee.rollback(place, user, to))
+
+
+@app_commands.command(name="settings", description="Show or change this server's tileref settings")
+@app_commands.describe(turn_time="Default time per turn: 90s, 10m, 1h30m, 2d or off",
+                       reminders="Reminders before the deadline: like 50%,10% or 1h,10m, or off",
+                       moderator_role="A role whose members may use /mod (besides Manage Threads)",
+                       no_moderator_role="Forget the moderator role",
+                       allowed_games="Games allowed here, comma-separated, or all")
+@app_commands.guild_only()
+async def settings(interaction: discord.Interaction, turn_time: str | None = None, reminders: str | None = None,
+                   moderator_role: discord.Role | None = None, no_moderator_role: bool = False,
+                   allowed_games: str | None = None) -> None:
+    referee: Referee = interaction.client.referee  # type: ignore[attr-defined]
+    async with answering(interaction, private=True) as answer:
+        assert interaction.guild_id is not None
+        guild = guild_key(interaction.guild_id)
+        role = "" if no_moderator_role else (moderator_role.mention if moderator_role is not None else None)
+        if all(value is None for value in (turn_time, reminders, role, allowed_games)):
+            current = await answer.run(referee.settings(guild))
+            await answer.tell(settings_text(current))
+            return
+        user = await caller(referee, interaction)
+        reply = await answer.run(referee.update_settings(guild, user, turn_time=turn_time, reminders=reminders,
+                                                         moderator_role=role, allowed_games=allowed_games))
+        if not reply.ok:
+            for outgoing in personal(reply.caller, refusal=True):
+                await answer.send(outgoing, ephemeral=True)
+            return
+        text = render(reply.caller.text) if reply.caller else "Saved."
+        await answer.send(Outgoing(f"✅ Saved. {text}"), ephemeral=True)
+
+
+MODERATOR_COMMANDS: list[app_commands.Command[Any, ..., Any] | app_commands.Group] = [mod, settings]

@@ -1,0 +1,89 @@
+"""Delivering a whole `Reply`: in answer to an interaction, or unprompted (a typed move, the
+clock) in the table's thread."""
+
+from __future__ import annotations
+
+import logging
+
+import discord
+
+from bot.adapters.discordbot.answer import Answer
+from bot.adapters.discordbot.context import NO_GAME, snowflake
+from bot.adapters.discordbot.delivery import Outgoing, direct, personal, post, public_message
+from bot.adapters.discordbot.views import controls
+from bot.records import User
+from bot.referee import Referee
+from bot.replies import Reply
+
+log = logging.getLogger(__name__)
+
+
+async def refusal_messages(referee: Referee, reply: Reply, place: str) -> list[Outgoing]:
+    """The reason a command was refused, for the caller; "no game here" says how to start one."""
+    if reply.table_id is None and await referee.status(place) is None:
+        return [Outgoing(NO_GAME)]
+    return personal(reply.caller, refusal=True) or [Outgoing("That was refused.")]
+
+
+async def seat_of(referee: Referee, reply: Reply, user_id: str) -> int | None:
+    if reply.place is None:
+        return None
+    table = await referee.status(reply.place)
+    if table is None or table.id != reply.table_id:
+        return None
+    return table.seat_of(user_id)
+
+
+async def answer_reply(answer: Answer, referee: Referee, reply: Reply, user: User, place: str) -> None:
+    """Answer an interaction with a reply: a refusal ephemerally; otherwise the public message
+    (with its buttons) in the thread, then the caller's note and the caller's secrets ephemerally.
+    Other seats' secrets stay with the referee: they see them with Show hand."""
+    if not reply.ok:
+        for outgoing in await refusal_messages(referee, reply, place):
+            await answer.send(outgoing, ephemeral=True)
+        return
+    public = public_message(reply, await controls(referee, reply))
+    if public is not None:
+        await answer.send(public, ephemeral=False)
+    for outgoing in personal(reply.caller):
+        await answer.send(outgoing, ephemeral=True)
+    if reply.private:
+        seat = await seat_of(referee, reply, user.id)
+        for outgoing in personal(reply.private.get(seat) if seat is not None else None):
+            await answer.send(outgoing, ephemeral=True)
+
+
+async def post_reply(client: discord.Client, referee: Referee, channel: discord.abc.Messageable,
+                     reply: Reply, *, reference: discord.Message | None = None) -> discord.Message | None:
+    """Post a reply nobody is waiting for interactively: the public message in the thread (as a
+    reply to `reference` if given), and each seat's secrets to its player by DM."""
+    sent = None
+    public = public_message(reply, await controls(referee, reply))
+    if public is not None:
+        sent = await post(channel, public, reference=reference)
+    if reply.private:
+        table = await referee.status(reply.place) if reply.place else None
+        if table is not None and table.id == reply.table_id:
+            for seat, message in reply.private.items():
+                if 0 <= seat < len(table.seats):
+                    await direct(client, table.seats[seat].user_id, personal(message))
+    return sent
+
+
+async def post_notice(client: discord.Client, referee: Referee, reply: Reply) -> None:
+    """Deliver a reply from the clock (a timeout, a reminder) to its table's thread."""
+    channel_id = snowflake(reply.place)
+    if channel_id is None:
+        log.debug("notice for a place that is not on Discord: %s", reply.place)
+        return
+    channel = client.get_channel(channel_id)
+    if channel is None:
+        try:
+            channel = await client.fetch_channel(channel_id)
+        except (discord.NotFound, discord.Forbidden):
+            log.warning("the thread of %s is gone or hidden; notice dropped", reply.place)
+            return
+    if not isinstance(channel, discord.abc.Messageable):
+        log.warning("%s is not a channel I can post in; notice dropped", reply.place)
+        return
+    await post_reply(client, referee, channel, reply)

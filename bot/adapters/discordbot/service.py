@@ -1,0 +1,43 @@
+"""Running the bot for real: the store, the referee and the Discord connection, until cancelled."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable
+from pathlib import Path
+
+import discord
+
+from bot.adapters.discordbot.app import build_bot
+from bot.referee import Referee
+from bot.store import SQLiteStore
+from bot.timers import Clock
+
+log = logging.getLogger(__name__)
+
+
+async def serve(token: str, database: Path, *, clock: Clock | None = None,
+                guild_ids: Iterable[int] | None = None) -> None:
+    """Open the SQLite store at `database`, start the referee (its saved timers included) and
+    run the bot until cancelled or closed; everything is closed on the way out. If Discord
+    refuses the Message Content intent, connect without it (typed moves then work only as
+    @mentions) and log a warning."""
+    store = SQLiteStore(database)
+    await store.open()
+    referee = Referee(store, clock=clock)
+    await referee.open()
+    try:
+        for message_content in (True, False):
+            bot = build_bot(referee, guild_ids=guild_ids, message_content=message_content)
+            try:
+                async with bot:
+                    await bot.start(token)
+                return
+            except discord.PrivilegedIntentsRequired:
+                if not message_content:
+                    raise
+                log.warning("Discord refused the Message Content intent (turn it on in the Developer Portal, "
+                            "Bot page); connecting without it: typed moves work only as @mentions")
+    finally:
+        await referee.close()
+        await store.close()

@@ -1,0 +1,77 @@
+"""Persistent buttons: their custom ids encode the action and the table (`tileref:join:42`), so
+any running instance of the bot handles them, old messages and restarts included.
+
+Lobby messages carry Join, Leave, Add bot and Start; move messages carry Show hand (and Ready
+while a round break waits for the players).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import discord
+
+from bot.records import PLAYING
+from bot.referee import Referee
+from bot.replies import Reply
+
+ACTIONS = ("join", "leave", "addbot", "start", "hand", "ready")
+_LOOK: dict[str, tuple[str, discord.ButtonStyle, str]] = {
+    "join": ("Join", discord.ButtonStyle.primary, "👋"),
+    "leave": ("Leave", discord.ButtonStyle.secondary, "🚪"),
+    "addbot": ("Add bot", discord.ButtonStyle.secondary, "🤖"),
+    "start": ("Start", discord.ButtonStyle.success, "▶️"),
+    "hand": ("Show hand", discord.ButtonStyle.secondary, "✋"),
+    "ready": ("Ready", discord.ButtonStyle.success, "✅"),
+}
+
+
+def custom_id(action: str, table_id: int) -> str:
+    return f"tileref:{action}:{table_id}"
+
+
+class TableButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+                  template=r"tileref:(?P<action>join|leave|addbot|start|hand|ready):(?P<table>\d+)"):
+    """One table button; pressing it runs `buttons.pressed`."""
+
+    def __init__(self, action: str, table_id: int) -> None:
+        label, style, emoji = _LOOK[action]
+        super().__init__(discord.ui.Button(label=label, style=style, emoji=emoji,
+                                           custom_id=custom_id(action, table_id)))
+        self.action = action
+        self.table_id = table_id
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str]) -> TableButton:
+        return cls(match["action"], int(match["table"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        from bot.adapters.discordbot.buttons import pressed  # buttons -> replying -> views
+
+        await pressed(interaction, self.action, self.table_id)
+
+
+def view_of(table_id: int, *actions: str) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    for action in actions:
+        view.add_item(TableButton(action, table_id))
+    return view
+
+
+def lobby_view(table_id: int) -> discord.ui.View:
+    return view_of(table_id, "join", "leave", "addbot", "start")
+
+
+async def controls(referee: Referee, reply: Reply) -> discord.ui.View | None:
+    """The buttons for a message showing the game after `reply`: Show hand while it is played,
+    and Ready while a round break waits for players."""
+    if reply.table_id is None or reply.status != PLAYING or reply.place is None:
+        return None
+    viewed = await referee.view(reply.place)
+    if viewed is None or viewed[0].id != reply.table_id:
+        return None
+    _, game = viewed
+    ready = any("ready" in game.legal_actions(seat) for seat in game.to_move())
+    return view_of(reply.table_id, "hand", *(["ready"] if ready else []))

@@ -1,0 +1,85 @@
+"""Driving tileref through the Discord stand-in: open a table, find the bot's messages, read
+what the referee knows."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+from bot.adapters.discordbot import build_bot
+from bot.records import TableRecord
+from bot.referee import Referee
+from bot.store import SQLiteStore
+from bot.timers import ManualClock
+from engine import Game
+from tests.standin import Channel, DiscordStandIn, RecordedMessage, User
+
+
+@dataclass
+class Harness:
+    s: DiscordStandIn
+    referee: Referee
+    clock: ManualClock
+    bot: object
+
+    @staticmethod
+    def place(thread: Channel) -> str:
+        return f"discord:{thread.id}"
+
+    async def table(self, thread: Channel) -> TableRecord:
+        table = await self.referee.status(self.place(thread))
+        assert table is not None
+        return table
+
+    async def game(self, thread: Channel) -> Game:
+        viewed = await self.referee.view(self.place(thread))
+        assert viewed is not None
+        return viewed[1]
+
+    async def open_table(self, creator: User, *others: User, turn_time: str | None = None,
+                         start: bool = True) -> tuple[Channel, RecordedMessage]:
+        """`/tileref new` in #general by `creator`; `others` press Join; the creator presses
+        Start. Returns the thread and the lobby message (or the opening board if started)."""
+        s = self.s
+        options = {"turn_time": turn_time} if turn_time else {}
+        announced = await (await s.slash(creator, s.channel, "tileref new", game="tronimoes", **options)).reply()
+        assert not announced.ephemeral and "Tronimoes" in announced.content
+        thread = await s.wait_for_thread(lambda t: t.id == announced.id)
+        lobby = await s.wait_for_message(thread, lambda m: bool(m.buttons()))
+        for other in others:
+            joined = await (await s.click(other, lobby, label="Join")).reply()
+            assert joined.id == lobby.id and other.name in joined.content
+            lobby = joined
+        if not start:
+            return thread, lobby
+        handle = await s.click(creator, lobby, label="Start")
+        answers = await handle.replies(2)
+        opening = next(m for m in answers if m.id != lobby.id)
+        return thread, opening
+
+
+@asynccontextmanager
+async def running(s: DiscordStandIn, path: Path, *, clock: ManualClock | None = None, seed: int = 7,
+                  grace: float | None = None, message_content: bool = True) -> AsyncIterator[Harness]:
+    """tileref on the SQLite file at `path`, connected to the stand-in, closed afterwards."""
+    clock = clock or ManualClock()
+    store = SQLiteStore(path)
+    await store.open()
+    seeds = iter(range(seed, seed + 1_000_000))
+    referee = Referee(store, clock=clock, seeds=lambda: next(seeds))
+    await referee.open()
+    bot = build_bot(referee, guild_ids=[s.guild.id], message_content=message_content, guild_ready_timeout=0.1)
+    if grace is not None:
+        bot.grace_seconds = grace  # type: ignore[attr-defined]
+    try:
+        async with s.run_bot(bot, wait_ready=True):
+            yield Harness(s, referee, clock, bot)
+    finally:
+        await referee.close()
+        await store.close()
+
+
+def hand_images(message: RecordedMessage) -> list[str]:
+    return [name for name, _ in message.attachments if "hand" in name]
