@@ -16,7 +16,7 @@ import os
 import sys
 from pathlib import Path
 
-from dotenv import load_dotenv
+from dotenv import find_dotenv, load_dotenv
 
 from engine import GAMES
 
@@ -44,7 +44,7 @@ def database_path(given: str | None) -> Path:
 
 
 def main(argv: list[str] | None = None) -> int:
-    load_dotenv()
+    load_dotenv(find_dotenv(usecwd=True))
     parser = argparse.ArgumentParser(prog="tileref", description="A referee for tile games played in chat.")
     parser.add_argument("--db", help=f"the SQLite file (default: $TILEREF_DATABASE or {DEFAULT_DATABASE})")
     parser.add_argument("-v", "--verbose", action="store_true", help="log more")

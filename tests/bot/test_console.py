@@ -85,11 +85,11 @@ def test_running_without_a_token_explains_how_to_get_one_and_how_to_play_locally
     assert "tileref play tronimoes --players me,bot,bot" in result.stderr
 
 
-def test_running_with_a_refused_token_says_so_without_a_traceback(tmp_path):
-    """The stand-in is not running, so Discord's address is unreachable or the token fails:
-    either way one sentence, no traceback."""
-    env_token = {"DISCORD_TOKEN": "not-a-real-token"}
-    env = {**{k: v for k, v in os.environ.items() if k != "DISCORD_TOKEN"}, **env_token,
+def test_a_token_in_dot_env_is_used_and_an_unreachable_discord_is_one_sentence(tmp_path):
+    """The token comes from .env in the folder tileref runs in; Discord's address is pointed at
+    a closed port, so connecting fails: one sentence, no traceback."""
+    (tmp_path / ".env").write_text("DISCORD_TOKEN=not-a-real-token\n")
+    env = {**{k: v for k, v in os.environ.items() if k != "DISCORD_TOKEN"},
            "TILEREF_DATABASE": str(tmp_path / "cli.sqlite3")}
     code = ("import discord.http, sys; discord.http.Route.BASE = 'http://127.0.0.1:9/api/v10';"
             "from bot.__main__ import main; sys.exit(main(['run']))")
