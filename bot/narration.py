@@ -46,10 +46,10 @@ def who_is_next(table: TableRecord, game: Game, deadline: dict[int, float] | Non
             return f" ({format_duration(max(0.0, deadline[seat] - now))} left)"
         return ""
 
+    if waiting and game.legal_actions(waiting[0]) == ["ready"]:
+        return f"⏸️ Round over. Type `ready` (or press Ready) to start the next round; waiting for {_join(people)}."
     if len(waiting) == 1:
         return f"▶️ It's {people[0]}'s turn{left(waiting[0])}."
-    if "ready" in game.legal_actions(waiting[0]):
-        return f"⏸️ Round over. Type `ready` (or press Ready) to start the next round; waiting for {_join(people)}."
     return f"▶️ Waiting for {_join(people)}."
 
 

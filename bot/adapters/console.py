@@ -199,7 +199,9 @@ class ConsoleSession:
             seat = table.seat_of(self.user.id)
             if seat is not None and seat in reply.private:
                 self.say(self._text(reply.private[seat].text))
-            if seat is not None and seat in game.to_move() and game.outcome() is None:
+            if seat is not None and seat in game.to_move() and game.legal_actions(seat) == ["ready"]:
+                self.say("Type `ready` when you want the next round to start.")
+            elif seat is not None and seat in game.to_move() and game.outcome() is None:
                 view = game.view(seat)
                 if view.get("hand") is not None:
                     playable = set(view.get("playable", []))

@@ -68,14 +68,14 @@ def _summary(view: dict[str, Any]) -> list[str]:
     leader = view["leaders"][-1] if view["leaders"] else "?"
     lines = ["Each square shows its pips and its line: 1, 2, … the seat; * the round leader; f a free line; "
              "x a dead line; F2 seat 2's foot square; == the spacer.",
-             f"Round {view['round']} · leader {leader}:{leader} · {view['bag_size']} tiles in the bag"]
+             f"Round {view['round']}{_phase(view)} · leader {leader}:{leader} · {view['bag_size']} tiles in the bag"]
     for index, seat in enumerate(seats):
         state = []
         if seat["resigned"]:
             state.append("left")
         elif seat["dead"]:
             state.append("dead")
-        if seat["footed"]:
+        if seat["footed"] and not seat["dead"]:
             state.append(f"chicken-footed{' at ' + seat['foot'] if seat['foot'] else ''}")
         turn = "▶ " if index in view["to_move"] else "  "
         extra = f" ({', '.join(state)})" if state else ""
@@ -94,6 +94,14 @@ def _summary(view: dict[str, Any]) -> list[str]:
     if view.get("spacer"):
         lines.append(f"Spacer down from {view['spacer'][0]} to {view['spacer'][1]}")
     return lines
+
+
+def _phase(view: dict[str, Any]) -> str:
+    if view["phase"] == "over":
+        return " (game over)"
+    if view["phase"] == "between rounds":
+        return " (over)"
+    return ""
 
 
 TEXT_BOARDS: dict[str, Callable[[Game, bool], str]] = {"tronimoes": tronimoes_board}

@@ -386,3 +386,16 @@ async def test_a_long_game_reloads_from_its_snapshot_identically(tmp_path, clock
     async with running_referee(path, clock) as referee:
         table, game = await referee.view(PLACE)
         assert game.to_json() == expected
+
+
+async def test_between_rounds_the_last_player_not_ready_is_asked_for_ready_not_a_move(tmp_path, clock):
+    async with running_referee(tmp_path / "t.sqlite3", clock) as referee:
+        await referee.create(PLACE, ALICE, "tronimoes")
+        await referee.add_ai(PLACE, ALICE)
+        await referee.start(PLACE, ALICE)
+        for _ in range(500):
+            _, game = await referee.view(PLACE)
+            if game.legal_actions(0) == ["ready"]:
+                break
+            reply = await referee.act(PLACE, ALICE, await a_move(referee, ALICE))
+        assert "Round over. Type `ready`" in text(reply) and "It's alice's turn" not in text(reply)
