@@ -10,7 +10,8 @@ from bot.timers import format_duration
 from engine import Event, Game
 
 MAX_EVENT_LINES = 14
-_QUIET = {"between_rounds"}
+_QUIET = {"between_rounds", "game_end"}
+"""Said another way: who is waiting, and the final result, come from `who_is_next`."""
 _MARKS = {"kill": "💀 ", "round_end": "🏁 ", "game_end": "🏆 ", "round_start": "🎲 ", "pass": "🐔 ",
           "free_line_dead": "✂️ ", "again": "🔁 ", "resign": "🚪 "}
 
@@ -47,7 +48,7 @@ def who_is_next(table: TableRecord, game: Game, deadline: dict[int, float] | Non
         return ""
 
     if waiting and game.legal_actions(waiting[0]) == ["ready"]:
-        return f"⏸️ Round over. Type `ready` (or press Ready) to start the next round; waiting for {_join(people)}."
+        return f"⏸️ Round over. Type `ready` to start the next round; waiting for {_join(people)}."
     if len(waiting) == 1:
         return f"▶️ It's {people[0]}'s turn{left(waiting[0])}."
     return f"▶️ Waiting for {_join(people)}."

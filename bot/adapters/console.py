@@ -74,6 +74,7 @@ class ConsoleSession:
         self.say = say
         self.boards = boards
         self.colour = colour
+        self._legend_shown = False
 
     # ---- starting ---------------------------------------------------------------------------
 
@@ -145,6 +146,7 @@ class ConsoleSession:
             elif word == "hand":
                 await self._show(await self.referee.hand(place, self.user))
             elif word == "board":
+                self._legend_shown = False
                 await self._show(await self.referee.board(place, self.user))
             elif word == "history":
                 page = command.split(" ")[1] if len(command.split(" ")) > 1 else "1"
@@ -186,9 +188,10 @@ class ConsoleSession:
         shown = await self.referee.view(reply.place) if reply.place else None
         if shown is not None:
             table, game = shown
-            board = text_board(game, self.colour)
+            board = text_board(game, self.colour, legend=not self._legend_shown)
             if board:
                 self.say(board)
+                self._legend_shown = True
         if reply.public.text:
             self.say(self._text(reply.public.text))
         saved = self._save_images(reply.public.attachments, reply.table_id)
@@ -200,7 +203,7 @@ class ConsoleSession:
             if seat is not None and seat in reply.private:
                 self.say(self._text(reply.private[seat].text))
             if seat is not None and seat in game.to_move() and game.legal_actions(seat) == ["ready"]:
-                self.say("Type `ready` when you want the next round to start.")
+                self.say(self._text("Type `ready` when you want the next round to start."))
             elif seat is not None and seat in game.to_move() and game.outcome() is None:
                 view = game.view(seat)
                 if view.get("hand") is not None:

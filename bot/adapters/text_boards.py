@@ -17,9 +17,13 @@ _COLOURS = ["\x1b[34m", "\x1b[31m", "\x1b[36m", "\x1b[35m", "\x1b[33m", "\x1b[32
 _DIM, _BOLD, _RESET, _YELLOW_BG = "\x1b[2m", "\x1b[1m", "\x1b[0m", "\x1b[43;30m"
 
 
+LEGEND = ("Each square shows its pips and its line: 1, 2, … the seat; * the round leader; f a free line; "
+          "x a dead line; F2 seat 2's foot square; == the spacer.")
+
+
 def tronimoes_board(game: Game, colour: bool = False) -> str:
     """The grid with column letters and row numbers, then who is where and what each open end
-    needs."""
+    needs (see LEGEND for the tags)."""
     view = game.view(None)
     grid = Grid(view["width"], view["height"])
     cells: dict[int, str] = {}
@@ -66,9 +70,7 @@ def tronimoes_board(game: Game, colour: bool = False) -> str:
 def _summary(view: dict[str, Any]) -> list[str]:
     seats = view["seats"]
     leader = view["leaders"][-1] if view["leaders"] else "?"
-    lines = ["Each square shows its pips and its line: 1, 2, … the seat; * the round leader; f a free line; "
-             "x a dead line; F2 seat 2's foot square; == the spacer.",
-             f"Round {view['round']}{_phase(view)} · leader {leader}:{leader} · {view['bag_size']} tiles in the bag"]
+    lines = [f"Round {view['round']}{_phase(view)} · leader {leader}:{leader} · {view['bag_size']} tiles in the bag"]
     for index, seat in enumerate(seats):
         state = []
         if seat["resigned"]:
@@ -104,10 +106,14 @@ def _phase(view: dict[str, Any]) -> str:
     return ""
 
 
-TEXT_BOARDS: dict[str, Callable[[Game, bool], str]] = {"tronimoes": tronimoes_board}
+TEXT_BOARDS: dict[str, tuple[Callable[[Game, bool], str], str]] = {"tronimoes": (tronimoes_board, LEGEND)}
 
 
-def text_board(game: Game, colour: bool = False) -> str | None:
-    """The game's board as text, or None if the game has no text board."""
-    draw = TEXT_BOARDS.get(game.name)
-    return draw(game, colour) if draw else None
+def text_board(game: Game, colour: bool = False, *, legend: bool = False) -> str | None:
+    """The game's board as text (with the key to its tags if `legend`), or None if the game has
+    no text board."""
+    if game.name not in TEXT_BOARDS:
+        return None
+    draw, key = TEXT_BOARDS[game.name]
+    board = draw(game, colour)
+    return f"{board}\n{key}" if legend else board

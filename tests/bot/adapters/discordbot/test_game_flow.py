@@ -76,8 +76,10 @@ async def test_a_two_player_game_from_new_to_final_score(tileref: Harness) -> No
     table = await tileref.table(thread)
     assert table.status == FINISHED
     final = publics[-1]
-    assert final.content.startswith("🏆") or "Game over" in final.content
-    assert "Final scores:" in final.content
+    game = await tileref.game(thread)
+    winners = " and ".join(table.seats[w].name for w in game.outcome().winners)
+    assert f"🏆 {winners} wins!" in final.content or f"🏆 {winners} share the win!" in final.content
+    assert "Final scores:" in final.content and final.content.count("🏆") == 1
     assert final.buttons() == [] and len(final.png_images()) == 1
     for message in publics[:-1]:
         # one message per move: the board, what happened, and a ping for the player to move
