@@ -648,6 +648,10 @@ class Tronimoes(Game):
             return matches[0]
         if len(matches) > 1:
             texts = [t for t, _ in matches]
+            if wanted is None:
+                # The refusal may be shown to the whole table: it must not name tiles from the hand.
+                raise AmbiguousMove("more than one of your tiles fits there: say which tile, before the squares, "
+                                    "like `a:b c4 d4`", texts)
             shown = ", ".join(f"`{t}`" for t in texts[:8])
             more = f" and {len(texts) - 8} more" if len(texts) > 8 else ""
             raise AmbiguousMove(f"that fits {len(texts)} ways: {shown}{more}. Type the tile and both squares.",

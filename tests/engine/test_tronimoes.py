@@ -501,6 +501,18 @@ def test_a_line_boxed_in_by_its_own_owner_dies_for_net_zero():
     assert g.turn == BLUE
 
 
+def test_an_opponent_backs_a_chicken_footed_line_into_a_corner():
+    """The rules text's "your own worst enemy": red is chicken-footed, and blue extends red's own
+    line into the corner, where it cannot grow; blue gets the kill."""
+    board = ["7:1 c5 b5 0", "1:2 b4 b3 0", "2:4 a3 a2 0", "7:3 d4 d3 1", "3:5 c3 c2 1", "5:6 c1 d1 1"]
+    g = game(board, [["0:1"], ["4:6", "6:6"], ["0:0"]], turn=BLUE, names=["red", "blue", "green"],
+             seats=[{"footed": True}, {}, {}])
+    events = g.apply(BLUE, "4:6 a1 b1")
+    assert g.board[-1].line == RED and g.board[-1].by == BLUE
+    assert next(e for e in events if e.kind == "kill").data == {"killer": BLUE, "victim": RED, "how": "cut off"}
+    assert g.seats[RED].dead and g.scores() == (-1, 1, 0)
+
+
 def test_kill_credit_goes_to_whoever_laid_the_tile_even_on_a_free_line():
     """Green extends free line 1 into a3, boxing red in; the free line's new end is boxed too."""
     board = ["5:5 d5 e5 leader", "5:3 d4 c4 1", "3:4 c3 b3 1", "5:1 c5 b5 0", "1:2 a5 a4 0",
@@ -768,6 +780,17 @@ def test_a_tile_alone_is_played_when_it_fits_one_place():
         g.parse(BLUE, "4:6")
     assert "4:6 a3 a2" in caught.value.candidates and "Type the tile and both squares" in str(caught.value)
     assert g.parse(BLUE, "4:6 a3") == "4:6 a3 a2"
+
+
+def test_an_ambiguous_move_without_a_tile_names_no_tile_from_the_hand():
+    """Typed in a public thread, the refusal must not reveal which tiles the player holds."""
+    g = game(HEAD_AT_D4, [["3:5", "3:6"], ["1:1"]])
+    with pytest.raises(AmbiguousMove) as caught:
+        g.parse(RED, "c4 b4")
+    message = str(caught.value)
+    assert "3:5" not in message and "3:6" not in message and "5:3" not in message
+    assert "say which tile" in message
+    assert sorted(caught.value.candidates) == ["3:5 c4 b4", "3:6 c4 b4"]
 
 
 def test_unreadable_text_gets_an_example():
