@@ -129,7 +129,7 @@ async def play_console(args: argparse.Namespace) -> int:
         if place is None:
             return 1
         if not args.resume:
-            print("Type `help` for commands, `hints` for the moves you can make.")
+            print("Type help for commands, hints for the moves you can make.")
         await session.play(place)
         return 0
     finally:
