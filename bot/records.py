@@ -52,6 +52,12 @@ class TableRecord:
     seats: list[SeatRecord] = field(default_factory=list)
     meta: dict[str, Any] = field(default_factory=dict)
 
+    def unseat(self, seat: int) -> None:
+        """Remove a seat in the lobby; the seats after it move up one."""
+        del self.seats[seat]
+        for index, record in enumerate(self.seats):
+            record.seat = index
+
     def seat_of(self, user_id: str) -> int | None:
         for seat in self.seats:
             if seat.user_id == user_id:

@@ -170,9 +170,7 @@ class Referee:
             elif what == "leave":
                 if seat is None:
                     raise Refused("you are not seated at this table")
-                del table.seats[seat]
-                for index, s in enumerate(table.seats):
-                    s.seat = index
+                table.unseat(seat)
                 if not any(s.user_id for s in table.seats):
                     table.status = ABORTED
                     await self.store.save_table(table)
@@ -378,9 +376,7 @@ class Referee:
                 raise Refused("that player is not seated at this table")
             name = table.seats[seat].name
             if table.status == LOBBY:
-                del table.seats[seat]
-                for index, s in enumerate(table.seats):
-                    s.seat = index
+                table.unseat(seat)
                 await self.store.save_table(table)
                 return self._lobby_reply(table, f"🛡️ {user.name} removed {name} from the table.")
             table, game = await self._playing(place)
@@ -421,8 +417,7 @@ class Referee:
                     turn.waiting[seat] = (length, now - ((table.turn_seconds or 0) - remaining))
                 text = f"▶️ {user.name} resumed the clock."
             await self._commit(turn)
-            deadlines = await self._deadlines(table)
-            return Reply(public=Message(f"{text}\n{narration.who_is_next(table, game, deadlines, now)}"),
+            return Reply(public=Message(f"{text}\n{narration.who_is_next(table, game, turn.deadlines, now)}"),
                          table_id=table.id, place=place, ply=len(game.log), status=table.status)
 
     async def abort(self, place: str, user: User) -> Reply:
@@ -622,9 +617,8 @@ class Referee:
 
     async def _move_reply(self, turn: Turn, *, headline: str = "") -> Reply:
         table, game = turn.table, turn.game
-        deadlines = {t.seat: t.due for t in turn.timers_after if t.kind == DEADLINE}
         parts = [headline, narration.what_happened(turn.events),
-                 narration.who_is_next(table, game, deadlines, self.clock.now())]
+                 narration.who_is_next(table, game, turn.deadlines, self.clock.now())]
         private: dict[int, Message] = {}
         for event in turn.events:
             if event.to is not None and not table.seats[event.to].is_ai:

@@ -86,6 +86,11 @@ class Turn:
     def changed(self) -> bool:
         return bool(self.actions)
 
+    @property
+    def deadlines(self) -> dict[int, float]:
+        """Each clocked seat's deadline, as committed."""
+        return {t.seat: t.due for t in self.timers_after if t.kind == DEADLINE}
+
     def planned_timers(self) -> list[Timer]:
         if self.table.status != PLAYING or self.table.paused:
             return []

@@ -184,9 +184,6 @@ class Tronimoes(Game):
         """The last tile of a line; a player line with no tiles yet ends at the round leader."""
         return self.board[line.tiles[-1]] if line.tiles else self.board[0]
 
-    def started(self, seat: int) -> bool:
-        return bool(self.lines[seat].tiles)
-
     def _lines_in_priority(self, seat: int) -> list[Line]:
         """Own line, then other players' lines in seat order, then free lines in order."""
         others = [self.lines[s] for s in range(self.players) if s != seat]
@@ -201,11 +198,13 @@ class Tronimoes(Game):
         return f"{self.names[key]}'s line"
 
     def _feet(self) -> dict[int, int]:
-        """Reserved foot squares of living chicken-footed players whose line has not started."""
-        feet = {}
-        for seat, s in enumerate(self.seats):
-            if s.foot is not None and s.footed and not s.dead and not self.lines[seat].tiles:
-                feet[s.foot] = seat
+        """Reserved foot squares of living chicken-footed players whose line has not started,
+        each with the seat that reserved it."""
+        if "feet" not in self._cache:
+            self._cache["feet"] = {
+                s.foot: seat for seat, s in enumerate(self.seats)
+                if s.foot is not None and s.footed and not s.dead and not self.lines[seat].tiles}
+        feet: dict[int, int] = self._cache["feet"]
         return feet
 
     def _active(self) -> list[int]:
@@ -262,7 +261,7 @@ class Tronimoes(Game):
 
     def _reserved_problem(self, line_key: LineKey | None, squares: tuple[int, ...]) -> str | None:
         """Another player's foot square may only be covered by a tile on that player's line."""
-        feet = self._feet_cached()
+        feet = self._feet()
         for square in squares:
             owner = feet.get(square)
             if owner is not None and owner != line_key:
@@ -297,7 +296,7 @@ class Tronimoes(Game):
         protected = tuple(c for c in claimants if c.seat != line_key)
         if not protected:
             return None
-        feet = self._feet_cached()
+        feet = self._feet()
         before_key = ("packing", protected)
         if before_key not in self._cache:
             self._cache[before_key] = most_first_tiles(self.grid, self.occupied, protected, feet)
@@ -316,12 +315,6 @@ class Tronimoes(Game):
             return f"that would leave {names[0]} no room to lay the first tile of their line"
         return ("that would leave " + _join(names) + " without room for the first tiles of their lines "
                 "(everyone must be able to start their line)")
-
-    def _feet_cached(self) -> dict[int, int]:
-        if "feet" not in self._cache:
-            self._cache["feet"] = self._feet()
-        feet: dict[int, int] = self._cache["feet"]
-        return feet
 
     def _square_problem(self, seat: int, line: Line, match: int, other: int) -> str | None:
         """Problems of a lay that depend only on its squares and line, not on the tile."""
@@ -496,7 +489,7 @@ class Tronimoes(Game):
                 continue
             if any(not self.occupied[n] for n in self.grid.neighbours[square]):
                 candidates.append(square)
-        feet = self._feet_cached()
+        feet = self._feet()
         free = [s for s in candidates if s not in feet]
         return free or candidates
 
@@ -585,8 +578,8 @@ class Tronimoes(Game):
             reason = f"{square} is not next to the round leader"
         elif self.occupied[request.foot]:
             reason = f"{square} is taken"
-        elif request.foot in self._feet_cached():
-            reason = f"{square} is already {self.names[self._feet_cached()[request.foot]]}'s foot square"
+        elif request.foot in self._feet():
+            reason = f"{square} is already {self.names[self._feet()[request.foot]]}'s foot square"
         else:
             reason = (f"{square} has no empty square beside it, so you could never lay a tile through it "
                       f"(leave yourself at least one open square next to the foot)")
