@@ -29,6 +29,9 @@ from typing import Any, ClassVar, Self
 RESIGN = "resign"
 """How a resignation is written in the action log (it is not an action a player types)."""
 
+JOIN = "join"
+"""How a player joining a running game is written in the action log: `join <name>`."""
+
 
 # --------------------------------------------------------------------------------------------
 # Errors: every message is written for the player who caused it.
@@ -231,6 +234,8 @@ class Game(ABC):
         self.options = options
         self.names = list(names)
         self.log: list[tuple[int, str]] = []
+        self.joined = 0
+        """Seats added by `join` after the game began (they are the last seats)."""
         self.start_position: dict[str, Any] | None = None
         self.opening: list[Event] = []
 
@@ -297,6 +302,12 @@ class Game(ABC):
     def _execute(self, seat: int, action: str) -> list[Event]:
         """Carry out an action `parse` returned; must not fail."""
 
+    def forced_action(self, seat: int) -> str | None:
+        """The action the rules make for `seat` without asking (Tromino Go's pass when nothing
+        else is legal), or None when the player must choose. The referee applies it at once and
+        announces it; no clock runs for it."""
+        return None
+
     @abstractmethod
     def timeout_actions(self, seat: int) -> list[str]:
         """The actions, in order, that a missed deadline or a moderator's forced pass applies
@@ -319,6 +330,30 @@ class Game(ABC):
     def is_resigned(self, seat: int) -> bool:
         """Whether `seat` has left the game."""
 
+    allows_join: ClassVar[bool] = False
+    """Whether new players may take a seat in a running game (see `join`)."""
+
+    def join(self, name: str) -> list[Event]:
+        """Seat a new player called `name` in the running game, as the last seat. Raises
+        IllegalMove, with the reason, when the game or its options do not allow it."""
+        if self.outcome() is not None:
+            raise IllegalMove("the game is already over")
+        if not self.allows_join:
+            raise IllegalMove(f"{self.title} does not let new players join a game in progress")
+        if self.players >= self.max_players:
+            raise IllegalMove(f"{self.title} seats at most {self.max_players} players")
+        events = self._join(name)
+        self.players += 1
+        self.joined += 1
+        self.names.append(name)
+        self.log.append((self.players - 1, f"{JOIN} {name}"))
+        return events
+
+    def _join(self, name: str) -> list[Event]:
+        """Prepare the state for one more seat (it becomes seat `self.players`); may raise
+        IllegalMove (an option forbids joining now). Games with `allows_join` override this."""
+        raise IllegalMove(f"{self.title} does not let new players join a game in progress")
+
     # ---- persistence -------------------------------------------------------------------
 
     def to_json(self) -> dict[str, Any]:
@@ -326,10 +361,10 @@ class Game(ABC):
         return {
             "game": self.name,
             "version": 1,
-            "players": self.players,
+            "players": self.players - self.joined,
             "seed": self.seed,
             "options": self.options.to_json(),
-            "names": list(self.names),
+            "names": list(self.names[:self.players - self.joined]),
             "start": self.start_position,
             "log": [[seat, action] for seat, action in self.log],
         }
@@ -354,6 +389,8 @@ class Game(ABC):
         for seat, action in log:
             if action == RESIGN:
                 self.resign(seat)
+            elif action.startswith(JOIN + " ") and seat == self.players:
+                self.join(action[len(JOIN) + 1:])
             else:
                 self.apply(seat, action)
 

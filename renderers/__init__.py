@@ -1,13 +1,14 @@
 """Pictures of games: state -> PNG bytes (Pillow only, no I/O).
 
 `render(game, viewer=None, feet=None)` draws any registered game's public board and
-`render_hand(game, seat)` a player's private hand; `RENDERERS` maps game names to the modules
-that draw them (each has `board` and `hand`).
+`render_hand(game, seat)` a player's private hand, `text_board(game)` the board as text for a
+terminal; `RENDERERS` maps game names to the packages that draw them (each has `board`, `hand`,
+`text` and `LEGEND`). Registering a game is one import and one line below.
 """
 
 from renderers import tronimoes
-from renderers.common import RENDERERS, NoRenderer, render, render_hand
+from renderers.common import RENDERERS, NoRenderer, render, render_hand, text_board
 
 RENDERERS["tronimoes"] = tronimoes
 
-__all__ = ["RENDERERS", "NoRenderer", "render", "render_hand"]
+__all__ = ["RENDERERS", "NoRenderer", "render", "render_hand", "text_board"]

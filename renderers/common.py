@@ -321,6 +321,10 @@ class GameRenderer(Protocol):
 
     def hand(self, game: Any, seat: int) -> bytes: ...
 
+    def text(self, game: Any, colour: bool = False) -> str: ...
+
+    LEGEND: str
+
 
 RENDERERS: dict[str, GameRenderer] = {}
 """Game name -> its renderer module (filled in by `renderers/__init__.py`)."""
@@ -349,3 +353,13 @@ def render(game: Game, viewer: int | None = None, *, feet: Mapping[int, Image.Im
 def render_hand(game: Game, seat: int) -> bytes:
     """`seat`'s private hand image (PNG bytes), for that player's eyes only."""
     return renderer_for(game).hand(game, seat)
+
+
+def text_board(game: Game, colour: bool = False, *, legend: bool = False) -> str | None:
+    """The game's board as text for a terminal (ANSI colours if `colour`; with the key to its
+    tags if `legend`), or None if the game has no renderer."""
+    module = RENDERERS.get(game.name)
+    if module is None:
+        return None
+    board = module.text(game, colour)
+    return f"{board}\n{module.LEGEND}" if legend else board

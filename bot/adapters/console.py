@@ -14,11 +14,11 @@ import uuid
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
-from bot.adapters.text_boards import text_board
 from bot.records import PLAYING, User
 from bot.referee import Referee
 from bot.replies import Attachment, Reply, plain
 from engine import GAMES
+from renderers import text_board
 
 PLACE_PREFIX = "console:"
 LOCAL_USER_ID = "console:local"

@@ -16,10 +16,10 @@ from PIL import Image
 
 from engine.tronimoes import Tronimoes
 from renderers import RENDERERS, render, render_hand
-from renderers import tronimoes as board_renderer
 from renderers.common import HIGHLIGHT, encode_png
-from renderers.tronimoes_panel import TEXT, hand_slots
-from renderers.tronimoes_style import cell_size, palette
+from renderers.tronimoes import pictures as board_renderer
+from renderers.tronimoes.panel import TEXT, hand_slots
+from renderers.tronimoes.style import cell_size, palette
 from tests.engine.build import game
 from tests.renderers.golden import assert_golden, decode
 from tests.renderers.positions import (
@@ -194,7 +194,7 @@ def test_the_same_state_always_gives_the_same_bytes():
 def test_a_fresh_process_draws_the_same_bytes():
     """No hidden state (caches, fonts loaded on first use) changes the picture."""
     script = ("import sys, hashlib; from tests.renderers.positions import late_six, smiley; "
-              "from renderers.tronimoes import board; "
+              "from renderers.tronimoes.pictures import board; "
               "sys.stdout.write(hashlib.sha256(board(late_six(), 1, feet={2: smiley()})).hexdigest())")
     result = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, check=True)
     import hashlib
@@ -233,7 +233,7 @@ def test_a_hand_between_rounds_has_no_highlight():
 
 def test_render_and_render_hand_dispatch_to_the_tronimoes_renderer():
     g = late_six()
-    assert RENDERERS["tronimoes"] is board_renderer
+    assert RENDERERS["tronimoes"].board is board_renderer.board
     assert decode(render(g)) and render(g) == board(g)
     assert render(g, 2, feet={2: smiley()}) == board(g, 2, feet={2: smiley()})
     assert decode(render_hand(g, 4)) and render_hand(g, 4) == hand(g, 4)

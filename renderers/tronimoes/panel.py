@@ -28,7 +28,7 @@ from renderers.common import (
 )
 from renderers.dominoes import paste_tile
 from renderers.glyphs import badge, framed_picture
-from renderers.tronimoes_style import DIM_FRAME, DIM_STYLE, GONE_CARD, card_tint, playable_style
+from renderers.tronimoes.style import DIM_FRAME, DIM_STYLE, GONE_CARD, card_tint, playable_style
 
 View = Mapping[str, Any]
 

@@ -26,7 +26,6 @@ from typing import TYPE_CHECKING, Any
 
 from PIL import Image, ImageDraw
 
-from renderers import tronimoes_panel as panel
 from renderers.common import (
     DEAD,
     HIGHLIGHT,
@@ -42,7 +41,8 @@ from renderers.common import (
 )
 from renderers.dominoes import TileStyle, inset, paste_tile
 from renderers.glyphs import badge, framed_picture, star
-from renderers.tronimoes_style import (
+from renderers.tronimoes import panel
+from renderers.tronimoes.style import (
     DEAD_STYLE,
     FREE_STYLE,
     LEADER_STYLE,

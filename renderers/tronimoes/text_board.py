@@ -7,7 +7,6 @@ take their owner's colour and dead lines are dimmed.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from engine import Game
@@ -21,7 +20,7 @@ LEGEND = ("Each square shows its pips and its line: 1, 2, … the seat; * the ro
           "x a dead line; F2 seat 2's foot square; == the spacer.")
 
 
-def tronimoes_board(game: Game, colour: bool = False) -> str:
+def text(game: Game, colour: bool = False) -> str:
     """The grid with column letters and row numbers, then who is where and what each open end
     needs (see LEGEND for the tags)."""
     view = game.view(None)
@@ -104,16 +103,3 @@ def _phase(view: dict[str, Any]) -> str:
     if view["phase"] == "between rounds":
         return " (over)"
     return ""
-
-
-TEXT_BOARDS: dict[str, tuple[Callable[[Game, bool], str], str]] = {"tronimoes": (tronimoes_board, LEGEND)}
-
-
-def text_board(game: Game, colour: bool = False, *, legend: bool = False) -> str | None:
-    """The game's board as text (with the key to its tags if `legend`), or None if the game has
-    no text board."""
-    if game.name not in TEXT_BOARDS:
-        return None
-    draw, key = TEXT_BOARDS[game.name]
-    board = draw(game, colour)
-    return f"{board}\n{key}" if legend else board
