@@ -222,6 +222,9 @@ class Game(ABC):
     """A few paragraphs of rules for players, shown by `/rules`."""
     notation_help: ClassVar[str] = ""
     """How to type actions, with examples."""
+    default_turn_seconds: ClassVar[int | None] = None
+    """The turn time a new table of this game gets unless its creator or the server sets one
+    (Tromino Go's 72 hours); None: the referee's general default."""
 
     def __init__(self, players: int, seed: int, options: GameOptions, names: list[str]) -> None:
         if not self.min_players <= players <= self.max_players:
