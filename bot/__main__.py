@@ -114,7 +114,7 @@ async def play_console(args: argparse.Namespace) -> int:
     database = database_path(args.db)
     store = SQLiteStore(database)
     await store.open()
-    referee = Referee(store)
+    referee = Referee(store, confirms_delivery=False)
     await referee.open()
     colour = args.colour and sys.stdout.isatty() and not os.environ.get("NO_COLOR")
     boards = Path(args.boards) if args.boards else database.parent / "boards"

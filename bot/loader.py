@@ -1,6 +1,7 @@
 """Rebuilding a table's game from the store: the newest snapshot, then a replay of the actions
-logged after it. Loaded games are kept in a small cache, checked against the log length in the
-store on every use so another process's moves are never missed."""
+logged after it. Loaded games are kept in a small cache, each with the table version it was
+built at; every write to a table bumps its version, so a game another process has moved on
+(or rolled back and replayed to the same length) is never mistaken for the current one."""
 
 from __future__ import annotations
 
@@ -48,18 +49,17 @@ class GameLoader:
         self.store = store
         self.capacity = capacity
         self.snapshot_every = snapshot_every
-        self._games: OrderedDict[int, Game] = OrderedDict()
+        self._games: OrderedDict[int, tuple[int, Game]] = OrderedDict()
         self._snapshot_ply: dict[int, int] = {}
 
     async def get(self, table: TableRecord) -> Game:
-        """The table's game as of the last committed action."""
-        length = await self.store.log_length(table.id)
-        game = self._games.get(table.id)
-        if game is not None and len(game.log) == length:
+        """The table's game as of `table` (a record just read from the store)."""
+        cached = self._games.get(table.id)
+        if cached is not None and cached[0] == table.version:
             self._games.move_to_end(table.id)
-            return game
+            return cached[1]
         game = await self._load(table)
-        self.remember(table.id, game)
+        self.remember(table, game)
         return game
 
     async def _load(self, table: TableRecord) -> Game:
@@ -88,11 +88,13 @@ class GameLoader:
         replay(game, actions[ply:])
         return game
 
-    def remember(self, table_id: int, game: Game) -> None:
-        self._games[table_id] = game
-        self._games.move_to_end(table_id)
+    def remember(self, table: TableRecord, game: Game) -> None:
+        """Keep `game` as the table's game at the record's current version."""
+        self._games[table.id] = (table.version, game)
+        self._games.move_to_end(table.id)
         while len(self._games) > self.capacity:
-            self._games.popitem(last=False)
+            evicted, _ = self._games.popitem(last=False)
+            self._snapshot_ply.pop(evicted, None)
 
     def forget(self, table_id: int) -> None:
         self._games.pop(table_id, None)

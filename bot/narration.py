@@ -5,8 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bot.records import TableRecord
-from bot.replies import mention
-from bot.timers import format_duration
+from bot.replies import deadline_token, mention, name_token
 from engine import Event, Game
 
 MAX_EVENT_LINES = 14
@@ -32,45 +31,41 @@ def what_happened(events: Sequence[Event]) -> str:
     return "\n".join(lines)
 
 
-def who_is_next(table: TableRecord, game: Game, deadline: dict[int, float] | None = None,
-                now: float | None = None) -> str:
-    """`It's @bob's turn (23h left).`, or who the round break waits for, or the final result."""
+def who_is_next(table: TableRecord, game: Game, deadline: dict[int, float] | None = None) -> str:
+    """`It's @bob's turn (ends <t:…:R>).`, or who the round break waits for, or the final result."""
     outcome = game.outcome()
     if outcome is not None:
         return final_result(table, game)
     waiting = list(game.to_move())
     people = [mention(table.seats[s].user_id or "", table.seats[s].name) if table.seats[s].user_id
-              else table.seats[s].name for s in waiting]
-
-    def left(seat: int) -> str:
-        if deadline and seat in deadline and now is not None:
-            return f" ({format_duration(max(0.0, deadline[seat] - now))} left)"
-        return ""
-
+              else name_token(table.seats[s].name) for s in waiting]
+    ends = sorted({deadline[s] for s in waiting if deadline and s in deadline})
+    until = f" (ends {deadline_token(ends[0])})" if len(ends) == 1 else ""
     if waiting and game.legal_actions(waiting[0]) == ["ready"]:
-        return f"⏸️ Round over. Type `ready` to start the next round; waiting for {_join(people)}."
+        return f"⏸️ Round over. Type `ready` to start the next round; waiting for {join(people)}{until}."
     if len(waiting) == 1:
-        return f"▶️ It's {people[0]}'s turn{left(waiting[0])}."
-    return f"▶️ Waiting for {_join(people)}."
+        return f"▶️ It's {people[0]}'s turn{until}."
+    return f"▶️ Waiting for {join(people)}{until}."
 
 
 def final_result(table: TableRecord, game: Game) -> str:
     outcome = game.outcome()
     assert outcome is not None
     ranking = sorted(range(game.players), key=lambda s: -outcome.scores[s])
-    scores = ", ".join(f"{table.seats[s].name} {_number(outcome.scores[s])}" for s in ranking)
-    winners = [table.seats[w].name for w in outcome.winners]
+    scores = ", ".join(f"{name_token(table.seats[s].name)} {_number(outcome.scores[s])}" for s in ranking)
+    winners = [name_token(table.seats[w].name) for w in outcome.winners]
     if not winners:
         return f"🏁 Game over ({outcome.reason}). Final scores: {scores}."
     verb = "wins" if len(winners) == 1 else "share the win"
-    return f"🏆 {_join(winners)} {verb}! Final scores: {scores}."
+    return f"🏆 {join(winners)} {verb}! Final scores: {scores}."
 
 
 def _number(value: float) -> str:
     return str(int(value)) if value == int(value) else f"{value:g}"
 
 
-def _join(items: Sequence[str]) -> str:
+def join(items: Sequence[str]) -> str:
+    """`a`, `a and b`, `a, b and c`."""
     items = list(items)
     if len(items) <= 1:
         return "".join(items)

@@ -18,6 +18,9 @@ class User:
     id: str
     name: str
     moderator: bool = False
+    """May moderate tables (force a pass, roll back, …)."""
+    manager: bool = False
+    """May change the server's settings (Discord: Manage Server)."""
 
 
 @dataclass
@@ -51,6 +54,9 @@ class TableRecord:
     paused: bool = False
     seats: list[SeatRecord] = field(default_factory=list)
     meta: dict[str, Any] = field(default_factory=dict)
+    version: int = 0
+    """How many times the stored record has been written; a write based on an older version is
+    refused (`StaleTable`), so two processes never overwrite each other's changes."""
 
     def unseat(self, seat: int) -> None:
         """Remove a seat in the lobby; the seats after it move up one."""
@@ -94,12 +100,41 @@ DEADLINE, REMINDER = "deadline", "reminder"
 
 
 @dataclass
+class Notice:
+    """One announcement in the outbox: committed with the change that caused it, delivered after,
+    re-sent after a crash until a transport confirms it. `seat` is None for the public message at
+    the table's place, else the seat it is for (its player alone may read it). `board` asks for
+    the board picture as of `ply`, `hand` for that seat's hand picture."""
+
+    table_id: int
+    place: str
+    ply: int
+    text: str
+    seat: int | None = None
+    mentions: list[str] = field(default_factory=list)
+    board: bool = False
+    hand: bool = False
+    kind: str = "move"
+    id: int | None = None
+    created_at: float = 0.0
+    lease_until: float = 0.0
+    """Until when the process that made it is trusted to deliver it; after that anyone may."""
+    attempts: int = 0
+
+    def data(self) -> dict[str, Any]:
+        return {"text": self.text, "mentions": self.mentions, "board": self.board, "hand": self.hand,
+                "kind": self.kind}
+
+
+@dataclass
 class Settings:
     """Per-server settings. `reminders` are points before a deadline: durations like "1h" or
     fractions of the turn time like "50%"."""
 
     guild: str
     turn_seconds: int | None = 24 * 3600
+    turn_seconds_set: bool = False
+    """Whether the server chose `turn_seconds` (else each game's own default applies)."""
     reminders: list[str] = field(default_factory=lambda: ["50%", "10%"])
     moderator_role: str | None = None
     allowed_games: list[str] | None = None

@@ -12,36 +12,45 @@ import asyncio
 import logging
 import re
 import secrets
+import weakref
 from collections.abc import Awaitable, Callable
 from typing import Any
 
 import renderers
 from bot import narration
 from bot.loader import GameLoader, new_game, replay
+from bot.outbox import DEFAULT_LEASE, SWEEP_SECONDS, OutboxSender
 from bot.records import (
     ABORTED,
     DEADLINE,
+    FINISHED,
     LOBBY,
     OPEN_STATUSES,
     PLAYING,
     REMINDER,
+    Notice,
     SeatRecord,
     Settings,
     TableRecord,
     Timer,
     User,
 )
-from bot.replies import Attachment, Message, Reply, mention, refusal
-from bot.store import StaleLog, Store
+from bot.replies import Attachment, Message, Reply, clean_name, deadline_token, mention, name_token, refusal
+from bot.store import PlaceTaken, StaleLog, StaleTable, Store
 from bot.timers import Clock, SystemClock, TimerDispatcher, format_duration, parse_duration, parse_reminders
 from bot.turns import Turn
-from engine import GAMES, Game, GameError, NotationError
+from bot.typing_rules import echo, is_move_text, strip_markdown
+from engine import GAMES, Game, GameError, NotationError, NotYourTurn
 from engine.ai import AGENTS
 
 log = logging.getLogger(__name__)
 
 BOT_NAMES = ["Pip", "Dot", "Bones", "Tilly", "Domi", "Rook", "Nib", "Cubby"]
 HISTORY_PAGE = 25
+RETRIES = 5
+"""How often a lobby change is redone when another process changed the table meanwhile."""
+LONGEST_MOVE = 500
+NO_PICTURE = "(The board picture could not be drawn this time; `/board` shows it.)"
 
 
 class Refused(Exception):
@@ -66,32 +75,54 @@ def parse_options(text: str | dict[str, str] | None) -> dict[str, str]:
 
 
 class Referee:
-    """The referee service. `notify` receives the replies nobody asked for: timeouts and
-    reminders fired by the clock. `seeds` draws each new game's seed (a secure random number
-    unless a test fixes it)."""
+    """The referee service.
+
+    `notify` delivers what nobody asked for: timeouts, reminders, and announcements left
+    undelivered by a crash (the outbox). `seeds` draws each new game's seed (a secure random number
+    unless a test fixes it). `confirms_delivery`: the transport calls `delivered(reply)` once it
+    has delivered a command's reply (Discord); when False, a reply counts as delivered when it is
+    returned (the console, tests). `delivery_lease`: how long a reply is left to its transport
+    before the outbox sends it instead."""
 
     def __init__(self, store: Store, *, clock: Clock | None = None, render: bool = True,
                  notify: Callable[[Reply], Awaitable[None]] | None = None, snapshot_every: int = 50,
-                 cache_size: int = 512, seeds: Callable[[], int] | None = None) -> None:
+                 cache_size: int = 512, seeds: Callable[[], int] | None = None, confirms_delivery: bool = True,
+                 delivery_lease: float = DEFAULT_LEASE, outbox_every: float = SWEEP_SECONDS) -> None:
         self.store = store
         self.seeds = seeds or (lambda: secrets.randbits(62))
         self.clock: Clock = clock or SystemClock()
         self.render_images = render
         self.notify = notify
+        self.confirms_delivery = confirms_delivery
+        self.delivery_lease = delivery_lease
         self.games = GameLoader(store, capacity=cache_size, snapshot_every=snapshot_every)
         self.timers = TimerDispatcher(store, self.clock, self._on_timer)
-        self._locks: dict[str, asyncio.Lock] = {}
+        self.outbox = OutboxSender(store, self.clock, self._send_notices, lease=delivery_lease, every=outbox_every)
+        self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
 
     async def open(self) -> None:
-        """Start firing timers (those saved before a restart included)."""
+        """Start firing timers (those saved before a restart included) and sending what the
+        outbox still holds."""
         self.timers.start()
+        self.outbox.start()
 
     async def close(self) -> None:
+        await self.outbox.stop()
         await self.timers.stop()
 
     def _lock(self, place: str) -> asyncio.Lock:
-        """One lock per place: commands on a table run one at a time."""
-        return self._locks.setdefault(place, asyncio.Lock())
+        """One lock per place: commands on a table run one at a time (a lock nobody holds or
+        waits for is forgotten)."""
+        lock = self._locks.get(place)
+        if lock is None:
+            lock = asyncio.Lock()
+            self._locks[place] = lock
+        return lock
+
+    async def delivered(self, reply: Reply) -> None:
+        """The transport delivered `reply`: its announcements are not to be sent again."""
+        if reply.notices:
+            await self.store.notices_delivered(reply.notices, self.clock.now())
 
     # =========================================================================================
     # the lobby
@@ -114,10 +145,11 @@ class Referee:
 
     async def _vetted(self, game: str, options: Any, turn_time: str | None,
                       guild: str | None) -> tuple[str, dict[str, str], int | None]:
-        """The game's name, its options and the turn time in seconds, checked."""
+        """The game's name, its options and the turn time in seconds, checked. The turn time is
+        the one asked for, else the server's default, else the game's own, else a day."""
         name = game.strip().lower()
         if name not in GAMES:
-            raise Refused(f"there is no game called '{game}'; choose one of {', '.join(sorted(GAMES))}")
+            raise Refused(f"there is no game called '{echo(game)}'; choose one of {', '.join(sorted(GAMES))}")
         settings = await self.store.settings(guild) if guild else None
         if settings and settings.allowed_games and name not in settings.allowed_games:
             raise Refused(f"this server allows {', '.join(settings.allowed_games)} only")
@@ -126,7 +158,9 @@ class Referee:
             GAMES[name].Options.parse(parsed)
         except GameError as error:
             raise Refused(str(error)) from None
-        turn_seconds = settings.turn_seconds if settings else None
+        turn_seconds = GAMES[name].default_turn_seconds or Settings("").turn_seconds
+        if settings is not None and settings.turn_seconds_set:
+            turn_seconds = settings.turn_seconds
         if turn_time is not None:
             turn_seconds = _duration(turn_time)
         return name, parsed, turn_seconds
@@ -134,14 +168,16 @@ class Referee:
     async def _create(self, place: str, user: User, game: str, options: Any, turn_time: str | None,
                       guild: str | None, seat_creator: bool) -> Reply:
         name, parsed, turn_seconds = await self._vetted(game, options, turn_time, guild)
-        existing = await self.store.table_at(place)
-        if existing and existing.status in OPEN_STATUSES:
-            raise Refused(f"there is already a {GAMES[existing.game].title} table here ({existing.status})")
         table = TableRecord(id=0, place=place, game=name, options=parsed, status=LOBBY, created_by=user.id,
                             created_at=self.clock.now(), guild=guild, turn_seconds=turn_seconds,
-                            seats=[SeatRecord(0, user.name, user.id)] if seat_creator else [])
-        await self.store.create_table(table)
-        return self._lobby_reply(table, f"🎲 {user.name} opened a {GAMES[name].title} table.")
+                            seats=[SeatRecord(0, clean_name(user.name), user.id)] if seat_creator else [])
+        try:
+            await self.store.create_table(table)
+        except PlaceTaken:
+            existing = await self.store.table_at(place)
+            what = f"a {GAMES[existing.game].title} table" if existing else "a table"
+            raise Refused(f"there is already {what} here ({existing.status if existing else 'open'})") from None
+        return self._lobby_reply(table, f"🎲 {name_token(user.name)} opened a {GAMES[name].title} table.")
 
     async def join(self, place: str, user: User) -> Reply:
         return await self._guarded(self._lobby_change(place, user, "join"))
@@ -155,47 +191,70 @@ class Referee:
 
     async def _lobby_change(self, place: str, user: User, what: str, kind: str = "") -> Reply:
         async with self._lock(place):
-            table = await self._table(place)
-            if table.status != LOBBY:
-                raise Refused("the game has already started" if table.status == PLAYING else "this table is closed")
-            cls = GAMES[table.game]
-            seat = table.seat_of(user.id)
-            if what == "join":
-                if seat is not None:
-                    raise Refused("you are already seated at this table")
-                if len(table.seats) >= cls.max_players:
-                    raise Refused(f"the table is full ({cls.max_players} players)")
-                table.seats.append(SeatRecord(len(table.seats), user.name, user.id))
-                headline = f"👋 {user.name} joined."
-            elif what == "leave":
-                if seat is None:
-                    raise Refused("you are not seated at this table")
-                table.unseat(seat)
-                if not any(s.user_id for s in table.seats):
-                    table.status = ABORTED
+            for _ in range(RETRIES):
+                table = await self._table(place)
+                headline = self._change_lobby(table, user, what, kind)
+                try:
                     await self.store.save_table(table)
-                    return Reply(public=Message(f"👋 {user.name} left; nobody is left, so the table is closed."),
+                except StaleTable:
+                    continue
+                if table.status == ABORTED:
+                    return Reply(public=Message(f"{headline} Nobody is left, so the table is closed."),
                                  table_id=table.id, place=place, status=table.status)
-                headline = f"👋 {user.name} left."
-            else:
-                if seat is None and not user.moderator and user.id != table.created_by:
-                    raise Refused("only players at this table can add an AI player")
-                if kind not in AGENTS and kind not in ("bot", "ai"):
-                    raise Refused(f"there is no AI called '{kind}'; choose one of {', '.join(AGENTS)}")
-                if len(table.seats) >= cls.max_players:
-                    raise Refused(f"the table is full ({cls.max_players} players)")
-                agent = "greedy" if kind in ("bot", "ai") else kind
-                taken = {s.name for s in table.seats}
-                bot_name = next((f"{n} (bot)" for n in BOT_NAMES if f"{n} (bot)" not in taken),
-                                f"Bot {len(table.seats) + 1}")
-                table.seats.append(SeatRecord(len(table.seats), bot_name, None, agent))
-                headline = f"🤖 {bot_name} ({agent} AI) sits down."
-            await self.store.save_table(table)
-            return self._lobby_reply(table, headline)
+                return self._lobby_reply(table, headline)
+            raise StaleTable(0, 0)
+
+    def _change_lobby(self, table: TableRecord, user: User, what: str, kind: str) -> str:
+        """Seat or unseat someone in `table` (in memory); returns the headline."""
+        if table.status != LOBBY:
+            raise Refused("the game has already started" if table.status == PLAYING else "this table is closed")
+        cls = GAMES[table.game]
+        seat = table.seat_of(user.id)
+        who = name_token(user.name)
+        if what == "join":
+            if seat is not None:
+                raise Refused("you are already seated at this table")
+            if len(table.seats) >= cls.max_players:
+                raise Refused(f"the table is full ({cls.max_players} players)")
+            table.seats.append(SeatRecord(len(table.seats), clean_name(user.name), user.id))
+            return f"👋 {who} joined."
+        if what == "leave":
+            if seat is None:
+                raise Refused("you are not seated at this table")
+            table.unseat(seat)
+            if not any(s.user_id for s in table.seats):
+                table.status = ABORTED
+            return f"👋 {who} left."
+        if seat is None and not user.moderator and user.id != table.created_by:
+            raise Refused("only players at this table can add an AI player")
+        if kind not in AGENTS and kind not in ("bot", "ai"):
+            raise Refused(f"there is no AI called '{echo(kind)}'; choose one of {', '.join(AGENTS)}")
+        if len(table.seats) >= cls.max_players:
+            raise Refused(f"the table is full ({cls.max_players} players)")
+        agent = "greedy" if kind in ("bot", "ai") else kind
+        taken = {s.name for s in table.seats}
+        bot_name = next((f"{n} (bot)" for n in BOT_NAMES if f"{n} (bot)" not in taken), f"Bot {len(table.seats) + 1}")
+        table.seats.append(SeatRecord(len(table.seats), bot_name, None, agent))
+        return f"🤖 {name_token(bot_name)} ({agent} AI) sits down."
 
     def _lobby_reply(self, table: TableRecord, headline: str) -> Reply:
         return Reply(public=Message(f"{headline}\n{lobby_text(table)}"), table_id=table.id, place=table.place,
                      status=table.status)
+
+    async def note_message(self, place: str, key: str, value: Any) -> None:
+        """Remember something a transport needs later about the table at `place` (Discord: the
+        lobby message's id, to edit it when a moderator removes someone)."""
+        async with self._lock(place):
+            for _ in range(RETRIES):
+                table = await self.store.table_at(place)
+                if table is None:
+                    return
+                table.meta[key] = value
+                try:
+                    await self.store.save_table(table)
+                    return
+                except StaleTable:
+                    continue
 
     async def start(self, place: str, user: User) -> Reply:
         """Start the game: draw and record the seed, deal, and play any AI seats' first moves."""
@@ -206,7 +265,7 @@ class Referee:
             table = await self._table(place)
             if table.status != LOBBY:
                 raise Refused("the game has already started" if table.status == PLAYING else "this table is closed")
-            if user.id != table.created_by and not user.moderator and table.seat_of(user.id) is None:
+            if table.seat_of(user.id) is None and not user.moderator:
                 raise Refused("only the players at this table can start it")
             cls = GAMES[table.game]
             if len(table.seats) < cls.min_players:
@@ -214,35 +273,89 @@ class Referee:
             table.seed = self.seeds()
             table.status = PLAYING
             game = new_game(table)
-            turn = await self._turn(table, game)
+            turn = Turn(self.store, table, game, [], self.clock.now(), await self._reminders(table), beginning=True)
             turn.events += game.opening
-            seated = ", ".join(s.name for s in table.seats)
-            return await self._finish(turn, headline=f"🎲 {cls.title} begins: {seated}.")
+            seated = ", ".join(name_token(s.name) for s in table.seats)
+            try:
+                return await self._finish(turn, headline=f"🎲 {cls.title} begins: {seated}.")
+            except StaleTable:
+                raise Refused("the game has already started") from None
 
     # =========================================================================================
     # playing
 
-    async def act(self, place: str, user: User, text: str, *, seen: int | None = None) -> Reply:
-        """Play any move text for the caller's seat. `seen` is the log length the caller saw; if
-        the game has moved on since, the move is refused and the current board shown."""
-        return await self._guarded(self._act(place, user, text, seen))
+    async def act(self, place: str, user: User, text: str, *, seen: int | None = None,
+                  typed: bool = False) -> Reply:
+        """Play any move text for the caller's seat.
 
-    async def _act(self, place: str, user: User, text: str, seen: int | None) -> Reply:
+        `seen` is the log length the caller saw: if the clock or a moderator acted for the caller's
+        seat since then, or the game was rolled back, the move is refused and the current board
+        shown. `typed`: the text is chat typed in the table's place, taken as a move only if it is
+        written in the game's notation (see `typing_rules`); anything else is answered with an
+        `unreadable` refusal that transports leave unanswered."""
+        arrived = await self._log_length(place) if seen is None else seen
+        return await self._guarded(self._act(place, user, text, arrived, typed))
+
+    async def _act(self, place: str, user: User, text: str, seen: int | None, typed: bool) -> Reply:
+        if typed:
+            text = strip_markdown(text)
+        if len(text) > LONGEST_MOVE:
+            reply = refusal(f"that is far too long to be a move; {_example(None)}")
+            reply.unreadable = typed
+            return reply
         async with self._lock(place):
+            table = await self._table(place)
+            seat = table.seat_of(user.id)
+            if typed and (seat is None or table.status != PLAYING):
+                return _chat()
             table, game, seat = await self._playing_seat(place, user)
-            if seen is not None and seen != len(game.log):
+            if typed and not is_move_text(game, seat, text):
+                return _chat()
+            stale = await self._stale(table, game, seat, user, seen)
+            if stale:
                 board = await self._board_attachments(game)
-                return refusal(f"the board changed since you looked (it is now move {len(game.log)}); "
-                               f"here is the current board. Send your move again if it still stands.",
-                               table_id=table.id, place=place, attachments=board)
+                reply = refusal(stale, table_id=table.id, place=place, attachments=board)
+                reply.stale = True
+                return reply
             turn = await self._turn(table, game)
             try:
                 turn.apply(seat, text, user.id)
             except GameError as error:
-                reply = refusal(str(error), table_id=table.id, place=place)
+                reply = refusal(_without_echo(str(error), text), table_id=table.id, place=place)
                 reply.unreadable = isinstance(error, NotationError)
+                if isinstance(error, NotYourTurn):
+                    reply.status = "not your turn"
                 return reply
             return await self._finish(turn)
+
+    async def _stale(self, table: TableRecord, game: Game, seat: int, user: User, seen: int | None) -> str | None:
+        """Why a command based on the log length `seen` no longer stands, or None: something
+        happened to the caller's own seat since (their own earlier command, the clock, a
+        moderator) or the game was rolled back. Other seats' moves do not matter: the rules
+        check the command against the game as it is."""
+        if seen is None or seen == len(game.log):
+            return None
+        why = None
+        if seen > len(game.log):
+            why = "a moderator rolled the game back"
+        else:
+            for record in await self.store.actions(table.id, after=seen):
+                if record.seat == -1 or record.seat == seat:
+                    why = ("your turn ran out" if record.actor == "clock" else
+                           "a moderator acted for you" if record.actor.startswith("mod:") and record.seat == seat
+                           else "a moderator rolled the game back" if record.seat == -1 else
+                           "you moved meanwhile")
+                    break
+        if why is None:
+            return None
+        return (f"the board changed since you looked ({why}; it is now move {len(game.log)}). Here is the "
+                f"current board: send your move again if it still stands.")
+
+    async def _log_length(self, place: str) -> int | None:
+        table = await self.store.table_at(place)
+        if table is None or table.status != PLAYING:
+            return None
+        return await self.store.log_length(table.id)
 
     async def resign(self, place: str, user: User) -> Reply:
         return await self._guarded(self._resign(place, user))
@@ -274,7 +387,8 @@ class Referee:
                          ply=len(game.log), status=table.status)
 
     async def board(self, place: str, user: User | None = None) -> Reply:
-        """The board as everyone sees it, with whose turn it is."""
+        """The board as everyone sees it, with whose turn it is, for the caller alone (nobody is
+        pinged)."""
         return await self._guarded(self._board(place))
 
     async def _board(self, place: str) -> Reply:
@@ -283,12 +397,11 @@ class Referee:
             if table.status == LOBBY:
                 return Reply(caller=Message(lobby_text(table)), table_id=table.id, place=place, status=table.status)
             game = await self.games.get(table)
-            text = narration.who_is_next(table, game, await self._deadlines(table), self.clock.now())
+            text = narration.who_is_next(table, game, await self._deadlines(table))
             if table.status == ABORTED:
                 text = "⛔ This game was stopped by a moderator."
-            return Reply(public=Message(text, await self._board_attachments(game)), table_id=table.id,
-                         place=place, mentions=self._waiting_users(table, game), ply=len(game.log),
-                         status=table.status)
+            return Reply(caller=Message(_named(text, table), await self._board_attachments(game)),
+                         table_id=table.id, place=place, ply=len(game.log), status=table.status)
 
     async def history(self, place: str, user: User | None = None, *, page: int = 1) -> Reply:
         """The log in notation, with who and when, newest last, 25 moves a page."""
@@ -300,15 +413,21 @@ class Referee:
         if not actions:
             return Reply(caller=Message("No moves yet."), table_id=table.id, place=place)
         pages = (len(actions) + HISTORY_PAGE - 1) // HISTORY_PAGE
-        page = max(1, min(page, pages))
+        if not 1 <= page <= pages:
+            raise Refused(f"there {'is only 1 page' if pages == 1 else f'are {pages} pages'} of history; "
+                          f"page 1 is the latest moves")
         end = len(actions) - (page - 1) * HISTORY_PAGE
         shown = actions[max(0, end - HISTORY_PAGE):end]
         now = self.clock.now()
         lines = [f"**Moves {shown[0].ply}–{shown[-1].ply} of {len(actions)}** (page {page} of {pages})"]
         for record in shown:
-            who = table.seats[record.seat].name
+            when = format_duration(now - record.at)
+            if record.seat == -1:
+                lines.append(f"`{record.ply:>3}` 🎲 the unseen tiles were shuffled again · {when} ago")
+                continue
+            who = name_token(table.seats[record.seat].name)
             by = _actor_note(record.actor, table)
-            lines.append(f"`{record.ply:>3}` {who}: `{record.action}`{by} · {format_duration(now - record.at)} ago")
+            lines.append(f"`{record.ply:>3}` {who}: `{record.action}`{by} · {when} ago")
         if page < pages:
             lines.append(f"Older moves: history page {page + 1}.")
         return Reply(caller=Message("\n".join(lines)), table_id=table.id, place=place)
@@ -358,10 +477,11 @@ class Referee:
             if not seats:
                 raise Refused("the game is not waiting for anyone")
             turn = await self._turn(table, game)
-            names = [table.seats[s].name for s in seats]
+            names = [name_token(table.seats[s].name) for s in seats]
             for seat in seats:
                 turn.time_out(seat, f"mod:{user.id}")
-            return await self._finish(turn, headline=f"🛡️ {user.name} forced a pass for {', '.join(names)}.")
+            return await self._finish(turn, headline=f"🛡️ {name_token(user.name)} forced a pass for "
+                                                     f"{narration.join(names)}.")
 
     async def kick(self, place: str, user: User, target: str) -> Reply:
         """Remove a player: from the lobby, or by resigning on their behalf."""
@@ -374,18 +494,18 @@ class Referee:
             seat = table.seat_of(target)
             if seat is None:
                 raise Refused("that player is not seated at this table")
-            name = table.seats[seat].name
+            name = name_token(table.seats[seat].name)
             if table.status == LOBBY:
                 table.unseat(seat)
                 await self.store.save_table(table)
-                return self._lobby_reply(table, f"🛡️ {user.name} removed {name} from the table.")
+                return self._lobby_reply(table, f"🛡️ {name_token(user.name)} removed {name} from the table.")
             table, game = await self._playing(place)
             turn = await self._turn(table, game)
             try:
                 turn.resign(seat, f"mod:{user.id}")
             except GameError as error:
                 raise Refused(str(error)) from None
-            return await self._finish(turn, headline=f"🛡️ {user.name} removed {name} from the game.")
+            return await self._finish(turn, headline=f"🛡️ {name_token(user.name)} removed {name} from the game.")
 
     async def pause(self, place: str, user: User) -> Reply:
         return await self._guarded(self._pause(place, user, paused=True))
@@ -406,7 +526,7 @@ class Referee:
                 left = {str(t.seat): max(0.0, t.due - now) for t in timers if t.kind == DEADLINE}
                 table.meta["clock_left"] = left
                 table.paused = True
-                text = f"⏸️ {user.name} paused the clock."
+                text = f"⏸️ {name_token(user.name)} paused the clock."
             else:
                 left = table.meta.pop("clock_left", {})
                 table.paused = False
@@ -415,9 +535,11 @@ class Referee:
                 for seat in list(turn.waiting):
                     remaining = left.get(str(seat), table.turn_seconds or 0)
                     turn.waiting[seat] = (length, now - ((table.turn_seconds or 0) - remaining))
-                text = f"▶️ {user.name} resumed the clock."
+                text = f"▶️ {name_token(user.name)} resumed the clock."
+            turn.plan()
             await self._commit(turn)
-            return Reply(public=Message(f"{text}\n{narration.who_is_next(table, game, turn.deadlines, now)}"),
+            return Reply(public=Message(_named(f"{text}\n{narration.who_is_next(table, game, turn.deadlines)}",
+                                               table)),
                          table_id=table.id, place=place, ply=len(game.log), status=table.status)
 
     async def abort(self, place: str, user: User) -> Reply:
@@ -434,30 +556,85 @@ class Referee:
             await self.store.commit(table.id, expected=await self.store.log_length(table.id), table=table,
                                     timers=[])
             self.games.forget(table.id)
-            return Reply(public=Message(f"⛔ {user.name} stopped the game. Nothing is scored."),
+            return Reply(public=Message(f"⛔ {name_token(user.name)} stopped the game. Nothing is scored."),
                          table_id=table.id, place=place, status=table.status)
 
-    async def rollback(self, place: str, user: User, to: int) -> Reply:
-        """Take the game back to how it was after move `to`, by replaying the log up to there."""
-        return await self._guarded(self._rollback(place, user, to))
+    async def preview(self, place: str, user: User, what: str, *, to: int | None = None,
+                      target: str | None = None, reopen: bool = False) -> Reply:
+        """What a moderator's `what` ("rollback", "abort", "kick", "resign") would undo or end, for
+        the caller to confirm; `ply` in the reply is the log length it is based on. Refused, as
+        the command itself would be, when it cannot be done."""
+        return await self._guarded(self._preview(place, user, what, to, target, reopen))
 
-    async def _rollback(self, place: str, user: User, to: int) -> Reply:
+    async def _preview(self, place: str, user: User, what: str, to: int | None, target: str | None,
+                       reopen: bool) -> Reply:
+        table = await self._table(place)
+        length = await self.store.log_length(table.id) if table.status != LOBBY else 0
+        if what == "resign":
+            if table.seat_of(user.id) is None or table.status != PLAYING:
+                raise Refused("you are not playing a game here")
+            text = "Resign? You leave this game for good; it goes on without you (or ends)."
+        elif what == "abort":
+            self._moderator(user, "stop a game")
+            if table.status not in OPEN_STATUSES:
+                raise Refused("this table is already closed")
+            text = f"Stop this {GAMES[table.game].title} game? It ends at move {length} and nothing is scored."
+        elif what == "kick":
+            self._moderator(user, "remove a player")
+            seat = table.seat_of(target or "")
+            if seat is None:
+                raise Refused("that player is not seated at this table")
+            name = name_token(table.seats[seat].name)
+            text = (f"Remove {name} from the table?" if table.status == LOBBY else
+                    f"Remove {name} from the game? They resign and cannot come back.")
+        else:
+            self._moderator(user, "roll a game back")
+            actions = await self.store.actions(table.id)
+            if table.status in (LOBBY, ABORTED):
+                raise Refused("only a started game can be rolled back")
+            if table.status == FINISHED and not reopen:
+                raise Refused("this game is over; roll it back with reopen to play on from there")
+            if to is None or not 0 <= to < len(actions):
+                raise Refused(f"choose a move from 0 to {len(actions) - 1}; the game is at move {len(actions)}")
+            undone = actions[to:]
+            listed = ", ".join(f"{name_token(table.seats[a.seat].name) if a.seat >= 0 else '🎲'} `{a.action}`"
+                               for a in undone[:8])
+            more = f" and {len(undone) - 8} more" if len(undone) > 8 else ""
+            reopen = " The game is over: this reopens it." if table.status == FINISHED else ""
+            text = (f"Roll back to move {to}? This undoes {len(undone)} move{'s' if len(undone) != 1 else ''} "
+                    f"({listed}{more}), and the tiles nobody has seen are shuffled again.{reopen}")
+        return Reply(caller=Message(text), table_id=table.id, place=place, ply=length, status=table.status)
+
+    async def rollback(self, place: str, user: User, to: int, *, reopen: bool = False,
+                       seen: int | None = None) -> Reply:
+        """Take the game back to how it was after move `to`, by replaying the log up to there;
+        everything no seat has seen is then dealt again. A finished game is reopened only if
+        `reopen`. `seen`: the log length the moderator confirmed at."""
+        return await self._guarded(self._rollback(place, user, to, reopen, seen))
+
+    async def _rollback(self, place: str, user: User, to: int, reopen: bool, seen: int | None) -> Reply:
         self._moderator(user, "roll a game back")
         async with self._lock(place):
             table = await self._table(place)
             if table.status == LOBBY or table.status == ABORTED:
                 raise Refused("only a started game can be rolled back")
+            if table.status == FINISHED and not reopen:
+                raise Refused("this game is over; roll it back with reopen to play on from there")
             actions = await self.store.actions(table.id)
+            if seen is not None and seen != len(actions):
+                raise Refused(f"the game moved on since you asked (it is now move {len(actions)}); "
+                              f"look at /history and roll back again")
             if not 0 <= to < len(actions):
                 raise Refused(f"choose a move from 0 to {len(actions) - 1}; the game is at move {len(actions)}")
             game = new_game(table)
             replay(game, actions[:to])
             table.status = PLAYING
-            turn = Turn(self.store, table, game, [], self.clock.now(), await self._reminders(table))
+            turn = Turn(self.store, table, game, [], self.clock.now(), await self._reminders(table), beginning=True)
+            turn.reshuffle(self.seeds(), f"mod:{user.id}")
             self.games.forget(table.id)
             self.games.snapshot_rolled_back(table.id, to)
             return await self._finish(turn, undo_after=to, expected=len(actions),
-                                      headline=f"⏪ {user.name} rolled the game back to move {to}.")
+                                      headline=f"⏪ {name_token(user.name)} rolled the game back to move {to}.")
 
     async def settings(self, guild: str) -> Settings:
         return await self.store.settings(guild)
@@ -465,33 +642,40 @@ class Referee:
     async def update_settings(self, guild: str, user: User, *, turn_time: str | None = None,
                               reminders: str | None = None, moderator_role: str | None = None,
                               allowed_games: str | None = None) -> Reply:
-        """Change a server's defaults (moderators only); anything not given stays as it is."""
+        """Change a server's defaults (server managers only); anything not given stays as it is."""
         return await self._guarded(self._update_settings(guild, user, turn_time, reminders, moderator_role,
                                                          allowed_games))
 
     async def _update_settings(self, guild: str, user: User, turn_time: str | None, reminders: str | None,
                                moderator_role: str | None, allowed_games: str | None) -> Reply:
-        self._moderator(user, "change the server's settings")
-        settings = await self.store.settings(guild)
+        if not user.manager:
+            raise Refused("only people who may manage this server can change its settings")
+        changes: dict[str, Any] = {}
         if turn_time is not None:
-            settings.turn_seconds = _duration(turn_time)
+            changes["turn_seconds"] = _duration(turn_time)
+            changes["turn_seconds_set"] = True
         if reminders is not None:
             try:
-                settings.reminders = parse_reminders(reminders)
+                changes["reminders"] = parse_reminders(reminders)
             except ValueError as error:
                 raise Refused(str(error)) from None
         if moderator_role is not None:
-            settings.moderator_role = moderator_role or None
+            changes["moderator_role"] = moderator_role or None
         if allowed_games is not None:
             names = [g.strip().lower() for g in re.split(r"[,\s]+", allowed_games) if g.strip()]
             if names in ([], ["all"]):
-                settings.allowed_games = None
+                changes["allowed_games"] = None
             else:
                 unknown = [n for n in names if n not in GAMES]
                 if unknown:
-                    raise Refused(f"unknown game {', '.join(unknown)}; games: {', '.join(sorted(GAMES))}")
-                settings.allowed_games = names
-        await self.store.save_settings(settings)
+                    raise Refused(f"unknown game {echo(', '.join(unknown))}; games: {', '.join(sorted(GAMES))}")
+                changes["allowed_games"] = names
+
+        def change(settings: Settings) -> None:
+            for key, value in changes.items():
+                setattr(settings, key, value)
+
+        settings = await self.store.update_settings(guild, change)
         return Reply(caller=Message(settings_text(settings)))
 
     # =========================================================================================
@@ -503,51 +687,105 @@ class Referee:
         if table is None or table.status != PLAYING or table.paused:
             await self.store.delete_timer(timer.id)
             return
-        async with self._lock(table.place):
-            table, game = await self._playing(table.place)
+        try:
+            reply = await self._fire(table.place, timer)
+        except (StaleLog, StaleTable):
+            log.info("timer %s was handled elsewhere first", timer.id)
+            return
+        if reply is not None:
+            await self._announce(reply)
+
+    async def _fire(self, place: str, timer: Timer) -> Reply | None:
+        assert timer.id is not None
+        async with self._lock(place):
+            table, game = await self._playing(place)
             current = await self.store.timers(table.id)
             if timer.id not in {t.id for t in current}:
-                return
+                return None
             if timer.seat not in game.to_move():
                 await self.store.delete_timer(timer.id)
-                return
+                return None
             seat = table.seats[timer.seat]
-            who = mention(seat.user_id, seat.name) if seat.user_id else seat.name
             if timer.kind == REMINDER:
-                await self.store.delete_timer(timer.id)
                 deadline = next((t.due for t in current if t.kind == DEADLINE and t.seat == timer.seat), None)
                 if deadline is None or deadline <= self.clock.now():
-                    return
-                left = format_duration(deadline - self.clock.now())
-                reply = Reply(public=Message(f"⏰ {who}, {left} left to move."), table_id=table.id,
-                              place=table.place, mentions=[seat.user_id] if seat.user_id else [],
-                              ply=len(game.log), status=table.status)
-            else:
-                turn = await self._turn(table, game)
-                turn.time_out(timer.seat, "clock")
-                reply = await self._finish(turn, headline=f"⏰ {seat.name} ran out of time.")
-        await self._notify(reply)
+                    await self.store.delete_timer(timer.id)
+                    return None
+                who = mention(seat.user_id, seat.name) if seat.user_id else name_token(seat.name)
+                text = f"⏰ {who}, your turn ends {deadline_token(deadline)}."
+                notice = self._notice(table, len(game.log), text, kind="reminder",
+                                      mentions=[seat.user_id] if seat.user_id else [])
+                await self.store.commit(table.id, expected=len(game.log), delete_timer=timer.id, notices=[notice])
+                assert notice.id is not None
+                return Reply(public=Message(text), table_id=table.id, place=table.place, notices=[notice.id],
+                             mentions=list(notice.mentions), ply=len(game.log), status=table.status)
+            turn = await self._turn(table, game)
+            turn.time_out(timer.seat, "clock")
+            return await self._finish(turn, headline=f"⏰ {name_token(seat.name)} ran out of time.")
 
-    async def _notify(self, reply: Reply) -> None:
+    async def _announce(self, reply: Reply) -> None:
+        """Deliver an unprompted reply now; if that fails, the outbox sends it later."""
         if self.notify is None:
-            log.info("unsent notice for %s: %s", reply.place, reply.public.text if reply.public else "")
+            await self.delivered(reply)
             return
         try:
             await self.notify(reply)
         except Exception:
-            log.exception("delivering a notice for %s failed", reply.place)
+            log.warning("delivering a notice for %s failed; the outbox will send it again", reply.place,
+                        exc_info=True)
+            return
+        await self.delivered(reply)
+
+    async def _send_notices(self, notices: list[Notice]) -> None:
+        """Send a batch of notices the outbox still holds (raises if the transport fails)."""
+        if self.notify is None:
+            log.info("no transport for %d notices at %s; dropped", len(notices), notices[0].place)
+            return
+        first = notices[0]
+        table = await self.store.get_table(first.table_id)
+        reply = Reply(table_id=first.table_id, place=first.place, ply=first.ply,
+                      status=table.status if table else None)
+        for notice in notices:
+            attachments = await self._late_pictures(table, notice) if table is not None else []
+            message = Message(notice.text, attachments)
+            if notice.seat is None:
+                reply.public = message
+                reply.mentions = list(notice.mentions)
+            else:
+                reply.private[notice.seat] = message
+        await self.notify(reply)
+
+    async def _late_pictures(self, table: TableRecord, notice: Notice) -> list[Attachment]:
+        """The pictures a notice asked for, drawn as of its move; [] (with a log line) if that
+        move is gone or drawing fails."""
+        if not (notice.board or notice.hand) or not self.render_images or table.game not in renderers.RENDERERS:
+            return []
+        try:
+            actions = await self.store.actions(table.id)
+            if notice.ply > len(actions):
+                return []
+            game = new_game(table)
+            replay(game, actions[:notice.ply])
+            if notice.board:
+                return await self._board_attachments(game)
+            assert notice.seat is not None
+            return [Attachment(f"{game.name}-hand.png", renderers.render_hand(game, notice.seat), "your hand")]
+        except Exception:
+            log.exception("drawing the pictures of notice %s failed; sending it without", notice.id)
+            return []
 
     # =========================================================================================
     # helpers
 
     async def _guarded(self, command: Awaitable[Reply]) -> Reply:
         """Run a command; a refusal becomes a reply for the caller, and an unexpected error is
-        logged and reported without details (nothing was committed)."""
+        logged and reported without details (nothing was committed: `_finish` never raises after
+        its commit)."""
         try:
             return await command
         except Refused as refused:
             return refusal(str(refused))
-        except StaleLog:
+        except (StaleLog, StaleTable):
             return refusal("the game changed while your command was being handled; please try again")
         except Exception:
             log.exception("command failed")
@@ -590,43 +828,73 @@ class Referee:
         return Turn(self.store, table, game, await self.store.timers(table.id), self.clock.now(),
                     await self._reminders(table))
 
-    async def _commit(self, turn: Turn, *, undo_after: int | None = None, expected: int | None = None) -> None:
+    async def _commit(self, turn: Turn, *, undo_after: int | None = None, expected: int | None = None,
+                      notices: list[Notice] | None = None) -> None:
         try:
-            timers = await turn.commit(undo_after=undo_after, expected=expected)
+            timers = await turn.commit(undo_after=undo_after, expected=expected, notices=notices or [])
         except BaseException:
             self.games.forget(turn.table.id)
             raise
-        self.games.remember(turn.table.id, turn.game)
+        self.games.remember(turn.table, turn.game)
         if timers:
             self.timers.wake()
-        await self.games.maybe_snapshot(turn.table.id, turn.game)
+        try:
+            await self.games.maybe_snapshot(turn.table.id, turn.game)
+        except Exception:
+            log.exception("saving a snapshot of table %s failed; the log has every move", turn.table.id)
 
     async def _deadlines(self, table: TableRecord) -> dict[int, float]:
         return {t.seat: t.due for t in await self.store.timers(table.id) if t.kind == DEADLINE}
 
-    @staticmethod
-    def _waiting_users(table: TableRecord, game: Game) -> list[str]:
-        return [u for s in game.to_move() if (u := table.seats[s].user_id)]
+    def _notice(self, table: TableRecord, ply: int, text: str, *, seat: int | None = None,
+                mentions: list[str] | None = None, board: bool = False, kind: str = "move") -> Notice:
+        now = self.clock.now()
+        return Notice(table_id=table.id, place=table.place, ply=ply, text=text, seat=seat,
+                      mentions=list(mentions or []), board=board, kind=kind, created_at=now,
+                      lease_until=now + self.delivery_lease)
 
     async def _finish(self, turn: Turn, *, headline: str = "", undo_after: int | None = None,
                       expected: int | None = None) -> Reply:
-        """Let AI seats move, commit everything, and tell the table what happened."""
-        turn.play_ai()
-        await self._commit(turn, undo_after=undo_after, expected=expected)
-        return await self._move_reply(turn, headline=headline)
+        """Make the forced and AI moves, then commit them with their announcements, and tell
+        the table what happened. Nothing after the commit can undo or hide the move: a picture
+        that cannot be drawn is left out, with a note."""
+        turn.play_automatic()
+        turn.plan()
+        reply = self._move_reply(turn, headline=headline)
+        table = turn.table
+        notices = []
+        if reply.public is not None:
+            notices.append(self._notice(table, len(turn.game.log), reply.public.text, mentions=reply.mentions,
+                                        board=True))
+        notices += [self._notice(table, len(turn.game.log), m.text, seat=seat, kind="private")
+                    for seat, m in reply.private.items()]
+        await self._commit(turn, undo_after=undo_after, expected=expected, notices=notices)
+        reply.notices = [n.id for n in notices if n.id is not None]
+        if reply.public is not None:
+            try:
+                reply.public.attachments = await self._board_attachments(turn.game)
+            except Exception:
+                log.exception("drawing the board of table %s failed; announcing without it", table.id)
+                reply.public.text += "\n" + NO_PICTURE
+        if not self.confirms_delivery:
+            await self.delivered(reply)
+        return reply
 
-    async def _move_reply(self, turn: Turn, *, headline: str = "") -> Reply:
+    def _move_reply(self, turn: Turn, *, headline: str = "") -> Reply:
         table, game = turn.table, turn.game
-        parts = [headline, narration.what_happened(turn.events),
-                 narration.who_is_next(table, game, turn.deadlines, self.clock.now())]
+        forced = [f"🤖 {name_token(table.seats[s].name)} had no choice: `{a}` was played for them."
+                  for s, a in turn.forced]
+        parts = [headline, narration.what_happened(turn.events), *forced,
+                 narration.who_is_next(table, game, turn.deadlines)]
         private: dict[int, Message] = {}
         for event in turn.events:
             if event.to is not None and not table.seats[event.to].is_ai:
                 message = private.setdefault(event.to, Message())
                 message.text = f"{message.text}\n{event.text}".strip()
-        return Reply(public=Message("\n".join(p for p in parts if p), await self._board_attachments(game)),
-                     private=private, events=list(turn.events), table_id=table.id, place=table.place,
-                     mentions=self._waiting_users(table, game), ply=len(game.log), status=table.status)
+        pinged = [u for s in sorted(turn.fresh) if (u := table.seats[s].user_id)]
+        return Reply(public=Message(_named("\n".join(p for p in parts if p), table)), private=private,
+                     events=list(turn.events), table_id=table.id, place=table.place, mentions=pinged,
+                     ply=len(game.log), status=table.status)
 
     async def _board_attachments(self, game: Game) -> list[Attachment]:
         if not self.render_images or game.name not in renderers.RENDERERS:
@@ -637,9 +905,9 @@ class Referee:
     async def _hand_message(self, game: Game, seat: int) -> Message:
         view = game.view(seat)
         tiles = view.get("hand", [])
-        playable = set(view.get("playable", []))
+        playable = set(view.get("playable", [])) if seat in game.to_move() else set()
         if tiles:
-            listed = ", ".join(f"**{t}**" if t in playable else t for t in tiles)
+            listed = ", ".join(f"**{t}**" if t in playable else str(t) for t in tiles)
             text = f"Your hand ({len(tiles)}): {listed}"
             if playable:
                 text += "\nBold tiles can be laid now."
@@ -651,9 +919,38 @@ class Referee:
         return Message(text, attachments)
 
 
+def _chat() -> Reply:
+    """The answer to typed chat that is not a move: nothing is said."""
+    reply = refusal("")
+    reply.unreadable = True
+    return reply
+
+
+def _example(game: Game | None) -> str:
+    return "see `/rules` for how to write moves"
+
+
+def _without_echo(message: str, text: str) -> str:
+    """A refusal's message with the user's own text shortened wherever it is quoted back."""
+    stripped = text.strip()
+    if len(stripped) > 100 and stripped in message:
+        message = message.replace(stripped, echo(stripped))
+    return message if len(message) <= 1500 else message[:1499] + "…"
+
+
+def _named(text: str, table: TableRecord) -> str:
+    """`text` with every seated player's name (as written by the engine) made a name token, so
+    no transport reads markup in it. Tokens already there are left alone."""
+    names = sorted({s.name for s in table.seats if s.name}, key=len, reverse=True)
+    if not names:
+        return text
+    pattern = re.compile(r"<[@nt][^>]*>|(?<!\w)(" + "|".join(re.escape(n) for n in names) + r")(?!\w)")
+    return pattern.sub(lambda m: name_token(m.group(1)) if m.group(1) else m.group(0), text)
+
+
 def lobby_text(table: TableRecord) -> str:
     cls = GAMES[table.game]
-    players = ", ".join(s.name for s in table.seats) or "nobody yet"
+    players = ", ".join(name_token(s.name) for s in table.seats) or "nobody yet"
     clock = f"{format_duration(table.turn_seconds)} per turn" if table.turn_seconds else "no turn clock"
     options = ", ".join(f"{k}={v}" for k, v in table.options.items())
     lines = [f"**{cls.title}** · players ({len(table.seats)}/{cls.max_players}): {players}",
@@ -666,6 +963,8 @@ def lobby_text(table: TableRecord) -> str:
 
 def settings_text(settings: Settings) -> str:
     clock = format_duration(settings.turn_seconds) if settings.turn_seconds else "off"
+    if not settings.turn_seconds_set:
+        clock = "each game's own (1d unless the game has another)"
     games = ", ".join(settings.allowed_games) if settings.allowed_games else "all"
     return (f"Server settings: turn time {clock} · reminders {', '.join(settings.reminders) or 'off'} before the "
             f"deadline · moderator role {settings.moderator_role or 'none (Manage Threads permission)'} · "
@@ -684,5 +983,7 @@ def _actor_note(actor: str, table: TableRecord) -> str:
         return " (out of time)"
     if actor.startswith("mod:"):
         return " (by a moderator)"
+    if actor == "rules":
+        return " (forced: nothing else was legal)"
     return ""
 

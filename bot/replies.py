@@ -1,13 +1,19 @@
 """What the referee answers: public text and images, a note for the caller alone, private
 messages per seat, and the engine's events. Transports turn a Reply into messages.
 
-Text may contain mention tokens `<@user-id|name>`; each transport renders them (Discord as a real
-mention, the console as the name) with `render_mentions`.
+Text may contain three kinds of token, which each transport renders its own way:
+* mentions `<@user-id|name>` (Discord: a real mention; the console: the name);
+* names `<n:name>`: a player's name, which must never be read as markup (Discord escapes its
+  markdown; the console prints it as it is);
+* times `<t:1800000000:R>`: a moment, such as a deadline (Discord shows it in each reader's own
+  time, counting down; the console says "in 5m").
 """
 
 from __future__ import annotations
 
 import re
+import time
+import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -47,6 +53,11 @@ class Reply:
     status: str | None = None
     unreadable: bool = False
     """A refused move that could not be read as a move at all (chat, not a move)."""
+    notices: list[int] = field(default_factory=list)
+    """The outbox entries this reply announces: the transport confirms them once delivered
+    (`Referee.delivered`), else they are sent again."""
+    stale: bool = False
+    """Refused because the game changed since the sender looked."""
 
     @property
     def public_events(self) -> list[Event]:
@@ -59,12 +70,37 @@ def refusal(text: str, *, table_id: int | None = None, place: str | None = None,
     return Reply(ok=False, caller=Message(text, attachments or []), table_id=table_id, place=place)
 
 
+NAME_LENGTH = 32
+
+
+def clean_name(name: str) -> str:
+    """A display name safe to store and to put in a token: no control characters, no angle
+    brackets or bars (so it can never forge a token), one space between words, at most 32
+    characters; never empty."""
+    kept = "".join(" " if unicodedata.category(c).startswith(("C", "Z")) else c for c in name)
+    kept = kept.replace("<", "‹").replace(">", "›").replace("|", "¦")
+    kept = " ".join(kept.split())[:NAME_LENGTH].strip()
+    return kept or "player"
+
+
 def mention(user_id: str, name: str) -> str:
     """A token for `user_id` that transports render as a mention."""
-    return f"<@{user_id}|{name.replace('>', '').replace('|', '')}>"
+    return f"<@{user_id}|{clean_name(name)}>"
+
+
+def name_token(name: str) -> str:
+    """A token for a player's name, which transports print without reading markup in it."""
+    return f"<n:{clean_name(name)}>"
+
+
+def deadline_token(when: float) -> str:
+    """A token for a moment, rendered relative to the reader's now ("in 5m")."""
+    return f"<t:{round(when)}:R>"
 
 
 _MENTION = re.compile(r"<@([^|>]+)\|([^>]*)>")
+_NAME = re.compile(r"<n:([^>]*)>")
+_TIME = re.compile(r"<t:(-?\d+):R>")
 
 
 def render_mentions(text: str, render: Callable[[str, str], str]) -> str:
@@ -72,6 +108,24 @@ def render_mentions(text: str, render: Callable[[str, str], str]) -> str:
     return _MENTION.sub(lambda m: render(m.group(1), m.group(2)), text)
 
 
-def plain(text: str) -> str:
-    """Mention tokens replaced by names."""
-    return render_mentions(text, lambda _user, name: name)
+def render_names(text: str, render: Callable[[str], str]) -> str:
+    """Replace each name token with `render(name)`."""
+    return _NAME.sub(lambda m: render(m.group(1)), text)
+
+
+def render_times(text: str, now: float | None = None) -> str:
+    """Time tokens as "in 5m" (or "now") from `now` (default: the system clock)."""
+    from bot.timers import format_duration
+
+    moment = time.time() if now is None else now
+
+    def one(match: re.Match[str]) -> str:
+        left = int(match.group(1)) - moment
+        return f"in {format_duration(left)}" if left >= 1 else "now"
+
+    return _TIME.sub(one, text)
+
+
+def plain(text: str, now: float | None = None) -> str:
+    """Every token as plain text: mentions and names as the names, times as "in 5m"."""
+    return render_times(render_names(render_mentions(text, lambda _user, name: name), lambda name: name), now)

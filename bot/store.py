@@ -11,8 +11,9 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import sqlite3
 from abc import ABC, abstractmethod
-from collections.abc import AsyncIterator, Iterable, Sequence
+from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import asdict
 from pathlib import Path
@@ -20,7 +21,7 @@ from typing import Any
 
 import aiosqlite
 
-from bot.records import OPEN_STATUSES, ActionRecord, SeatRecord, Settings, TableRecord, Timer
+from bot.records import OPEN_STATUSES, ActionRecord, Notice, SeatRecord, Settings, TableRecord, Timer
 
 log = logging.getLogger(__name__)
 
@@ -32,6 +33,21 @@ class StaleLog(Exception):
         super().__init__(f"table {table_id}: expected {expected} actions, found {actual}")
         self.expected = expected
         self.actual = actual
+
+
+class StaleTable(Exception):
+    """The table was changed by someone else since it was read: read it again and redo the change."""
+
+    def __init__(self, table_id: int, version: int) -> None:
+        super().__init__(f"table {table_id}: version {version} is no longer the latest")
+
+
+class PlaceTaken(Exception):
+    """A place can hold one open table at a time, and it already does."""
+
+    def __init__(self, place: str) -> None:
+        super().__init__(f"{place} already has an open table")
+        self.place = place
 
 
 class Store(ABC):
@@ -47,11 +63,13 @@ class Store(ABC):
 
     @abstractmethod
     async def create_table(self, table: TableRecord) -> int:
-        """Save a new table with its seats; returns its id (also set on `table`)."""
+        """Save a new table with its seats; returns its id (also set on `table`). Raises
+        PlaceTaken if the place already has an open (lobby or playing) table."""
 
     @abstractmethod
     async def save_table(self, table: TableRecord) -> None:
-        """Save a table's status, settings, meta and seats."""
+        """Save a table's status, settings, meta and seats, if nobody else saved it since it was
+        read (else StaleTable); `table.version` is then the new version."""
 
     @abstractmethod
     async def get_table(self, table_id: int) -> TableRecord | None: ...
@@ -77,11 +95,28 @@ class Store(ABC):
     @abstractmethod
     async def commit(self, table_id: int, *, expected: int, actions: Sequence[ActionRecord] = (),
                      table: TableRecord | None = None, timers: Sequence[Timer] | None = None,
-                     undo_after: int | None = None) -> None:
+                     undo_after: int | None = None, notices: Sequence[Notice] = (),
+                     delete_timer: int | None = None) -> None:
         """In one transaction: check the live log has `expected` actions (else StaleLog), undo
-        every action after ply `undo_after` if given, append `actions`, save `table` (not its
-        seats: those change only in the lobby, through `save_table`), and replace the table's
-        timers with `timers` if given."""
+        every action after ply `undo_after` if given, append `actions`, save `table` with its
+        seats (StaleTable if it changed since it was read), replace the table's timers with
+        `timers` if given (else delete the one timer `delete_timer`: StaleLog if it is already
+        gone, so a timer fires once), and add `notices` to the outbox (their ids are set)."""
+
+    # ---- the outbox -------------------------------------------------------------------------
+
+    @abstractmethod
+    async def claim_notices(self, now: float, lease: float, limit: int = 50) -> list[Notice]:
+        """Undelivered notices whose lease has run out, oldest first, each leased to the caller
+        until `now + lease` (so no other process sends them meanwhile)."""
+
+    @abstractmethod
+    async def notices_delivered(self, ids: Sequence[int], now: float) -> None:
+        """Mark notices as delivered: they are never sent again."""
+
+    @abstractmethod
+    async def pending_notices(self, table_id: int) -> list[Notice]:
+        """A table's undelivered notices, oldest first."""
 
     # ---- timers -----------------------------------------------------------------------------
 
@@ -106,6 +141,11 @@ class Store(ABC):
 
     @abstractmethod
     async def save_settings(self, settings: Settings) -> None: ...
+
+    @abstractmethod
+    async def update_settings(self, guild: str, change: Callable[[Settings], None]) -> Settings:
+        """Read a server's settings, apply `change` and save them, in one transaction (so two
+        changes made at once both stay). An exception from `change` saves nothing."""
 
     @abstractmethod
     async def snapshot(self, table_id: int) -> tuple[int, str, bytes] | None:
@@ -178,9 +218,35 @@ MIGRATIONS: list[str] = [
         data BLOB NOT NULL
     );
     """,
+    # 2: table versions, one open table per place, the outbox
+    """
+    ALTER TABLE tables ADD COLUMN version INTEGER NOT NULL DEFAULT 0;
+    UPDATE tables SET status = 'aborted' WHERE status IN ('lobby', 'playing') AND id NOT IN
+        (SELECT MAX(id) FROM tables WHERE status IN ('lobby', 'playing') GROUP BY place);
+    CREATE UNIQUE INDEX tables_open_place ON tables(place) WHERE status IN ('lobby', 'playing');
+    CREATE TABLE outbox (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        table_id INTEGER NOT NULL REFERENCES tables(id) ON DELETE CASCADE,
+        place TEXT NOT NULL,
+        ply INTEGER NOT NULL,
+        seat INTEGER,
+        data TEXT NOT NULL,
+        created_at REAL NOT NULL,
+        lease_until REAL NOT NULL,
+        delivered_at REAL,
+        attempts INTEGER NOT NULL DEFAULT 0
+    );
+    CREATE INDEX outbox_pending ON outbox(lease_until) WHERE delivered_at IS NULL;
+    CREATE INDEX outbox_by_table ON outbox(table_id, id);
+    """,
 ]
 
-_TABLE_COLUMNS = "id, place, guild, game, options, status, seed, turn_seconds, paused, created_by, created_at, meta"
+OUTBOX_LEASE = 30.0
+"""Seconds a notice is left to the process that made it before another may send it."""
+
+_TABLE_COLUMNS = ("id, place, guild, game, options, status, seed, turn_seconds, paused, created_by, created_at, meta,"
+                  " version")
+_NOTICE_COLUMNS = "id, table_id, place, ply, seat, data, created_at, attempts"
 
 
 class SQLiteStore(Store):
@@ -257,28 +323,37 @@ class SQLiteStore(Store):
 
     async def create_table(self, table: TableRecord) -> int:
         async with self._transaction() as db:
-            cursor = await db.execute(
-                "INSERT INTO tables (place, guild, game, options, status, seed, turn_seconds, paused, created_by,"
-                " created_at, meta) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (table.place, table.guild, table.game, json.dumps(table.options), table.status, table.seed,
-                 table.turn_seconds, int(table.paused), table.created_by, table.created_at, json.dumps(table.meta)))
+            try:
+                cursor = await db.execute(
+                    "INSERT INTO tables (place, guild, game, options, status, seed, turn_seconds, paused,"
+                    " created_by, created_at, meta) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (table.place, table.guild, table.game, json.dumps(table.options), table.status, table.seed,
+                     table.turn_seconds, int(table.paused), table.created_by, table.created_at,
+                     json.dumps(table.meta)))
+            except sqlite3.IntegrityError:
+                raise PlaceTaken(table.place) from None
             assert cursor.lastrowid is not None
             table.id = cursor.lastrowid
+            table.version = 0
             await self._write_seats(db, table)
         return table.id
 
     async def save_table(self, table: TableRecord) -> None:
         async with self._transaction() as db:
             await self._write_table(db, table)
-            await self._write_seats(db, table)
+        table.version += 1
 
-    @staticmethod
-    async def _write_table(db: aiosqlite.Connection, table: TableRecord) -> None:
-        await db.execute(
+    @classmethod
+    async def _write_table(cls, db: aiosqlite.Connection, table: TableRecord) -> None:
+        """Write the table and its seats if it is still at `table.version` (else StaleTable)."""
+        cursor = await db.execute(
             "UPDATE tables SET place = ?, guild = ?, options = ?, status = ?, seed = ?, turn_seconds = ?,"
-            " paused = ?, meta = ? WHERE id = ?",
+            " paused = ?, meta = ?, version = version + 1 WHERE id = ? AND version = ?",
             (table.place, table.guild, json.dumps(table.options), table.status, table.seed, table.turn_seconds,
-             int(table.paused), json.dumps(table.meta), table.id))
+             int(table.paused), json.dumps(table.meta), table.id, table.version))
+        if cursor.rowcount != 1:
+            raise StaleTable(table.id, table.version)
+        await cls._write_seats(db, table)
 
     @staticmethod
     async def _write_seats(db: aiosqlite.Connection, table: TableRecord) -> None:
@@ -313,7 +388,7 @@ class SQLiteStore(Store):
                 id=row["id"], place=row["place"], guild=row["guild"], game=row["game"],
                 options=json.loads(row["options"]), status=row["status"], seed=row["seed"],
                 turn_seconds=row["turn_seconds"], paused=bool(row["paused"]), created_by=row["created_by"],
-                created_at=row["created_at"], meta=json.loads(row["meta"]),
+                created_at=row["created_at"], meta=json.loads(row["meta"]), version=row["version"],
                 seats=[SeatRecord(s["seat"], s["name"], s["user_id"], s["agent"]) for s in seats]))
         return tables
 
@@ -330,11 +405,16 @@ class SQLiteStore(Store):
 
     async def commit(self, table_id: int, *, expected: int, actions: Sequence[ActionRecord] = (),
                      table: TableRecord | None = None, timers: Sequence[Timer] | None = None,
-                     undo_after: int | None = None) -> None:
+                     undo_after: int | None = None, notices: Sequence[Notice] = (),
+                     delete_timer: int | None = None) -> None:
         async with self._transaction() as db:
             actual = await _count(db, table_id)
             if actual != expected:
                 raise StaleLog(table_id, expected, actual)
+            if delete_timer is not None and timers is None:
+                cursor = await db.execute("DELETE FROM timers WHERE id = ?", (delete_timer,))
+                if cursor.rowcount != 1:
+                    raise StaleLog(table_id, expected, actual)
             if undo_after is not None:
                 await db.execute("UPDATE actions SET undone = 1 WHERE table_id = ? AND undone = 0 AND ply > ?",
                                  (table_id, undo_after))
@@ -349,6 +429,40 @@ class SQLiteStore(Store):
                 await db.executemany(
                     "INSERT INTO timers (table_id, seat, kind, due, ply) VALUES (?, ?, ?, ?, ?)",
                     [(table_id, t.seat, t.kind, t.due, t.ply) for t in timers])
+            for notice in notices:
+                cursor = await db.execute(
+                    "INSERT INTO outbox (table_id, place, ply, seat, data, created_at, lease_until)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    (notice.table_id, notice.place, notice.ply, notice.seat, json.dumps(notice.data()),
+                     notice.created_at, notice.lease_until or notice.created_at + OUTBOX_LEASE))
+                notice.id = cursor.lastrowid
+        if table is not None:
+            table.version += 1
+
+    # ---- the outbox -------------------------------------------------------------------------
+
+    async def claim_notices(self, now: float, lease: float, limit: int = 50) -> list[Notice]:
+        async with self._transaction() as db:
+            rows = await db.execute_fetchall(
+                f"SELECT {_NOTICE_COLUMNS} FROM outbox WHERE delivered_at IS NULL AND lease_until <= ?"
+                " ORDER BY id LIMIT ?", (now, limit))
+            notices = [_notice(r) for r in rows]
+            await db.executemany("UPDATE outbox SET lease_until = ?, attempts = attempts + 1 WHERE id = ?",
+                                 [(now + lease, n.id) for n in notices])
+        return notices
+
+    async def notices_delivered(self, ids: Sequence[int], now: float) -> None:
+        if not ids:
+            return
+        async with self._transaction() as db:
+            await db.executemany("UPDATE outbox SET delivered_at = ? WHERE id = ? AND delivered_at IS NULL",
+                                 [(now, i) for i in ids])
+
+    async def pending_notices(self, table_id: int) -> list[Notice]:
+        rows = await self.reader.execute_fetchall(
+            f"SELECT {_NOTICE_COLUMNS} FROM outbox WHERE table_id = ? AND delivered_at IS NULL ORDER BY id",
+            (table_id,))
+        return [_notice(r) for r in rows]
 
     # ---- timers -----------------------------------------------------------------------------
 
@@ -375,16 +489,19 @@ class SQLiteStore(Store):
 
     async def settings(self, guild: str) -> Settings:
         rows = list(await self.reader.execute_fetchall("SELECT data FROM settings WHERE guild = ?", (guild,)))
-        if not rows:
-            return Settings(guild)
-        data: dict[str, Any] = json.loads(rows[0]["data"])
-        data["guild"] = guild
-        return Settings(**{k: v for k, v in data.items() if k in Settings.__dataclass_fields__})
+        return _settings(guild, rows[0]["data"] if rows else None)
 
     async def save_settings(self, settings: Settings) -> None:
         async with self._transaction() as db:
-            await db.execute("INSERT INTO settings (guild, data) VALUES (?, ?) ON CONFLICT(guild) DO UPDATE"
-                             " SET data = excluded.data", (settings.guild, json.dumps(asdict(settings))))
+            await _write_settings(db, settings)
+
+    async def update_settings(self, guild: str, change: Callable[[Settings], None]) -> Settings:
+        async with self._transaction() as db:
+            rows = list(await db.execute_fetchall("SELECT data FROM settings WHERE guild = ?", (guild,)))
+            settings = _settings(guild, rows[0]["data"] if rows else None)
+            change(settings)
+            await _write_settings(db, settings)
+        return settings
 
     async def snapshot(self, table_id: int) -> tuple[int, str, bytes] | None:
         rows = list(await self.reader.execute_fetchall(
@@ -403,6 +520,27 @@ async def _count(db: aiosqlite.Connection, table_id: int) -> int:
     rows = list(await db.execute_fetchall(
         "SELECT COUNT(*) FROM actions WHERE table_id = ? AND undone = 0", (table_id,)))
     return int(rows[0][0])
+
+
+def _settings(guild: str, stored: str | None) -> Settings:
+    if stored is None:
+        return Settings(guild)
+    data: dict[str, Any] = json.loads(stored)
+    data["guild"] = guild
+    return Settings(**{k: v for k, v in data.items() if k in Settings.__dataclass_fields__})
+
+
+async def _write_settings(db: aiosqlite.Connection, settings: Settings) -> None:
+    await db.execute("INSERT INTO settings (guild, data) VALUES (?, ?) ON CONFLICT(guild) DO UPDATE"
+                     " SET data = excluded.data", (settings.guild, json.dumps(asdict(settings))))
+
+
+def _notice(row: aiosqlite.Row) -> Notice:
+    data = json.loads(row["data"])
+    return Notice(table_id=row["table_id"], place=row["place"], ply=row["ply"], seat=row["seat"],
+                  text=data["text"], mentions=data.get("mentions", []), board=data.get("board", False),
+                  hand=data.get("hand", False), kind=data.get("kind", "move"), id=row["id"],
+                  created_at=row["created_at"], attempts=row["attempts"])
 
 
 def _timer(row: aiosqlite.Row) -> Timer:

@@ -4,9 +4,9 @@ Timers are rows in the store, so they survive a restart. One dispatcher task sle
 earliest one falls due and hands it to the referee. The clock is injected: `SystemClock` in
 production, `ManualClock` in tests, which never sleep.
 
-A seat's deadline starts when the seat starts waiting (it enters `to_move`) and runs until it
-stops waiting: drawing a tile or laying a double does not restart the clock, but the turn going
-round the table does.
+A seat's deadline starts when its turn begins and runs until the turn ends: drawing a tile or
+laying a double does not restart the clock, but every new turn (the same seat's next one
+included, and each new round) gets a fresh deadline.
 """
 
 from __future__ import annotations
@@ -160,14 +160,14 @@ def parse_reminders(text: str) -> list[str]:
 
 def plan_timers(table_id: int, waiting: dict[int, tuple[int, float]], previous: Sequence[Timer],
                 turn_seconds: int | None, reminders: Sequence[str]) -> list[Timer]:
-    """The timers a table should have. `waiting` maps each clocked seat to (ply, time) it started
-    waiting; a seat that was already waiting keeps its deadline and unfired reminders."""
+    """The timers a table should have. `waiting` maps each clocked seat to (ply, time) its turn
+    began; a seat still in the same turn keeps its deadline and unfired reminders."""
     if not turn_seconds:
         return []
     timers = []
     for seat, (ply, since) in sorted(waiting.items()):
         kept = [t for t in previous if t.seat == seat and t.ply == ply]
-        if any(t.kind == DEADLINE for t in kept):
+        if any(t.kind == DEADLINE and abs(t.due - (since + turn_seconds)) < 1e-6 for t in kept):
             timers += [Timer(table_id, t.seat, t.kind, t.due, t.ply) for t in kept]
             continue
         due = since + turn_seconds
@@ -244,7 +244,10 @@ class TimerDispatcher:
         """Fire every timer due now; returns how many fired."""
         now = self.clock.now()
         fired = 0
-        for timer in await self.store.due_timers(now):
+        due = await self.store.due_timers(now)
+        live = {t.id for t in due}
+        self._failed = {key: when for key, when in self._failed.items() if key in live}
+        for timer in due:
             assert timer.id is not None
             if self._failed.get(timer.id, 0) > now:
                 continue

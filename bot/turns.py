@@ -1,25 +1,34 @@
 """One command's changes to a table, committed together.
 
-A `Turn` applies actions to a table's game (the player's, then any AI seats' and the clock's),
-keeps the events, notes when each seat started waiting (for its deadline), and commits the new
-log entries, the table record and the table's timers in one transaction.
+A `Turn` applies actions to a table's game (the player's, then the forced ones, the AI seats'
+and the clock's), keeps the events, notes when each seat's turn began (for its deadline), and
+commits the new log entries, the table record, the table's timers and the announcements in one
+transaction.
+
+Every new turn gets a fresh deadline: the game's `turn_count` says when one begins (the same
+seat's next turn included, and each new round). Within a turn (a draw before laying, a double's
+extra play) the deadline stands, so nobody can stall by acting without passing the turn on.
 """
 
 from __future__ import annotations
 
-from bot.records import DEADLINE, FINISHED, PLAYING, ActionRecord, TableRecord, Timer
+from collections.abc import Sequence
+
+from bot.records import DEADLINE, FINISHED, PLAYING, ActionRecord, Notice, TableRecord, Timer
 from bot.store import Store
 from bot.timers import plan_timers
 from engine import Event, Game
 from engine.ai import agent
-from engine.core import RESIGN
+from engine.core import CHANCE, RESIGN
 
 AI_STEP_LIMIT = 20_000
 
 
 class Turn:
     def __init__(self, store: Store, table: TableRecord, game: Game, timers_before: list[Timer], now: float,
-                 reminders: list[str]) -> None:
+                 reminders: list[str], *, beginning: bool = False) -> None:
+        """`beginning`: the game (re)starts here (a deal, a rollback), so every seat it waits for
+        begins a turn now."""
         self.store = store
         self.table = table
         self.game = game
@@ -28,12 +37,19 @@ class Turn:
         self.start_length = len(game.log)
         self.actions: list[ActionRecord] = []
         self.events: list[Event] = []
+        self.forced: list[tuple[int, str]] = []
+        """Actions the rules made for a seat (a pass when nothing else is legal)."""
         self.timers_before = timers_before
-        self.timers_after: list[Timer] = []
+        self.timers_after: list[Timer] | None = None
         turn = table.turn_seconds or 0
         self.waiting: dict[int, tuple[int, float]] = {
             t.seat: (t.ply, t.due - turn) for t in timers_before if t.kind == DEADLINE}
+        self.fresh: set[int] = set()
+        """Seats whose turn began during this command (they are the ones to ping)."""
+        self._turn_count = game.turn_count()
         self._observe()
+        if not beginning:
+            self.fresh.clear()
 
     # ---- acting -------------------------------------------------------------------------
 
@@ -48,25 +64,41 @@ class Turn:
         self._record(seat, RESIGN, actor, events)
         return events
 
+    def reshuffle(self, seed: int, actor: str) -> None:
+        """Deal everything no seat has seen again (after a rollback)."""
+        self.game.reshuffle(seed)
+        self._record(-1, f"{CHANCE} {seed}", actor, [])
+
     def time_out(self, seat: int, actor: str) -> list[Event]:
-        """Apply what a missed deadline does for `seat`."""
+        """Apply what a missed deadline does for `seat`. Its deadline is spent either way: if the
+        game still waits for the seat, a fresh turn (and deadline) begins, so a timeout fires once."""
         events: list[Event] = []
         for action in self.game.timeout_actions(seat):
             events += self.apply(seat, action, actor)
+        self.waiting.pop(seat, None)
+        self._observe()
         return events
 
-    def play_ai(self) -> None:
-        """Let AI seats act until the game waits for a person or ends."""
+    def play_automatic(self) -> None:
+        """Make the forced actions and let AI seats act, until the game waits for a person's
+        choice or ends."""
         for _ in range(AI_STEP_LIMIT):
             if self.game.outcome() is not None:
                 return
-            robots = [s for s in self.game.to_move() if self.table.seats[s].is_ai]
+            waiting = self.game.to_move()
+            forced = next(((s, a) for s in waiting if (a := self.game.forced_action(s)) is not None), None)
+            if forced is not None:
+                seat, action = forced
+                self.apply(seat, action, "rules")
+                self.forced.append((seat, self.game.log[-1][1]))
+                continue
+            robots = [s for s in waiting if self.table.seats[s].is_ai]
             if not robots:
                 return
             seat = robots[0]
             name = self.table.seats[seat].agent or "greedy"
             self.apply(seat, agent(name).choose(self.game, seat), f"ai:{name}")
-        raise RuntimeError(f"table {self.table.id}: AI seats made {AI_STEP_LIMIT} moves without stopping")
+        raise RuntimeError(f"table {self.table.id}: automatic moves went on for {AI_STEP_LIMIT} steps")
 
     def _record(self, seat: int, action: str, actor: str, events: list[Event]) -> None:
         self.actions.append(ActionRecord(len(self.game.log), seat, action, actor, self.now))
@@ -74,11 +106,17 @@ class Turn:
         self._observe()
 
     def _observe(self) -> None:
-        """Start the clock for seats that just began waiting; stop it for those that stopped."""
+        """Start a fresh clock for seats whose turn just began; stop it for those that stopped."""
+        count = self.game.turn_count()
+        if count != self._turn_count:
+            self._turn_count = count
+            self.waiting.clear()
         people = {s for s in self.game.to_move() if not self.table.seats[s].is_ai}
         self.waiting = {s: v for s, v in self.waiting.items() if s in people}
-        for seat in people - self.waiting.keys():
+        for seat in sorted(people - self.waiting.keys()):
             self.waiting[seat] = (len(self.game.log), self.now)
+            self.fresh.add(seat)
+        self.fresh &= people
 
     # ---- finishing --------------------------------------------------------------------------
 
@@ -86,23 +124,28 @@ class Turn:
     def changed(self) -> bool:
         return bool(self.actions)
 
-    @property
-    def deadlines(self) -> dict[int, float]:
-        """Each clocked seat's deadline, as committed."""
-        return {t.seat: t.due for t in self.timers_after if t.kind == DEADLINE}
-
-    def planned_timers(self) -> list[Timer]:
-        if self.table.status != PLAYING or self.table.paused:
-            return []
-        return plan_timers(self.table.id, self.waiting, self.timers_before, self.table.turn_seconds,
-                           self.reminders)
-
-    async def commit(self, *, undo_after: int | None = None, expected: int | None = None) -> list[Timer]:
-        """Write everything; the game must not have been changed by anyone else meanwhile."""
+    def plan(self) -> list[Timer]:
+        """The timers the table will have after this command (also `deadlines`)."""
         if self.game.outcome() is not None and self.table.status == PLAYING:
             self.table.status = FINISHED
-        timers = self.planned_timers()
+        if self.table.status != PLAYING or self.table.paused:
+            self.timers_after = []
+        else:
+            self.timers_after = plan_timers(self.table.id, self.waiting, self.timers_before,
+                                            self.table.turn_seconds, self.reminders)
+        return self.timers_after
+
+    @property
+    def deadlines(self) -> dict[int, float]:
+        """Each clocked seat's deadline after this command."""
+        timers = self.timers_after if self.timers_after is not None else self.plan()
+        return {t.seat: t.due for t in timers if t.kind == DEADLINE}
+
+    async def commit(self, *, undo_after: int | None = None, expected: int | None = None,
+                     notices: Sequence[Notice] = ()) -> list[Timer]:
+        """Write everything; the game must not have been changed by anyone else meanwhile."""
+        timers = self.timers_after if self.timers_after is not None else self.plan()
         await self.store.commit(self.table.id, expected=self.start_length if expected is None else expected,
-                                actions=self.actions, table=self.table, timers=timers, undo_after=undo_after)
-        self.timers_after = timers
+                                actions=self.actions, table=self.table, timers=timers, undo_after=undo_after,
+                                notices=notices)
         return timers

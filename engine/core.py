@@ -24,10 +24,15 @@ import typing
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from random import Random
 from typing import Any, ClassVar, Self
 
 RESIGN = "resign"
 """How a resignation is written in the action log (it is not an action a player types)."""
+
+CHANCE = "chance"
+"""How a fresh draw of chance is written in the action log: `chance <seed>` (seat -1), made by a
+rollback so nobody who saw what came next knows the future draws."""
 
 JOIN = "join"
 """How a player joining a running game is written in the action log: `join <name>`."""
@@ -222,6 +227,10 @@ class Game(ABC):
     """A few paragraphs of rules for players, shown by `/rules`."""
     notation_help: ClassVar[str] = ""
     """How to type actions, with examples."""
+    verbs: ClassVar[frozenset[str]] = frozenset()
+    """Every word of the game's notation, in every language it accepts ("draw", "pass", …):
+    typed chat is taken as a move only when all its words are verbs, player names or words of
+    the seat's legal actions; anything else is conversation."""
     default_turn_seconds: ClassVar[int | None] = None
     """The turn time a new table of this game gets unless its creator or the server sets one
     (Tromino Go's 72 hours); None: the referee's general default."""
@@ -267,6 +276,13 @@ class Game(ABC):
     @abstractmethod
     def to_move(self) -> tuple[int, ...]:
         """Seats the game is waiting for (the clock runs for them); () when the game is over."""
+
+    def turn_count(self) -> int:
+        """A number that grows whenever a new turn begins (the same seat's next turn included,
+        and each new round) and stays the same within a turn (a draw before laying, a double's
+        extra play). The referee gives every new turn a fresh deadline. By default every action
+        begins a new turn."""
+        return len(self.log)
 
     @abstractmethod
     def legal_actions(self, seat: int) -> list[str]:
@@ -333,6 +349,15 @@ class Game(ABC):
     def is_resigned(self, seat: int) -> bool:
         """Whether `seat` has left the game."""
 
+    def reshuffle(self, seed: int) -> None:
+        """Deal again, from `seed`, everything no seat has seen (the bag, the well, a deck, the
+        future rounds); logged as a chance entry so replays do the same."""
+        self._reshuffle(random.Random(f"{self.name}:{seed}:reshuffle"))
+        self.log.append((-1, f"{CHANCE} {seed}"))
+
+    def _reshuffle(self, rng: Random) -> None:  # noqa: B027 (a hook: no hidden piles by default)
+        """Reorder every hidden pile with `rng`. Games with hidden chance override this."""
+
     allows_join: ClassVar[bool] = False
     """Whether new players may take a seat in a running game (see `join`)."""
 
@@ -390,7 +415,9 @@ class Game(ABC):
     def replay(self, log: list[Any]) -> None:
         """Apply logged actions in order (as written by `to_json`)."""
         for seat, action in log:
-            if action == RESIGN:
+            if seat == -1 and action.startswith(CHANCE + " "):
+                self.reshuffle(int(action[len(CHANCE) + 1:]))
+            elif action == RESIGN:
                 self.resign(seat)
             elif action.startswith(JOIN + " ") and seat == self.players:
                 self.join(action[len(JOIN) + 1:])

@@ -55,10 +55,10 @@ def local_user(name: str | None = None) -> User:
     return User(LOCAL_USER_ID, name or login or "Player", moderator=True)
 
 
-def terminal_text(text: str, colour: bool = False) -> str:
-    """Chat text for the terminal: mentions as names, **bold** and `code` marks shown plainly
-    (bold in colour terminals)."""
-    text = plain(text)
+def terminal_text(text: str, colour: bool = False, now: float | None = None) -> str:
+    """Chat text for the terminal: mentions as names, times as "in 5m" from `now`, **bold** and
+    `code` marks shown plainly (bold in colour terminals)."""
+    text = plain(text, now)
     text = re.sub(r"\*\*(.+?)\*\*", (lambda m: f"\x1b[1m{m.group(1)}\x1b[0m") if colour else r"\1", text)
     return re.sub(r"`([^`]+)`", r"\1", text)
 
@@ -75,6 +75,8 @@ class ConsoleSession:
         self.boards = boards
         self.colour = colour
         self._legend_shown = False
+        self._seen: int | None = None
+        """The log length of the last board shown: moves typed are based on it."""
 
     # ---- starting ---------------------------------------------------------------------------
 
@@ -159,7 +161,7 @@ class ConsoleSession:
                 if confirm and confirm.strip().lower() in ("y", "yes"):
                     await self._show(await self.referee.resign(place, self.user))
             else:
-                await self._show(await self.referee.act(place, self.user, command))
+                await self._show(await self.referee.act(place, self.user, command, seen=self._seen))
 
     def referee_path(self) -> str:
         path = getattr(self.referee.store, "path", None)
@@ -168,7 +170,7 @@ class ConsoleSession:
     # ---- output -----------------------------------------------------------------------------
 
     def _text(self, text: str) -> str:
-        return terminal_text(text, self.colour)
+        return terminal_text(text, self.colour, self.referee.clock.now())
 
     def _ok(self, reply: Reply) -> bool:
         if not reply.ok and reply.caller:
@@ -186,6 +188,7 @@ class ConsoleSession:
         if reply.public is None:
             return
         shown = await self.referee.view(reply.place) if reply.place else None
+        self._seen = len(shown[1].log) if shown is not None else None
         if shown is not None:
             table, game = shown
             board = text_board(game, self.colour, legend=not self._legend_shown)

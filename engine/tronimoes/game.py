@@ -8,6 +8,7 @@ round led by 0:0.
 
 from __future__ import annotations
 
+import random
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -88,6 +89,7 @@ class Tronimoes(Game):
     Options = TronimoesOptions
     summary = SUMMARY
     notation_help = NOTATION_HELP
+    verbs = frozenset({"draw", "pass", "ready", "spacer", "on"})
 
     options: TronimoesOptions
 
@@ -103,6 +105,8 @@ class Tronimoes(Game):
         self.leaders: list[int] = []
         self.highest_leader = -1
         self.turn = 0
+        self.turns = 0
+        """Turns begun so far (see `turn_count`)."""
         self.spacer: tuple[int, int] | None = None
         self.passes = 0
         self.phase = PLAYING
@@ -131,6 +135,15 @@ class Tronimoes(Game):
 
     def scores(self) -> tuple[float, ...]:
         return tuple(float(s.score) for s in self.seats)
+
+    def turn_count(self) -> int:
+        return self.turns
+
+    def _reshuffle(self, rng: random.Random) -> None:
+        """The bag and the deals of the rounds to come (no seat has seen either)."""
+        rng.shuffle(self.bag)
+        self._deck = random.Random(rng.getrandbits(64))
+        self._cache = {}
 
     def is_resigned(self, seat: int) -> bool:
         return self.seats[seat].resigned
@@ -838,6 +851,7 @@ class Tronimoes(Game):
 
     def _advance(self) -> None:
         self.seats[self.turn].drew = False
+        self.turns += 1
         self.turn = self._next_seat(self.turn)
         self.seats[self.turn].drew = False
 
@@ -978,6 +992,7 @@ class Tronimoes(Game):
             self.lines[seat].dead = s.resigned
         self.bag = bag
         self.round = number
+        self.turns += 1
         self.board.append(Placed((value, value), self.grid.leader_squares, LEADER, None))
         for square in self.grid.leader_squares:
             self.occupied[square] = 1

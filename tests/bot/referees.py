@@ -26,21 +26,22 @@ class Notices(list[Reply]):
     async def __call__(self, reply: Reply) -> None:
         self.append(reply)
 
-    def texts(self) -> list[str]:
-        return [plain(r.public.text) for r in self if r.public]
+    def texts(self, now: float | None = None) -> list[str]:
+        return [plain(r.public.text, now) for r in self if r.public]
 
 
 @asynccontextmanager
 async def running_referee(path: Path, clock: ManualClock, *, render: bool = False,
                           notices: Notices | None = None, snapshot_every: int = 50,
-                          seed: int = 7) -> AsyncIterator[Referee]:
+                          seed: int = 7, confirms_delivery: bool = False) -> AsyncIterator[Referee]:
     """A referee on the SQLite file at `path`, firing timers by `clock`, closed afterwards.
-    Games it starts are seeded `seed`, `seed + 1`, …"""
+    Games it starts are seeded `seed`, `seed + 1`, …; replies count as delivered when returned
+    unless `confirms_delivery` (then the test confirms them, or the outbox sends them again)."""
     store = SQLiteStore(path)
     await store.open()
     seeds = iter(range(seed, seed + 1_000_000))
     referee = Referee(store, clock=clock, render=render, notify=notices, snapshot_every=snapshot_every,
-                      seeds=lambda: next(seeds))
+                      seeds=lambda: next(seeds), confirms_delivery=confirms_delivery)
     await referee.open()
     try:
         yield referee
@@ -49,10 +50,10 @@ async def running_referee(path: Path, clock: ManualClock, *, render: bool = Fals
         await store.close()
 
 
-def text(reply: Reply) -> str:
-    """Everything a reply says, mentions as names."""
+def text(reply: Reply, now: float | None = None) -> str:
+    """Everything a reply says, mentions and names as names, times as "in 5m" from `now`."""
     parts = [m.text for m in (reply.public, reply.caller) if m]
-    return plain("\n".join(parts))
+    return plain("\n".join(parts), now)
 
 
 async def started(referee: Referee, *players: User, turn_time: str | None = None, place: str = PLACE) -> Reply:

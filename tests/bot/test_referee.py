@@ -194,7 +194,7 @@ async def test_a_moderator_kicks_a_player_by_resigning_for_them(tmp_path, clock)
         assert game.is_resigned(2) and table.status == PLAYING
 
 
-async def test_a_moderator_rolls_the_game_back_by_replay(tmp_path, clock):
+async def test_a_moderator_rolls_the_game_back_by_replay_and_the_unseen_tiles_are_shuffled_again(tmp_path, clock):
     async with running_referee(tmp_path / "t.sqlite3", clock) as referee:
         await started(referee, ALICE, BOB)
         positions = []
@@ -205,11 +205,14 @@ async def test_a_moderator_rolls_the_game_back_by_replay(tmp_path, clock):
         reply = await referee.rollback(PLACE, MOD, 2)
         assert reply.ok and "rolled the game back to move 2" in text(reply)
         _, game = await referee.view(PLACE)
-        assert game.to_position() == positions[2] and len(game.log) == 2
-        assert [a.ply for a in await referee.store.actions(1)] == [1, 2]
+        now, before = game.to_position(), positions[2]
+        assert {k: v for k, v in now.items() if k != "bag"} == {k: v for k, v in before.items() if k != "bag"}
+        assert sorted(now["bag"]) == sorted(before["bag"]) and now["bag"] != before["bag"]
+        assert [a.ply for a in await referee.store.actions(1)] == [1, 2, 3]
+        assert (await referee.store.actions(1))[-1].action.startswith("chance ")
         user = await waiting_user(referee)
         assert (await referee.act(PLACE, user, await a_move(referee, user))).ok
-        assert [a.ply for a in await referee.store.actions(1)] == [1, 2, 3]
+        assert [a.ply for a in await referee.store.actions(1)] == [1, 2, 3, 4]
 
 
 async def test_a_moderator_aborts_a_game(tmp_path, clock):
@@ -232,7 +235,7 @@ async def test_pausing_stops_the_clock_and_resuming_keeps_the_time_left(tmp_path
         await referee.timers.idle()
         assert not any("ran out of time" in t for t in notices.texts())
         reply = await referee.resume(PLACE, MOD)
-        assert "(43m 20s left)" in text(reply)
+        assert "(ends in 43m 20s)" in text(reply, clock.now())
         deadline = next(t for t in await referee.store.timers(1) if t.kind == "deadline")
         assert deadline.due == clock.now() + 2600
 
@@ -247,9 +250,10 @@ async def test_reminders_come_before_the_deadline(tmp_path, clock):
         mover = await waiting_user(referee)
         await clock.advance(1800)
         await referee.timers.idle()
+        assert notices.texts(clock.now()) == [f"⏰ {mover.name}, your turn ends in 30m."]
         await clock.advance(1440)
         await referee.timers.idle()
-        assert notices.texts() == [f"⏰ {mover.name}, 30m left to move.", f"⏰ {mover.name}, 6m left to move."]
+        assert notices.texts(clock.now())[1:] == [f"⏰ {mover.name}, your turn ends in 6m."]
         assert notices[0].mentions == [mover.id]
 
 
@@ -303,7 +307,8 @@ async def test_a_command_based_on_an_old_board_is_refused_with_the_current_board
         mover = await waiting_user(referee)
         await referee.act(PLACE, mover, "draw", seen=0)
         reply = await referee.act(PLACE, mover, "draw", seen=0)
-        assert not reply.ok and text(reply).startswith("the board changed since you looked (it is now move 1)")
+        assert not reply.ok and text(reply).startswith("the board changed since you looked (you moved meanwhile; "
+                                                       "it is now move 1)")
         assert Image.open(io.BytesIO(reply.caller.attachments[0].data)).format == "PNG"
         assert await referee.store.log_length(1) == 1
 

@@ -15,6 +15,7 @@ from discord.ext import commands
 from bot.adapters.discordbot import typed
 from bot.adapters.discordbot.answer import GRACE_SECONDS, Answer
 from bot.adapters.discordbot.commands import PLAYER_COMMANDS
+from bot.adapters.discordbot.confirm import CancelButton, ConfirmButton
 from bot.adapters.discordbot.lobby import tileref
 from bot.adapters.discordbot.moderation import MODERATOR_COMMANDS
 from bot.adapters.discordbot.replying import post_notice
@@ -65,7 +66,7 @@ class TilerefBot(commands.Bot):
     async def setup_hook(self) -> None:
         """Register the persistent buttons and publish the commands (to the test guilds if any,
         which is instant, else globally)."""
-        self.add_dynamic_items(TableButton)
+        self.add_dynamic_items(TableButton, ConfirmButton, CancelButton)
         try:
             if self.guild_ids:
                 for guild_id in self.guild_ids:
@@ -93,10 +94,10 @@ class TilerefBot(commands.Bot):
         await typed.on_message(self, self.referee, message)
 
     async def notice(self, reply: Reply) -> None:
-        """The referee's unprompted replies (timeouts, reminders) go to the table's thread."""
-        if self.is_closed():
-            log.warning("a notice for %s arrived after the bot closed; dropped", reply.place)
-            return
+        """The referee's unprompted replies (timeouts, reminders, the outbox) go to the table's
+        thread; raises if they could not, so the outbox sends them again later."""
+        if self.is_closed() or not self.is_ready():
+            raise RuntimeError(f"not connected to Discord; the notice for {reply.place} waits in the outbox")
         await post_notice(self, self.referee, reply)
 
 

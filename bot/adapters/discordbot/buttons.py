@@ -15,6 +15,7 @@ from bot.adapters.discordbot.answer import Answer, answering
 from bot.adapters.discordbot.context import caller, place_of
 from bot.adapters.discordbot.delivery import render
 from bot.adapters.discordbot.replying import answer_reply, refusal_messages
+from bot.adapters.discordbot.shown import shown_boards
 from bot.adapters.discordbot.views import lobby_view
 from bot.records import LOBBY, User
 from bot.referee import Referee, lobby_text
@@ -40,7 +41,9 @@ async def pressed(interaction: discord.Interaction, action: str, table_id: int) 
         elif action == "hand":
             await answer_reply(answer, referee, await answer.run(referee.hand(place, user)), user, place)
         else:
-            await answer_reply(answer, referee, await answer.run(referee.act(place, user, "ready")), user, place)
+            seen = shown_boards(interaction.client).seen(place, interaction.id)
+            reply = await answer.run(referee.act(place, user, "ready", seen=seen))
+            await answer_reply(answer, referee, reply, user, place)
 
 
 async def _lobby_change(answer: Answer, referee: Referee, place: str, user: User, action: str) -> None:

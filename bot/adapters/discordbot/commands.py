@@ -16,6 +16,7 @@ from bot.adapters.discordbot.context import caller, place_of, player
 from bot.adapters.discordbot.delivery import Outgoing, split
 from bot.adapters.discordbot.lobby import game_choices
 from bot.adapters.discordbot.replying import answer_reply
+from bot.adapters.discordbot.shown import shown_boards
 from bot.records import User
 from bot.referee import Referee
 from bot.replies import Reply
@@ -45,7 +46,12 @@ async def run(interaction: discord.Interaction, command: Callable[[Referee, str,
 @app_commands.describe(text="Your move as on the board, like 3:5 c4 d4 (see /rules)")
 @app_commands.guild_only()
 async def move(interaction: discord.Interaction, text: str) -> None:
-    await run(interaction, lambda referee, place, user: referee.act(place, user, text))
+    await run(interaction, lambda referee, place, user: played(interaction, referee, place, user, text))
+
+
+async def played(interaction: discord.Interaction, referee: Referee, place: str, user: User, text: str) -> Reply:
+    """Play `text` for `user`, based on the board the thread showed when they sent it."""
+    return await referee.act(place, user, text, seen=shown_boards(interaction.client).seen(place, interaction.id))
 
 
 @move.autocomplete("text")
@@ -64,7 +70,7 @@ async def move_suggestions(interaction: discord.Interaction, current: str) -> li
 @app_commands.command(name="draw", description="Draw a tile from the bag")
 @app_commands.guild_only()
 async def draw(interaction: discord.Interaction) -> None:
-    await run(interaction, lambda referee, place, user: referee.act(place, user, "draw"))
+    await run(interaction, lambda referee, place, user: played(interaction, referee, place, user, "draw"))
 
 
 @app_commands.command(name="pass", description="Pass your turn (Tronimoes: after drawing; you become chicken-footed)")
@@ -72,7 +78,7 @@ async def draw(interaction: discord.Interaction) -> None:
 @app_commands.guild_only()
 async def pass_(interaction: discord.Interaction, foot: str | None = None) -> None:
     text = f"pass {foot.strip()}" if foot and foot.strip() else "pass"
-    await run(interaction, lambda referee, place, user: referee.act(place, user, text))
+    await run(interaction, lambda referee, place, user: played(interaction, referee, place, user, text))
 
 
 @app_commands.command(name="hand", description="Show your hand (only you can see it)")
@@ -81,10 +87,10 @@ async def hand(interaction: discord.Interaction) -> None:
     await run(interaction, lambda referee, place, user: referee.hand(place, user), private=True)
 
 
-@app_commands.command(name="board", description="Show the board and whose turn it is")
+@app_commands.command(name="board", description="Show the board and whose turn it is (only you see it)")
 @app_commands.guild_only()
 async def board(interaction: discord.Interaction) -> None:
-    await run(interaction, lambda referee, place, user: referee.board(place, user))
+    await run(interaction, lambda referee, place, user: referee.board(place, user), private=True)
 
 
 @app_commands.command(name="history", description="The moves so far, newest last (only you see it)")
@@ -97,7 +103,9 @@ async def history(interaction: discord.Interaction, page: app_commands.Range[int
 @app_commands.command(name="resign", description="Leave the game you are playing here")
 @app_commands.guild_only()
 async def resign(interaction: discord.Interaction) -> None:
-    await run(interaction, lambda referee, place, user: referee.resign(place, user))
+    from bot.adapters.discordbot.confirm import ask  # confirm -> replying -> views -> commands
+
+    await ask(interaction, "resign")
 
 
 def rules_text(name: str) -> str:

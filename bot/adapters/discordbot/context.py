@@ -2,7 +2,8 @@
 
 Places are `discord:<thread id>`, users `discord:<user id>`, servers `discord:<guild id>`. A
 moderator has the Manage Threads permission in the channel, or the server's moderator role
-(`Settings.moderator_role`, stored as a role mention `<@&id>`).
+(`Settings.moderator_role`, stored as a role mention `<@&id>`). A manager, who may change the
+server's settings, has Manage Server.
 """
 
 from __future__ import annotations
@@ -67,4 +68,6 @@ async def caller(referee: Referee, interaction: discord.Interaction) -> User:
     """The referee user issuing an interaction, with their moderator standing."""
     member = interaction.user
     moderator = await is_moderator(referee, member, interaction.permissions, interaction.guild_id)
-    return User(id=user_key(member.id), name=member.display_name, moderator=moderator)
+    permissions = interaction.permissions
+    manager = permissions.manage_guild or permissions.administrator
+    return User(id=user_key(member.id), name=member.display_name, moderator=moderator, manager=manager)

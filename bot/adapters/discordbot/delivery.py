@@ -20,7 +20,7 @@ from typing import Any
 import discord
 
 from bot.adapters.discordbot.context import snowflake
-from bot.replies import Attachment, Message, Reply, render_mentions
+from bot.replies import Attachment, Message, Reply, render_mentions, render_names
 
 log = logging.getLogger(__name__)
 
@@ -28,14 +28,20 @@ LIMIT = 2000
 NO_PINGS = discord.AllowedMentions.none()
 
 
+def escaped(name: str) -> str:
+    """A player's name as Discord text: markdown and mentions in it shown as typed."""
+    return discord.utils.escape_mentions(discord.utils.escape_markdown(name))
+
+
 def render(text: str) -> str:
-    """Mention tokens as Discord mentions for Discord users, as names for anyone else."""
+    """Mention tokens as Discord mentions for Discord users, as bold names for anyone else; name
+    tokens as escaped names. Time tokens are Discord's own (`<t:…:R>`) and stay as they are."""
 
     def one(user_id: str, name: str) -> str:
         snow = snowflake(user_id)
-        return f"<@{snow}>" if snow is not None else f"**{name}**"
+        return f"<@{snow}>" if snow is not None else f"**{escaped(name)}**"
 
-    return render_mentions(text, one)
+    return render_names(render_mentions(text, one), escaped)
 
 
 def split(text: str, limit: int = LIMIT) -> list[str]:

@@ -14,12 +14,15 @@ from bot.adapters.discordbot.context import caller, guild_key, place_of
 from bot.adapters.discordbot.delivery import Outgoing, capitalised, render
 from bot.adapters.discordbot.replying import refusal_messages
 from bot.adapters.discordbot.views import lobby_view
-from bot.records import User
-from bot.referee import Referee
+from bot.records import LOBBY, User
+from bot.referee import Referee, lobby_text
 from bot.replies import Reply
 from engine import GAMES
 
 log = logging.getLogger(__name__)
+
+LOBBY_MESSAGE = "lobby_message"
+"""The table meta key holding the lobby message's id."""
 
 tileref = app_commands.Group(name="tileref", description="Open a table for a tile game", guild_only=True)
 
@@ -59,7 +62,10 @@ async def new(interaction: discord.Interaction, game: str, options: str | None =
                 for outgoing in await refusal_messages(referee, reply, place_of(channel.id)):
                     await answer.send(outgoing, ephemeral=True)
                 return
-            await answer.send(_lobby(reply), ephemeral=False)
+            sent = await answer.send(_lobby(reply), ephemeral=False)
+            if sent is None:
+                sent = await answer.interaction.original_response()
+            await referee.note_message(place_of(channel.id), LOBBY_MESSAGE, sent.id)
             return
         if not isinstance(channel, discord.TextChannel):
             await answer.tell("Open a table in a text channel (I make a thread for it) or inside a thread.")
@@ -88,10 +94,25 @@ async def _in_new_thread(answer: Answer, referee: Referee, channel: discord.Text
         for outgoing in messages:
             await answer.send(outgoing, ephemeral=True)
         return
-    await thread.send(**_lobby(reply).kwargs())
+    lobby = await thread.send(**_lobby(reply).kwargs())
+    await referee.note_message(place_of(thread.id), LOBBY_MESSAGE, lobby.id)
     if isinstance(answer.interaction.user, discord.Member):
         with contextlib.suppress(discord.HTTPException):
             await thread.add_user(answer.interaction.user)
+
+
+async def refresh_lobby(interaction: discord.Interaction, referee: Referee, reply: Reply) -> None:
+    """Show the lobby as it now is in the table's lobby message (after a moderator's kick);
+    best effort: a lobby message that is gone stays gone."""
+    table = await referee.status(place_of(interaction.channel_id))
+    channel = interaction.channel
+    message_id = table.meta.get(LOBBY_MESSAGE) if table is not None else None
+    if table is None or message_id is None or not isinstance(channel, discord.Thread):
+        return
+    with contextlib.suppress(discord.HTTPException):
+        message = channel.get_partial_message(int(message_id))
+        await message.edit(content=render(lobby_text(table)), view=lobby_view(table.id) if table.status == LOBBY
+                           else None, allowed_mentions=discord.AllowedMentions.none())
 
 
 def _lobby(reply: Reply) -> Outgoing:

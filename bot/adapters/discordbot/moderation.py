@@ -3,7 +3,8 @@ thread, and `/settings` for the server's defaults.
 
 A moderator has Manage Threads in the channel or the server's moderator role. The commands are
 visible to everyone (a role-based moderator may lack Manage Threads); the referee refuses
-anyone else, ephemerally.
+anyone else, ephemerally. Kick, abort and rollback first show what they will do and ask for
+confirmation (`confirm`). Changing `/settings` needs Manage Server: they apply to the whole server.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from discord import app_commands
 
 from bot.adapters.discordbot.answer import answering
 from bot.adapters.discordbot.commands import run
+from bot.adapters.discordbot.confirm import ask
 from bot.adapters.discordbot.context import caller, guild_key, user_key
 from bot.adapters.discordbot.delivery import Outgoing, personal, render
 from bot.referee import Referee, settings_text
@@ -32,7 +34,7 @@ async def forcepass(interaction: discord.Interaction, player: discord.Member | N
 @mod.command(name="kick", description="Remove a player from the table (they resign if the game has started)")
 @app_commands.describe(player="Who to remove")
 async def kick(interaction: discord.Interaction, player: discord.Member) -> None:
-    await run(interaction, lambda referee, place, user: referee.kick(place, user, user_key(player.id)))
+    await ask(interaction, "kick", target=player.id)
 
 
 @mod.command(name="pause", description="Stop the turn clock")
@@ -47,13 +49,15 @@ async def resume(interaction: discord.Interaction) -> None:
 
 @mod.command(name="abort", description="Stop the game without a result")
 async def abort(interaction: discord.Interaction) -> None:
-    await run(interaction, lambda referee, place, user: referee.abort(place, user))
+    await ask(interaction, "abort")
 
 
 @mod.command(name="rollback", description="Take the game back to how it was after move N (see /history)")
-@app_commands.describe(to="The move number to go back to (0 = the start)")
-async def rollback(interaction: discord.Interaction, to: app_commands.Range[int, 0, 1_000_000]) -> None:
-    await run(interaction, lambda referee, place, user: referee.rollback(place, user, to))
+@app_commands.describe(to="The move number to go back to (0 = the start)",
+                       reopen="Needed to roll back a game that is over (it is then played on)")
+async def rollback(interaction: discord.Interaction, to: app_commands.Range[int, 0, 1_000_000],
+                   reopen: bool = False) -> None:
+    await ask(interaction, "reopen" if reopen else "rollback", to=to)
 
 
 @app_commands.command(name="settings", description="Show or change this server's tileref settings")

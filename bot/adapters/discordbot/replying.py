@@ -10,6 +10,7 @@ import discord
 from bot.adapters.discordbot.answer import Answer
 from bot.adapters.discordbot.context import NO_GAME, snowflake
 from bot.adapters.discordbot.delivery import Outgoing, direct, personal, post, public_message
+from bot.adapters.discordbot.shown import shown_boards
 from bot.adapters.discordbot.views import controls
 from bot.records import User
 from bot.referee import Referee
@@ -36,21 +37,35 @@ async def seat_of(referee: Referee, reply: Reply, user_id: str) -> int | None:
 
 async def answer_reply(answer: Answer, referee: Referee, reply: Reply, user: User, place: str) -> None:
     """Answer an interaction with a reply: a refusal ephemerally; otherwise the public message
-    (with its buttons) in the thread, then the caller's note and the caller's secrets ephemerally.
-    Other seats' secrets stay with the referee: they see them with Show hand."""
+    (with its buttons) in the thread, then the caller's note and the caller's secrets ephemerally,
+    and other seats' secrets (what a forced pass drew for them) by DM. Once everything is out,
+    the referee is told, so its outbox does not send it again."""
     if not reply.ok:
         for outgoing in await refusal_messages(referee, reply, place):
             await answer.send(outgoing, ephemeral=True)
         return
     public = public_message(reply, await controls(referee, reply))
     if public is not None:
-        await answer.send(public, ephemeral=False)
+        sent = await answer.send(public, ephemeral=False)
+        shown_boards(answer.interaction.client).record(reply.place, sent, reply.ply)
     for outgoing in personal(reply.caller):
         await answer.send(outgoing, ephemeral=True)
     if reply.private:
         seat = await seat_of(referee, reply, user.id)
         for outgoing in personal(reply.private.get(seat) if seat is not None else None):
             await answer.send(outgoing, ephemeral=True)
+        await direct_secrets(answer.interaction.client, referee, reply, skip=seat)
+    await referee.delivered(reply)
+
+
+async def direct_secrets(client: discord.Client, referee: Referee, reply: Reply, *, skip: int | None = None) -> None:
+    """Send each seat's secrets in `reply` to its player by DM (but `skip`'s)."""
+    table = await referee.status(reply.place) if reply.place else None
+    if table is None or table.id != reply.table_id:
+        return
+    for seat, message in reply.private.items():
+        if seat != skip and 0 <= seat < len(table.seats):
+            await direct(client, table.seats[seat].user_id, personal(message))
 
 
 async def post_reply(client: discord.Client, referee: Referee, channel: discord.abc.Messageable,
@@ -61,17 +76,17 @@ async def post_reply(client: discord.Client, referee: Referee, channel: discord.
     public = public_message(reply, await controls(referee, reply))
     if public is not None:
         sent = await post(channel, public, reference=reference)
+        shown_boards(client).record(reply.place, sent, reply.ply)
     if reply.private:
-        table = await referee.status(reply.place) if reply.place else None
-        if table is not None and table.id == reply.table_id:
-            for seat, message in reply.private.items():
-                if 0 <= seat < len(table.seats):
-                    await direct(client, table.seats[seat].user_id, personal(message))
+        await direct_secrets(client, referee, reply)
+    await referee.delivered(reply)
     return sent
 
 
 async def post_notice(client: discord.Client, referee: Referee, reply: Reply) -> None:
-    """Deliver a reply from the clock (a timeout, a reminder) to its table's thread."""
+    """Deliver a reply nobody is waiting for (a timeout, a reminder, an announcement a crash left
+    unsent) to its table's thread, and its secrets by DM. Raises if Discord fails, so the outbox
+    tries again; a thread that is gone drops the notice."""
     channel_id = snowflake(reply.place)
     if channel_id is None:
         log.debug("notice for a place that is not on Discord: %s", reply.place)

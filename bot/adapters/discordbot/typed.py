@@ -1,14 +1,20 @@
 """Moves typed in a table's thread, and @mentions of the bot.
 
-A message in a table's thread from the player the game waits for is tried as a move: played
-if it is one, answered with the reason if it is a move the rules refuse, and ignored if it is
-not a move at all (it was chat). A message that mentions the bot (`@tileref 3:5 c4 d4`) is
-always answered, from any player; mentions reach the bot even without the Message Content
-intent, so this is the typed path that always works.
+A message in a table's thread is tried as a move only if it is written in the game's notation
+(its exact verbs, squares, tiles; `**draw**` counts, "take" or "go" do not: see
+`bot.typing_rules`). Then:
+* played if the rules allow it, announced in the thread;
+* refused: the thread gets a short note (nothing about the player's hand), and the reason goes
+  to the player alone, by DM;
+* typed by someone the game is not waiting for: a ⏳ reaction on their message.
+Anything else is conversation and is left alone. A message that mentions the bot (`@tileref
+3:5 c4 d4`) is always answered, from any player, in the thread; mentions reach the bot even
+without the Message Content intent, so this is the typed path that always works.
 """
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import re
 
@@ -16,13 +22,14 @@ import discord
 
 from bot.adapters.discordbot.answer import busy
 from bot.adapters.discordbot.context import NO_GAME, place_of, player
-from bot.adapters.discordbot.delivery import Outgoing, personal, post
+from bot.adapters.discordbot.delivery import Outgoing, capitalised, direct, personal, post
 from bot.adapters.discordbot.replying import post_reply
-from bot.records import PLAYING
+from bot.adapters.discordbot.shown import shown_boards
 from bot.referee import Referee
 
 log = logging.getLogger(__name__)
-LONGEST_MOVE = 120
+WAIT_REACTION = "⏳"
+REFUSED_REACTION = "❌"
 
 
 def addressed(client: discord.Client, message: discord.Message) -> tuple[bool, str]:
@@ -48,26 +55,40 @@ async def on_message(client: discord.Client, referee: Referee, message: discord.
 
 async def _handle(client: discord.Client, referee: Referee, message: discord.Message) -> None:
     mentioned, text = addressed(client, message)
-    if not text or (len(text) > LONGEST_MOVE and not mentioned):
+    if not text:
         return
     place = place_of(message.channel.id)
     user = player(message.author)
-    if not mentioned:
-        viewed = await referee.view(place)
-        if viewed is None:
-            return
-        table, game = viewed
-        seat = table.seat_of(user.id)
-        if table.status != PLAYING or seat is None or seat not in game.to_move():
-            return
-    elif await referee.status(place) is None:
+    if mentioned and await referee.status(place) is None:
         await post(message.channel, Outgoing(NO_GAME), reference=message)
         return
-    reply = await referee.act(place, user, text)
-    if not reply.ok:
-        if reply.unreadable and not mentioned:
-            return
+    seen = shown_boards(client).seen(place, message.id)
+    reply = await referee.act(place, user, text, seen=seen, typed=not mentioned)
+    if reply.ok:
+        await post_reply(client, referee, message.channel, reply)
+        return
+    if mentioned:
         for outgoing in personal(reply.caller, refusal=True) or [Outgoing("That was refused.")]:
             await post(message.channel, outgoing, reference=message)
         return
-    await post_reply(client, referee, message.channel, reply)
+    if reply.unreadable:
+        return
+    if reply.status == "not your turn":
+        await _react(message, WAIT_REACTION)
+        return
+    await _refused_privately(client, message, reply.caller.text if reply.caller else "")
+
+
+async def _refused_privately(client: discord.Client, message: discord.Message, reason: str) -> None:
+    """A typed move the rules refuse: a reaction and a short public note; the reason by DM."""
+    await _react(message, REFUSED_REACTION)
+    told = await direct(client, f"discord:{message.author.id}",
+                        [Outgoing(f"Your move in {message.channel.mention} was refused: {capitalised(reason)}")])
+    note = ("That move was refused; I sent you the reason privately." if told else
+            "That move was refused. Use `/move` to see why (your direct messages are closed).")
+    await post(message.channel, Outgoing(note), reference=message)
+
+
+async def _react(message: discord.Message, emoji: str) -> None:
+    with contextlib.suppress(discord.HTTPException):
+        await message.add_reaction(emoji)

@@ -81,5 +81,16 @@ async def running(s: DiscordStandIn, path: Path, *, clock: ManualClock | None = 
         await store.close()
 
 
+async def confirmed(s: DiscordStandIn, user: User, thread: Channel, command: str,
+                    **options: object) -> tuple[RecordedMessage, RecordedMessage]:
+    """Run a command that first asks for confirmation (rollback, abort, kick, resign) and press
+    Confirm. Returns (the private preview, the answer that follows: the public message)."""
+    preview = await (await s.slash(user, thread, command, **options)).reply()
+    assert preview.ephemeral and preview.button("Confirm") and preview.button("Cancel"), preview.content
+    answers = await (await s.click(user, preview, label="Confirm")).replies(2)
+    answer = next(m for m in answers if m.kind == "create")
+    return preview, answer
+
+
 def hand_images(message: RecordedMessage) -> list[str]:
     return [name for name, _ in message.attachments if "hand" in name]

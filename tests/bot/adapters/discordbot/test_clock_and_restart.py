@@ -17,7 +17,8 @@ async def test_a_turn_timeout_is_posted_in_the_thread(tileref: Harness) -> None:
     await clock.advance(5 * 60)
     await tileref.referee.timers.idle()
     reminder = await s.wait_for_message(thread, since=mark)
-    assert reminder.content == f"⏰ <@{s.alice.id}>, 5m left to move."
+    deadline = round(clock.now() + 5 * 60)
+    assert reminder.content == f"⏰ <@{s.alice.id}>, your turn ends <t:{deadline}:R>."
     assert {int(u["id"]) for u in reminder.payload["mentions"]} == {s.alice.id}
     mark = s.mark()
     await clock.advance(5 * 60)

@@ -82,11 +82,14 @@ async def test_a_two_player_game_from_new_to_final_score(tileref: Harness) -> No
     assert "Final scores:" in final.content and final.content.count("🏆") == 1
     assert final.buttons() == [] and len(final.png_images()) == 1
     for message in publics[:-1]:
-        # one message per move: the board, what happened, and a ping for the player to move
+        # one message per move: the board, what happened, and a ping for the player whose turn
+        # begins (nobody after their own draw or double)
         assert len(message.png_images()) == 1, message.content
         assert message.button("Show hand").custom_id == f"tileref:hand:{table.id}"
-        assert pinged(message) <= ids and pinged(message), message.content
-        assert {int(i) for i in MENTION.findall(message.content)} == pinged(message)
+        assert pinged(message) <= ids and pinged(message) <= {int(i) for i in MENTION.findall(message.content)}
+        if "plays again" in message.content and "🏁" not in message.content:
+            assert not pinged(message), message.content
+    assert sum(bool(pinged(m)) for m in publics) > len(publics) // 2
     history = await (await s.slash(s.carol, thread, "history")).reply()
     assert history.ephemeral and f"of {len(await tileref.referee.store.actions(table.id))}" in history.content
     assert_hands_stayed_private(s, {s.alice.id, s.bob.id})
@@ -154,16 +157,23 @@ async def test_typed_moves_chatter_is_ignored_and_refusals_are_answered(tileref:
     game = await tileref.game(thread)
     mark = s.mark()
     await s.say(s.alice, thread, "good luck everyone!")  # chat from the player to move
-    await s.say(s.bob, thread, "draw")  # a move, but it is not bob's turn: chat
+    for chat in ("take", "pick", "d", "go", "next", "r", "👍", "ok 5"):  # not the game's words: chat
+        await s.say(s.alice, thread, chat)
+    early = await s.say(s.bob, thread, "**draw**")  # a move, but it is not bob's turn: a reaction
     await s.say(s.carol, thread, "3:5 c4 d4")  # not a player
     illegal = await s.say(s.alice, thread, "0:0 a1 a2")
     answer = await illegal.reply()
-    assert answer.content.startswith("You do not have 0:0")
+    # the thread hears only that it was refused; the reason (about alice's hand) goes to her alone
+    assert answer.content == "That move was refused; I sent you the reason privately."
     assert answer.payload["message_reference"]["message_id"] == str(illegal.message.id)
-    assert [m for m in s.messages[mark:] if m.kind == "create"] == [answer]  # the chatter got nothing
+    assert [m for m in s.messages[mark:] if m.kind == "create" and m.guild_id is not None] == [answer]
+    reason = await s.wait_for_message(predicate=lambda m: m.guild_id is None and "refused" in m.content, since=mark)
+    assert "You do not have 0:0" in reason.content and s.channels[reason.channel_id].recipient is s.alice
+    assert s.live_message(thread.id, early.message.id).reactions == {"⏳": {s.bot_user.id}}
+    assert s.live_message(thread.id, illegal.message.id).reactions == {"❌": {s.bot_user.id}}
     assert len(await tileref.referee.store.actions((await tileref.table(thread)).id)) == len(game.log)
     legal = game.legal_actions(0)[0]
-    played = await (await s.say(s.alice, thread, legal)).reply()
+    played = await (await s.say(s.alice, thread, legal)).reply(predicate=lambda m: "lays" in m.content)
     assert "alice lays" in played.content and played.png_images() and played.button("Show hand")
     assert s.bob.id in pinged(played)
 

@@ -11,7 +11,7 @@ import pytest
 from bot.adapters.discordbot import serve
 from bot.records import LOBBY
 from engine import GAMES
-from tests.bot.adapters.discordbot.harness import Harness, hand_images, running
+from tests.bot.adapters.discordbot.harness import Harness, confirmed, hand_images, running
 from tests.standin import DiscordStandIn
 from tests.standin.gateway import MESSAGE_CONTENT
 
@@ -61,8 +61,8 @@ async def test_board_and_rules(tileref: Harness) -> None:
     s = tileref.s
     thread, _ = await tileref.open_table(s.alice, s.bob)
     board = await (await s.slash(s.carol, thread, "board")).reply()
-    assert not board.ephemeral and len(board.png_images()) == 1 and not hand_images(board)
-    assert f"<@{s.alice.id}>'s turn" in board.content and board.button("Show hand")
+    assert board.ephemeral and len(board.png_images()) == 1 and not hand_images(board)
+    assert f"<@{s.alice.id}>'s turn" in board.content and not board.payload.get("mentions")
     rules = await (await s.slash(s.carol, thread, "rules")).replies(1)
     text = "\n".join(m.content for m in rules)
     assert all(m.ephemeral and len(m.content) <= 2000 for m in rules)
@@ -75,7 +75,7 @@ async def test_an_old_tables_buttons_are_refused(tileref: Harness) -> None:
     s = tileref.s
     side = s.add_thread(s.channel, "side room", owner=s.alice)
     lobby = await (await s.slash(s.alice, side, "tileref new", game="tronimoes")).reply()
-    await (await s.slash(s.mod, side, "mod abort")).reply()
+    await confirmed(s, s.mod, side, "mod abort")
     await (await s.slash(s.alice, side, "tileref new", game="tronimoes")).reply()
     stale = await (await s.click(s.bob, lobby, label="Join")).reply()
     assert stale.ephemeral and "no longer open" in stale.content

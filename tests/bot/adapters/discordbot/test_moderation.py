@@ -7,7 +7,9 @@ import discord
 import pytest
 
 from bot.records import ABORTED
-from tests.bot.adapters.discordbot.harness import Harness
+from tests.bot.adapters.discordbot.harness import Harness, confirmed
+
+MANAGER = discord.Permissions(manage_guild=True, manage_threads=True, send_messages=True)
 
 
 async def test_a_moderator_forces_a_pass(tileref: Harness) -> None:
@@ -29,14 +31,26 @@ async def test_a_moderator_forces_a_pass(tileref: Harness) -> None:
 
 @pytest.mark.parametrize(("command", "options"), [
     ("mod forcepass", {}), ("mod kick", {"player": "bob"}), ("mod pause", {}), ("mod resume", {}),
-    ("mod abort", {}), ("mod rollback", {"to": 0}), ("settings", {"turn_time": "1h"}),
+    ("mod abort", {}), ("mod rollback", {"to": 0}),
 ])
 async def test_non_moderators_are_refused_ephemerally(tileref: Harness, command: str, options: dict) -> None:
     s = tileref.s
     thread, _ = await tileref.open_table(s.alice, s.bob)
     refused = await (await s.slash(s.alice, thread, command, **options)).reply()
     assert refused.ephemeral and "Only moderators" in refused.content, refused.content
+    assert not refused.buttons()
     assert (await tileref.table(thread)).status == "playing"
+
+
+async def test_server_settings_need_manage_server_not_manage_threads(tileref: Harness) -> None:
+    s = tileref.s
+    for user in (s.alice, s.mod):  # the moderator role has Manage Threads only
+        refused = await (await s.slash(user, s.channel, "settings", moderator_role=s.mod_role)).reply()
+        assert refused.ephemeral and "manage this server" in refused.content, refused.content
+    assert (await tileref.referee.settings(f"discord:{s.guild.id}")).moderator_role is None
+    s.set_permissions(s.carol, MANAGER)
+    saved = await (await s.slash(s.carol, s.channel, "settings", turn_time="2h")).reply()
+    assert saved.ephemeral and "turn time 2h" in saved.content
 
 
 @pytest.mark.parametrize(("command", "options"), [
@@ -67,21 +81,38 @@ async def test_kick_pause_resume_rollback_abort(tileref: Harness) -> None:
     resumed = await (await s.slash(s.mod, thread, "mod resume")).reply()
     assert "resumed the clock" in resumed.content
     game = await tileref.game(thread)
-    await (await s.slash(s.alice, thread, "move", text=game.legal_actions(0)[0])).reply()
-    rolled = await (await s.slash(s.mod, thread, "mod rollback", to=0)).reply()
+    move = game.legal_actions(0)[0]
+    await (await s.slash(s.alice, thread, "move", text=move)).reply()
+    preview, rolled = await confirmed(s, s.mod, thread, "mod rollback", to=0)
+    assert f"undoes 1 move (alice `{move}`)" in preview.content
     assert "rolled the game back to move 0" in rolled.content and rolled.png_images()
-    assert len((await tileref.game(thread)).log) == 0
-    kicked = await (await s.slash(s.mod, thread, "mod kick", player=s.bob)).reply()
-    assert "removed bob" in kicked.content
+    assert [a[1].split()[0] for a in (await tileref.game(thread)).log] == ["chance"]
+    preview, kicked = await confirmed(s, s.mod, thread, "mod kick", player=s.bob)
+    assert "Remove bob from the game?" in preview.content and "removed bob" in kicked.content
     assert (await tileref.table(thread)).status == "finished"
+    refused = await (await s.slash(s.mod, thread, "mod rollback", to=0)).reply()
+    assert refused.ephemeral and not refused.buttons()
+    preview, reopened = await confirmed(s, s.mod, thread, "mod rollback", to=0, reopen=True)
+    assert "this reopens it" in preview.content and "rolled the game back" in reopened.content
+    assert (await tileref.table(thread)).status == "playing"
     aborted = await (await s.slash(s.mod, thread, "mod abort")).reply()
-    assert aborted.ephemeral and "already closed" in aborted.content
+    assert aborted.ephemeral and aborted.button("Confirm")
+
+
+async def test_a_cancelled_confirmation_changes_nothing(tileref: Harness) -> None:
+    s = tileref.s
+    thread, _ = await tileref.open_table(s.alice, s.bob)
+    preview = await (await s.slash(s.mod, thread, "mod abort")).reply()
+    cancelled = await (await s.click(s.mod, preview, label="Cancel")).reply()
+    assert "nothing was changed" in cancelled.content and not cancelled.buttons()
+    assert (await tileref.table(thread)).status == "playing"
 
 
 async def test_abort_stops_the_game(tileref: Harness) -> None:
     s = tileref.s
     thread, _ = await tileref.open_table(s.alice, s.bob)
-    aborted = await (await s.slash(s.mod, thread, "mod abort")).reply()
+    preview, aborted = await confirmed(s, s.mod, thread, "mod abort")
+    assert "nothing is scored" in preview.content
     assert not aborted.ephemeral and "stopped the game" in aborted.content and not aborted.buttons()
     assert (await tileref.table(thread)).status == ABORTED
     late = await (await s.slash(s.alice, thread, "draw")).reply()
@@ -91,7 +122,8 @@ async def test_abort_stops_the_game(tileref: Harness) -> None:
 async def test_settings_turn_time_and_moderator_role(tileref: Harness) -> None:
     s = tileref.s
     shown = await (await s.slash(s.alice, s.channel, "settings")).reply()
-    assert shown.ephemeral and "turn time 1d" in shown.content
+    assert shown.ephemeral and "turn time each game's own" in shown.content
+    s.set_permissions(s.mod, MANAGER)
     referees = s.add_role("Referees")
     saved = await (await s.slash(s.mod, s.channel, "settings", turn_time="2h", reminders="30m",
                                  moderator_role=referees, allowed_games="tronimoes")).reply()

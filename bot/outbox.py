@@ -1,0 +1,92 @@
+"""The outbox: announcements committed with the change that caused them, delivered after.
+
+Every move's public message and private notes ("You drew 3:5") are written to the store in the
+same transaction as the move (`Notice` rows). The transport that asked for the move delivers
+them and confirms (`Referee.delivered`); whatever is left unconfirmed when its lease runs out (the
+process died, Discord failed) is sent again by `OutboxSender`, which every process runs: once at
+start and then periodically. Leases are taken in the store, so two processes never send the same
+notice at once. Delivery is at least once: a crash after sending and before confirming sends the
+notice again, which beats never sending it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Awaitable, Callable
+
+from bot.records import Notice
+from bot.store import Store
+from bot.timers import Clock
+
+log = logging.getLogger(__name__)
+
+DEFAULT_LEASE = 30.0
+SWEEP_SECONDS = 10.0
+GIVE_UP_AFTER = 20
+"""Attempts after which a notice that keeps failing is dropped (and logged)."""
+
+
+def batches(notices: list[Notice]) -> list[list[Notice]]:
+    """Notices grouped as they were committed: the same table, ply and moment."""
+    groups: dict[tuple[int, int, float], list[Notice]] = {}
+    for notice in notices:
+        groups.setdefault((notice.table_id, notice.ply, notice.created_at), []).append(notice)
+    return list(groups.values())
+
+
+class OutboxSender:
+    """Sends what is left in the outbox. `send(batch)` delivers one batch of notices (a public
+    message and private notes committed together) and raises if it could not."""
+
+    def __init__(self, store: Store, clock: Clock, send: Callable[[list[Notice]], Awaitable[None]], *,
+                 lease: float = DEFAULT_LEASE, every: float = SWEEP_SECONDS) -> None:
+        self.store = store
+        self.clock = clock
+        self.send = send
+        self.lease = lease
+        self.every = every
+        self._task: asyncio.Task[None] | None = None
+
+    def start(self) -> None:
+        if self._task is None:
+            self._task = asyncio.create_task(self._run(), name="tileref-outbox")
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+            self._task = None
+
+    async def sweep(self) -> int:
+        """Send every notice whose lease has run out; returns how many were confirmed."""
+        sent = 0
+        while True:
+            claimed = await self.store.claim_notices(self.clock.now(), self.lease)
+            if not claimed:
+                return sent
+            for batch in batches(claimed):
+                ids = [n.id for n in batch if n.id is not None]
+                try:
+                    await self.send(batch)
+                except Exception:
+                    if max(n.attempts for n in batch) + 1 >= GIVE_UP_AFTER:
+                        log.error("giving up on notices %s after %d attempts", ids, GIVE_UP_AFTER, exc_info=True)
+                        await self.store.notices_delivered(ids, self.clock.now())
+                    else:
+                        log.warning("sending notices %s failed; trying again later", ids, exc_info=True)
+                    continue
+                await self.store.notices_delivered(ids, self.clock.now())
+                sent += len(ids)
+            if len(claimed) < 50:
+                return sent
+
+    async def _run(self) -> None:
+        while True:
+            try:
+                await self.sweep()
+            except Exception:
+                log.warning("the outbox sweep failed; trying again in %ss", self.every, exc_info=True)
+            await self.clock.sleep(self.every)
