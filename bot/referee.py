@@ -891,7 +891,8 @@ class Referee:
             if event.to is not None and not table.seats[event.to].is_ai:
                 message = private.setdefault(event.to, Message())
                 message.text = f"{message.text}\n{event.text}".strip()
-        pinged = [u for s in sorted(turn.fresh) if (u := table.seats[s].user_id)]
+        acted = {a.seat for a in turn.actions if a.seat >= 0 and a.actor == table.seats[a.seat].user_id}
+        pinged = [u for s in sorted(turn.fresh - acted) if (u := table.seats[s].user_id)]
         return Reply(public=Message(_named("\n".join(p for p in parts if p), table)), private=private,
                      events=list(turn.events), table_id=table.id, place=table.place, mentions=pinged,
                      ply=len(game.log), status=table.status)

@@ -4,9 +4,9 @@ Timers are rows in the store, so they survive a restart. One dispatcher task sle
 earliest one falls due and hands it to the referee. The clock is injected: `SystemClock` in
 production, `ManualClock` in tests, which never sleep.
 
-A seat's deadline starts when its turn begins and runs until the turn ends: drawing a tile or
-laying a double does not restart the clock, but every new turn (the same seat's next one
-included, and each new round) gets a fresh deadline.
+A seat's deadline starts when its turn begins and runs until the turn ends: drawing a tile does
+not restart the clock, but every new turn (the same seat's next one included, such as the extra
+turn a double gives, and each new round) gets a fresh deadline.
 """
 
 from __future__ import annotations

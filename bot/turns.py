@@ -6,8 +6,8 @@ commits the new log entries, the table record, the table's timers and the announ
 transaction.
 
 Every new turn gets a fresh deadline: the game's `turn_count` says when one begins (the same
-seat's next turn included, and each new round). Within a turn (a draw before laying, a double's
-extra play) the deadline stands, so nobody can stall by acting without passing the turn on.
+seat's next turn included, and each new round). Within a turn (a draw before laying) the deadline
+stands, so nobody can stall by acting without ending their turn.
 """
 
 from __future__ import annotations

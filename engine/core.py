@@ -279,9 +279,8 @@ class Game(ABC):
 
     def turn_count(self) -> int:
         """A number that grows whenever a new turn begins (the same seat's next turn included,
-        and each new round) and stays the same within a turn (a draw before laying, a double's
-        extra play). The referee gives every new turn a fresh deadline. By default every action
-        begins a new turn."""
+        and each new round) and stays the same within a turn (a draw before laying). The referee
+        gives every new turn a fresh deadline. By default every action begins a new turn."""
         return len(self.log)
 
     @abstractmethod

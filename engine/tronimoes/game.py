@@ -769,6 +769,7 @@ class Tronimoes(Game):
             events += self._end_round(None, "no line is left standing")
         elif placed.is_double:
             me.drew = False
+            self.turns += 1
             events.append(Event("again", f"A double: {name} plays again.", (seat,)))
         else:
             self._advance()
