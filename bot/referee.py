@@ -100,11 +100,13 @@ class Referee:
         self.outbox = OutboxSender(store, self.clock, self._send_notices, lease=delivery_lease, every=outbox_every)
         self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
 
-    async def open(self) -> None:
-        """Start firing timers (those saved before a restart included) and sending what the
+    async def open(self, *, outbox: bool = True) -> None:
+        """Start firing timers (those saved before a restart included) and, unless `outbox` is
+        False (the transport starts it when it can deliver: `outbox.start()`), sending what the
         outbox still holds."""
         self.timers.start()
-        self.outbox.start()
+        if outbox:
+            self.outbox.start()
 
     async def close(self) -> None:
         await self.outbox.stop()

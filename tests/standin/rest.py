@@ -154,6 +154,9 @@ class Rest:
             if not auth.startswith("Bot ") or not self.state.token_ok(auth[4:]):
                 self.state.note_error(f"{what}: 401 bad token")
                 return json_response({"message": "401: Unauthorized", "code": 0}, 401)
+        held = getattr(self.state, "held", None)
+        if held is not None:
+            await held(request.method, path)
         try:
             return await handler(request)
         except DiscordError as exc:

@@ -19,7 +19,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import logging
+import re
 from collections.abc import AsyncIterator, Iterator
 from types import TracebackType
 from typing import Any, Self, TypeVar
@@ -36,6 +38,19 @@ from .rest import Rest, attachment_route, json_response
 log = logging.getLogger("tests.standin")
 
 ClientT = TypeVar("ClientT", bound=discord.Client)
+
+
+@dataclasses.dataclass
+class Hold:
+    """A request held by :meth:`DiscordStandIn.hold`: ``reached`` is set when it arrives."""
+
+    method: str
+    path: re.Pattern[str]
+    reached: asyncio.Event = dataclasses.field(default_factory=asyncio.Event)
+    released: asyncio.Event = dataclasses.field(default_factory=asyncio.Event)
+
+    def release(self) -> None:
+        self.released.set()
 
 
 class DiscordStandIn(Players):
@@ -58,6 +73,24 @@ class DiscordStandIn(Players):
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self._runner: web.AppRunner | None = None
+        self.holds: list[Hold] = []
+
+    def hold(self, method: str, path: str) -> Hold:
+        """Hold the next request whose method is ``method`` and whose API path matches the regular
+        expression ``path`` (without ``/api/v10``): it is not answered until ``release()``, so a
+        test can kill the bot while it waits (the way a crash meets a slow Discord)."""
+        hold = Hold(method, re.compile(path))
+        self.holds.append(hold)
+        return hold
+
+    async def held(self, method: str, path: str) -> None:
+        """Called for every REST request: waits while a hold applies to it."""
+        for hold in list(self.holds):
+            if hold.method == method and hold.path.fullmatch(path):
+                self.holds.remove(hold)
+                hold.reached.set()
+                await hold.released.wait()
+                return
 
     # ------------------------------------------------------------- lifecycle
 

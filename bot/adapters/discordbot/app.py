@@ -86,6 +86,7 @@ class TilerefBot(commands.Bot):
         await super().close()
 
     async def on_ready(self) -> None:
+        self.referee.outbox.start()
         log.info("connected to Discord as %s (%s servers)%s", self.user, len(self.guilds),
                  "" if self.intents.message_content else "; typed moves only work as @mentions")
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Iterable
 from pathlib import Path
+from typing import Any
 
 import discord
 
@@ -17,15 +18,16 @@ log = logging.getLogger(__name__)
 
 
 async def serve(token: str, database: Path, *, clock: Clock | None = None,
-                guild_ids: Iterable[int] | None = None) -> None:
+                guild_ids: Iterable[int] | None = None, **referee_options: Any) -> None:
     """Open the SQLite store at `database`, start the referee (its saved timers included) and
-    run the bot until cancelled or closed; everything is closed on the way out. If Discord
-    refuses the Message Content intent, connect without it (typed moves then work only as
-    @mentions) and log a warning."""
+    run the bot until cancelled or closed; everything is closed on the way out. The outbox starts
+    sending once the bot is connected. If Discord refuses the Message Content intent, connect
+    without it (typed moves then work only as @mentions) and log a warning. `referee_options`
+    go to the `Referee` (e.g. `delivery_lease`)."""
     store = SQLiteStore(database)
     await store.open()
-    referee = Referee(store, clock=clock)
-    await referee.open()
+    referee = Referee(store, clock=clock, **referee_options)
+    await referee.open(outbox=False)
     try:
         for message_content in (True, False):
             bot = build_bot(referee, guild_ids=guild_ids, message_content=message_content)

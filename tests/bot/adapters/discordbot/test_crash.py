@@ -1,0 +1,81 @@
+"""A real bot process killed with SIGKILL just after committing a move, before it could answer:
+after a restart the move is announced all the same (the outbox), as a message in the thread
+since the interaction has long expired."""
+
+from __future__ import annotations
+
+import asyncio
+import signal
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.standin import DiscordStandIn
+
+ROOT = Path(__file__).resolve().parents[4]
+
+
+def start_bot(s: DiscordStandIn, database: Path) -> subprocess.Popen[bytes]:
+    return subprocess.Popen(
+        [sys.executable, "-m", "tests.bot.adapters.discordbot.bot_process", s.api_base, s.gateway_url,
+         str(database), str(s.guild.id), s.token],
+        cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+def last_action(database: Path) -> str | None:
+    with sqlite3.connect(database) as db:
+        row = db.execute("SELECT action FROM actions WHERE undone = 0 ORDER BY id DESC LIMIT 1").fetchone()
+    return row[0] if row else None
+
+
+@pytest.fixture
+async def standin():
+    async with DiscordStandIn(default_timeout=20) as s:
+        yield s
+
+
+async def test_a_move_committed_just_before_a_sigkill_is_announced_after_the_restart(standin, tmp_path):
+    s = standin
+    database = tmp_path / "tileref.sqlite3"
+    first = start_bot(s, database)
+    try:
+        await s.wait_for_connection()
+        announced = await (await s.slash(s.alice, s.channel, "tileref new", game="tronimoes")).reply()
+        thread = await s.wait_for_thread(lambda t: t.id == announced.id)
+        lobby = await s.wait_for_message(thread, lambda m: bool(m.buttons()))
+        lobby = await (await s.click(s.bob, lobby, label="Join")).reply()
+        opening = next(m for m in await (await s.click(s.alice, lobby, label="Start")).replies(2)
+                       if m.id != lobby.id)
+        mover = s.alice if {int(u["id"]) for u in opening.payload["mentions"]} == {s.alice.id} else s.bob
+        move = (await s.autocomplete(mover, thread, "move", text=""))[0]["value"]
+
+        hold = s.hold("POST", r"/interactions/\d+/[^/]+/callback")
+        await s.slash(mover, thread, "move", text=move)
+        await asyncio.wait_for(hold.reached.wait(), 20)
+        assert last_action(database) == move  # committed; the answer is on its way
+        first.send_signal(signal.SIGKILL)
+        first.wait(10)
+        hold.release()
+    finally:
+        first.kill()
+
+    mark = s.mark()
+    second = start_bot(s, database)
+    try:
+        await s.wait_for_connection(after=1)
+        announcement = await s.wait_for_message(thread, lambda m: "lays" in m.content, since=mark, timeout=20)
+        assert announcement.png_images() and announcement.button("Show hand")
+        assert not announcement.ephemeral and mover.name in announcement.content
+        other = s.bob if mover is s.alice else s.alice
+        assert {int(u["id"]) for u in announcement.payload["mentions"]} <= {other.id}
+        await asyncio.sleep(1.5)  # a sweep or two later: sent once
+        assert len([m for m in s.messages[mark:] if "lays" in m.content and m.channel_id == thread.id]) == 1
+    finally:
+        second.send_signal(signal.SIGTERM)
+        try:
+            second.wait(10)
+        except subprocess.TimeoutExpired:
+            second.kill()
