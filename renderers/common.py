@@ -8,10 +8,12 @@ files or the system's fonts; text uses Pillow's bundled scalable font.
 from __future__ import annotations
 
 import io
+import re
 import unicodedata
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 from PIL import Image, ImageDraw, ImageFont
@@ -86,35 +88,150 @@ def ink_on(colour: RGB) -> RGB:
 
 @lru_cache(maxsize=64)
 def font(size: int) -> ImageFont.FreeTypeFont:
-    """Pillow's bundled scalable font at `size` pixels (never a font installed on the system)."""
+    """Pillow's bundled scalable font at `size` pixels: the first choice for every character it
+    has (see `fonts` for the rest)."""
     loaded = ImageFont.load_default(size=size)
     if not isinstance(loaded, ImageFont.FreeTypeFont):  # pragma: no cover - Pillow without FreeType
         raise RuntimeError("the board renderer needs Pillow built with FreeType")
     return loaded
 
 
+ASSETS = Path(__file__).resolve().parent / "assets"
+WIDE_FONT = ASSETS / "DejaVuSans.ttf"
+"""Bundled with tileref: Latin, Greek and Cyrillic in full (and much else)."""
+CJK_FONTS = (
+    "/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc",
+    "/usr/share/fonts/opentype/noto/NotoSansCJKsc-Regular.otf",
+    "/usr/share/fonts/truetype/noto/NotoSansCJK-Regular.ttc",
+    "/usr/share/fonts/truetype/wqy/wqy-zenhei.ttc",
+    "/usr/share/fonts/truetype/wqy/wqy-microhei.ttc",
+    "/usr/share/fonts/truetype/droid/DroidSansFallbackFull.ttf",
+    "/usr/share/fonts/truetype/arphic/uming.ttc",
+    "/System/Library/Fonts/PingFang.ttc",
+    "C:/Windows/Fonts/msyh.ttc",
+)
+"""System fonts for Chinese, Japanese and Korean, used where one is installed (the Docker image
+installs Noto Sans CJK); the first that exists is taken."""
+PLACEHOLDER = "□"
+"""Drawn for a character no font has, so nothing in a name silently disappears."""
+
+
+@lru_cache(maxsize=1)
+def _font_files() -> tuple[str, ...]:
+    files = [str(WIDE_FONT)] if WIDE_FONT.exists() else []
+    cjk = next((path for path in CJK_FONTS if Path(path).exists()), None)
+    return (*files, cjk) if cjk else tuple(files)
+
+
+@lru_cache(maxsize=64)
+def fonts(size: int) -> tuple[ImageFont.FreeTypeFont, ...]:
+    """Every font at `size`, in the order they are tried for a character: Pillow's own, the
+    bundled wide one, then a system CJK font if there is one."""
+    return (font(size), *(ImageFont.truetype(path, size) for path in _font_files()))
+
+
+_PROBE = 24
+_MISSING = "\U0010fffd"  # a private-use code point no font draws: its glyph is the font's "missing" box
+
+
+def _glyph(face: ImageFont.FreeTypeFont, text: str) -> bytes:
+    image = Image.new("L", (2 * _PROBE, 2 * _PROBE), 0)
+    ImageDraw.Draw(image).text((4, 4), text, fill=255, font=face)
+    return image.tobytes()
+
+
+@lru_cache(maxsize=32768)
+def _has(index: int, char: str) -> bool:
+    """Whether font `index` of `fonts` has a glyph for `char`."""
+    if char.isspace() or unicodedata.category(char).startswith(("M", "C")):
+        return True
+    face = fonts(_PROBE)[index]
+    drawn = _glyph(face, char)
+    return drawn != _glyph(face, _MISSING) and any(drawn)
+
+
+def _runs(text: str) -> list[tuple[int, str]]:
+    """`text` cut into runs drawn with one font each (font index, characters). A word is drawn in
+    the first font that has all its letters (so "Zoë" is not a patchwork); otherwise letter by
+    letter; a character no font has becomes PLACEHOLDER."""
+    count = len(fonts(_PROBE))
+    runs: list[tuple[int, str]] = []
+
+    def add(index: int, chars: str) -> None:
+        if runs and runs[-1][0] == index:
+            runs[-1] = (index, runs[-1][1] + chars)
+        else:
+            runs.append((index, chars))
+
+    for word in re.split(r"(\s+)", unicodedata.normalize("NFC", text)):
+        whole = next((i for i in range(count) if all(_has(i, ch) for ch in word)), None)
+        if whole is not None:
+            add(whole, word)
+            continue
+        for char in word:
+            index = next((i for i in range(count) if _has(i, char)), None)
+            if index is None:
+                add(min(1, count - 1), PLACEHOLDER)
+            else:
+                add(index, char)
+    return runs
+
+
+def _needs_fallback(text: str) -> bool:
+    return any(ch not in _PLAIN for ch in text)
+
+
 @lru_cache(maxsize=2048)
 def text_width(text: str, size: int, *, bold: bool = False) -> int:
     """How wide `text` is drawn at `size` (bold adds the stroke)."""
-    left, _, right, _ = font(size).getbbox(text, stroke_width=1 if bold else 0)
-    return int(right - left)
+    stroke = 1 if bold else 0
+    if not _needs_fallback(text):
+        left, _, right, _ = font(size).getbbox(text, stroke_width=stroke)
+        return int(right - left)
+    faces = fonts(size)
+    return int(sum(faces[i].getlength(run) for i, run in _runs(text))) + 2 * stroke
 
 
 @lru_cache(maxsize=1024)
 def _text_mask(text: str, size: int, bold: bool, anchor: str) -> tuple[Image.Image, int, int]:
     """`text` rendered once as a coverage mask, with the offset of its top left from the anchor."""
     stroke = 1 if bold else 0
-    left, top, right, bottom = (int(v) for v in font(size).getbbox(text, anchor=anchor, stroke_width=stroke))
-    mask = Image.new("L", (max(1, right - left), max(1, bottom - top)), 0)
-    ImageDraw.Draw(mask).text((-left, -top), text, fill=255, font=font(size), anchor=anchor,
-                              stroke_width=stroke, stroke_fill=255 if bold else None)
-    return mask, left, top
+    if not _needs_fallback(text):
+        left, top, right, bottom = (int(v) for v in font(size).getbbox(text, anchor=anchor, stroke_width=stroke))
+        mask = Image.new("L", (max(1, right - left), max(1, bottom - top)), 0)
+        ImageDraw.Draw(mask).text((-left, -top), text, fill=255, font=font(size), anchor=anchor,
+                                  stroke_width=stroke, stroke_fill=255 if bold else None)
+        return mask, left, top
+    return _mixed_mask(text, size, stroke, anchor)
+
+
+def _mixed_mask(text: str, size: int, stroke: int, anchor: str) -> tuple[Image.Image, int, int]:
+    """A mask of `text` drawn run by run in the fonts that have its characters, on a shared
+    baseline; the anchor is placed as Pillow would for the primary font's metrics."""
+    faces = fonts(size)
+    ascent, descent = font(size).getmetrics()
+    runs = _runs(text)
+    width = int(sum(faces[i].getlength(run) for i, run in runs)) + 2 * stroke + 2
+    above = max([ascent, *(faces[i].getmetrics()[0] for i, _ in runs)]) + stroke + 1
+    below = max([descent, *(faces[i].getmetrics()[1] for i, _ in runs)]) + stroke + 1
+    mask = Image.new("L", (max(1, width), above + below), 0)
+    draw = ImageDraw.Draw(mask)
+    x = float(stroke)
+    for index, run in runs:
+        draw.text((x, above), run, fill=255, font=faces[index], anchor="ls", stroke_width=stroke,
+                  stroke_fill=255 if stroke else None)
+        x += faces[index].getlength(run)
+    horizontal = {"l": 0.0, "m": -x / 2, "r": -x}[anchor[0]]
+    vertical = {"a": ascent, "t": ascent, "m": (ascent - descent) / 2, "s": 0, "b": -descent,
+                "d": -descent}[anchor[1]]
+    return mask, round(horizontal - stroke), round(vertical - above)
 
 
 def draw_text(image: Image.Image, xy: tuple[float, float], text: str, size: int, colour: RGB, *,
               anchor: str = "la", bold: bool = False) -> None:
     """Draw `text` on `image` with its `anchor` point at `xy` (Pillow anchors: "mm" centres it,
-    "lm" puts the left end's middle there). Rendered glyph runs are cached."""
+    "lm" puts the left end's middle there). Any script a font here has is drawn in it (names in
+    Greek, Cyrillic, CJK…); a character none has is drawn as a box. Rendered runs are cached."""
     if not text:
         return
     mask, left, top = _text_mask(text, size, bold, anchor)
@@ -122,19 +239,14 @@ def draw_text(image: Image.Image, xy: tuple[float, float], text: str, size: int,
     image.paste(colour, (x, y, x + mask.width, y + mask.height), mask)
 
 
-_DRAWABLE = frozenset(chr(c) for c in range(32, 127)) | frozenset("©«°±´·»‘’“”…‹›⁄™")
-"""The characters the bundled font has glyphs for (anything else would print as a box)."""
-
-
-_SPELLED = str.maketrans({"Ł": "L", "ł": "l", "Ø": "O", "ø": "o", "Đ": "D", "đ": "d", "ß": "ss", "Æ": "AE",
-                         "æ": "ae", "Œ": "OE", "œ": "oe", "Þ": "Th", "þ": "th", "ı": "i", "–": "-", "—": "-"})
+_PLAIN = frozenset(chr(c) for c in range(32, 127))
+"""Characters Pillow's own font draws (the quick path: no fallback needed)."""
 
 
 def drawable(text: str, fallback: str = "?") -> str:
-    """`text` reduced to characters the bundled font can draw: accents are dropped ("José" ->
-    "Jose"), other unknown characters removed; `fallback` if nothing is left."""
-    decomposed = unicodedata.normalize("NFKD", text.translate(_SPELLED))
-    kept = "".join(ch for ch in decomposed if ch in _DRAWABLE)
+    """`text` ready to draw: spaces normalised, control characters dropped; `fallback` if nothing
+    is left. Every other character is kept: `draw_text` finds a font for it or draws a box."""
+    kept = "".join(ch for ch in text if not unicodedata.category(ch).startswith("C"))
     kept = " ".join(kept.split())
     return kept or fallback
 

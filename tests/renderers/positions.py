@@ -123,7 +123,8 @@ def seeded(seed: int, steps: int | None = None, *, players: int = 6, finish: boo
 
 
 def game_over() -> Tronimoes:
-    """The 0:0 round ends: the game is over; long and non-Latin names are shortened or replaced."""
+    """The 0:0 round ends: the game is over; a long name is shortened, letters no shipped font has
+    (CJK without a system font, an emoji) are drawn as boxes, never dropped."""
     g = game(["0:0 d5 e5 leader", "0:1 d4 d3 0"], [["1:2"], ["3:4", "5:6"]], leaders=[7, 5, 0],
              seats=[{"score": 4}, {"score": 5}], names=["Zoë Åberg-Łukasiewicz the Magnificent", "李雷 🐔"])
     g.apply(RED, "1:2 d2 d1")
