@@ -325,8 +325,7 @@ class Referee:
             except GameError as error:
                 reply = refusal(_without_echo(str(error), text), table_id=table.id, place=place)
                 reply.unreadable = isinstance(error, NotationError)
-                if isinstance(error, NotYourTurn):
-                    reply.status = "not your turn"
+                reply.early = isinstance(error, NotYourTurn)
                 return reply
             return await self._finish(turn)
 

@@ -58,6 +58,8 @@ class Reply:
     (`Referee.delivered`), else they are sent again."""
     stale: bool = False
     """Refused because the game changed since the sender looked."""
+    early: bool = False
+    """Refused because the game is not waiting for the sender (someone else's turn)."""
 
     @property
     def public_events(self) -> list[Event]:

@@ -35,6 +35,7 @@ async def test_announcements_nobody_confirmed_are_sent_again_with_their_picture(
     notices = Notices()
     async with running_referee(tmp_path / "t.sqlite3", clock, notices=notices, render=True,
                                confirms_delivery=True) as referee:
+        await referee.outbox.stop()  # sweeps are made by hand below
         start = await started(referee, ALICE, BOB)
         await referee.delivered(start)
         _, game = await referee.view(PLACE)

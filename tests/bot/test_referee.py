@@ -404,3 +404,19 @@ async def test_between_rounds_the_last_player_not_ready_is_asked_for_ready_not_a
                 break
             reply = await referee.act(PLACE, ALICE, await a_move(referee, ALICE))
         assert "Round over. Type `ready`" in text(reply) and "It's alice's turn" not in text(reply)
+
+
+async def test_the_referee_forgets_locks_and_snapshot_marks_of_tables_it_no_longer_holds(tmp_path, clock):
+    import gc
+
+    async with running_referee(tmp_path / "t.sqlite3", clock) as referee:
+        referee.games.capacity = 3
+        for n in range(20):
+            await referee.create(f"{PLACE}:{n}", ALICE, "tronimoes")
+            await referee.join(f"{PLACE}:{n}", BOB)
+            await referee.start(f"{PLACE}:{n}", ALICE)
+            referee.games._snapshot_ply[n + 1] = 1
+            await referee.board(f"{PLACE}:{n}")
+        gc.collect()
+        assert len(referee._locks) <= 1
+        assert len(referee.games._games) <= 3 and len(referee.games._snapshot_ply) <= 3 + 1

@@ -101,3 +101,19 @@ async def test_the_dispatcher_fires_due_timers_in_order_and_retries_a_failure_la
     await asyncio.sleep(0.05)
     assert fired == [2, 3, 1, 3] and source.timers == []
     await dispatcher.stop()
+
+
+async def test_the_dispatcher_forgets_failures_of_timers_that_are_gone():
+    clock = ManualClock(0)
+    source = ListSource([Timer(1, 0, DEADLINE, 5, 0, n) for n in range(1, 201)])
+
+    async def fire(timer):
+        raise RuntimeError("the table is broken")
+
+    dispatcher = TimerDispatcher(source, clock, fire)
+    await clock.advance(10)
+    await dispatcher.run_due()
+    assert len(dispatcher._failed) == 200
+    source.timers.clear()  # the timers were replaced (the game moved on)
+    await dispatcher.run_due()
+    assert dispatcher._failed == {}

@@ -16,7 +16,9 @@ import discord
 from bot.adapters.discordbot.answer import answering
 from bot.adapters.discordbot.context import caller, place_of, user_key
 from bot.adapters.discordbot.delivery import Outgoing, render
+from bot.adapters.discordbot.lobby import refresh_lobby
 from bot.adapters.discordbot.replying import answer_reply, refusal_messages
+from bot.records import LOBBY
 from bot.referee import Referee
 from bot.replies import Reply
 
@@ -63,12 +65,13 @@ class ConfirmButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
             else:
                 work = referee.resign(place, user)
             reply = await answer.run(work)
+            if reply.ok and reply.status == LOBBY:  # a kick from the lobby: the lobby message shows it
+                await answer.edit_clicked(content=f"✅ {render(reply.public.text.splitlines()[0])}"
+                                          if reply.public else "✅ Done.", view=None)
+                await refresh_lobby(interaction, referee, reply)
+                return
             await answer.edit_clicked(content="✅ Confirmed." if reply.ok else "Not done.", view=None)
             await answer_reply(answer, referee, reply, user, place)
-            if reply.ok and self.what == "kick" and reply.status == "lobby":
-                from bot.adapters.discordbot.lobby import refresh_lobby
-
-                await refresh_lobby(interaction, referee, reply)
 
 
 class CancelButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"tileref:cancel"):

@@ -73,7 +73,7 @@ async def _handle(client: discord.Client, referee: Referee, message: discord.Mes
         return
     if reply.unreadable:
         return
-    if reply.status == "not your turn":
+    if reply.early:
         await _react(message, WAIT_REACTION)
         return
     await _refused_privately(client, message, reply.caller.text if reply.caller else "")

@@ -9,8 +9,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from bot.adapters.discordbot import build_bot
+from bot.adapters.discordbot.delivery import escaped
 from bot.records import TableRecord
 from bot.referee import Referee
+from bot.replies import clean_name
 from bot.store import SQLiteStore
 from bot.timers import ManualClock
 from engine import Game
@@ -50,7 +52,7 @@ class Harness:
         lobby = await s.wait_for_message(thread, lambda m: bool(m.buttons()))
         for other in others:
             joined = await (await s.click(other, lobby, label="Join")).reply()
-            assert joined.id == lobby.id and other.name in joined.content
+            assert joined.id == lobby.id and escaped(clean_name(other.name)) in joined.content
             lobby = joined
         if not start:
             return thread, lobby

@@ -1,0 +1,92 @@
+"""What players and moderators found: names shown as typed, long input not echoed back, private
+things kept private, the lobby kept up to date, history pages, hands on and off turn."""
+
+from __future__ import annotations
+
+from bot.records import User as RefereeUser
+from tests.bot.adapters.discordbot.harness import Harness, running
+from tests.standin import DiscordStandIn
+
+
+async def test_a_lobby_kick_updates_the_lobby_message_in_place(tileref: Harness) -> None:
+    s = tileref.s
+    thread, lobby = await tileref.open_table(s.alice, s.bob, start=False)
+    mark = s.mark()
+    preview = await (await s.slash(s.mod, thread, "mod kick", player=s.bob)).reply()
+    assert "Remove bob from the table?" in preview.content
+    await (await s.click(s.mod, preview, label="Confirm")).replies(1)
+    edited = await s.wait_for_message(thread, lambda m: m.id == lobby.id and m.kind == "edit", since=mark)
+    assert "bob" not in edited.content.split("\n", 1)[1] and "players (1/6): alice" in edited.content
+    assert not [m for m in s.messages[mark:] if m.kind == "create" and not m.ephemeral]
+
+
+async def test_a_creator_who_left_the_lobby_cannot_start_it(tileref: Harness) -> None:
+    s = tileref.s
+    thread, lobby = await tileref.open_table(s.alice, s.bob, s.carol, start=False)
+    lobby = await (await s.click(s.alice, lobby, label="Leave")).reply()
+    refused = await (await s.click(s.alice, lobby, label="Start")).reply()
+    assert refused.ephemeral and "only the players" in refused.content.lower()
+    assert (await tileref.table(thread)).status == "lobby"
+
+
+async def test_a_forced_pass_tells_the_player_privately_what_they_drew(tileref: Harness) -> None:
+    s = tileref.s
+    thread, _ = await tileref.open_table(s.alice, s.bob)
+    mark = s.mark()
+    forced = await (await s.slash(s.mod, thread, "mod forcepass")).reply()
+    assert "forced a pass" in forced.content and "You drew" not in forced.content
+    drew = await s.wait_for_message(predicate=lambda m: m.guild_id is None and "You drew" in m.content, since=mark)
+    assert s.channels[drew.channel_id].recipient is s.alice
+    assert not [m for m in s.messages[mark:] if "You drew" in m.content and m.guild_id is not None]
+
+
+async def test_names_are_shown_as_typed_never_as_markdown_or_mentions(standin: DiscordStandIn, tmp_path) -> None:
+    s = standin
+    zoe = s.add_user("**Zoë**")
+    trick = s.add_user("<@discord:1|x> @everyone")
+    async with running(s, tmp_path / "t.sqlite3") as tileref:
+        thread, lobby = await tileref.open_table(zoe, trick, start=False)
+        assert "\\*\\*Zoë\\*\\*" in lobby.content
+        assert "<@1>" not in lobby.content and "@\u200beveryone" in lobby.content
+        await (await s.click(zoe, lobby, label="Start")).replies(2)
+        board = await (await s.slash(zoe, thread, "board")).reply()
+        assert "\\*\\*Zoë\\*\\*" in board.content or f"<@{zoe.id}>" in board.content
+        assert not board.payload.get("mention_everyone") and "<@1>" not in board.content
+        table = await tileref.table(thread)
+        assert [seat.name for seat in table.seats] == ["**Zoë**", "‹@discord:1¦x› @everyone"]
+    s.assert_clean()
+
+
+async def test_a_huge_move_is_not_echoed_back(tileref: Harness) -> None:
+    s = tileref.s
+    thread, _ = await tileref.open_table(s.alice, s.bob)
+    refused = await (await s.slash(s.alice, thread, "move", text="x" * 6000)).replies(1)
+    assert len(refused) == 1 and len(refused[0].content) < 300 and "x" * 120 not in refused[0].content
+
+
+async def test_history_pages_go_back_in_time_and_a_missing_page_says_so(tileref: Harness) -> None:
+    s = tileref.s
+    thread, _ = await tileref.open_table(s.alice, s.bob)
+    for _ in range(30):
+        game = await tileref.game(thread)
+        if game.outcome() is not None:
+            break
+        seat = game.to_move()[0]
+        user = RefereeUser(f"discord:{(s.alice, s.bob)[seat].id}", ("alice", "bob")[seat])
+        await tileref.referee.act(tileref.place(thread), user, game.legal_actions(seat)[0])
+    first = await (await s.slash(s.alice, thread, "history")).reply()
+    second = await (await s.slash(s.alice, thread, "history", page=2)).reply()
+    assert "(page 1 of 2)" in first.content and "(page 2 of 2)" in second.content
+    assert "Moves 1–" in second.content and first.content != second.content
+    missing = await (await s.slash(s.alice, thread, "history", page=3)).reply()
+    assert missing.ephemeral and "2 pages" in missing.content
+
+
+async def test_the_hand_marks_playable_tiles_only_on_your_turn(tileref: Harness) -> None:
+    s = tileref.s
+    thread, _ = await tileref.open_table(s.alice, s.bob)
+    mine = await (await s.slash(s.alice, thread, "hand")).reply()
+    theirs = await (await s.slash(s.bob, thread, "hand")).reply()
+    assert "can be laid now" in mine.content
+    assert "can be laid now" not in theirs.content and "**" not in theirs.content
+
