@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import re
 import secrets
 import weakref
 from collections.abc import Awaitable, Callable
@@ -18,28 +17,28 @@ from typing import Any
 
 import renderers
 from bot import narration
-from bot.loader import GameLoader, new_game, replay
+from bot.announcing import ClockDuties
+from bot.loader import GameLoader, new_game
+from bot.moderation import ModeratorCommands
 from bot.outbox import DEFAULT_LEASE, SWEEP_SECONDS, OutboxSender
 from bot.records import (
     ABORTED,
     DEADLINE,
-    FINISHED,
     LOBBY,
-    OPEN_STATUSES,
     PLAYING,
-    REMINDER,
     Notice,
     SeatRecord,
     Settings,
     TableRecord,
-    Timer,
     User,
 )
-from bot.replies import Attachment, Message, Reply, clean_name, deadline_token, mention, name_token, refusal
+from bot.refusals import Refused, duration, parse_options
+from bot.replies import Attachment, Message, Reply, clean_name, name_token, refusal
 from bot.store import PlaceTaken, StaleLog, StaleTable, Store
-from bot.timers import Clock, SystemClock, TimerDispatcher, format_duration, parse_duration, parse_reminders
+from bot.timers import Clock, SystemClock, TimerDispatcher, format_duration
 from bot.turns import Turn
 from bot.typing_rules import echo, is_move_text, strip_markdown
+from bot.wording import actor_note, chat, example, lobby_text, named, without_echo
 from engine import GAMES, Game, GameError, NotationError, NotYourTurn
 from engine.ai import AGENTS
 
@@ -53,28 +52,7 @@ LONGEST_MOVE = 500
 NO_PICTURE = "(The board picture could not be drawn this time; `/board` shows it.)"
 
 
-class Refused(Exception):
-    """A command that cannot be carried out; the message is for the caller."""
-
-
-def parse_options(text: str | dict[str, str] | None) -> dict[str, str]:
-    """`"ouroboros=off, foo=1"` -> {"ouroboros": "off", "foo": "1"}."""
-    if text is None:
-        return {}
-    if isinstance(text, dict):
-        return {str(k): str(v) for k, v in text.items()}
-    options = {}
-    for part in re.split(r"[,;\s]+", text.strip()):
-        if not part:
-            continue
-        if "=" not in part:
-            raise Refused(f"options are written key=value, like `ouroboros=off`; '{part}' has no '='")
-        key, value = part.split("=", 1)
-        options[key.strip()] = value.strip()
-    return options
-
-
-class Referee:
+class Referee(ModeratorCommands, ClockDuties):
     """The referee service.
 
     `notify` delivers what nobody asked for: timeouts, reminders, and announcements left
@@ -164,7 +142,7 @@ class Referee:
         if settings is not None and settings.turn_seconds_set:
             turn_seconds = settings.turn_seconds
         if turn_time is not None:
-            turn_seconds = _duration(turn_time)
+            turn_seconds = duration(turn_time)
         return name, parsed, turn_seconds
 
     async def _create(self, place: str, user: User, game: str, options: Any, turn_time: str | None,
@@ -302,17 +280,17 @@ class Referee:
         if typed:
             text = strip_markdown(text)
         if len(text) > LONGEST_MOVE:
-            reply = refusal(f"that is far too long to be a move; {_example(None)}")
+            reply = refusal(f"that is far too long to be a move; {example(None)}")
             reply.unreadable = typed
             return reply
         async with self._lock(place):
             table = await self._table(place)
             seat = table.seat_of(user.id)
             if typed and (seat is None or table.status != PLAYING):
-                return _chat()
+                return chat()
             table, game, seat = await self._playing_seat(place, user)
             if typed and not is_move_text(game, seat, text):
-                return _chat()
+                return chat()
             stale = await self._stale(table, game, seat, user, seen)
             if stale:
                 board = await self._board_attachments(game)
@@ -323,7 +301,7 @@ class Referee:
             try:
                 turn.apply(seat, text, user.id)
             except GameError as error:
-                reply = refusal(_without_echo(str(error), text), table_id=table.id, place=place)
+                reply = refusal(without_echo(str(error), text), table_id=table.id, place=place)
                 reply.unreadable = isinstance(error, NotationError)
                 reply.early = isinstance(error, NotYourTurn)
                 return reply
@@ -401,7 +379,7 @@ class Referee:
             text = narration.who_is_next(table, game, await self._deadlines(table))
             if table.status == ABORTED:
                 text = "⛔ This game was stopped by a moderator."
-            return Reply(caller=Message(_named(text, table), await self._board_attachments(game)),
+            return Reply(caller=Message(named(text, table), await self._board_attachments(game)),
                          table_id=table.id, place=place, ply=len(game.log), status=table.status)
 
     async def history(self, place: str, user: User | None = None, *, page: int = 1) -> Reply:
@@ -427,7 +405,7 @@ class Referee:
                 lines.append(f"`{record.ply:>3}` 🎲 the unseen tiles were shuffled again · {when} ago")
                 continue
             who = name_token(table.seats[record.seat].name)
-            by = _actor_note(record.actor, table)
+            by = actor_note(record.actor, table)
             lines.append(f"`{record.ply:>3}` {who}: `{record.action}`{by} · {when} ago")
         if page < pages:
             lines.append(f"Older moves: history page {page + 1}.")
@@ -457,323 +435,6 @@ class Referee:
         starts = [a for a in actions if a.startswith(wanted)]
         contains = [a for a in actions if wanted in a and a not in starts]
         return (starts + contains)[:limit]
-
-    # =========================================================================================
-    # moderators
-
-    async def force_pass(self, place: str, user: User, target: str | None = None) -> Reply:
-        """Apply the game's timeout actions for the seats it waits for (or one player's seat)."""
-        return await self._guarded(self._force_pass(place, user, target))
-
-    async def _force_pass(self, place: str, user: User, target: str | None) -> Reply:
-        self._moderator(user, "force a pass")
-        async with self._lock(place):
-            table, game = await self._playing(place)
-            seats = [s for s in game.to_move() if not table.seats[s].is_ai]
-            if target is not None:
-                seat = table.seat_of(target)
-                if seat is None or seat not in seats:
-                    raise Refused("the game is not waiting for that player")
-                seats = [seat]
-            if not seats:
-                raise Refused("the game is not waiting for anyone")
-            turn = await self._turn(table, game)
-            names = [name_token(table.seats[s].name) for s in seats]
-            for seat in seats:
-                turn.time_out(seat, f"mod:{user.id}")
-            return await self._finish(turn, headline=f"🛡️ {name_token(user.name)} forced a pass for "
-                                                     f"{narration.join(names)}.")
-
-    async def kick(self, place: str, user: User, target: str) -> Reply:
-        """Remove a player: from the lobby, or by resigning on their behalf."""
-        return await self._guarded(self._kick(place, user, target))
-
-    async def _kick(self, place: str, user: User, target: str) -> Reply:
-        self._moderator(user, "remove a player")
-        async with self._lock(place):
-            table = await self._table(place)
-            seat = table.seat_of(target)
-            if seat is None:
-                raise Refused("that player is not seated at this table")
-            name = name_token(table.seats[seat].name)
-            if table.status == LOBBY:
-                table.unseat(seat)
-                await self.store.save_table(table)
-                return self._lobby_reply(table, f"🛡️ {name_token(user.name)} removed {name} from the table.")
-            table, game = await self._playing(place)
-            turn = await self._turn(table, game)
-            try:
-                turn.resign(seat, f"mod:{user.id}")
-            except GameError as error:
-                raise Refused(str(error)) from None
-            return await self._finish(turn, headline=f"🛡️ {name_token(user.name)} removed {name} from the game.")
-
-    async def pause(self, place: str, user: User) -> Reply:
-        return await self._guarded(self._pause(place, user, paused=True))
-
-    async def resume(self, place: str, user: User) -> Reply:
-        return await self._guarded(self._pause(place, user, paused=False))
-
-    async def _pause(self, place: str, user: User, *, paused: bool) -> Reply:
-        self._moderator(user, "pause or resume the clock")
-        async with self._lock(place):
-            table, game = await self._playing(place)
-            if table.paused == paused:
-                raise Refused("the clock is already paused" if paused else "the clock is not paused")
-            now = self.clock.now()
-            timers = await self.store.timers(table.id)
-            turn = Turn(self.store, table, game, timers, now, await self._reminders(table))
-            if paused:
-                left = {str(t.seat): max(0.0, t.due - now) for t in timers if t.kind == DEADLINE}
-                table.meta["clock_left"] = left
-                table.paused = True
-                text = f"⏸️ {name_token(user.name)} paused the clock."
-            else:
-                left = table.meta.pop("clock_left", {})
-                table.paused = False
-                turn.timers_before = []
-                length = len(game.log)
-                for seat in list(turn.waiting):
-                    remaining = left.get(str(seat), table.turn_seconds or 0)
-                    turn.waiting[seat] = (length, now - ((table.turn_seconds or 0) - remaining))
-                text = f"▶️ {name_token(user.name)} resumed the clock."
-            turn.plan()
-            await self._commit(turn)
-            return Reply(public=Message(_named(f"{text}\n{narration.who_is_next(table, game, turn.deadlines)}",
-                                               table)),
-                         table_id=table.id, place=place, ply=len(game.log), status=table.status)
-
-    async def abort(self, place: str, user: User) -> Reply:
-        """End the table without a result."""
-        return await self._guarded(self._abort(place, user))
-
-    async def _abort(self, place: str, user: User) -> Reply:
-        self._moderator(user, "stop a game")
-        async with self._lock(place):
-            table = await self._table(place)
-            if table.status not in OPEN_STATUSES:
-                raise Refused("this table is already closed")
-            table.status = ABORTED
-            await self.store.commit(table.id, expected=await self.store.log_length(table.id), table=table,
-                                    timers=[])
-            self.games.forget(table.id)
-            return Reply(public=Message(f"⛔ {name_token(user.name)} stopped the game. Nothing is scored."),
-                         table_id=table.id, place=place, status=table.status)
-
-    async def preview(self, place: str, user: User, what: str, *, to: int | None = None,
-                      target: str | None = None, reopen: bool = False) -> Reply:
-        """What a moderator's `what` ("rollback", "abort", "kick", "resign") would undo or end, for
-        the caller to confirm; `ply` in the reply is the log length it is based on. Refused, as
-        the command itself would be, when it cannot be done."""
-        return await self._guarded(self._preview(place, user, what, to, target, reopen))
-
-    async def _preview(self, place: str, user: User, what: str, to: int | None, target: str | None,
-                       reopen: bool) -> Reply:
-        table = await self._table(place)
-        length = await self.store.log_length(table.id) if table.status != LOBBY else 0
-        if what == "resign":
-            if table.seat_of(user.id) is None or table.status != PLAYING:
-                raise Refused("you are not playing a game here")
-            text = "Resign? You leave this game for good; it goes on without you (or ends)."
-        elif what == "abort":
-            self._moderator(user, "stop a game")
-            if table.status not in OPEN_STATUSES:
-                raise Refused("this table is already closed")
-            text = f"Stop this {GAMES[table.game].title} game? It ends at move {length} and nothing is scored."
-        elif what == "kick":
-            self._moderator(user, "remove a player")
-            seat = table.seat_of(target or "")
-            if seat is None:
-                raise Refused("that player is not seated at this table")
-            name = name_token(table.seats[seat].name)
-            text = (f"Remove {name} from the table?" if table.status == LOBBY else
-                    f"Remove {name} from the game? They resign and cannot come back.")
-        else:
-            self._moderator(user, "roll a game back")
-            actions = await self.store.actions(table.id)
-            if table.status in (LOBBY, ABORTED):
-                raise Refused("only a started game can be rolled back")
-            if table.status == FINISHED and not reopen:
-                raise Refused("this game is over; roll it back with reopen to play on from there")
-            if to is None or not 0 <= to < len(actions):
-                raise Refused(f"choose a move from 0 to {len(actions) - 1}; the game is at move {len(actions)}")
-            undone = actions[to:]
-            listed = ", ".join(f"{name_token(table.seats[a.seat].name) if a.seat >= 0 else '🎲'} `{a.action}`"
-                               for a in undone[:8])
-            more = f" and {len(undone) - 8} more" if len(undone) > 8 else ""
-            reopen = " The game is over: this reopens it." if table.status == FINISHED else ""
-            text = (f"Roll back to move {to}? This undoes {len(undone)} move{'s' if len(undone) != 1 else ''} "
-                    f"({listed}{more}), and the tiles nobody has seen are shuffled again.{reopen}")
-        return Reply(caller=Message(text), table_id=table.id, place=place, ply=length, status=table.status)
-
-    async def rollback(self, place: str, user: User, to: int, *, reopen: bool = False,
-                       seen: int | None = None) -> Reply:
-        """Take the game back to how it was after move `to`, by replaying the log up to there;
-        everything no seat has seen is then dealt again. A finished game is reopened only if
-        `reopen`. `seen`: the log length the moderator confirmed at."""
-        return await self._guarded(self._rollback(place, user, to, reopen, seen))
-
-    async def _rollback(self, place: str, user: User, to: int, reopen: bool, seen: int | None) -> Reply:
-        self._moderator(user, "roll a game back")
-        async with self._lock(place):
-            table = await self._table(place)
-            if table.status == LOBBY or table.status == ABORTED:
-                raise Refused("only a started game can be rolled back")
-            if table.status == FINISHED and not reopen:
-                raise Refused("this game is over; roll it back with reopen to play on from there")
-            actions = await self.store.actions(table.id)
-            if seen is not None and seen != len(actions):
-                raise Refused(f"the game moved on since you asked (it is now move {len(actions)}); "
-                              f"look at /history and roll back again")
-            if not 0 <= to < len(actions):
-                raise Refused(f"choose a move from 0 to {len(actions) - 1}; the game is at move {len(actions)}")
-            game = new_game(table)
-            replay(game, actions[:to])
-            table.status = PLAYING
-            turn = Turn(self.store, table, game, [], self.clock.now(), await self._reminders(table), beginning=True)
-            turn.reshuffle(self.seeds(), f"mod:{user.id}")
-            self.games.forget(table.id)
-            self.games.snapshot_rolled_back(table.id, to)
-            return await self._finish(turn, undo_after=to, expected=len(actions),
-                                      headline=f"⏪ {name_token(user.name)} rolled the game back to move {to}.")
-
-    async def settings(self, guild: str) -> Settings:
-        return await self.store.settings(guild)
-
-    async def update_settings(self, guild: str, user: User, *, turn_time: str | None = None,
-                              reminders: str | None = None, moderator_role: str | None = None,
-                              allowed_games: str | None = None) -> Reply:
-        """Change a server's defaults (server managers only); anything not given stays as it is."""
-        return await self._guarded(self._update_settings(guild, user, turn_time, reminders, moderator_role,
-                                                         allowed_games))
-
-    async def _update_settings(self, guild: str, user: User, turn_time: str | None, reminders: str | None,
-                               moderator_role: str | None, allowed_games: str | None) -> Reply:
-        if not user.manager:
-            raise Refused("only people who may manage this server can change its settings")
-        changes: dict[str, Any] = {}
-        if turn_time is not None:
-            changes["turn_seconds"] = _duration(turn_time)
-            changes["turn_seconds_set"] = True
-        if reminders is not None:
-            try:
-                changes["reminders"] = parse_reminders(reminders)
-            except ValueError as error:
-                raise Refused(str(error)) from None
-        if moderator_role is not None:
-            changes["moderator_role"] = moderator_role or None
-        if allowed_games is not None:
-            names = [g.strip().lower() for g in re.split(r"[,\s]+", allowed_games) if g.strip()]
-            if names in ([], ["all"]):
-                changes["allowed_games"] = None
-            else:
-                unknown = [n for n in names if n not in GAMES]
-                if unknown:
-                    raise Refused(f"unknown game {echo(', '.join(unknown))}; games: {', '.join(sorted(GAMES))}")
-                changes["allowed_games"] = names
-
-        def change(settings: Settings) -> None:
-            for key, value in changes.items():
-                setattr(settings, key, value)
-
-        settings = await self.store.update_settings(guild, change)
-        return Reply(caller=Message(settings_text(settings)))
-
-    # =========================================================================================
-    # the clock
-
-    async def _on_timer(self, timer: Timer) -> None:
-        assert timer.id is not None
-        table = await self.store.get_table(timer.table_id)
-        if table is None or table.status != PLAYING or table.paused:
-            await self.store.delete_timer(timer.id)
-            return
-        try:
-            reply = await self._fire(table.place, timer)
-        except (StaleLog, StaleTable):
-            log.info("timer %s was handled elsewhere first", timer.id)
-            return
-        if reply is not None:
-            await self._announce(reply)
-
-    async def _fire(self, place: str, timer: Timer) -> Reply | None:
-        assert timer.id is not None
-        async with self._lock(place):
-            table, game = await self._playing(place)
-            current = await self.store.timers(table.id)
-            if timer.id not in {t.id for t in current}:
-                return None
-            if timer.seat not in game.to_move():
-                await self.store.delete_timer(timer.id)
-                return None
-            seat = table.seats[timer.seat]
-            if timer.kind == REMINDER:
-                deadline = next((t.due for t in current if t.kind == DEADLINE and t.seat == timer.seat), None)
-                if deadline is None or deadline <= self.clock.now():
-                    await self.store.delete_timer(timer.id)
-                    return None
-                who = mention(seat.user_id, seat.name) if seat.user_id else name_token(seat.name)
-                text = f"⏰ {who}, your turn ends {deadline_token(deadline)}."
-                notice = self._notice(table, len(game.log), text, kind="reminder",
-                                      mentions=[seat.user_id] if seat.user_id else [])
-                await self.store.commit(table.id, expected=len(game.log), delete_timer=timer.id, notices=[notice])
-                assert notice.id is not None
-                return Reply(public=Message(text), table_id=table.id, place=table.place, notices=[notice.id],
-                             mentions=list(notice.mentions), ply=len(game.log), status=table.status)
-            turn = await self._turn(table, game)
-            turn.time_out(timer.seat, "clock")
-            return await self._finish(turn, headline=f"⏰ {name_token(seat.name)} ran out of time.")
-
-    async def _announce(self, reply: Reply) -> None:
-        """Deliver an unprompted reply now; if that fails, the outbox sends it later."""
-        if self.notify is None:
-            await self.delivered(reply)
-            return
-        try:
-            await self.notify(reply)
-        except Exception:
-            log.warning("delivering a notice for %s failed; the outbox will send it again", reply.place,
-                        exc_info=True)
-            return
-        await self.delivered(reply)
-
-    async def _send_notices(self, notices: list[Notice]) -> None:
-        """Send a batch of notices the outbox still holds (raises if the transport fails)."""
-        if self.notify is None:
-            log.info("no transport for %d notices at %s; dropped", len(notices), notices[0].place)
-            return
-        first = notices[0]
-        table = await self.store.get_table(first.table_id)
-        reply = Reply(table_id=first.table_id, place=first.place, ply=first.ply,
-                      status=table.status if table else None)
-        for notice in notices:
-            attachments = await self._late_pictures(table, notice) if table is not None else []
-            message = Message(notice.text, attachments)
-            if notice.seat is None:
-                reply.public = message
-                reply.mentions = list(notice.mentions)
-            else:
-                reply.private[notice.seat] = message
-        await self.notify(reply)
-
-    async def _late_pictures(self, table: TableRecord, notice: Notice) -> list[Attachment]:
-        """The pictures a notice asked for, drawn as of its move; [] (with a log line) if that
-        move is gone or drawing fails."""
-        if not (notice.board or notice.hand) or not self.render_images or table.game not in renderers.RENDERERS:
-            return []
-        try:
-            actions = await self.store.actions(table.id)
-            if notice.ply > len(actions):
-                return []
-            game = new_game(table)
-            replay(game, actions[:notice.ply])
-            if notice.board:
-                return await self._board_attachments(game)
-            assert notice.seat is not None
-            return [Attachment(f"{game.name}-hand.png", renderers.render_hand(game, notice.seat), "your hand")]
-        except Exception:
-            log.exception("drawing the pictures of notice %s failed; sending it without", notice.id)
-            return []
 
     # =========================================================================================
     # helpers
@@ -894,7 +555,7 @@ class Referee:
                 message.text = f"{message.text}\n{event.text}".strip()
         acted = {a.seat for a in turn.actions if a.seat >= 0 and a.actor == table.seats[a.seat].user_id}
         pinged = [u for s in sorted(turn.fresh - acted) if (u := table.seats[s].user_id)]
-        return Reply(public=Message(_named("\n".join(p for p in parts if p), table)), private=private,
+        return Reply(public=Message(named("\n".join(p for p in parts if p), table)), private=private,
                      events=list(turn.events), table_id=table.id, place=table.place, mentions=pinged,
                      ply=len(game.log), status=table.status)
 
@@ -920,72 +581,4 @@ class Referee:
             attachments.append(Attachment(f"{game.name}-hand.png", renderers.render_hand(game, seat), "your hand"))
         return Message(text, attachments)
 
-
-def _chat() -> Reply:
-    """The answer to typed chat that is not a move: nothing is said."""
-    reply = refusal("")
-    reply.unreadable = True
-    return reply
-
-
-def _example(game: Game | None) -> str:
-    return "see `/rules` for how to write moves"
-
-
-def _without_echo(message: str, text: str) -> str:
-    """A refusal's message with the user's own text shortened wherever it is quoted back."""
-    stripped = text.strip()
-    if len(stripped) > 100 and stripped in message:
-        message = message.replace(stripped, echo(stripped))
-    return message if len(message) <= 1500 else message[:1499] + "…"
-
-
-def _named(text: str, table: TableRecord) -> str:
-    """`text` with every seated player's name (as written by the engine) made a name token, so
-    no transport reads markup in it. Tokens already there are left alone."""
-    names = sorted({s.name for s in table.seats if s.name}, key=len, reverse=True)
-    if not names:
-        return text
-    pattern = re.compile(r"<[@nt][^>]*>|(?<!\w)(" + "|".join(re.escape(n) for n in names) + r")(?!\w)")
-    return pattern.sub(lambda m: name_token(m.group(1)) if m.group(1) else m.group(0), text)
-
-
-def lobby_text(table: TableRecord) -> str:
-    cls = GAMES[table.game]
-    players = ", ".join(name_token(s.name) for s in table.seats) or "nobody yet"
-    clock = f"{format_duration(table.turn_seconds)} per turn" if table.turn_seconds else "no turn clock"
-    options = ", ".join(f"{k}={v}" for k, v in table.options.items())
-    lines = [f"**{cls.title}** · players ({len(table.seats)}/{cls.max_players}): {players}",
-             f"{clock}{' · ' + options if options else ''}"]
-    if table.status == LOBBY:
-        need = cls.min_players - len(table.seats)
-        lines.append(f"Join to play; start when everyone is in{f' (at least {need} more needed)' if need > 0 else ''}.")
-    return "\n".join(lines)
-
-
-def settings_text(settings: Settings) -> str:
-    clock = format_duration(settings.turn_seconds) if settings.turn_seconds else "off"
-    if not settings.turn_seconds_set:
-        clock = "each game's own (1d unless the game has another)"
-    games = ", ".join(settings.allowed_games) if settings.allowed_games else "all"
-    return (f"Server settings: turn time {clock} · reminders {', '.join(settings.reminders) or 'off'} before the "
-            f"deadline · moderator role {settings.moderator_role or 'none (Manage Threads permission)'} · "
-            f"games: {games}")
-
-
-def _duration(text: str) -> int | None:
-    try:
-        return parse_duration(text)
-    except ValueError as error:
-        raise Refused(str(error)) from None
-
-
-def _actor_note(actor: str, table: TableRecord) -> str:
-    if actor == "clock":
-        return " (out of time)"
-    if actor.startswith("mod:"):
-        return " (by a moderator)"
-    if actor == "rules":
-        return " (forced: nothing else was legal)"
-    return ""
 

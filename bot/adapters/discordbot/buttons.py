@@ -18,8 +18,9 @@ from bot.adapters.discordbot.replying import answer_reply, refusal_messages
 from bot.adapters.discordbot.shown import shown_boards
 from bot.adapters.discordbot.views import lobby_view
 from bot.records import LOBBY, User
-from bot.referee import Referee, lobby_text
+from bot.referee import Referee
 from bot.replies import Reply
+from bot.wording import lobby_text
 
 STALE = "This button belongs to a table that is no longer open here."
 

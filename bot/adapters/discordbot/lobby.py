@@ -15,8 +15,9 @@ from bot.adapters.discordbot.delivery import Outgoing, capitalised, render
 from bot.adapters.discordbot.replying import refusal_messages
 from bot.adapters.discordbot.views import lobby_view
 from bot.records import LOBBY, User
-from bot.referee import Referee, lobby_text
+from bot.referee import Referee
 from bot.replies import Reply
+from bot.wording import lobby_text
 from engine import GAMES
 
 log = logging.getLogger(__name__)

@@ -19,7 +19,8 @@ from bot.adapters.discordbot.commands import run
 from bot.adapters.discordbot.confirm import ask
 from bot.adapters.discordbot.context import caller, guild_key, user_key
 from bot.adapters.discordbot.delivery import Outgoing, personal, render
-from bot.referee import Referee, settings_text
+from bot.referee import Referee
+from bot.wording import settings_text
 
 mod = app_commands.Group(name="mod", description="Moderator tools for the game in this thread", guild_only=True)
 

@@ -1,0 +1,120 @@
+"""The clock's duties and the outbox's deliveries: firing deadlines and reminders, announcing
+what nobody asked for, and sending again what a crash left unsent, pictures included.
+
+`ClockDuties` is part of the `Referee` (a mixin)."""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING
+
+import renderers
+from bot.loader import new_game, replay
+from bot.records import DEADLINE, PLAYING, REMINDER, Notice, TableRecord, Timer
+from bot.replies import Attachment, Message, Reply, deadline_token, mention, name_token
+from bot.store import StaleLog, StaleTable
+
+if TYPE_CHECKING:
+    from bot.referee import Referee
+
+    _Base = Referee
+else:
+    _Base = object
+
+log = logging.getLogger("bot.referee")
+
+
+class ClockDuties(_Base):
+
+    async def _on_timer(self, timer: Timer) -> None:
+        assert timer.id is not None
+        table = await self.store.get_table(timer.table_id)
+        if table is None or table.status != PLAYING or table.paused:
+            await self.store.delete_timer(timer.id)
+            return
+        try:
+            reply = await self._fire(table.place, timer)
+        except (StaleLog, StaleTable):
+            log.info("timer %s was handled elsewhere first", timer.id)
+            return
+        if reply is not None:
+            await self._announce(reply)
+
+    async def _fire(self, place: str, timer: Timer) -> Reply | None:
+        assert timer.id is not None
+        async with self._lock(place):
+            table, game = await self._playing(place)
+            current = await self.store.timers(table.id)
+            if timer.id not in {t.id for t in current}:
+                return None
+            if timer.seat not in game.to_move():
+                await self.store.delete_timer(timer.id)
+                return None
+            seat = table.seats[timer.seat]
+            if timer.kind == REMINDER:
+                deadline = next((t.due for t in current if t.kind == DEADLINE and t.seat == timer.seat), None)
+                if deadline is None or deadline <= self.clock.now():
+                    await self.store.delete_timer(timer.id)
+                    return None
+                who = mention(seat.user_id, seat.name) if seat.user_id else name_token(seat.name)
+                text = f"⏰ {who}, your turn ends {deadline_token(deadline)}."
+                notice = self._notice(table, len(game.log), text, kind="reminder",
+                                      mentions=[seat.user_id] if seat.user_id else [])
+                await self.store.commit(table.id, expected=len(game.log), delete_timer=timer.id, notices=[notice])
+                assert notice.id is not None
+                return Reply(public=Message(text), table_id=table.id, place=table.place, notices=[notice.id],
+                             mentions=list(notice.mentions), ply=len(game.log), status=table.status)
+            turn = await self._turn(table, game)
+            turn.time_out(timer.seat, "clock")
+            return await self._finish(turn, headline=f"⏰ {name_token(seat.name)} ran out of time.")
+
+    async def _announce(self, reply: Reply) -> None:
+        """Deliver an unprompted reply now; if that fails, the outbox sends it later."""
+        if self.notify is None:
+            await self.delivered(reply)
+            return
+        try:
+            await self.notify(reply)
+        except Exception:
+            log.warning("delivering a notice for %s failed; the outbox will send it again", reply.place,
+                        exc_info=True)
+            return
+        await self.delivered(reply)
+
+    async def _send_notices(self, notices: list[Notice]) -> None:
+        """Send a batch of notices the outbox still holds (raises if the transport fails)."""
+        if self.notify is None:
+            log.info("no transport for %d notices at %s; dropped", len(notices), notices[0].place)
+            return
+        first = notices[0]
+        table = await self.store.get_table(first.table_id)
+        reply = Reply(table_id=first.table_id, place=first.place, ply=first.ply,
+                      status=table.status if table else None)
+        for notice in notices:
+            attachments = await self._late_pictures(table, notice) if table is not None else []
+            message = Message(notice.text, attachments)
+            if notice.seat is None:
+                reply.public = message
+                reply.mentions = list(notice.mentions)
+            else:
+                reply.private[notice.seat] = message
+        await self.notify(reply)
+
+    async def _late_pictures(self, table: TableRecord, notice: Notice) -> list[Attachment]:
+        """The pictures a notice asked for, drawn as of its move; [] (with a log line) if that
+        move is gone or drawing fails."""
+        if not (notice.board or notice.hand) or not self.render_images or table.game not in renderers.RENDERERS:
+            return []
+        try:
+            actions = await self.store.actions(table.id)
+            if notice.ply > len(actions):
+                return []
+            game = new_game(table)
+            replay(game, actions[:notice.ply])
+            if notice.board:
+                return await self._board_attachments(game)
+            assert notice.seat is not None
+            return [Attachment(f"{game.name}-hand.png", renderers.render_hand(game, notice.seat), "your hand")]
+        except Exception:
+            log.exception("drawing the pictures of notice %s failed; sending it without", notice.id)
+            return []

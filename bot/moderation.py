@@ -1,0 +1,249 @@
+"""Moderators' commands on a table (force a pass, remove a player, pause and resume the clock,
+stop or roll back a game, preview what a command would undo) and server managers' settings.
+
+`ModeratorCommands` is part of the `Referee` (a mixin): it uses the referee's locks, store and
+turn machinery, and runs every command through `_guarded` like any other."""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+from bot import narration
+from bot.loader import new_game, replay
+from bot.records import ABORTED, DEADLINE, FINISHED, LOBBY, OPEN_STATUSES, PLAYING, Settings, User
+from bot.refusals import Refused, duration
+from bot.replies import Message, Reply, name_token
+from bot.timers import parse_reminders
+from bot.turns import Turn
+from bot.typing_rules import echo
+from bot.wording import named, settings_text
+from engine import GAMES, GameError
+
+if TYPE_CHECKING:
+    from bot.referee import Referee
+
+    _Base = Referee
+else:
+    _Base = object
+
+
+class ModeratorCommands(_Base):
+
+    async def force_pass(self, place: str, user: User, target: str | None = None) -> Reply:
+        """Apply the game's timeout actions for the seats it waits for (or one player's seat)."""
+        return await self._guarded(self._force_pass(place, user, target))
+
+    async def _force_pass(self, place: str, user: User, target: str | None) -> Reply:
+        self._moderator(user, "force a pass")
+        async with self._lock(place):
+            table, game = await self._playing(place)
+            seats = [s for s in game.to_move() if not table.seats[s].is_ai]
+            if target is not None:
+                seat = table.seat_of(target)
+                if seat is None or seat not in seats:
+                    raise Refused("the game is not waiting for that player")
+                seats = [seat]
+            if not seats:
+                raise Refused("the game is not waiting for anyone")
+            turn = await self._turn(table, game)
+            names = [name_token(table.seats[s].name) for s in seats]
+            for seat in seats:
+                turn.time_out(seat, f"mod:{user.id}")
+            return await self._finish(turn, headline=f"🛡️ {name_token(user.name)} forced a pass for "
+                                                     f"{narration.join(names)}.")
+
+    async def kick(self, place: str, user: User, target: str) -> Reply:
+        """Remove a player: from the lobby, or by resigning on their behalf."""
+        return await self._guarded(self._kick(place, user, target))
+
+    async def _kick(self, place: str, user: User, target: str) -> Reply:
+        self._moderator(user, "remove a player")
+        async with self._lock(place):
+            table = await self._table(place)
+            seat = table.seat_of(target)
+            if seat is None:
+                raise Refused("that player is not seated at this table")
+            name = name_token(table.seats[seat].name)
+            if table.status == LOBBY:
+                table.unseat(seat)
+                await self.store.save_table(table)
+                return self._lobby_reply(table, f"🛡️ {name_token(user.name)} removed {name} from the table.")
+            table, game = await self._playing(place)
+            turn = await self._turn(table, game)
+            try:
+                turn.resign(seat, f"mod:{user.id}")
+            except GameError as error:
+                raise Refused(str(error)) from None
+            return await self._finish(turn, headline=f"🛡️ {name_token(user.name)} removed {name} from the game.")
+
+    async def pause(self, place: str, user: User) -> Reply:
+        return await self._guarded(self._pause(place, user, paused=True))
+
+    async def resume(self, place: str, user: User) -> Reply:
+        return await self._guarded(self._pause(place, user, paused=False))
+
+    async def _pause(self, place: str, user: User, *, paused: bool) -> Reply:
+        self._moderator(user, "pause or resume the clock")
+        async with self._lock(place):
+            table, game = await self._playing(place)
+            if table.paused == paused:
+                raise Refused("the clock is already paused" if paused else "the clock is not paused")
+            now = self.clock.now()
+            timers = await self.store.timers(table.id)
+            turn = Turn(self.store, table, game, timers, now, await self._reminders(table))
+            if paused:
+                left = {str(t.seat): max(0.0, t.due - now) for t in timers if t.kind == DEADLINE}
+                table.meta["clock_left"] = left
+                table.paused = True
+                text = f"⏸️ {name_token(user.name)} paused the clock."
+            else:
+                left = table.meta.pop("clock_left", {})
+                table.paused = False
+                turn.timers_before = []
+                length = len(game.log)
+                for seat in list(turn.waiting):
+                    remaining = left.get(str(seat), table.turn_seconds or 0)
+                    turn.waiting[seat] = (length, now - ((table.turn_seconds or 0) - remaining))
+                text = f"▶️ {name_token(user.name)} resumed the clock."
+            turn.plan()
+            await self._commit(turn)
+            return Reply(public=Message(named(f"{text}\n{narration.who_is_next(table, game, turn.deadlines)}",
+                                               table)),
+                         table_id=table.id, place=place, ply=len(game.log), status=table.status)
+
+    async def abort(self, place: str, user: User) -> Reply:
+        """End the table without a result."""
+        return await self._guarded(self._abort(place, user))
+
+    async def _abort(self, place: str, user: User) -> Reply:
+        self._moderator(user, "stop a game")
+        async with self._lock(place):
+            table = await self._table(place)
+            if table.status not in OPEN_STATUSES:
+                raise Refused("this table is already closed")
+            table.status = ABORTED
+            await self.store.commit(table.id, expected=await self.store.log_length(table.id), table=table,
+                                    timers=[])
+            self.games.forget(table.id)
+            return Reply(public=Message(f"⛔ {name_token(user.name)} stopped the game. Nothing is scored."),
+                         table_id=table.id, place=place, status=table.status)
+
+    async def preview(self, place: str, user: User, what: str, *, to: int | None = None,
+                      target: str | None = None, reopen: bool = False) -> Reply:
+        """What a moderator's `what` ("rollback", "abort", "kick", "resign") would undo or end, for
+        the caller to confirm; `ply` in the reply is the log length it is based on. Refused, as
+        the command itself would be, when it cannot be done."""
+        return await self._guarded(self._preview(place, user, what, to, target, reopen))
+
+    async def _preview(self, place: str, user: User, what: str, to: int | None, target: str | None,
+                       reopen: bool) -> Reply:
+        table = await self._table(place)
+        length = await self.store.log_length(table.id) if table.status != LOBBY else 0
+        if what == "resign":
+            if table.seat_of(user.id) is None or table.status != PLAYING:
+                raise Refused("you are not playing a game here")
+            text = "Resign? You leave this game for good; it goes on without you (or ends)."
+        elif what == "abort":
+            self._moderator(user, "stop a game")
+            if table.status not in OPEN_STATUSES:
+                raise Refused("this table is already closed")
+            text = f"Stop this {GAMES[table.game].title} game? It ends at move {length} and nothing is scored."
+        elif what == "kick":
+            self._moderator(user, "remove a player")
+            seat = table.seat_of(target or "")
+            if seat is None:
+                raise Refused("that player is not seated at this table")
+            name = name_token(table.seats[seat].name)
+            text = (f"Remove {name} from the table?" if table.status == LOBBY else
+                    f"Remove {name} from the game? They resign and cannot come back.")
+        else:
+            self._moderator(user, "roll a game back")
+            actions = await self.store.actions(table.id)
+            if table.status in (LOBBY, ABORTED):
+                raise Refused("only a started game can be rolled back")
+            if table.status == FINISHED and not reopen:
+                raise Refused("this game is over; roll it back with reopen to play on from there")
+            if to is None or not 0 <= to < len(actions):
+                raise Refused(f"choose a move from 0 to {len(actions) - 1}; the game is at move {len(actions)}")
+            undone = actions[to:]
+            listed = ", ".join(f"{name_token(table.seats[a.seat].name) if a.seat >= 0 else '🎲'} `{a.action}`"
+                               for a in undone[:8])
+            more = f" and {len(undone) - 8} more" if len(undone) > 8 else ""
+            reopen = " The game is over: this reopens it." if table.status == FINISHED else ""
+            text = (f"Roll back to move {to}? This undoes {len(undone)} move{'s' if len(undone) != 1 else ''} "
+                    f"({listed}{more}), and the tiles nobody has seen are shuffled again.{reopen}")
+        return Reply(caller=Message(text), table_id=table.id, place=place, ply=length, status=table.status)
+
+    async def rollback(self, place: str, user: User, to: int, *, reopen: bool = False,
+                       seen: int | None = None) -> Reply:
+        """Take the game back to how it was after move `to`, by replaying the log up to there;
+        everything no seat has seen is then dealt again. A finished game is reopened only if
+        `reopen`. `seen`: the log length the moderator confirmed at."""
+        return await self._guarded(self._rollback(place, user, to, reopen, seen))
+
+    async def _rollback(self, place: str, user: User, to: int, reopen: bool, seen: int | None) -> Reply:
+        self._moderator(user, "roll a game back")
+        async with self._lock(place):
+            table = await self._table(place)
+            if table.status == LOBBY or table.status == ABORTED:
+                raise Refused("only a started game can be rolled back")
+            if table.status == FINISHED and not reopen:
+                raise Refused("this game is over; roll it back with reopen to play on from there")
+            actions = await self.store.actions(table.id)
+            if seen is not None and seen != len(actions):
+                raise Refused(f"the game moved on since you asked (it is now move {len(actions)}); "
+                              f"look at /history and roll back again")
+            if not 0 <= to < len(actions):
+                raise Refused(f"choose a move from 0 to {len(actions) - 1}; the game is at move {len(actions)}")
+            game = new_game(table)
+            replay(game, actions[:to])
+            table.status = PLAYING
+            turn = Turn(self.store, table, game, [], self.clock.now(), await self._reminders(table), beginning=True)
+            turn.reshuffle(self.seeds(), f"mod:{user.id}")
+            self.games.forget(table.id)
+            self.games.snapshot_rolled_back(table.id, to)
+            return await self._finish(turn, undo_after=to, expected=len(actions),
+                                      headline=f"⏪ {name_token(user.name)} rolled the game back to move {to}.")
+
+    async def settings(self, guild: str) -> Settings:
+        return await self.store.settings(guild)
+
+    async def update_settings(self, guild: str, user: User, *, turn_time: str | None = None,
+                              reminders: str | None = None, moderator_role: str | None = None,
+                              allowed_games: str | None = None) -> Reply:
+        """Change a server's defaults (server managers only); anything not given stays as it is."""
+        return await self._guarded(self._update_settings(guild, user, turn_time, reminders, moderator_role,
+                                                         allowed_games))
+
+    async def _update_settings(self, guild: str, user: User, turn_time: str | None, reminders: str | None,
+                               moderator_role: str | None, allowed_games: str | None) -> Reply:
+        if not user.manager:
+            raise Refused("only people who may manage this server can change its settings")
+        changes: dict[str, Any] = {}
+        if turn_time is not None:
+            changes["turn_seconds"] = duration(turn_time)
+            changes["turn_seconds_set"] = True
+        if reminders is not None:
+            try:
+                changes["reminders"] = parse_reminders(reminders)
+            except ValueError as error:
+                raise Refused(str(error)) from None
+        if moderator_role is not None:
+            changes["moderator_role"] = moderator_role or None
+        if allowed_games is not None:
+            names = [g.strip().lower() for g in re.split(r"[,\s]+", allowed_games) if g.strip()]
+            if names in ([], ["all"]):
+                changes["allowed_games"] = None
+            else:
+                unknown = [n for n in names if n not in GAMES]
+                if unknown:
+                    raise Refused(f"unknown game {echo(', '.join(unknown))}; games: {', '.join(sorted(GAMES))}")
+                changes["allowed_games"] = names
+
+        def change(settings: Settings) -> None:
+            for key, value in changes.items():
+                setattr(settings, key, value)
+
+        settings = await self.store.update_settings(guild, change)
+        return Reply(caller=Message(settings_text(settings)))

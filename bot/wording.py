@@ -1,0 +1,74 @@
+"""The referee's own sentences: the lobby, the server's settings, history notes, and the care
+taken with what users typed (their names as tokens, their input never echoed back at length)."""
+
+from __future__ import annotations
+
+import re
+
+from bot.records import LOBBY, Settings, TableRecord
+from bot.replies import Reply, name_token, refusal
+from bot.timers import format_duration
+from bot.typing_rules import echo
+from engine import GAMES, Game
+
+
+def chat() -> Reply:
+    """The answer to typed chat that is not a move: nothing is said."""
+    reply = refusal("")
+    reply.unreadable = True
+    return reply
+
+
+def example(game: Game | None) -> str:
+    return "see `/rules` for how to write moves"
+
+
+def without_echo(message: str, text: str) -> str:
+    """A refusal's message with the user's own text shortened wherever it is quoted back."""
+    stripped = text.strip()
+    if len(stripped) > 100 and stripped in message:
+        message = message.replace(stripped, echo(stripped))
+    return message if len(message) <= 1500 else message[:1499] + "…"
+
+
+def named(text: str, table: TableRecord) -> str:
+    """`text` with every seated player's name (as written by the engine) made a name token, so
+    no transport reads markup in it. Tokens already there are left alone."""
+    names = sorted({s.name for s in table.seats if s.name}, key=len, reverse=True)
+    if not names:
+        return text
+    pattern = re.compile(r"<[@nt][^>]*>|(?<!\w)(" + "|".join(re.escape(n) for n in names) + r")(?!\w)")
+    return pattern.sub(lambda m: name_token(m.group(1)) if m.group(1) else m.group(0), text)
+
+
+def lobby_text(table: TableRecord) -> str:
+    cls = GAMES[table.game]
+    players = ", ".join(name_token(s.name) for s in table.seats) or "nobody yet"
+    clock = f"{format_duration(table.turn_seconds)} per turn" if table.turn_seconds else "no turn clock"
+    options = ", ".join(f"{k}={v}" for k, v in table.options.items())
+    lines = [f"**{cls.title}** · players ({len(table.seats)}/{cls.max_players}): {players}",
+             f"{clock}{' · ' + options if options else ''}"]
+    if table.status == LOBBY:
+        need = cls.min_players - len(table.seats)
+        lines.append(f"Join to play; start when everyone is in{f' (at least {need} more needed)' if need > 0 else ''}.")
+    return "\n".join(lines)
+
+
+def settings_text(settings: Settings) -> str:
+    clock = format_duration(settings.turn_seconds) if settings.turn_seconds else "off"
+    if not settings.turn_seconds_set:
+        clock = "each game's own (1d unless the game has another)"
+    games = ", ".join(settings.allowed_games) if settings.allowed_games else "all"
+    return (f"Server settings: turn time {clock} · reminders {', '.join(settings.reminders) or 'off'} before the "
+            f"deadline · moderator role {settings.moderator_role or 'none (Manage Threads permission)'} · "
+            f"games: {games}")
+
+
+def actor_note(actor: str, table: TableRecord) -> str:
+    if actor == "clock":
+        return " (out of time)"
+    if actor.startswith("mod:"):
+        return " (by a moderator)"
+    if actor == "rules":
+        return " (forced: nothing else was legal)"
+    return ""
