@@ -9,6 +9,7 @@ import logging
 from typing import TYPE_CHECKING
 
 import renderers
+from bot import narration
 from bot.loader import new_game, replay
 from bot.records import DEADLINE, PLAYING, REMINDER, Notice, TableRecord, Timer
 from bot.replies import Attachment, Message, Reply, deadline_token, mention, name_token
@@ -64,9 +65,15 @@ class ClockDuties(_Base):
                 assert notice.id is not None
                 return Reply(public=Message(text), table_id=table.id, place=table.place, notices=[notice.id],
                              mentions=list(notice.mentions), ply=len(game.log), status=table.status)
+            now = self.clock.now()
+            late = sorted({t.seat for t in current if t.kind == DEADLINE and t.due <= now and t.seat in game.to_move()}
+                          | {timer.seat})
             turn = await self._turn(table, game)
-            turn.time_out(timer.seat, "clock")
-            return await self._finish(turn, headline=f"⏰ {name_token(seat.name)} ran out of time.")
+            for late_seat in late:  # every seat whose time ran out: one announcement (a phase that ends)
+                if late_seat in turn.game.to_move():
+                    turn.time_out(late_seat, "clock")
+            names = narration.join([name_token(table.seats[s].name) for s in late])
+            return await self._finish(turn, headline=f"⏰ {names} ran out of time.")
 
     async def _announce(self, reply: Reply) -> None:
         """Deliver an unprompted reply now; if that fails, the outbox sends it later."""

@@ -18,6 +18,9 @@ from engine import GAMES, Game
 
 log = logging.getLogger(__name__)
 
+STARTING_SEATS = "players"
+"""The table meta key holding how many seats the game started with."""
+
 
 def _engine_version() -> str:
     """Changes whenever any engine source changes, so old snapshots are never trusted."""
@@ -31,11 +34,13 @@ ENGINE_VERSION = _engine_version()
 
 
 def new_game(table: TableRecord) -> Game:
-    """The game a table starts with, from its seed, options and seats."""
+    """The game a table starts with, from its seed, options and the seats it started with
+    (players who joined later come in through their `join` entries in the log)."""
     cls = GAMES[table.game]
     assert table.seed is not None, "a table gets its seed when it starts"
-    return cls.new(len(table.seats), seed=table.seed, options=cls.Options.parse(table.options),
-                   names=[s.name for s in table.seats])
+    players = int(table.meta.get(STARTING_SEATS, len(table.seats)))
+    return cls.new(players, seed=table.seed, options=cls.Options.parse(table.options),
+                   names=[s.name for s in table.seats[:players]])
 
 
 def replay(game: Game, actions: list[ActionRecord]) -> None:

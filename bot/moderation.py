@@ -198,6 +198,7 @@ class ModeratorCommands(_Base):
                 raise Refused(f"choose a move from 0 to {len(actions) - 1}; the game is at move {len(actions)}")
             game = new_game(table)
             replay(game, actions[:to])
+            del table.seats[game.players:]  # players who joined after move `to` are gone with it
             table.status = PLAYING
             turn = Turn(self.store, table, game, [], self.clock.now(), await self._reminders(table), beginning=True)
             turn.reshuffle(self.seeds(), f"mod:{user.id}")

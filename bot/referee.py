@@ -18,7 +18,7 @@ from typing import Any
 import renderers
 from bot import narration
 from bot.announcing import ClockDuties
-from bot.loader import GameLoader, new_game
+from bot.loader import STARTING_SEATS, GameLoader, new_game
 from bot.moderation import ModeratorCommands
 from bot.outbox import DEFAULT_LEASE, SWEEP_SECONDS, OutboxSender
 from bot.records import (
@@ -160,7 +160,23 @@ class Referee(ModeratorCommands, ClockDuties):
         return self._lobby_reply(table, f"🎲 {name_token(user.name)} opened a {GAMES[name].title} table.")
 
     async def join(self, place: str, user: User) -> Reply:
+        """Take a seat: in the lobby, or in a running game that lets new players join."""
+        table = await self.store.table_at(place)
+        if table is not None and table.status == PLAYING:
+            return await self._guarded(self._join_running(place, user))
         return await self._guarded(self._lobby_change(place, user, "join"))
+
+    async def _join_running(self, place: str, user: User) -> Reply:
+        async with self._lock(place):
+            table, game = await self._playing(place)
+            if table.seat_of(user.id) is not None:
+                raise Refused("you are already playing at this table")
+            turn = await self._turn(table, game)
+            try:
+                turn.join(clean_name(user.name), user.id)
+            except GameError as error:
+                raise Refused(str(error)) from None
+            return await self._finish(turn, headline=f"👋 {name_token(user.name)} joined the game.")
 
     async def leave(self, place: str, user: User) -> Reply:
         return await self._guarded(self._lobby_change(place, user, "leave"))
@@ -252,6 +268,7 @@ class Referee(ModeratorCommands, ClockDuties):
                 raise Refused(f"{cls.title} needs at least {cls.min_players} players; {len(table.seats)} seated")
             table.seed = self.seeds()
             table.status = PLAYING
+            table.meta[STARTING_SEATS] = len(table.seats)
             game = new_game(table)
             turn = Turn(self.store, table, game, [], self.clock.now(), await self._reminders(table), beginning=True)
             turn.events += game.opening
@@ -298,13 +315,22 @@ class Referee(ModeratorCommands, ClockDuties):
                 reply.stale = True
                 return reply
             turn = await self._turn(table, game)
-            try:
-                turn.apply(seat, text, user.id)
-            except GameError as error:
-                reply = refusal(without_echo(str(error), text), table_id=table.id, place=place)
-                reply.unreadable = isinstance(error, NotationError)
-                reply.early = isinstance(error, NotYourTurn)
-                return reply
+            actions = _split(text, type(game).action_separator)
+            for number, action in enumerate(actions):
+                try:
+                    turn.apply(seat, action, user.id)
+                except GameError as error:
+                    reason = without_echo(str(error), action)
+                    if number == 0:
+                        reply = refusal(reason, table_id=table.id, place=place)
+                        reply.unreadable = isinstance(error, NotationError)
+                        reply.early = isinstance(error, NotYourTurn)
+                        return reply
+                    done = await self._finish(turn)
+                    note = (f"Done: {', '.join(f'`{a}`' for a in actions[:number])}. Not done: `{echo(action)}`"
+                            f"{' and what followed' if number + 1 < len(actions) else ''}, because {reason}")
+                    done.caller = Message(note)
+                    return done
             return await self._finish(turn)
 
     async def _stale(self, table: TableRecord, game: Game, seat: int, user: User, seen: int | None) -> str | None:
@@ -582,3 +608,8 @@ class Referee(ModeratorCommands, ClockDuties):
         return Message(text, attachments)
 
 
+def _split(text: str, separator: str | None) -> list[str]:
+    """The actions in `text`: one, or several joined by the game's separator."""
+    if separator is None or separator not in text:
+        return [text]
+    return [part.strip() for part in text.split(separator) if part.strip()] or [text]

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot.records import DEADLINE, FINISHED, PLAYING, ActionRecord, Notice, TableRecord, Timer
+from bot.records import DEADLINE, FINISHED, PLAYING, ActionRecord, Notice, SeatRecord, TableRecord, Timer
 from bot.store import Store
 from bot.timers import plan_timers
 from engine import Event, Game
@@ -62,6 +62,18 @@ class Turn:
     def resign(self, seat: int, actor: str) -> list[Event]:
         events = self.game.resign(seat)
         self._record(seat, RESIGN, actor, events)
+        return events
+
+    def join(self, name: str, user_id: str) -> list[Event]:
+        """Seat a new player in the running game (raises GameError, changing nothing, if the
+        game does not let them)."""
+        self.table.seats.append(SeatRecord(len(self.table.seats), name, user_id))
+        try:
+            events = self.game.join(name)
+        except BaseException:
+            self.table.seats.pop()
+            raise
+        self._record(len(self.table.seats) - 1, self.game.log[-1][1], user_id, events)
         return events
 
     def reshuffle(self, seed: int, actor: str) -> None:

@@ -231,6 +231,9 @@ class Game(ABC):
     """Every word of the game's notation, in every language it accepts ("draw", "pass", …):
     typed chat is taken as a move only when all its words are verbs, player names or words of
     the seat's legal actions; anything else is conversation."""
+    action_separator: ClassVar[str | None] = None
+    """If set (Tetromic: ";"), a player may send several actions at once joined by it; the
+    referee applies them in order and stops at the first the rules refuse."""
     default_turn_seconds: ClassVar[int | None] = None
     """The turn time a new table of this game gets unless its creator or the server sets one
     (Tromino Go's 72 hours); None: the referee's general default."""

@@ -17,7 +17,7 @@ from bot.adapters.discordbot.delivery import render
 from bot.adapters.discordbot.replying import answer_reply, refusal_messages
 from bot.adapters.discordbot.shown import shown_boards
 from bot.adapters.discordbot.views import lobby_view
-from bot.records import LOBBY, User
+from bot.records import LOBBY, PLAYING, User
 from bot.referee import Referee
 from bot.replies import Reply
 from bot.wording import lobby_text
@@ -35,7 +35,12 @@ async def pressed(interaction: discord.Interaction, action: str, table_id: int) 
             await answer.tell(STALE)
             return
         user = await caller(referee, interaction)
-        if action in ("join", "leave", "addbot"):
+        if action == "join" and table.status == PLAYING:  # a game that lets players join on the way
+            reply = await answer.run(referee.join(place, user))
+            await answer_reply(answer, referee, reply, user, place)
+            if reply.ok:
+                await _add_to_thread(interaction)
+        elif action in ("join", "leave", "addbot"):
             await _lobby_change(answer, referee, place, user, action)
         elif action == "start":
             await _start(answer, referee, place, user)

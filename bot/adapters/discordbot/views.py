@@ -2,7 +2,7 @@
 any running instance of the bot handles them, old messages and restarts included.
 
 Lobby messages carry Join, Leave, Add bot and Start; move messages carry Show hand (and Ready
-while a round break waits for the players).
+while a round break waits for the players, and Join in a game that lets players join on the way).
 """
 
 from __future__ import annotations
@@ -74,4 +74,5 @@ async def controls(referee: Referee, reply: Reply) -> discord.ui.View | None:
         return None
     _, game = viewed
     ready = any("ready" in game.legal_actions(seat) for seat in game.to_move())
-    return view_of(reply.table_id, "hand", *(["ready"] if ready else []))
+    joinable = type(game).allows_join and game.players < type(game).max_players and game.outcome() is None
+    return view_of(reply.table_id, "hand", *(["ready"] if ready else []), *(["join"] if joinable else []))
