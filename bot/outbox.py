@@ -11,14 +11,12 @@ notice again, which beats never sending it.
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import logging
 from collections.abc import Awaitable, Callable
 
 from bot.records import Notice
 from bot.store import Store
-from bot.timers import Clock
+from bot.timers import Background, Clock
 
 log = logging.getLogger(__name__)
 
@@ -47,18 +45,14 @@ class OutboxSender:
         self.send = send
         self.lease = lease
         self.every = every
-        self._task: asyncio.Task[None] | None = None
+        self.background = Background(self._run, "tileref-outbox")
 
     def start(self) -> None:
-        if self._task is None:
-            self._task = asyncio.create_task(self._run(), name="tileref-outbox")
+        """Sweep now and then every `every` seconds (until `stop`)."""
+        self.background.start()
 
     async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
-            self._task = None
+        await self.background.stop()
 
     async def sweep(self) -> int:
         """Send every notice whose lease has run out; returns how many were confirmed."""

@@ -180,6 +180,29 @@ def plan_timers(table_id: int, waiting: dict[int, tuple[int, float]], previous: 
 # ---- dispatch -------------------------------------------------------------------------------
 
 
+class Background:
+    """One asyncio task running `loop` (a coroutine function that runs until cancelled)."""
+
+    def __init__(self, loop: Callable[[], Awaitable[None]], name: str) -> None:
+        self.loop = loop
+        self.name = name
+        self._task: asyncio.Task[None] | None = None
+
+    def start(self) -> None:
+        """Start the task unless it is running."""
+        if self._task is None:
+            self._task = asyncio.ensure_future(self.loop())
+            self._task.set_name(self.name)
+
+    async def stop(self) -> None:
+        """Cancel the task and wait for it to end."""
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+            self._task = None
+
+
 class TimerSource(Protocol):
     async def due_timers(self, now: float) -> list[Timer]:
         """Timers due at or before `now`, earliest first."""
@@ -199,19 +222,14 @@ class TimerDispatcher:
         self.fire = fire
         self._wake = asyncio.Event()
         self._idle = asyncio.Event()
-        self._task: asyncio.Task[None] | None = None
         self._failed: dict[int, float] = {}
+        self.background = Background(self._run, "tileref-timers")
 
     def start(self) -> None:
-        if self._task is None:
-            self._task = asyncio.create_task(self._run(), name="tileref-timers")
+        self.background.start()
 
     async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
-            self._task = None
+        await self.background.stop()
 
     def wake(self) -> None:
         self._idle.clear()
