@@ -148,6 +148,16 @@ class Store(ABC):
         changes made at once both stay). An exception from `change` saves nothing."""
 
     @abstractmethod
+    async def save_picture(self, table_id: int, seat: int, kind: str, data: bytes, source: str,
+                           at: float) -> None:
+        """Keep a picture a player chose for a table (`kind` "foot": their chicken-foot), PNG
+        bytes; `source` says where it came from (provider and id, for attribution)."""
+
+    @abstractmethod
+    async def pictures(self, table_id: int, kind: str) -> dict[int, tuple[bytes, str]]:
+        """A table's pictures of one kind: seat -> (PNG bytes, source)."""
+
+    @abstractmethod
     async def snapshot(self, table_id: int) -> tuple[int, str, bytes] | None:
         """The latest snapshot of a table: (log length, engine version, data)."""
 
@@ -238,6 +248,18 @@ MIGRATIONS: list[str] = [
     );
     CREATE INDEX outbox_pending ON outbox(lease_until) WHERE delivered_at IS NULL;
     CREATE INDEX outbox_by_table ON outbox(table_id, id);
+    """,
+    # 3: pictures players chose for a table (the chicken-foot of the vision quest)
+    """
+    CREATE TABLE pictures (
+        table_id INTEGER NOT NULL REFERENCES tables(id) ON DELETE CASCADE,
+        seat INTEGER NOT NULL,
+        kind TEXT NOT NULL,
+        data BLOB NOT NULL,
+        source TEXT NOT NULL,
+        created_at REAL NOT NULL,
+        PRIMARY KEY (table_id, seat, kind)
+    );
     """,
 ]
 
@@ -502,6 +524,19 @@ class SQLiteStore(Store):
             change(settings)
             await _write_settings(db, settings)
         return settings
+
+    async def save_picture(self, table_id: int, seat: int, kind: str, data: bytes, source: str,
+                           at: float) -> None:
+        async with self._transaction() as db:
+            await db.execute(
+                "INSERT INTO pictures (table_id, seat, kind, data, source, created_at) VALUES (?, ?, ?, ?, ?, ?)"
+                " ON CONFLICT(table_id, seat, kind) DO UPDATE SET data = excluded.data, source = excluded.source,"
+                " created_at = excluded.created_at", (table_id, seat, kind, data, source, at))
+
+    async def pictures(self, table_id: int, kind: str) -> dict[int, tuple[bytes, str]]:
+        rows = await self.reader.execute_fetchall(
+            "SELECT seat, data, source FROM pictures WHERE table_id = ? AND kind = ?", (table_id, kind))
+        return {r["seat"]: (bytes(r["data"]), r["source"]) for r in rows}
 
     async def snapshot(self, table_id: int) -> tuple[int, str, bytes] | None:
         rows = list(await self.reader.execute_fetchall(

@@ -108,3 +108,11 @@ async def test_a_snapshot_is_replaced_by_a_newer_one(store):
     await store.save_snapshot(table_id, 10, "v1", b"ten")
     await store.save_snapshot(table_id, 20, "v1", b"twenty")
     assert await store.snapshot(table_id) == (20, "v1", b"twenty")
+
+
+async def test_a_chosen_picture_is_kept_with_its_table(store):
+    table_id = await store.create_table(a_table())
+    await store.save_picture(table_id, 1, "foot", b"\x89PNG one", "offline:chicken", 5.0)
+    await store.save_picture(table_id, 1, "foot", b"\x89PNG two", "giphy:abc", 6.0)
+    assert await store.pictures(table_id, "foot") == {1: (b"\x89PNG two", "giphy:abc")}
+    assert await store.pictures(table_id, "reaction") == {}
