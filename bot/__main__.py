@@ -133,6 +133,7 @@ async def play_console(args: argparse.Namespace) -> int:
         await session.play(place)
         return 0
     finally:
+        await session.media.close()
         await referee.close()
         await store.close()
 

@@ -119,7 +119,7 @@ class ClockDuties(_Base):
             game = new_game(table)
             replay(game, actions[:notice.ply])
             if notice.board:
-                return await self._board_attachments(game)
+                return await self._board_attachments(game, table.id)
             assert notice.seat is not None
             return [Attachment(f"{game.name}-hand.png", renderers.render_hand(game, notice.seat), "your hand")]
         except Exception:

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from bot import narration
 from bot.loader import new_game, replay
+from bot.media import RATINGS
 from bot.records import ABORTED, DEADLINE, FINISHED, LOBBY, OPEN_STATUSES, PLAYING, Settings, User
 from bot.refusals import Refused, duration
 from bot.replies import Message, Reply, name_token
@@ -212,16 +213,25 @@ class ModeratorCommands(_Base):
 
     async def update_settings(self, guild: str, user: User, *, turn_time: str | None = None,
                               reminders: str | None = None, moderator_role: str | None = None,
-                              allowed_games: str | None = None) -> Reply:
+                              allowed_games: str | None = None, media_rating: str | None = None,
+                              event_reactions: bool | None = None) -> Reply:
         """Change a server's defaults (server managers only); anything not given stays as it is."""
         return await self._guarded(self._update_settings(guild, user, turn_time, reminders, moderator_role,
-                                                         allowed_games))
+                                                         allowed_games, media_rating, event_reactions))
 
     async def _update_settings(self, guild: str, user: User, turn_time: str | None, reminders: str | None,
-                               moderator_role: str | None, allowed_games: str | None) -> Reply:
+                               moderator_role: str | None, allowed_games: str | None, media_rating: str | None,
+                               event_reactions: bool | None) -> Reply:
         if not user.manager:
             raise Refused("only people who may manage this server can change its settings")
         changes: dict[str, Any] = {}
+        if media_rating is not None:
+            rating = media_rating.strip().lower()
+            if rating not in RATINGS:
+                raise Refused(f"the rating is one of {', '.join(RATINGS)}, not '{echo(media_rating)}'")
+            changes["media_rating"] = rating
+        if event_reactions is not None:
+            changes["event_reactions"] = event_reactions
         if turn_time is not None:
             changes["turn_seconds"] = duration(turn_time)
             changes["turn_seconds_set"] = True

@@ -138,3 +138,7 @@ class Settings:
     reminders: list[str] = field(default_factory=lambda: ["50%", "10%"])
     moderator_role: str | None = None
     allowed_games: list[str] | None = None
+    media_rating: str = "g"
+    """The strictest content rating of GIFs and stickers searched here: g, pg, pg-13 or r."""
+    event_reactions: bool = False
+    """Whether the bot posts a reaction picture on a kill, a round won, a hexagon, …"""

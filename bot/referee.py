@@ -19,6 +19,7 @@ import renderers
 from bot import narration
 from bot.announcing import ClockDuties
 from bot.loader import STARTING_SEATS, GameLoader, new_game
+from bot.media import decoded
 from bot.moderation import ModeratorCommands
 from bot.outbox import DEFAULT_LEASE, SWEEP_SECONDS, OutboxSender
 from bot.records import (
@@ -50,6 +51,12 @@ RETRIES = 5
 """How often a lobby change is redone when another process changed the table meanwhile."""
 LONGEST_MOVE = 500
 NO_PICTURE = "(The board picture could not be drawn this time; `/board` shows it.)"
+FOOT = "foot"
+QUESTS = "quests"
+"""The table meta key listing the seats already sent on their vision quest."""
+VISION_QUEST = ("🐔 You are chicken-footed! Go on a vision quest: search for a picture of how that feels with "
+                "`/quest query:<words>` (in the terminal: `quest <words>`) and pick one. It is drawn at the end "
+                "of your line from then on. The game does not wait for you to choose.")
 
 
 class Referee(ModeratorCommands, ClockDuties):
@@ -310,7 +317,7 @@ class Referee(ModeratorCommands, ClockDuties):
                 return chat()
             stale = await self._stale(table, game, seat, user, seen)
             if stale:
-                board = await self._board_attachments(game)
+                board = await self._board_attachments(game, table.id)
                 reply = refusal(stale, table_id=table.id, place=place, attachments=board)
                 reply.stale = True
                 return reply
@@ -405,7 +412,7 @@ class Referee(ModeratorCommands, ClockDuties):
             text = narration.who_is_next(table, game, await self._deadlines(table))
             if table.status == ABORTED:
                 text = "⛔ This game was stopped by a moderator."
-            return Reply(caller=Message(named(text, table), await self._board_attachments(game)),
+            return Reply(caller=Message(named(text, table), await self._board_attachments(game, table.id)),
                          table_id=table.id, place=place, ply=len(game.log), status=table.status)
 
     async def history(self, place: str, user: User | None = None, *, page: int = 1) -> Reply:
@@ -554,19 +561,35 @@ class Referee(ModeratorCommands, ClockDuties):
         if reply.public is not None:
             notices.append(self._notice(table, len(turn.game.log), reply.public.text, mentions=reply.mentions,
                                         board=True))
+        self._ask_for_pictures(turn, reply)
         notices += [self._notice(table, len(turn.game.log), m.text, seat=seat, kind="private")
                     for seat, m in reply.private.items()]
         await self._commit(turn, undo_after=undo_after, expected=expected, notices=notices)
         reply.notices = [n.id for n in notices if n.id is not None]
         if reply.public is not None:
             try:
-                reply.public.attachments = await self._board_attachments(turn.game)
+                reply.public.attachments = await self._board_attachments(turn.game, table.id)
             except Exception:
                 log.exception("drawing the board of table %s failed; announcing without it", table.id)
                 reply.public.text += "\n" + NO_PICTURE
         if not self.confirms_delivery:
             await self.delivered(reply)
         return reply
+
+    @staticmethod
+    def _ask_for_pictures(turn: Turn, reply: Reply) -> None:
+        """The first time the rules let a player choose a picture (the first chicken-foot of the
+        game), ask them privately; the game never waits for their answer."""
+        asked = turn.table.meta.setdefault(QUESTS, [])
+        for event in turn.events:
+            if event.data.get("picture") != FOOT or not event.seats:
+                continue
+            seat = event.seats[0]
+            if seat in asked or turn.table.seats[seat].is_ai:
+                continue
+            asked.append(seat)
+            message = reply.private.setdefault(seat, Message())
+            message.text = (f"{message.text}\n{VISION_QUEST}").strip()
 
     def _move_reply(self, turn: Turn, *, headline: str = "") -> Reply:
         table, game = turn.table, turn.game
@@ -585,11 +608,29 @@ class Referee(ModeratorCommands, ClockDuties):
                      events=list(turn.events), table_id=table.id, place=table.place, mentions=pinged,
                      ply=len(game.log), status=table.status)
 
-    async def _board_attachments(self, game: Game) -> list[Attachment]:
+    async def _board_attachments(self, game: Game, table_id: int) -> list[Attachment]:
+        """The public board picture, with the pictures players chose (their chicken-feet)."""
         if not self.render_images or game.name not in renderers.RENDERERS:
             return []
-        data = renderers.render(game)
+        feet = {seat: decoded(data) for seat, (data, _) in (await self.store.pictures(table_id, FOOT)).items()
+                if seat < game.players}
+        data = renderers.render(game, feet=feet or None)
         return [Attachment(f"{game.name}-move-{len(game.log)}.png", data, "the board")]
+
+    async def choose_picture(self, place: str, user: User, kind: str, png: bytes, source: str) -> Reply:
+        """Keep the picture a player chose for this game (`kind` "foot": the chicken-foot drawn at
+        the end of their line while they are footed). `png` is a checked picture (see
+        `bot.media.checked_png`)."""
+        return await self._guarded(self._choose_picture(place, user, kind, png, source))
+
+    async def _choose_picture(self, place: str, user: User, kind: str, png: bytes, source: str) -> Reply:
+        async with self._lock(place):
+            table, game, seat = await self._playing_seat(place, user)
+            await self.store.save_picture(table.id, seat, kind, png, source, self.clock.now())
+            text = ("🐔 Your chicken-foot is chosen: it is drawn at the end of your line on every board from now on, "
+                    "while you are chicken-footed." if kind == FOOT else "Your picture is chosen.")
+            return Reply(caller=Message(text), table_id=table.id, place=place, ply=len(game.log),
+                         status=table.status)
 
     async def _hand_message(self, game: Game, seat: int) -> Message:
         view = game.view(seat)

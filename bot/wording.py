@@ -61,7 +61,8 @@ def settings_text(settings: Settings) -> str:
     games = ", ".join(settings.allowed_games) if settings.allowed_games else "all"
     return (f"Server settings: turn time {clock} · reminders {', '.join(settings.reminders) or 'off'} before the "
             f"deadline · moderator role {settings.moderator_role or 'none (Manage Threads permission)'} · "
-            f"games: {games}")
+            f"games: {games} · GIFs and stickers rated {settings.media_rating} at most · reactions to events "
+            f"{'on' if settings.event_reactions else 'off'}")
 
 
 def actor_note(actor: str, table: TableRecord) -> str:

@@ -87,7 +87,11 @@ class Event:
     """Something that happened, told in one sentence, with data a transport can use.
 
     `seats` are the seats the event is about. `to` is None for a public event; otherwise only
-    that seat may be told (a drawn tile, for instance).
+    that seat may be told (a drawn tile, for instance). Two `data` keys mean something to the
+    referee in every game: `reaction` (words to search a reaction picture with, for servers that
+    post reactions to events: "skull" for a kill) and `picture` (the first seat in `seats` may now
+    choose a picture of that kind for the rest of the game: "foot", the chicken-foot of the
+    vision quest).
     """
 
     kind: str

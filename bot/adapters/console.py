@@ -14,8 +14,9 @@ import uuid
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
+from bot.media import Media, MediaError
 from bot.records import PLAYING, User
-from bot.referee import Referee
+from bot.referee import FOOT, Referee
 from bot.replies import Attachment, Reply, plain
 from engine import GAMES
 from renderers import text_board
@@ -31,6 +32,8 @@ Other commands:
   board            the board again
   history [page]   the moves so far
   rules            how to play
+  react <words>    find a GIF or sticker and react with it
+  quest <words>    your vision quest: pick the picture drawn at the foot of your line
   resign           leave this game
   quit             stop here; continue later with `tileref play --resume`"""
 
@@ -67,7 +70,7 @@ class ConsoleSession:
     """One person playing at the terminal."""
 
     def __init__(self, referee: Referee, user: User, *, ask: Ask, say: Say, boards: Path,
-                 colour: bool = False) -> None:
+                 colour: bool = False, media: Media | None = None) -> None:
         self.referee = referee
         self.user = user
         self.ask = ask
@@ -75,6 +78,7 @@ class ConsoleSession:
         self.boards = boards
         self.colour = colour
         self._legend_shown = False
+        self.media = media or Media.from_environment()
         self._seen: int | None = None
         """The log length of the last board shown: moves typed are based on it."""
 
@@ -145,6 +149,8 @@ class ConsoleSession:
             elif word in ("hints", "moves"):
                 hints = await self.referee.suggestions(place, self.user, "", limit=400)
                 self.say("You can play: " + (", ".join(hints) if hints else "nothing now (it is not your turn)"))
+            elif word in ("react", "quest"):
+                await self._pick_picture(place, word, command[len(word):].strip())
             elif word == "hand":
                 await self._show(await self.referee.hand(place, self.user))
             elif word == "board":
@@ -162,6 +168,37 @@ class ConsoleSession:
                     await self._show(await self.referee.resign(place, self.user))
             else:
                 await self._show(await self.referee.act(place, self.user, command, seen=self._seen))
+
+    async def _pick_picture(self, place: str, kind: str, query: str) -> None:
+        """Search pictures, let the player pick one by number, and react with it or keep it as
+        their chicken-foot."""
+        if not query:
+            self.say(f"What should I look for? For example: `{kind} victory`.")
+            return
+        found = await self.media.search(query, limit=9)
+        if not found:
+            self.say(f"Nothing found for “{query}”: try other words.")
+            return
+        for number, picture in enumerate(found, start=1):
+            self.say(f"  {number}. {picture.title}")
+        self.say(f"({found[0].attribution})")
+        answer = await self.ask("Which one? (a number, or Enter for none) ")
+        if not answer or not answer.strip().isdigit() or not 1 <= int(answer) <= len(found):
+            self.say("Nothing chosen.")
+            return
+        chosen = found[int(answer) - 1]
+        try:
+            png = await self.media.picture(chosen)
+        except MediaError as error:
+            self.say(f"✗ {error}")
+            return
+        table = await self.referee.status(place)
+        if kind == "quest":
+            reply = await self.referee.choose_picture(place, self.user, FOOT, png, chosen.source)
+            self.say(self._text(reply.caller.text) if reply.caller else "Done.")
+            return
+        saved = self._save_images([Attachment("reaction.png", png, chosen.title)], table.id if table else None)
+        self.say(f"{self.user.name} reacts: {chosen.title} ({chosen.attribution}) · picture: {saved[-1]}")
 
     def referee_path(self) -> str:
         path = getattr(self.referee.store, "path", None)

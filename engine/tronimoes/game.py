@@ -834,7 +834,8 @@ class Tronimoes(Game):
             self.seats[killer].kills += 1
             verb = "closed an ouroboros on" if how == "ouroboros" else "cut off"
             text = f"{killer_name} {verb} {name}'s line: +1 {killer_name}, −1 {name}."
-        return [Event("kill", text, (killer, victim), {"killer": killer, "victim": victim, "how": how})]
+        return [Event("kill", text, (killer, victim), {"killer": killer, "victim": victim, "how": how,
+                                                        "reaction": "skull"})]
 
     def _kill_free_line(self, line: Line, how: str) -> list[Event]:
         line.dead = True
@@ -885,6 +886,7 @@ class Tronimoes(Game):
             else:
                 text += " and is chicken-footed: anyone may play on their line"
             data["footed"] = True
+            data["picture"] = "foot"
         events = [Event("pass", text + ".", (seat,), data)]
         self.spacer = None
         foot = [self.grid.name(move.foot)] if move.foot is not None else []
@@ -929,7 +931,8 @@ class Tronimoes(Game):
         summary += " Totals: " + ", ".join(f"{n} {t}" for n, t in zip(self.names, totals, strict=True)) + "."
         self.round_result = {"round": self.round, "leader": leader, "winner": winner, "how": how,
                              "deltas": deltas, "totals": totals}
-        events = [Event("round_end", summary, tuple(range(self.players)), dict(self.round_result))]
+        events = [Event("round_end", summary, tuple(range(self.players)),
+                        {**self.round_result, "reaction": "victory"})]
         if leader == 0:
             events += self._end_game("the 0:0 round is over")
         else:

@@ -98,3 +98,28 @@ def test_a_token_in_dot_env_is_used_and_an_unreachable_discord_is_one_sentence(t
     assert result.returncode in (1, 2)
     assert "Traceback" not in result.stderr
     assert "Could not reach Discord" in result.stderr or "Discord refused the token" in result.stderr
+
+
+async def test_the_console_offers_reactions_and_the_vision_quest_from_the_offline_pack(tmp_path):
+    out: list[str] = []
+    script = iter(["react victory", "1", "draw", "PASS", "quest chicken foot", "1", "quit"])
+    async with running_referee(tmp_path / "t.sqlite3", ManualClock(), render=True) as referee:
+        user = local_user("ada")
+
+        async def ask(prompt: str) -> str | None:
+            line = next(script)
+            if line == "PASS":  # whichever pass is legal (with a foot square if the line has not started)
+                return next(a for a in await referee.suggestions(place, user, "pass", limit=100))
+            return line
+
+        session = ConsoleSession(referee, user, ask=ask, say=out.append, boards=tmp_path / "boards")
+        place = await session.new_game("tronimoes", ["me", "bot"])
+        assert place is not None
+        await session.play(place)
+        table = await referee.status(place)
+        feet = await referee.store.pictures(table.id, "foot")
+    printed = "\n".join(out)
+    assert "ada reacts: A trophy (tileref's own pictures)" in printed
+    assert "vision quest" in printed and "Your chicken-foot is chosen" in printed
+    assert list(feet) == [0] and feet[0][1] == "offline:chicken-foot"
+    assert any(p.name == "reaction.png" for p in (tmp_path / "boards").rglob("*.png"))

@@ -18,8 +18,10 @@ from bot.adapters.discordbot.commands import PLAYER_COMMANDS
 from bot.adapters.discordbot.confirm import CancelButton, ConfirmButton
 from bot.adapters.discordbot.lobby import tileref
 from bot.adapters.discordbot.moderation import MODERATOR_COMMANDS
+from bot.adapters.discordbot.reactions import MEDIA_COMMANDS, PickMenu
 from bot.adapters.discordbot.replying import post_notice
 from bot.adapters.discordbot.views import TableButton
+from bot.media import Media
 from bot.referee import Referee
 from bot.replies import Reply
 
@@ -51,7 +53,7 @@ class TilerefBot(commands.Bot):
     is deferred (tests set it to 0 to exercise the deferred path)."""
 
     def __init__(self, referee: Referee, *, guild_ids: Iterable[int] | None = None, message_content: bool = True,
-                 **options: Any) -> None:
+                 media: Media | None = None, **options: Any) -> None:
         options.setdefault("allowed_mentions", discord.AllowedMentions.none())
         super().__init__(command_prefix=commands.when_mentioned, intents=intents(message_content=message_content),
                          help_command=None, tree_cls=Tree, **options)
@@ -59,14 +61,15 @@ class TilerefBot(commands.Bot):
         self.guild_ids = list(guild_ids or [])
         self.grace_seconds = GRACE_SECONDS
         self.in_flight: set[asyncio.Task[Any]] = set()
-        for command in [tileref, *PLAYER_COMMANDS, *MODERATOR_COMMANDS]:
+        for command in [tileref, *PLAYER_COMMANDS, *MODERATOR_COMMANDS, *MEDIA_COMMANDS]:
             self.tree.add_command(command)
+        self.media = media or Media.from_environment()
         referee.notify = self.notice
 
     async def setup_hook(self) -> None:
         """Register the persistent buttons and publish the commands (to the test guilds if any,
         which is instant, else globally)."""
-        self.add_dynamic_items(TableButton, ConfirmButton, CancelButton)
+        self.add_dynamic_items(TableButton, ConfirmButton, CancelButton, PickMenu)
         try:
             if self.guild_ids:
                 for guild_id in self.guild_ids:
@@ -83,6 +86,7 @@ class TilerefBot(commands.Bot):
         pending = [task for task in self.in_flight if task is not asyncio.current_task() and not task.done()]
         if pending:
             await asyncio.wait(pending, timeout=DRAIN_SECONDS)
+        await self.media.close()
         await super().close()
 
     async def on_ready(self) -> None:
@@ -103,8 +107,8 @@ class TilerefBot(commands.Bot):
 
 
 def build_bot(referee: Referee, *, guild_ids: Iterable[int] | None = None, message_content: bool = True,
-              **options: Any) -> commands.Bot:
+              media: Media | None = None, **options: Any) -> commands.Bot:
     """A bot for `referee` (it becomes the referee's `notify`). Slash commands are synced to
     `guild_ids` if given, else globally. Extra options go to `commands.Bot`
     (e.g. `guild_ready_timeout`)."""
-    return TilerefBot(referee, guild_ids=guild_ids, message_content=message_content, **options)
+    return TilerefBot(referee, guild_ids=guild_ids, message_content=message_content, media=media, **options)

@@ -107,6 +107,7 @@ class Outgoing:
     attachments: list[Attachment] = field(default_factory=list)
     view: discord.ui.View | None = None
     mentions: discord.AllowedMentions = field(default_factory=lambda: NO_PINGS)
+    embeds: list[discord.Embed] = field(default_factory=list)
 
     def kwargs(self) -> dict[str, Any]:
         """Arguments for `send`/`send_message`/`followup.send`."""
@@ -115,6 +116,8 @@ class Outgoing:
             out["files"] = files(self.attachments)
         if self.view is not None:
             out["view"] = self.view
+        if self.embeds:
+            out["embeds"] = self.embeds
         return out
 
 

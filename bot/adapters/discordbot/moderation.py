@@ -19,6 +19,7 @@ from bot.adapters.discordbot.commands import run
 from bot.adapters.discordbot.confirm import ask
 from bot.adapters.discordbot.context import caller, guild_key, user_key
 from bot.adapters.discordbot.delivery import Outgoing, personal, render
+from bot.media import RATINGS
 from bot.referee import Referee
 from bot.wording import settings_text
 
@@ -66,23 +67,28 @@ async def rollback(interaction: discord.Interaction, to: app_commands.Range[int,
                        reminders="Reminders before the deadline: like 50%,10% or 1h,10m, or off",
                        moderator_role="A role whose members may use /mod (besides Manage Threads)",
                        no_moderator_role="Forget the moderator role",
-                       allowed_games="Games allowed here, comma-separated, or all")
+                       allowed_games="Games allowed here, comma-separated, or all",
+                       rating="The strictest rating of GIFs and stickers searched here (g by default)",
+                       event_reactions="Post a reaction picture on a kill, a round won, a hexagon, …")
+@app_commands.choices(rating=[app_commands.Choice(name=r, value=r) for r in RATINGS])
 @app_commands.guild_only()
 async def settings(interaction: discord.Interaction, turn_time: str | None = None, reminders: str | None = None,
                    moderator_role: discord.Role | None = None, no_moderator_role: bool = False,
-                   allowed_games: str | None = None) -> None:
+                   allowed_games: str | None = None, rating: str | None = None,
+                   event_reactions: bool | None = None) -> None:
     referee: Referee = interaction.client.referee  # type: ignore[attr-defined]
     async with answering(interaction, private=True) as answer:
         assert interaction.guild_id is not None
         guild = guild_key(interaction.guild_id)
         role = "" if no_moderator_role else (moderator_role.mention if moderator_role is not None else None)
-        if all(value is None for value in (turn_time, reminders, role, allowed_games)):
+        if all(value is None for value in (turn_time, reminders, role, allowed_games, rating, event_reactions)):
             current = await answer.run(referee.settings(guild))
             await answer.tell(settings_text(current))
             return
         user = await caller(referee, interaction)
         reply = await answer.run(referee.update_settings(guild, user, turn_time=turn_time, reminders=reminders,
-                                                         moderator_role=role, allowed_games=allowed_games))
+                                                         moderator_role=role, allowed_games=allowed_games,
+                                                         media_rating=rating, event_reactions=event_reactions))
         if not reply.ok:
             for outgoing in personal(reply.caller, refusal=True):
                 await answer.send(outgoing, ephemeral=True)

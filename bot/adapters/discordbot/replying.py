@@ -10,6 +10,7 @@ import discord
 from bot.adapters.discordbot.answer import Answer
 from bot.adapters.discordbot.context import NO_GAME, snowflake
 from bot.adapters.discordbot.delivery import Outgoing, direct, personal, post, public_message
+from bot.adapters.discordbot.reactions import react_to_events
 from bot.adapters.discordbot.shown import shown_boards
 from bot.adapters.discordbot.views import controls
 from bot.records import User
@@ -48,6 +49,9 @@ async def answer_reply(answer: Answer, referee: Referee, reply: Reply, user: Use
     if public is not None:
         sent = await answer.send(public, ephemeral=False)
         shown_boards(answer.interaction.client).record(reply.place, sent, reply.ply)
+        channel = answer.interaction.channel
+        if isinstance(channel, discord.abc.Messageable):
+            await react_to_events(answer.interaction.client, referee, reply, channel)
     for outgoing in personal(reply.caller):
         await answer.send(outgoing, ephemeral=True)
     if reply.private:
@@ -77,6 +81,7 @@ async def post_reply(client: discord.Client, referee: Referee, channel: discord.
     if public is not None:
         sent = await post(channel, public, reference=reference)
         shown_boards(client).record(reply.place, sent, reply.ply)
+        await react_to_events(client, referee, reply, channel)
     if reply.private:
         await direct_secrets(client, referee, reply)
     await referee.delivered(reply)

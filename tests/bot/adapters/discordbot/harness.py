@@ -10,6 +10,7 @@ from pathlib import Path
 
 from bot.adapters.discordbot import build_bot
 from bot.adapters.discordbot.delivery import escaped
+from bot.media import Media
 from bot.records import TableRecord
 from bot.referee import Referee
 from bot.replies import clean_name
@@ -64,7 +65,8 @@ class Harness:
 
 @asynccontextmanager
 async def running(s: DiscordStandIn, path: Path, *, clock: ManualClock | None = None, seed: int = 7,
-                  grace: float | None = None, message_content: bool = True) -> AsyncIterator[Harness]:
+                  grace: float | None = None, message_content: bool = True,
+                  media: Media | None = None) -> AsyncIterator[Harness]:
     """tileref on the SQLite file at `path`, connected to the stand-in, closed afterwards."""
     clock = clock or ManualClock()
     store = SQLiteStore(path)
@@ -72,7 +74,8 @@ async def running(s: DiscordStandIn, path: Path, *, clock: ManualClock | None = 
     seeds = iter(range(seed, seed + 1_000_000))
     referee = Referee(store, clock=clock, seeds=lambda: next(seeds))
     await referee.open()
-    bot = build_bot(referee, guild_ids=[s.guild.id], message_content=message_content, guild_ready_timeout=0.1)
+    bot = build_bot(referee, guild_ids=[s.guild.id], message_content=message_content, guild_ready_timeout=0.1,
+                    media=media or Media.from_environment({}))
     if grace is not None:
         bot.grace_seconds = grace  # type: ignore[attr-defined]
     try:
