@@ -55,7 +55,9 @@ def main(argv: list[str] | None = None) -> int:
     play = commands.add_parser("play", help="play in the terminal against AI players")
     play.add_argument("game", nargs="?", help=f"the game: {', '.join(sorted(GAMES))}")
     play.add_argument("--players", default="me,bot",
-                      help="who sits where, in order: me, bot (greedy AI), greedy, random (default: me,bot)")
+                      help="who sits where, in order: me, bot (the strong AI), greedy, random (default: me,bot)")
+    play.add_argument("--ai-seconds", type=float, default=2.0,
+                      help="how long the strong AI thinks about a move (default: 2 seconds)")
     play.add_argument("--options", default="", help="game options as key=value, e.g. ouroboros=off")
     play.add_argument("--name", help="your name at the table (default: your login name)")
     play.add_argument("--boards", help="folder for the board pictures (default: next to the database)")
@@ -114,7 +116,7 @@ async def play_console(args: argparse.Namespace) -> int:
     database = database_path(args.db)
     store = SQLiteStore(database)
     await store.open()
-    referee = Referee(store, confirms_delivery=False)
+    referee = Referee(store, confirms_delivery=False, ai_seconds=max(0.0, args.ai_seconds))
     await referee.open()
     colour = args.colour and sys.stdout.isatty() and not os.environ.get("NO_COLOR")
     boards = Path(args.boards) if args.boards else database.parent / "boards"

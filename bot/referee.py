@@ -50,6 +50,8 @@ HISTORY_PAGE = 25
 RETRIES = 5
 """How often a lobby change is redone when another process changed the table meanwhile."""
 LONGEST_MOVE = 500
+AI_SECONDS = "ai_seconds"
+"""A table option (and meta key): how long its AI seats plan a move, in seconds."""
 NO_PICTURE = "(The board picture could not be drawn this time; `/board` shows it.)"
 FOOT = "foot"
 QUESTS = "quests"
@@ -67,18 +69,21 @@ class Referee(ModeratorCommands, ClockDuties):
     unless a test fixes it). `confirms_delivery`: the transport calls `delivered(reply)` once it
     has delivered a command's reply (Discord); when False, a reply counts as delivered when it is
     returned (the console, tests). `delivery_lease`: how long a reply is left to its transport
-    before the outbox sends it instead."""
+    before the outbox sends it instead. `ai_seconds`: how long an AI seat plans a move, unless
+    the table says otherwise (the `ai_seconds=` option)."""
 
     def __init__(self, store: Store, *, clock: Clock | None = None, render: bool = True,
                  notify: Callable[[Reply], Awaitable[None]] | None = None, snapshot_every: int = 50,
                  cache_size: int = 512, seeds: Callable[[], int] | None = None, confirms_delivery: bool = True,
-                 delivery_lease: float = DEFAULT_LEASE, outbox_every: float = SWEEP_SECONDS) -> None:
+                 delivery_lease: float = DEFAULT_LEASE, outbox_every: float = SWEEP_SECONDS,
+                 ai_seconds: float = 2.0) -> None:
         self.store = store
         self.seeds = seeds or (lambda: secrets.randbits(62))
         self.clock: Clock = clock or SystemClock()
         self.render_images = render
         self.notify = notify
         self.confirms_delivery = confirms_delivery
+        self.ai_seconds = ai_seconds
         self.delivery_lease = delivery_lease
         self.games = GameLoader(store, capacity=cache_size, snapshot_every=snapshot_every)
         self.timers = TimerDispatcher(store, self.clock, self._on_timer)
@@ -141,8 +146,17 @@ class Referee(ModeratorCommands, ClockDuties):
         if settings and settings.allowed_games and name not in settings.allowed_games:
             raise Refused(f"this server allows {', '.join(settings.allowed_games)} only")
         parsed = parse_options(options)
+        ai_seconds = parsed.pop(AI_SECONDS, None)
+        if ai_seconds is not None:
+            try:
+                if not 0 <= float(ai_seconds) <= 30:
+                    raise ValueError
+            except ValueError:
+                raise Refused(f"{AI_SECONDS} is how long AI players think, 0 to 30 seconds: like ai_seconds=2, "
+                              f"not '{echo(ai_seconds)}'") from None
+            parsed[AI_SECONDS] = ai_seconds
         try:
-            GAMES[name].Options.parse(parsed)
+            GAMES[name].Options.parse({k: v for k, v in parsed.items() if k != AI_SECONDS})
         except GameError as error:
             raise Refused(str(error)) from None
         turn_seconds = GAMES[name].default_turn_seconds or Settings("").turn_seconds
@@ -155,8 +169,9 @@ class Referee(ModeratorCommands, ClockDuties):
     async def _create(self, place: str, user: User, game: str, options: Any, turn_time: str | None,
                       guild: str | None, seat_creator: bool) -> Reply:
         name, parsed, turn_seconds = await self._vetted(game, options, turn_time, guild)
+        meta = {AI_SECONDS: float(parsed.pop(AI_SECONDS))} if AI_SECONDS in parsed else {}
         table = TableRecord(id=0, place=place, game=name, options=parsed, status=LOBBY, created_by=user.id,
-                            created_at=self.clock.now(), guild=guild, turn_seconds=turn_seconds,
+                            created_at=self.clock.now(), guild=guild, turn_seconds=turn_seconds, meta=meta,
                             seats=[SeatRecord(0, clean_name(user.name), user.id)] if seat_creator else [])
         try:
             await self.store.create_table(table)
@@ -188,8 +203,8 @@ class Referee(ModeratorCommands, ClockDuties):
     async def leave(self, place: str, user: User) -> Reply:
         return await self._guarded(self._lobby_change(place, user, "leave"))
 
-    async def add_ai(self, place: str, user: User, kind: str = "greedy") -> Reply:
-        """Seat an AI player ("greedy" or "random")."""
+    async def add_ai(self, place: str, user: User, kind: str = "strong") -> Reply:
+        """Seat an AI player ("strong", the default, "greedy" or "random")."""
         return await self._guarded(self._lobby_change(place, user, "ai", kind))
 
     async def _lobby_change(self, place: str, user: User, what: str, kind: str = "") -> Reply:
@@ -234,7 +249,7 @@ class Referee(ModeratorCommands, ClockDuties):
             raise Refused(f"there is no AI called '{echo(kind)}'; choose one of {', '.join(AGENTS)}")
         if len(table.seats) >= cls.max_players:
             raise Refused(f"the table is full ({cls.max_players} players)")
-        agent = "greedy" if kind in ("bot", "ai") else kind
+        agent = "strong" if kind in ("bot", "ai") else kind
         taken = {s.name for s in table.seats}
         bot_name = next((f"{n} (bot)" for n in BOT_NAMES if f"{n} (bot)" not in taken), f"Bot {len(table.seats) + 1}")
         table.seats.append(SeatRecord(len(table.seats), bot_name, None, agent))
@@ -553,7 +568,7 @@ class Referee(ModeratorCommands, ClockDuties):
         """Make the forced and AI moves, then commit them with their announcements, and tell
         the table what happened. Nothing after the commit can undo or hide the move: a picture
         that cannot be drawn is left out, with a note."""
-        turn.play_automatic()
+        await turn.play_automatic(float(turn.table.meta.get(AI_SECONDS, self.ai_seconds)))
         turn.plan()
         reply = self._move_reply(turn, headline=headline)
         table = turn.table

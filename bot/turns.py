@@ -12,6 +12,7 @@ stands, so nobody can stall by acting without ending their turn.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Sequence
 
 from bot.records import DEADLINE, FINISHED, PLAYING, ActionRecord, Notice, SeatRecord, TableRecord, Timer
@@ -91,9 +92,10 @@ class Turn:
         self._observe()
         return events
 
-    def play_automatic(self) -> None:
-        """Make the forced actions and let AI seats act, until the game waits for a person's
-        choice or ends."""
+    async def play_automatic(self, budget: float) -> None:
+        """Make the forced actions and let AI seats act (each planning for at most `budget`
+        seconds, in a worker thread so the bot stays responsive), until the game waits for a
+        person's choice or ends."""
         for _ in range(AI_STEP_LIMIT):
             if self.game.outcome() is not None:
                 return
@@ -108,8 +110,9 @@ class Turn:
             if not robots:
                 return
             seat = robots[0]
-            name = self.table.seats[seat].agent or "greedy"
-            self.apply(seat, agent(name).choose(self.game, seat), f"ai:{name}")
+            name = self.table.seats[seat].agent or "strong"
+            choice = await asyncio.to_thread(agent(name, budget=budget).choose, self.game, seat)
+            self.apply(seat, choice, f"ai:{name}")
         raise RuntimeError(f"table {self.table.id}: automatic moves went on for {AI_STEP_LIMIT} steps")
 
     def _record(self, seat: int, action: str, actor: str, events: list[Event]) -> None:

@@ -1,13 +1,23 @@
-"""Agents that choose an action from `legal_actions`: a random one and a greedy one.
+"""Agents that choose an action for a seat, shared by every game: `random`, `greedy` and the
+planning agent `strong` (the default `bot`).
 
-Agents are deterministic: the same game state gives the same choice, so a replayed table plays
-out the same way. Neither looks at anything its seat could not see at the table (the greedy
-agent tries actions on a copy and only compares scores, which are public).
+No agent looks at anything its seat could not see at the table. Each plans on
+`Game.determinize(seat, rng)`: a copy with every hidden tile, card or draw dealt again, and the
+generator `rng` is seeded from the seat's own view of the game, never from the game's seed, so
+re-dealing what the seat cannot see never changes what it does.
+
+Each game's heuristics live with the game (`engine/<game>/ai.py`) and register here:
+`TIE_BREAKS[name]` orders actions of equal immediate gain for the greedy agent,
+`ROLLOUT_POLICIES[name]` plays the planning agent's simulated games, `LEAF_VALUES[name]` judges
+where a simulation stops. A game without them gets sensible defaults.
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
 import random
+import time
 from collections.abc import Callable
 from typing import Protocol
 
@@ -22,82 +32,151 @@ class Agent(Protocol):
         ...
 
 
+TieBreak = Callable[[Game, int, str, Game], tuple[float, ...]]
+"""(game before, seat, action, game after) -> a key; higher is better among equal score gains."""
+RolloutPolicy = Callable[[Game, int, random.Random], str]
+"""(game, seat to act, generator) -> a legal action, quickly (simulations make thousands)."""
+LeafValue = Callable[[Game, int], float]
+"""(game where a simulation stopped, seat) -> how good it looks for the seat beyond its score."""
+
+TIE_BREAKS: dict[str, TieBreak] = {}
+ROLLOUT_POLICIES: dict[str, RolloutPolicy] = {}
+LEAF_VALUES: dict[str, LeafValue] = {}
+
+
+def seat_rng(game: Game, seat: int, purpose: str) -> random.Random:
+    """A generator fixed by what `seat` can see (its view of the game and the move number) and
+    nothing else."""
+    view = json.dumps(game.view(seat), sort_keys=True, default=str)
+    digest = hashlib.sha256(f"{purpose}:{seat}:{len(game.log)}:{view}".encode()).hexdigest()
+    return random.Random(int(digest[:16], 16))
+
+
+def margin(game: Game, seat: int) -> float:
+    """The seat's score minus the best other score (what every agent tries to raise)."""
+    scores = game.scores()
+    others = [score for index, score in enumerate(scores) if index != seat]
+    return scores[seat] - (max(others) if others else 0.0)
+
+
 class RandomAgent:
-    """Any legal action, uniformly, from a generator fixed by the game's seed and move number."""
+    """Any legal action, uniformly."""
 
     name = "random"
 
     def choose(self, game: Game, seat: int) -> str:
-        actions = game.legal_actions(seat)
-        rng = random.Random(f"{game.seed}:{len(game.log)}:{seat}")
-        return rng.choice(actions)
-
-
-TieBreak = Callable[[Game, int, str, Game], tuple[float, ...]]
-"""(game before, seat, action, game after) -> a key; higher is better among equal score gains."""
+        return seat_rng(game, seat, "random").choice(game.legal_actions(seat))
 
 
 class GreedyAgent:
-    """The action with the best immediate change of its own score; ties are broken by a per-game
-    heuristic (see `TIE_BREAKS`), then by the action's text so the choice is stable."""
+    """The action with the best immediate change of its own score, tried on a copy in which
+    everything it cannot see is dealt at random; ties broken by the game's heuristic (see
+    `TIE_BREAKS`), then by the action's text so the choice is stable."""
 
     name = "greedy"
+
+    def choose(self, game: Game, seat: int) -> str:
+        return self.ranked(game, seat)[0]
+
+    def ranked(self, game: Game, seat: int) -> list[str]:
+        """Every legal action, best first."""
+        actions = game.legal_actions(seat)
+        if len(actions) == 1:
+            return actions
+        sample = game.determinize(seat, seat_rng(game, seat, "greedy"))
+        before = sample.scores()[seat]
+        tie_break = TIE_BREAKS.get(game.name, _no_tie_break)
+        keyed = []
+        for action in actions:
+            after = sample.clone()
+            after.apply(seat, action)
+            keyed.append(((after.scores()[seat] - before, *tie_break(sample, seat, action, after)), action))
+        keyed.sort(key=lambda item: (tuple(-k for k in item[0]), item[1]))
+        return [action for _, action in keyed]
+
+
+class PlanningAgent:
+    """Determinised Monte-Carlo planning: deal what the seat cannot see at random many times,
+    play each promising action out through the real engine by the game's rollout policy, and
+    pick the action with the best average outcome. Works for `budget` seconds (or exactly
+    `simulations` simulations, for reproducible tests); falls back to greedy when the budget is
+    too small to plan."""
+
+    name = "strong"
+    SMALLEST_BUDGET = 0.05
+    CANDIDATES = 8
+    DEPTH = 24
+
+    def __init__(self, budget: float = 2.0, simulations: int | None = None) -> None:
+        self.budget = budget
+        self.simulations = simulations
 
     def choose(self, game: Game, seat: int) -> str:
         actions = game.legal_actions(seat)
         if len(actions) == 1:
             return actions[0]
-        before = game.scores()[seat]
-        tie_break = TIE_BREAKS.get(game.name, _no_tie_break)
-        best: tuple[tuple[float, ...], str] | None = None
-        for action in actions:
-            after = game.clone()
-            after.apply(seat, action)
-            key = (after.scores()[seat] - before, *tie_break(game, seat, action, after))
-            if best is None or key > best[0] or (key == best[0] and action < best[1]):
-                best = (key, action)
-        assert best is not None
-        return best[1]
+        ranked = GreedyAgent().ranked(game, seat)
+        if self.simulations is None and self.budget < self.SMALLEST_BUDGET:
+            return ranked[0]
+        candidates = ranked[:self.CANDIDATES]
+        rng = seat_rng(game, seat, "plan")
+        totals = dict.fromkeys(candidates, 0.0)
+        runs = dict.fromkeys(candidates, 0)
+        deadline = time.perf_counter() + self.budget
+        made = 0
+        while not self._done(made, deadline):
+            sample = game.determinize(seat, rng)
+            for action in candidates:
+                if self._done(made, deadline):
+                    break
+                simulated = sample.clone()
+                simulated.apply(seat, action)
+                totals[action] += self._rollout(simulated, seat, rng) - margin(sample, seat)
+                runs[action] += 1
+                made += 1
+        scored = [(totals[a] / runs[a] if runs[a] else float("-inf"), -index, a) for index, a in enumerate(candidates)]
+        return max(scored)[2]
+
+    def _done(self, made: int, deadline: float) -> bool:
+        if self.simulations is not None:
+            return made >= self.simulations
+        return made > 0 and time.perf_counter() >= deadline
+
+    def _rollout(self, game: Game, seat: int, rng: random.Random) -> float:
+        """Play on from `game` for a while; the seat's margin where it stops, plus the game's
+        judgement of that position."""
+        policy = ROLLOUT_POLICIES.get(game.name, _random_policy)
+        for _ in range(self.DEPTH):
+            if game.outcome() is not None:
+                break
+            waiting = game.to_move()
+            actor = waiting[0] if len(waiting) == 1 else rng.choice(waiting)
+            game.apply(actor, policy(game, actor, rng))
+        return margin(game, seat) + LEAF_VALUES.get(game.name, _no_leaf_value)(game, seat)
 
 
 def _no_tie_break(game: Game, seat: int, action: str, after: Game) -> tuple[float, ...]:
     return ()
 
 
-def _tronimoes_tie_break(game: Game, seat: int, action: str, after: Game) -> tuple[float, ...]:
-    """Prefer laying to spacers to drawing to passing; keep your own line alive with room around
-    its open end; play doubles (another turn) and heavy tiles early."""
-    from engine.tronimoes import Tronimoes
-
-    assert isinstance(after, Tronimoes)
-    word = action.split()[0]
-    kind = {"draw": 1, "pass": 0, "spacer": 2, "ready": 3}.get(word, 3)
-    alive = 0.0 if after.seats[seat].dead else 1.0
-    room = 0.0
-    if alive and seat < len(after.lines):
-        for end in after.head(after.lines[seat]).open_squares:
-            room += sum(1 for n in after.grid.neighbours[end] if not after.occupied[n])
-    pips = 0.0
-    double = 0.0
-    if kind == 3 and ":" in word:
-        low, high = (int(p) for p in word.split(":"))
-        pips = low + high
-        double = 1.0 if low == high else 0.0
-    if word == "pass" and len(action.split()) == 2:
-        foot = after.grid.parse_square(action.split()[1])
-        room = sum(1 for n in after.grid.neighbours[foot] if not after.occupied[n])
-    return (alive, kind, double, room, pips)
+def _random_policy(game: Game, seat: int, rng: random.Random) -> str:
+    return rng.choice(game.legal_actions(seat))
 
 
-TIE_BREAKS: dict[str, TieBreak] = {"tronimoes": _tronimoes_tie_break}
-
-AGENTS: dict[str, type[RandomAgent] | type[GreedyAgent]] = {"random": RandomAgent, "greedy": GreedyAgent}
-"""Agents by name; "bot" in a player list means the greedy agent."""
+def _no_leaf_value(game: Game, seat: int) -> float:
+    return 0.0
 
 
-def agent(name: str) -> Agent:
-    """The agent called `name` ("random", "greedy"; "bot" is greedy)."""
-    key = "greedy" if name in ("bot", "ai") else name
+AGENTS: dict[str, Callable[[], Agent]] = {"random": RandomAgent, "greedy": GreedyAgent, "strong": PlanningAgent}
+"""Agents by name; "bot" (or "ai") means the strong one."""
+
+
+def agent(name: str, *, budget: float | None = None) -> Agent:
+    """The agent called `name` ("random", "greedy", "strong"; "bot" is strong), planning for at
+    most `budget` seconds a move if it plans."""
+    key = "strong" if name in ("bot", "ai") else name
     if key not in AGENTS:
         raise ValueError(f"there is no AI called '{name}'; choose one of {', '.join(AGENTS)}")
+    if key == "strong" and budget is not None:
+        return PlanningAgent(budget)
     return AGENTS[key]()

@@ -442,8 +442,17 @@ class Game(ABC):
         from `seed`. Raises GameError when the position breaks the game's rules."""
 
     def clone(self) -> Self:
-        """An independent copy that behaves identically."""
+        """An independent copy that behaves identically. This default replays the whole log;
+        games override it with a structural copy (AI agents copy games thousands of times)."""
         return type(self).from_json(self.to_json())
+
+    def determinize(self, seat: int, rng: Random) -> Self:
+        """A copy in which everything `seat` cannot see (other hands, the bag, the well, the
+        deck, future deals) is dealt again with `rng`, consistently with what `seat` has seen
+        (the same hand sizes, the same public board). What an AI planning for `seat` may look
+        at instead of the real game. Games with hidden information override this; the default
+        is a plain copy."""
+        return self.clone()
 
     # ---- helpers for subclasses --------------------------------------------------------
 

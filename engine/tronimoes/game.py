@@ -139,6 +139,21 @@ class Tronimoes(Game):
     def turn_count(self) -> int:
         return self.turns
 
+    def determinize(self, seat: int, rng: random.Random) -> Self:
+        """Other hands and the bag dealt again from the tiles `seat` cannot see (sizes kept);
+        the rounds to come dealt from a fresh deck order."""
+        copy = self.clone()
+        others = [s for index, s in enumerate(copy.seats) if index != seat]
+        unseen = sorted([tile for s in others for tile in s.hand] + copy.bag)  # whatever order they were in
+        rng.shuffle(unseen)
+        for other in others:
+            size = len(other.hand)
+            other.hand, unseen = unseen[:size], unseen[size:]
+        copy.bag = unseen
+        copy._deck = random.Random(rng.getrandbits(64))
+        copy._cache = {}
+        return copy
+
     def _reshuffle(self, rng: random.Random) -> None:
         """The bag and the deals of the rounds to come (no seat has seen either)."""
         rng.shuffle(self.bag)

@@ -33,15 +33,17 @@ class Notices(list[Reply]):
 @asynccontextmanager
 async def running_referee(path: Path, clock: ManualClock, *, render: bool = False,
                           notices: Notices | None = None, snapshot_every: int = 50,
-                          seed: int = 7, confirms_delivery: bool = False) -> AsyncIterator[Referee]:
+                          seed: int = 7, confirms_delivery: bool = False,
+                          ai_seconds: float = 0.0) -> AsyncIterator[Referee]:
     """A referee on the SQLite file at `path`, firing timers by `clock`, closed afterwards.
     Games it starts are seeded `seed`, `seed + 1`, …; replies count as delivered when returned
-    unless `confirms_delivery` (then the test confirms them, or the outbox sends them again)."""
+    unless `confirms_delivery` (then the test confirms them, or the outbox sends them again). AI
+    seats do not plan (`ai_seconds` 0: they play the greedy agent's move) unless asked to."""
     store = SQLiteStore(path)
     await store.open()
     seeds = iter(range(seed, seed + 1_000_000))
     referee = Referee(store, clock=clock, render=render, notify=notices, snapshot_every=snapshot_every,
-                      seeds=lambda: next(seeds), confirms_delivery=confirms_delivery)
+                      seeds=lambda: next(seeds), confirms_delivery=confirms_delivery, ai_seconds=ai_seconds)
     await referee.open()
     try:
         yield referee

@@ -66,12 +66,12 @@ def tileref(tmp_path, *args: str, stdin: str = "") -> subprocess.CompletedProces
 
 
 def test_the_tileref_command_plays_quits_and_resumes(tmp_path):
-    first = tileref(tmp_path, "play", "tronimoes", "--players", "me,bot,bot", "--name", "ada",
+    first = tileref(tmp_path, "play", "tronimoes", "--players", "me,bot,bot", "--name", "ada", "--ai-seconds", "0",
                     stdin="hints\nbanana\nquit\n")
     assert first.returncode == 0, first.stderr
     assert "You can play:" in first.stdout and "✗ I can't read 'banana'" in first.stdout
     assert "Continue with `tileref play --resume`" in first.stdout
-    second = tileref(tmp_path, "play", "--resume", stdin="draw\nquit\n")
+    second = tileref(tmp_path, "play", "--resume", "--ai-seconds", "0", stdin="draw\nquit\n")
     assert second.returncode == 0, second.stderr
     assert "Resuming table 1 (Tronimoes)." in second.stdout
     assert "ada draws a tile" in second.stdout or "it is" in second.stdout

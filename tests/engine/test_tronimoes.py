@@ -468,7 +468,7 @@ def test_blue_boxes_red_in_against_the_edge():
     g = game(MURDER, [["0:5", "2:6"], ["4:6", "1:1"]], turn=BLUE)
     events = g.apply(BLUE, "4:6 a3 a2")
     kill = next(e for e in events if e.kind == "kill")
-    assert kill.data == {"killer": BLUE, "victim": RED, "how": "cut off"}
+    assert kill.data == {"killer": BLUE, "victim": RED, "how": "cut off", "reaction": "skull"}
     assert g.seats[RED].dead
     assert g.scores() == (-1, 1 + 2)
     assert "round_end" in kinds(events)
@@ -509,7 +509,8 @@ def test_an_opponent_backs_a_chicken_footed_line_into_a_corner():
              seats=[{"footed": True}, {}, {}])
     events = g.apply(BLUE, "4:6 a1 b1")
     assert g.board[-1].line == RED and g.board[-1].by == BLUE
-    assert next(e for e in events if e.kind == "kill").data == {"killer": BLUE, "victim": RED, "how": "cut off"}
+    kill = next(e for e in events if e.kind == "kill")
+    assert kill.data == {"killer": BLUE, "victim": RED, "how": "cut off", "reaction": "skull"}
     assert g.seats[RED].dead and g.scores() == (-1, 1, 0)
 
 

@@ -58,7 +58,7 @@ async def _lobby_change(answer: Answer, referee: Referee, place: str, user: User
     elif action == "leave":
         reply = await answer.run(referee.leave(place, user))
     else:
-        reply = await answer.run(referee.add_ai(place, user, "greedy"))
+        reply = await answer.run(referee.add_ai(place, user, "strong"))
     if not await _refused(answer, referee, reply, place):
         await _show_lobby(answer, reply)
         if action == "join":

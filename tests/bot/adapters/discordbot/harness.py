@@ -72,7 +72,7 @@ async def running(s: DiscordStandIn, path: Path, *, clock: ManualClock | None = 
     store = SQLiteStore(path)
     await store.open()
     seeds = iter(range(seed, seed + 1_000_000))
-    referee = Referee(store, clock=clock, seeds=lambda: next(seeds))
+    referee = Referee(store, clock=clock, seeds=lambda: next(seeds), ai_seconds=0.0)
     await referee.open()
     bot = build_bot(referee, guild_ids=[s.guild.id], message_content=message_content, guild_ready_timeout=0.1,
                     media=media or Media.from_environment({}))
