@@ -70,13 +70,16 @@ async def test_a_move_committed_just_before_a_sigkill_is_announced_after_the_res
     second = start_bot(s, database)
     try:
         await s.wait_for_connection(after=1)
-        announcement = await s.wait_for_message(thread, lambda m: "lays" in m.content, since=mark, timeout=20)
+        def announced(m) -> bool:  # the move may be a lay or a draw: the board it announces
+            return m.channel_id == thread.id and not m.ephemeral and bool(m.png_images())
+
+        announcement = await s.wait_for_message(thread, announced, since=mark, timeout=20)
         assert announcement.png_images() and announcement.button("Show hand")
         assert not announcement.ephemeral and mover.name in announcement.content
         other = s.bob if mover is s.alice else s.alice
         assert {int(u["id"]) for u in announcement.payload["mentions"]} <= {other.id}
         await asyncio.sleep(1.5)  # a sweep or two later: sent once
-        assert len([m for m in s.messages[mark:] if "lays" in m.content and m.channel_id == thread.id]) == 1
+        assert len([m for m in s.messages[mark:] if m.kind == "create" and announced(m)]) == 1
     finally:
         second.send_signal(signal.SIGTERM)
         try:
