@@ -1,0 +1,117 @@
+"""AI tournament: the strong (planning) agent against greedy and against random, in every game.
+
+For each game and player count (2, and 4 where the game allows), plays `--games` games per
+pairing with the seats rotated, and prints one JSON line: the strong agent's wins (a shared win
+counts half), the win rate with its 95% Wilson interval, the mean score margin (strong minus the
+best opponent), and the strong agent's move times (median, p95) against its budget. Also prints
+how many copies of a mid-game position each game makes per second, by replaying its log (the
+contract's default) and by its own structural copy.
+
+    python bench/ai.py [--games 20] [--budget 0.25] [--game tronimoes] [--players 2,4]
+
+Targets: strong beats greedy in >= 65% of games in every game; p95 move time within the budget.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import random
+import statistics
+import time
+
+import benchpath  # noqa: F401  (must come before the project's imports)
+
+from engine import GAMES, Game
+from engine.ai import GreedyAgent, PlanningAgent, RandomAgent
+
+STEP_LIMIT = 20_000
+
+
+def wilson(wins: float, games: int, z: float = 1.96) -> tuple[float, float]:
+    if games == 0:
+        return 0.0, 0.0
+    rate = wins / games
+    centre = (rate + z * z / (2 * games)) / (1 + z * z / games)
+    half = z * math.sqrt(rate * (1 - rate) / games + z * z / (4 * games * games)) / (1 + z * z / games)
+    return round(centre - half, 3), round(centre + half, 3)
+
+
+def play(cls: type[Game], players: int, seed: int, strong_seat: int, opponent: str,
+         budget: float) -> tuple[float, float, list[float]]:
+    """One game; (the strong seat's share of the win, its margin, its move times)."""
+    game = cls.new(players, seed=seed)
+    strong = PlanningAgent(budget)
+    other = GreedyAgent() if opponent == "greedy" else RandomAgent()
+    times: list[float] = []
+    for _ in range(STEP_LIMIT):
+        if game.outcome() is not None:
+            break
+        waiting = game.to_move()
+        seat = waiting[0] if len(waiting) == 1 else random.Random(len(game.log)).choice(waiting)
+        started = time.perf_counter()
+        action = (strong if seat == strong_seat else other).choose(game, seat)
+        if seat == strong_seat:
+            times.append(time.perf_counter() - started)
+        game.apply(seat, action)
+    outcome = game.outcome()
+    if outcome is None:
+        return 0.0, 0.0, times
+    share = 1 / len(outcome.winners) if strong_seat in outcome.winners else 0.0
+    others = [s for i, s in enumerate(outcome.scores) if i != strong_seat]
+    return share, outcome.scores[strong_seat] - max(others), times
+
+
+def copies_per_second(cls: type[Game]) -> dict[str, float]:
+    game = cls.new(min(max(cls.min_players, 2), cls.max_players), seed=3)
+    rng = random.Random(3)
+    for _ in range(60):
+        if game.outcome() is not None:
+            break
+        seat = game.to_move()[0]
+        game.apply(seat, rng.choice(game.legal_actions(seat)))
+    rates = {}
+    for label, copy in (("replay", lambda g: Game.clone(g)), ("structural", lambda g: g.clone())):
+        count, started = 0, time.perf_counter()
+        while time.perf_counter() - started < 0.5:
+            copy(game)
+            count += 1
+        rates[label] = round(count / (time.perf_counter() - started))
+    return rates
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=20)
+    parser.add_argument("--budget", type=float, default=0.25)
+    parser.add_argument("--game", action="append", help="only these games (default: all)")
+    parser.add_argument("--players", default="2,4")
+    parser.add_argument("--opponents", default="greedy,random")
+    args = parser.parse_args()
+    for name in args.game or sorted(GAMES):
+        cls = GAMES[name]
+        print(json.dumps({"game": name, "copies_per_second": copies_per_second(cls)}), flush=True)
+        for players in (int(p) for p in args.players.split(",")):
+            if not cls.min_players <= players <= cls.max_players:
+                continue
+            for opponent in args.opponents.split(","):
+                wins, margins, times = 0.0, [], []
+                for number in range(args.games):
+                    share, lead, moves = play(cls, players, 1000 + number, number % players, opponent, args.budget)
+                    wins += share
+                    margins.append(lead)
+                    times += moves
+                times.sort()
+                print(json.dumps({
+                    "game": name, "players": players, "opponent": opponent, "games": args.games,
+                    "strong_wins": wins, "win_rate": round(wins / args.games, 3),
+                    "ci95": wilson(wins, args.games), "mean_margin": round(statistics.mean(margins), 2),
+                    "budget": args.budget,
+                    "move_seconds": {"median": round(statistics.median(times), 3) if times else None,
+                                     "p95": round(times[int(len(times) * 0.95)], 3) if times else None},
+                }), flush=True)
+
+
+if __name__ == "__main__":
+    main()
