@@ -39,7 +39,7 @@ from bot.store import PlaceTaken, StaleLog, StaleTable, Store
 from bot.timers import Clock, SystemClock, TimerDispatcher, format_duration
 from bot.turns import Turn
 from bot.typing_rules import echo, is_move_text, strip_markdown
-from bot.wording import actor_note, chat, example, lobby_text, named, without_echo
+from bot.wording import actor_note, chat, example, hand_text, lobby_text, named, without_echo
 from engine import GAMES, Game, GameError, NotationError, NotYourTurn
 from engine.ai import AGENTS
 
@@ -413,21 +413,25 @@ class Referee(ModeratorCommands, ClockDuties):
             return Reply(caller=await self._hand_message(game, seat), table_id=table.id, place=place,
                          ply=len(game.log), status=table.status)
 
-    async def board(self, place: str, user: User | None = None) -> Reply:
+    async def board(self, place: str, user: User | None = None, *, player: str | None = None) -> Reply:
         """The board as everyone sees it, with whose turn it is, for the caller alone (nobody is
-        pinged)."""
-        return await self._guarded(self._board(place))
+        pinged); `player` (a user id) puts that player's part of it first where a game draws one
+        per player."""
+        return await self._guarded(self._board(place, player))
 
-    async def _board(self, place: str) -> Reply:
+    async def _board(self, place: str, player: str | None = None) -> Reply:
         async with self._lock(place):
             table = await self._table(place)
             if table.status == LOBBY:
                 return Reply(caller=Message(lobby_text(table)), table_id=table.id, place=place, status=table.status)
             game = await self.games.get(table)
+            viewer = table.seat_of(player) if player else None
+            if player and viewer is None:
+                raise Refused("that player is not seated at this table")
             text = narration.who_is_next(table, game, await self._deadlines(table))
             if table.status == ABORTED:
                 text = "⛔ This game was stopped by a moderator."
-            return Reply(caller=Message(named(text, table), await self._board_attachments(game, table.id)),
+            return Reply(caller=Message(named(text, table), await self._board_attachments(game, table.id, viewer)),
                          table_id=table.id, place=place, ply=len(game.log), status=table.status)
 
     async def history(self, place: str, user: User | None = None, *, page: int = 1) -> Reply:
@@ -478,7 +482,7 @@ class Referee(ModeratorCommands, ClockDuties):
         game = await self.games.get(table)
         seat = table.seat_of(user.id)
         assert seat is not None
-        actions = game.legal_actions(seat)
+        actions = game.rank_suggestions(seat, game.legal_actions(seat))
         wanted = " ".join(typed.lower().split())
         starts = [a for a in actions if a.startswith(wanted)]
         contains = [a for a in actions if wanted in a and a not in starts]
@@ -623,13 +627,14 @@ class Referee(ModeratorCommands, ClockDuties):
                      events=list(turn.events), table_id=table.id, place=table.place, mentions=pinged,
                      ply=len(game.log), status=table.status)
 
-    async def _board_attachments(self, game: Game, table_id: int) -> list[Attachment]:
-        """The public board picture, with the pictures players chose (their chicken-feet)."""
+    async def _board_attachments(self, game: Game, table_id: int, viewer: int | None = None) -> list[Attachment]:
+        """The public board picture, with the pictures players chose (their chicken-feet);
+        `viewer` is emphasised (nothing hidden is ever drawn)."""
         if not self.render_images or game.name not in renderers.RENDERERS:
             return []
         feet = {seat: decoded(data) for seat, (data, _) in (await self.store.pictures(table_id, FOOT)).items()
                 if seat < game.players}
-        data = renderers.render(game, feet=feet or None)
+        data = renderers.render(game, viewer, feet=feet or None)
         return [Attachment(f"{game.name}-move-{len(game.log)}.png", data, "the board")]
 
     async def choose_picture(self, place: str, user: User, kind: str, png: bytes, source: str) -> Reply:
@@ -648,16 +653,7 @@ class Referee(ModeratorCommands, ClockDuties):
                          status=table.status)
 
     async def _hand_message(self, game: Game, seat: int) -> Message:
-        view = game.view(seat)
-        tiles = view.get("hand", [])
-        playable = set(view.get("playable", [])) if seat in game.to_move() else set()
-        if tiles:
-            listed = ", ".join(f"**{t}**" if t in playable else str(t) for t in tiles)
-            text = f"Your hand ({len(tiles)}): {listed}"
-            if playable:
-                text += "\nBold tiles can be laid now."
-        else:
-            text = "Your hand is empty."
+        text = hand_text(game, seat)
         attachments = []
         if self.render_images and game.name in renderers.RENDERERS:
             attachments.append(Attachment(f"{game.name}-hand.png", renderers.render_hand(game, seat), "your hand"))

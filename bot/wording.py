@@ -44,6 +44,10 @@ def named(text: str, table: TableRecord) -> str:
 def lobby_text(table: TableRecord) -> str:
     cls = GAMES[table.game]
     players = ", ".join(name_token(s.name) for s in table.seats) or "nobody yet"
+    teams = cls.teams(len(table.seats)) if cls.min_players <= len(table.seats) <= cls.max_players else ()
+    if teams:
+        players = " · ".join(f"team {chr(65 + n)}: " + ", ".join(name_token(table.seats[s].name) for s in team)
+                             for n, team in enumerate(teams))
     clock = f"{format_duration(table.turn_seconds)} per turn" if table.turn_seconds else "no turn clock"
     options = ", ".join(f"{k}={v}" for k, v in table.options.items())
     lines = [f"**{cls.title}** · players ({len(table.seats)}/{cls.max_players}): {players}",
@@ -52,6 +56,24 @@ def lobby_text(table: TableRecord) -> str:
         need = cls.min_players - len(table.seats)
         lines.append(f"Join to play; start when everyone is in{f' (at least {need} more needed)' if need > 0 else ''}.")
     return "\n".join(lines)
+
+
+def hand_text(game: Game, seat: int) -> str:
+    """What `seat` holds, in words: the `hand` of its view (a list of pieces, or pieces with
+    counts), those it can play now in bold when it is its turn."""
+    held = game.view(seat).get("hand")
+    playable = set(map(str, game.view(seat).get("playable", []))) if seat in game.to_move() else set()
+    if isinstance(held, dict):
+        pieces = [f"{name} ×{count}" if count != 1 else str(name) for name, count in held.items() if count]
+    elif isinstance(held, list):
+        pieces = [str(piece) for piece in held]
+    else:
+        return "Nothing is hidden in this game: everything you have is on the board."
+    if not pieces:
+        return "Your hand is empty."
+    listed = ", ".join(f"**{p}**" if p in playable else p for p in pieces)
+    text = f"Your hand ({len(pieces)}): {listed}"
+    return text + ("\nThe ones in bold can be played now." if playable else "")
 
 
 def settings_text(settings: Settings) -> str:

@@ -284,6 +284,17 @@ class Game(ABC):
     def to_move(self) -> tuple[int, ...]:
         """Seats the game is waiting for (the clock runs for them); () when the game is over."""
 
+    @classmethod
+    def teams(cls, players: int) -> tuple[tuple[int, ...], ...]:
+        """The seats of each team when `players` sit down (Tronix: two teams), or () for a game
+        without teams. The lobby shows them."""
+        return ()
+
+    def rank_suggestions(self, seat: int, actions: list[str]) -> list[str]:
+        """`actions` (legal for `seat`) in the order a player would most like to see them offered
+        (Tetromic: most rows cleared first). By default as they are."""
+        return actions
+
     def turn_count(self) -> int:
         """A number that grows whenever a new turn begins (the same seat's next turn included,
         and each new round) and stays the same within a turn (a draw before laying). The referee

@@ -18,6 +18,7 @@ from bot.media import Media, MediaError
 from bot.records import PLAYING, User
 from bot.referee import FOOT, Referee
 from bot.replies import Attachment, Reply, plain
+from bot.wording import hand_text
 from engine import GAMES
 from renderers import text_board
 
@@ -244,12 +245,9 @@ class ConsoleSession:
                 self.say(self._text(reply.private[seat].text))
             if seat is not None and seat in game.to_move() and game.legal_actions(seat) == ["ready"]:
                 self.say(self._text("Type `ready` when you want the next round to start."))
-            elif seat is not None and seat in game.to_move() and game.outcome() is None:
-                view = game.view(seat)
-                if view.get("hand") is not None:
-                    playable = set(view.get("playable", []))
-                    tiles = " ".join(f"[{t}]" if t in playable else t for t in view["hand"])
-                    self.say(f"Your hand: {tiles}   ([x:y] can be laid now; `hints` lists every move)")
+            elif (seat is not None and seat in game.to_move() and game.outcome() is None
+                  and game.view(seat).get("hand") is not None):
+                self.say(self._text(hand_text(game, seat)) + "   (`hints` lists every move)")
 
     def _save_images(self, attachments: list[Attachment], table_id: int | None) -> list[Path]:
         folder = self.boards / f"table-{table_id}"

@@ -40,7 +40,7 @@ async def test_a_whole_console_game_driven_by_a_script(tmp_path):
         table = await referee.status(place)
         assert table.status == FINISHED and [s.name for s in table.seats] == ["Pip (bot)", "ada", "Dot (bot)"]
     printed = "\n".join(out)
-    assert "Round 1" in printed and "Your hand:" in printed and "Final scores" in printed
+    assert "Round 1" in printed and "Your hand (" in printed and "Final scores" in printed
     assert "✗ there is no 9:9 in this game: pips run 0–8" in printed
     assert "The game is over." in printed
     assert "   a   b   c" in printed

@@ -12,7 +12,7 @@ import discord
 from discord import app_commands
 
 from bot.adapters.discordbot.answer import answering, busy
-from bot.adapters.discordbot.context import caller, place_of, player
+from bot.adapters.discordbot.context import caller, place_of, player, user_key
 from bot.adapters.discordbot.delivery import Outgoing, split
 from bot.adapters.discordbot.lobby import game_choices
 from bot.adapters.discordbot.replying import answer_reply
@@ -88,9 +88,17 @@ async def hand(interaction: discord.Interaction) -> None:
 
 
 @app_commands.command(name="board", description="Show the board and whose turn it is (only you see it)")
+@app_commands.describe(player="Put this player's part of the board first (games with a board per player)")
 @app_commands.guild_only()
-async def board(interaction: discord.Interaction) -> None:
-    await run(interaction, lambda referee, place, user: referee.board(place, user), private=True)
+async def board(interaction: discord.Interaction, player: discord.Member | None = None) -> None:
+    target = user_key(player.id) if player is not None else None
+    await run(interaction, lambda referee, place, user: referee.board(place, user, player=target), private=True)
+
+
+@app_commands.command(name="skip", description="Skip your turn or phase where the game allows it")
+@app_commands.guild_only()
+async def skip(interaction: discord.Interaction) -> None:
+    await run(interaction, lambda referee, place, user: played(interaction, referee, place, user, "skip"))
 
 
 @app_commands.command(name="history", description="The moves so far, newest last (only you see it)")
@@ -137,4 +145,4 @@ async def rules(interaction: discord.Interaction, game: str | None = None) -> No
 
 
 PLAYER_COMMANDS: list[app_commands.Command[Any, ..., Any]] = [
-    move, draw, pass_, hand, board, history, resign, rules]
+    move, draw, pass_, skip, hand, board, history, resign, rules]

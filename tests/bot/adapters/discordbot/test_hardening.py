@@ -87,6 +87,6 @@ async def test_the_hand_marks_playable_tiles_only_on_your_turn(tileref: Harness)
     thread, _ = await tileref.open_table(s.alice, s.bob)
     mine = await (await s.slash(s.alice, thread, "hand")).reply()
     theirs = await (await s.slash(s.bob, thread, "hand")).reply()
-    assert "can be laid now" in mine.content
-    assert "can be laid now" not in theirs.content and "**" not in theirs.content
+    assert "can be played now" in mine.content
+    assert "can be played now" not in theirs.content and "**" not in theirs.content
 
