@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 import renderers
 from bot import narration
+from bot.i18n import _
 from bot.loader import new_game, replay
 from bot.records import DEADLINE, PLAYING, REMINDER, Notice, TableRecord, Timer
 from bot.replies import Attachment, Message, Reply, deadline_token, mention, name_token
@@ -58,7 +59,7 @@ class ClockDuties(_Base):
                     await self.store.delete_timer(timer.id)
                     return None
                 who = mention(seat.user_id, seat.name) if seat.user_id else name_token(seat.name)
-                text = f"⏰ {who}, your turn ends {deadline_token(deadline)}."
+                text = _("⏰ {player}, your turn ends {when}.").format(player=who, when=deadline_token(deadline))
                 notice = self._notice(table, len(game.log), text, kind="reminder",
                                       mentions=[seat.user_id] if seat.user_id else [])
                 await self.store.commit(table.id, expected=len(game.log), delete_timer=timer.id, notices=[notice])
@@ -73,7 +74,7 @@ class ClockDuties(_Base):
                 if late_seat in turn.game.to_move():
                     turn.time_out(late_seat, "clock")
             names = narration.join([name_token(table.seats[s].name) for s in late])
-            return await self._finish(turn, headline=f"⏰ {names} ran out of time.")
+            return await self._finish(turn, headline=_("⏰ {players} ran out of time.").format(players=names))
 
     async def _announce(self, reply: Reply) -> None:
         """Deliver an unprompted reply now; if that fails, the outbox sends it later."""

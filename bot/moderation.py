@@ -10,6 +10,7 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from bot import narration
+from bot.i18n import LANGUAGES, _, ngettext
 from bot.loader import new_game, replay
 from bot.media import RATINGS
 from bot.records import ABORTED, DEADLINE, FINISHED, LOBBY, OPEN_STATUSES, PLAYING, Settings, User
@@ -36,47 +37,49 @@ class ModeratorCommands(_Base):
         return await self._guarded(self._force_pass(place, user, target))
 
     async def _force_pass(self, place: str, user: User, target: str | None) -> Reply:
-        self._moderator(user, "force a pass")
+        self._moderator(user, _("force a pass"))
         async with self._lock(place):
             table, game = await self._playing(place)
             seats = [s for s in game.to_move() if not table.seats[s].is_ai]
             if target is not None:
                 seat = table.seat_of(target)
                 if seat is None or seat not in seats:
-                    raise Refused("the game is not waiting for that player")
+                    raise Refused(_("the game is not waiting for that player"))
                 seats = [seat]
             if not seats:
-                raise Refused("the game is not waiting for anyone")
+                raise Refused(_("the game is not waiting for anyone"))
             turn = await self._turn(table, game)
             names = [name_token(table.seats[s].name) for s in seats]
             for seat in seats:
                 turn.time_out(seat, f"mod:{user.id}")
-            return await self._finish(turn, headline=f"🛡️ {name_token(user.name)} forced a pass for "
-                                                     f"{narration.join(names)}.")
+            return await self._finish(turn, headline=_("🛡️ {moderator} forced a pass for {players}.").format(
+                moderator=name_token(user.name), players=narration.join(names)))
 
     async def kick(self, place: str, user: User, target: str) -> Reply:
         """Remove a player: from the lobby, or by resigning on their behalf."""
         return await self._guarded(self._kick(place, user, target))
 
     async def _kick(self, place: str, user: User, target: str) -> Reply:
-        self._moderator(user, "remove a player")
+        self._moderator(user, _("remove a player"))
         async with self._lock(place):
             table = await self._table(place)
             seat = table.seat_of(target)
             if seat is None:
-                raise Refused("that player is not seated at this table")
+                raise Refused(_("that player is not seated at this table"))
             name = name_token(table.seats[seat].name)
             if table.status == LOBBY:
                 table.unseat(seat)
                 await self.store.save_table(table)
-                return self._lobby_reply(table, f"🛡️ {name_token(user.name)} removed {name} from the table.")
+                return self._lobby_reply(table, _("🛡️ {moderator} removed {player} from the table.").format(
+                    moderator=name_token(user.name), player=name))
             table, game = await self._playing(place)
             turn = await self._turn(table, game)
             try:
                 turn.resign(seat, f"mod:{user.id}")
             except GameError as error:
                 raise Refused(str(error)) from None
-            return await self._finish(turn, headline=f"🛡️ {name_token(user.name)} removed {name} from the game.")
+            return await self._finish(turn, headline=_("🛡️ {moderator} removed {player} from the game.").format(
+                moderator=name_token(user.name), player=name))
 
     async def pause(self, place: str, user: User) -> Reply:
         return await self._guarded(self._pause(place, user, paused=True))
@@ -85,11 +88,11 @@ class ModeratorCommands(_Base):
         return await self._guarded(self._pause(place, user, paused=False))
 
     async def _pause(self, place: str, user: User, *, paused: bool) -> Reply:
-        self._moderator(user, "pause or resume the clock")
+        self._moderator(user, _("pause or resume the clock"))
         async with self._lock(place):
             table, game = await self._playing(place)
             if table.paused == paused:
-                raise Refused("the clock is already paused" if paused else "the clock is not paused")
+                raise Refused(_("the clock is already paused") if paused else _("the clock is not paused"))
             now = self.clock.now()
             timers = await self.store.timers(table.id)
             turn = Turn(self.store, table, game, timers, now, await self._reminders(table))
@@ -97,7 +100,7 @@ class ModeratorCommands(_Base):
                 left = {str(t.seat): max(0.0, t.due - now) for t in timers if t.kind == DEADLINE}
                 table.meta["clock_left"] = left
                 table.paused = True
-                text = f"⏸️ {name_token(user.name)} paused the clock."
+                text = _("⏸️ {moderator} paused the clock.").format(moderator=name_token(user.name))
             else:
                 left = table.meta.pop("clock_left", {})
                 table.paused = False
@@ -106,7 +109,7 @@ class ModeratorCommands(_Base):
                 for seat in list(turn.waiting):
                     remaining = left.get(str(seat), table.turn_seconds or 0)
                     turn.waiting[seat] = (length, now - ((table.turn_seconds or 0) - remaining))
-                text = f"▶️ {name_token(user.name)} resumed the clock."
+                text = _("▶️ {moderator} resumed the clock.").format(moderator=name_token(user.name))
             turn.plan()
             await self._commit(turn)
             return Reply(public=Message(named(f"{text}\n{narration.who_is_next(table, game, turn.deadlines)}",
@@ -118,16 +121,17 @@ class ModeratorCommands(_Base):
         return await self._guarded(self._abort(place, user))
 
     async def _abort(self, place: str, user: User) -> Reply:
-        self._moderator(user, "stop a game")
+        self._moderator(user, _("stop a game"))
         async with self._lock(place):
             table = await self._table(place)
             if table.status not in OPEN_STATUSES:
-                raise Refused("this table is already closed")
+                raise Refused(_("this table is already closed"))
             table.status = ABORTED
             await self.store.commit(table.id, expected=await self.store.log_length(table.id), table=table,
                                     timers=[])
             self.games.forget(table.id)
-            return Reply(public=Message(f"⛔ {name_token(user.name)} stopped the game. Nothing is scored."),
+            return Reply(public=Message(_("⛔ {moderator} stopped the game. Nothing is scored.").format(
+                moderator=name_token(user.name))),
                          table_id=table.id, place=place, status=table.status)
 
     async def preview(self, place: str, user: User, what: str, *, to: int | None = None,
@@ -143,37 +147,43 @@ class ModeratorCommands(_Base):
         length = await self.store.log_length(table.id) if table.status != LOBBY else 0
         if what == "resign":
             if table.seat_of(user.id) is None or table.status != PLAYING:
-                raise Refused("you are not playing a game here")
-            text = "Resign? You leave this game for good; it goes on without you (or ends)."
+                raise Refused(_("you are not playing a game here"))
+            text = _("Resign? You leave this game for good; it goes on without you (or ends).")
         elif what == "abort":
-            self._moderator(user, "stop a game")
+            self._moderator(user, _("stop a game"))
             if table.status not in OPEN_STATUSES:
-                raise Refused("this table is already closed")
-            text = f"Stop this {GAMES[table.game].title} game? It ends at move {length} and nothing is scored."
+                raise Refused(_("this table is already closed"))
+            text = _("Stop this {game} game? It ends at move {move} and nothing is scored.").format(
+                game=GAMES[table.game].title, move=length)
         elif what == "kick":
-            self._moderator(user, "remove a player")
+            self._moderator(user, _("remove a player"))
             seat = table.seat_of(target or "")
             if seat is None:
-                raise Refused("that player is not seated at this table")
+                raise Refused(_("that player is not seated at this table"))
             name = name_token(table.seats[seat].name)
-            text = (f"Remove {name} from the table?" if table.status == LOBBY else
-                    f"Remove {name} from the game? They resign and cannot come back.")
+            text = (_("Remove {player} from the table?") if table.status == LOBBY else
+                    _("Remove {player} from the game? They resign and cannot come back.")).format(player=name)
         else:
-            self._moderator(user, "roll a game back")
+            self._moderator(user, _("roll a game back"))
             actions = await self.store.actions(table.id)
             if table.status in (LOBBY, ABORTED):
-                raise Refused("only a started game can be rolled back")
+                raise Refused(_("only a started game can be rolled back"))
             if table.status == FINISHED and not reopen:
-                raise Refused("this game is over; roll it back with reopen to play on from there")
+                raise Refused(_("this game is over; roll it back with reopen to play on from there"))
             if to is None or not 0 <= to < len(actions):
-                raise Refused(f"choose a move from 0 to {len(actions) - 1}; the game is at move {len(actions)}")
+                raise Refused(_("choose a move from 0 to {last}; the game is at move {move}").format(
+                    last=len(actions) - 1, move=len(actions)))
             undone = actions[to:]
             listed = ", ".join(f"{name_token(table.seats[a.seat].name) if a.seat >= 0 else '🎲'} `{a.action}`"
                                for a in undone[:8])
-            more = f" and {len(undone) - 8} more" if len(undone) > 8 else ""
-            reopen = " The game is over: this reopens it." if table.status == FINISHED else ""
-            text = (f"Roll back to move {to}? This undoes {len(undone)} move{'s' if len(undone) != 1 else ''} "
-                    f"({listed}{more}), and the tiles nobody has seen are shuffled again.{reopen}")
+            more = _(" and {count} more").format(count=len(undone) - 8) if len(undone) > 8 else ""
+            text = ngettext("Roll back to move {move}? This undoes {count} move ({moves}), and the tiles nobody has "
+                            "seen are shuffled again.",
+                            "Roll back to move {move}? This undoes {count} moves ({moves}), and the tiles nobody has "
+                            "seen are shuffled again.", len(undone)).format(move=to, count=len(undone),
+                                                                           moves=listed + more)
+            if table.status == FINISHED:
+                text += " " + _("The game is over: this reopens it.")
         return Reply(caller=Message(text), table_id=table.id, place=place, ply=length, status=table.status)
 
     async def rollback(self, place: str, user: User, to: int, *, reopen: bool = False,
@@ -184,19 +194,20 @@ class ModeratorCommands(_Base):
         return await self._guarded(self._rollback(place, user, to, reopen, seen))
 
     async def _rollback(self, place: str, user: User, to: int, reopen: bool, seen: int | None) -> Reply:
-        self._moderator(user, "roll a game back")
+        self._moderator(user, _("roll a game back"))
         async with self._lock(place):
             table = await self._table(place)
             if table.status == LOBBY or table.status == ABORTED:
-                raise Refused("only a started game can be rolled back")
+                raise Refused(_("only a started game can be rolled back"))
             if table.status == FINISHED and not reopen:
-                raise Refused("this game is over; roll it back with reopen to play on from there")
+                raise Refused(_("this game is over; roll it back with reopen to play on from there"))
             actions = await self.store.actions(table.id)
             if seen is not None and seen != len(actions):
-                raise Refused(f"the game moved on since you asked (it is now move {len(actions)}); "
-                              f"look at /history and roll back again")
+                raise Refused(_("the game moved on since you asked (it is now move {move}); look at /history and "
+                                "roll back again").format(move=len(actions)))
             if not 0 <= to < len(actions):
-                raise Refused(f"choose a move from 0 to {len(actions) - 1}; the game is at move {len(actions)}")
+                raise Refused(_("choose a move from 0 to {last}; the game is at move {move}").format(
+                    last=len(actions) - 1, move=len(actions)))
             game = new_game(table)
             replay(game, actions[:to])
             del table.seats[game.players:]  # players who joined after move `to` are gone with it
@@ -206,7 +217,8 @@ class ModeratorCommands(_Base):
             self.games.forget(table.id)
             self.games.snapshot_rolled_back(table.id, to)
             return await self._finish(turn, undo_after=to, expected=len(actions),
-                                      headline=f"⏪ {name_token(user.name)} rolled the game back to move {to}.")
+                                      headline=_("⏪ {moderator} rolled the game back to move {move}.").format(
+                                          moderator=name_token(user.name), move=to))
 
     async def settings(self, guild: str) -> Settings:
         return await self.store.settings(guild)
@@ -214,21 +226,28 @@ class ModeratorCommands(_Base):
     async def update_settings(self, guild: str, user: User, *, turn_time: str | None = None,
                               reminders: str | None = None, moderator_role: str | None = None,
                               allowed_games: str | None = None, media_rating: str | None = None,
-                              event_reactions: bool | None = None) -> Reply:
-        """Change a server's defaults (server managers only); anything not given stays as it is."""
+                              event_reactions: bool | None = None, language: str | None = None) -> Reply:
+        """Change a server's defaults (server managers only); anything not given stays as it is.
+        `language` "" forgets the server's language (each table then speaks its opener's)."""
         return await self._guarded(self._update_settings(guild, user, turn_time, reminders, moderator_role,
-                                                         allowed_games, media_rating, event_reactions))
+                                                         allowed_games, media_rating, event_reactions, language))
 
     async def _update_settings(self, guild: str, user: User, turn_time: str | None, reminders: str | None,
                                moderator_role: str | None, allowed_games: str | None, media_rating: str | None,
-                               event_reactions: bool | None) -> Reply:
+                               event_reactions: bool | None, language: str | None) -> Reply:
         if not user.manager:
-            raise Refused("only people who may manage this server can change its settings")
+            raise Refused(_("only people who may manage this server can change its settings"))
         changes: dict[str, Any] = {}
+        if language is not None:
+            if language and language not in LANGUAGES:
+                raise Refused(_("lang is the table's language: {languages}; not '{value}'").format(
+                    languages=", ".join(LANGUAGES), value=echo(language)))
+            changes["language"] = language or None
         if media_rating is not None:
             rating = media_rating.strip().lower()
             if rating not in RATINGS:
-                raise Refused(f"the rating is one of {', '.join(RATINGS)}, not '{echo(media_rating)}'")
+                raise Refused(_("the rating is one of {ratings}, not '{value}'").format(
+                    ratings=", ".join(RATINGS), value=echo(media_rating)))
             changes["media_rating"] = rating
         if event_reactions is not None:
             changes["event_reactions"] = event_reactions
@@ -249,7 +268,8 @@ class ModeratorCommands(_Base):
             else:
                 unknown = [n for n in names if n not in GAMES]
                 if unknown:
-                    raise Refused(f"unknown game {echo(', '.join(unknown))}; games: {', '.join(sorted(GAMES))}")
+                    raise Refused(_("unknown game {names}; games: {games}").format(
+                        names=echo(", ".join(unknown)), games=", ".join(sorted(GAMES))))
                 changes["allowed_games"] = names
 
         def change(settings: Settings) -> None:

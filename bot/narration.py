@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from bot.i18n import _, said
 from bot.records import TableRecord
 from bot.replies import deadline_token, mention, name_token
 from engine import Event, Game
@@ -24,10 +25,10 @@ def what_happened(events: Sequence[Event]) -> str:
         mark = _MARKS.get(event.kind, "")
         if event.kind == "pass" and not event.data.get("footed"):
             mark = ""
-        lines.append(mark + event.text)
+        lines.append(mark + said(event.template, dict(event.args), event.text))
     if len(lines) > MAX_EVENT_LINES:
         skipped = len(lines) - MAX_EVENT_LINES
-        lines = [*lines[:4], f"… {skipped} more moves …", *lines[-(MAX_EVENT_LINES - 4):]]
+        lines = [*lines[:4], _("… {count} more moves …").format(count=skipped), *lines[-(MAX_EVENT_LINES - 4):]]
     return "\n".join(lines)
 
 
@@ -40,12 +41,13 @@ def who_is_next(table: TableRecord, game: Game, deadline: dict[int, float] | Non
     people = [mention(table.seats[s].user_id or "", table.seats[s].name) if table.seats[s].user_id
               else name_token(table.seats[s].name) for s in waiting]
     ends = sorted({deadline[s] for s in waiting if deadline and s in deadline})
-    until = f" (ends {deadline_token(ends[0])})" if len(ends) == 1 else ""
+    until = " " + _("(ends {when})").format(when=deadline_token(ends[0])) if len(ends) == 1 else ""
     if waiting and game.legal_actions(waiting[0]) == ["ready"]:
-        return f"⏸️ Round over. Type `ready` to start the next round; waiting for {join(people)}{until}."
+        return _("⏸️ Round over. Type `ready` to start the next round; waiting for {players}{until}.").format(
+            players=join(people), until=until)
     if len(waiting) == 1:
-        return f"▶️ It's {people[0]}'s turn{until}."
-    return f"▶️ Waiting for {join(people)}{until}."
+        return _("▶️ It's {player}'s turn{until}.").format(player=people[0], until=until)
+    return _("▶️ Waiting for {players}{until}.").format(players=join(people), until=until)
 
 
 def final_result(table: TableRecord, game: Game) -> str:
@@ -55,9 +57,10 @@ def final_result(table: TableRecord, game: Game) -> str:
     scores = ", ".join(f"{name_token(table.seats[s].name)} {_number(outcome.scores[s])}" for s in ranking)
     winners = [name_token(table.seats[w].name) for w in outcome.winners]
     if not winners:
-        return f"🏁 Game over ({outcome.reason}). Final scores: {scores}."
-    verb = "wins" if len(winners) == 1 else "share the win"
-    return f"🏆 {join(winners)} {verb}! Final scores: {scores}."
+        return _("🏁 Game over ({reason}). Final scores: {scores}.").format(reason=outcome.reason, scores=scores)
+    if len(winners) == 1:
+        return _("🏆 {player} wins! Final scores: {scores}.").format(player=winners[0], scores=scores)
+    return _("🏆 {players} share the win! Final scores: {scores}.").format(players=join(winners), scores=scores)
 
 
 def _number(value: float) -> str:
@@ -69,4 +72,4 @@ def join(items: Sequence[str]) -> str:
     items = list(items)
     if len(items) <= 1:
         return "".join(items)
-    return ", ".join(items[:-1]) + " and " + items[-1]
+    return ", ".join(items[:-1]) + " " + _("and") + " " + items[-1]

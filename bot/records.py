@@ -141,4 +141,6 @@ class Settings:
     media_rating: str = "g"
     """The strictest content rating of GIFs and stickers searched here: g, pg, pg-13 or r."""
     event_reactions: bool = False
+    language: str | None = None
+    """The language of new tables here (None: each table speaks its creator's language)."""
     """Whether the bot posts a reaction picture on a kill, a round won, a hexagon, …"""

@@ -18,6 +18,8 @@ from typing import Any
 import renderers
 from bot import narration
 from bot.announcing import ClockDuties
+from bot.i18n import DEFAULT as DEFAULT_LANGUAGE
+from bot.i18n import LANGUAGES, N_, _, said, speak
 from bot.loader import STARTING_SEATS, GameLoader, new_game
 from bot.media import decoded
 from bot.moderation import ModeratorCommands
@@ -39,7 +41,7 @@ from bot.store import PlaceTaken, StaleLog, StaleTable, Store
 from bot.timers import Clock, SystemClock, TimerDispatcher, format_duration
 from bot.turns import Turn
 from bot.typing_rules import echo, is_move_text, strip_markdown
-from bot.wording import actor_note, chat, example, hand_text, lobby_text, named, without_echo
+from bot.wording import actor_note, chat, hand_text, lobby_text, named, without_echo
 from engine import GAMES, Game, GameError, NotationError, NotYourTurn
 from engine.ai import AGENTS
 
@@ -50,15 +52,17 @@ HISTORY_PAGE = 25
 RETRIES = 5
 """How often a lobby change is redone when another process changed the table meanwhile."""
 LONGEST_MOVE = 500
+LANGUAGE = "lang"
+"""A table option (and meta key): the language spoken at the table."""
 AI_SECONDS = "ai_seconds"
 """A table option (and meta key): how long its AI seats plan a move, in seconds."""
-NO_PICTURE = "(The board picture could not be drawn this time; `/board` shows it.)"
+NO_PICTURE = N_("(The board picture could not be drawn this time; `/board` shows it.)")
 FOOT = "foot"
 QUESTS = "quests"
 """The table meta key listing the seats already sent on their vision quest."""
-VISION_QUEST = ("🐔 You are chicken-footed! Go on a vision quest: search for a picture of how that feels with "
-                "`/quest query:<words>` (in the terminal: `quest <words>`) and pick one. It is drawn at the end "
-                "of your line from then on. The game does not wait for you to choose.")
+VISION_QUEST = N_("🐔 You are chicken-footed! Go on a vision quest: search for a picture of how that feels with "
+                  "`/quest query:<words>` (in the terminal: `quest <words>`) and pick one. It is drawn at the end "
+                  "of your line from then on. The game does not wait for you to choose.")
 
 
 class Referee(ModeratorCommands, ClockDuties):
@@ -120,10 +124,14 @@ class Referee(ModeratorCommands, ClockDuties):
     # the lobby
 
     async def create(self, place: str, user: User, game: str, *, options: str | dict[str, str] | None = None,
-                     turn_time: str | None = None, guild: str | None = None, seat_creator: bool = True) -> Reply:
+                     turn_time: str | None = None, guild: str | None = None, seat_creator: bool = True,
+                     language: str | None = None) -> Reply:
         """Open a table in the lobby at `place`, with its creator seated (unless `seat_creator`
-        is False: then everyone, the creator included, joins in the order they should sit)."""
-        return await self._guarded(self._create(place, user, game, options, turn_time, guild, seat_creator))
+        is False: then everyone, the creator included, joins in the order they should sit).
+        The table speaks the `lang=` option's language, else the server's, else `language` (the
+        creator's, where the transport knows it), else English."""
+        return await self._guarded(self._create(place, user, game, options, turn_time, guild, seat_creator,
+                                                language))
 
     async def check_new(self, game: str, *, options: str | dict[str, str] | None = None,
                         turn_time: str | None = None, guild: str | None = None) -> str | None:
@@ -141,22 +149,29 @@ class Referee(ModeratorCommands, ClockDuties):
         the one asked for, else the server's default, else the game's own, else a day."""
         name = game.strip().lower()
         if name not in GAMES:
-            raise Refused(f"there is no game called '{echo(game)}'; choose one of {', '.join(sorted(GAMES))}")
+            raise Refused(_("there is no game called '{game}'; choose one of {games}").format(
+                game=echo(game), games=", ".join(sorted(GAMES))))
         settings = await self.store.settings(guild) if guild else None
         if settings and settings.allowed_games and name not in settings.allowed_games:
-            raise Refused(f"this server allows {', '.join(settings.allowed_games)} only")
+            raise Refused(_("this server allows {games} only").format(games=", ".join(settings.allowed_games)))
         parsed = parse_options(options)
+        chosen_language = parsed.pop(LANGUAGE, None)
+        if chosen_language is not None:
+            if chosen_language.lower() not in LANGUAGES:
+                raise Refused(_("lang is the table's language: {languages}; not '{value}'").format(
+                    languages=", ".join(f"{k} ({v})" for k, v in LANGUAGES.items()), value=echo(chosen_language)))
+            parsed[LANGUAGE] = chosen_language.lower()
         ai_seconds = parsed.pop(AI_SECONDS, None)
         if ai_seconds is not None:
             try:
                 if not 0 <= float(ai_seconds) <= 30:
                     raise ValueError
             except ValueError:
-                raise Refused(f"{AI_SECONDS} is how long AI players think, 0 to 30 seconds: like ai_seconds=2, "
-                              f"not '{echo(ai_seconds)}'") from None
+                raise Refused(_("ai_seconds is how long AI players think, 0 to 30 seconds: like ai_seconds=2, "
+                                "not '{value}'").format(value=echo(ai_seconds))) from None
             parsed[AI_SECONDS] = ai_seconds
         try:
-            GAMES[name].Options.parse({k: v for k, v in parsed.items() if k != AI_SECONDS})
+            GAMES[name].Options.parse({k: v for k, v in parsed.items() if k not in (AI_SECONDS, LANGUAGE)})
         except GameError as error:
             raise Refused(str(error)) from None
         turn_seconds = GAMES[name].default_turn_seconds or Settings("").turn_seconds
@@ -167,9 +182,12 @@ class Referee(ModeratorCommands, ClockDuties):
         return name, parsed, turn_seconds
 
     async def _create(self, place: str, user: User, game: str, options: Any, turn_time: str | None,
-                      guild: str | None, seat_creator: bool) -> Reply:
+                      guild: str | None, seat_creator: bool, language: str | None) -> Reply:
         name, parsed, turn_seconds = await self._vetted(game, options, turn_time, guild)
-        meta = {AI_SECONDS: float(parsed.pop(AI_SECONDS))} if AI_SECONDS in parsed else {}
+        meta: dict[str, Any] = {AI_SECONDS: float(parsed.pop(AI_SECONDS))} if AI_SECONDS in parsed else {}
+        server = (await self.store.settings(guild)).language if guild else None
+        meta[LANGUAGE] = parsed.pop(LANGUAGE, None) or server or language or DEFAULT_LANGUAGE
+        speak(meta[LANGUAGE])
         table = TableRecord(id=0, place=place, game=name, options=parsed, status=LOBBY, created_by=user.id,
                             created_at=self.clock.now(), guild=guild, turn_seconds=turn_seconds, meta=meta,
                             seats=[SeatRecord(0, clean_name(user.name), user.id)] if seat_creator else [])
@@ -177,9 +195,10 @@ class Referee(ModeratorCommands, ClockDuties):
             await self.store.create_table(table)
         except PlaceTaken:
             existing = await self.store.table_at(place)
-            what = f"a {GAMES[existing.game].title} table" if existing else "a table"
-            raise Refused(f"there is already {what} here ({existing.status if existing else 'open'})") from None
-        return self._lobby_reply(table, f"🎲 {name_token(user.name)} opened a {GAMES[name].title} table.")
+            raise Refused(_("there is already a {game} table here").format(
+                game=GAMES[existing.game].title if existing else "")) from None
+        return self._lobby_reply(table, _("🎲 {player} opened a {game} table.").format(
+            player=name_token(user.name), game=GAMES[name].title))
 
     async def join(self, place: str, user: User) -> Reply:
         """Take a seat: in the lobby, or in a running game that lets new players join."""
@@ -192,13 +211,14 @@ class Referee(ModeratorCommands, ClockDuties):
         async with self._lock(place):
             table, game = await self._playing(place)
             if table.seat_of(user.id) is not None:
-                raise Refused("you are already playing at this table")
+                raise Refused(_("you are already playing at this table"))
             turn = await self._turn(table, game)
             try:
                 turn.join(clean_name(user.name), user.id)
             except GameError as error:
                 raise Refused(str(error)) from None
-            return await self._finish(turn, headline=f"👋 {name_token(user.name)} joined the game.")
+            return await self._finish(turn, headline=_("👋 {player} joined the game.").format(
+                player=name_token(user.name)))
 
     async def leave(self, place: str, user: User) -> Reply:
         return await self._guarded(self._lobby_change(place, user, "leave"))
@@ -209,7 +229,7 @@ class Referee(ModeratorCommands, ClockDuties):
 
     async def _lobby_change(self, place: str, user: User, what: str, kind: str = "") -> Reply:
         async with self._lock(place):
-            for _ in range(RETRIES):
+            for _attempt in range(RETRIES):
                 table = await self._table(place)
                 headline = self._change_lobby(table, user, what, kind)
                 try:
@@ -217,7 +237,7 @@ class Referee(ModeratorCommands, ClockDuties):
                 except StaleTable:
                     continue
                 if table.status == ABORTED:
-                    return Reply(public=Message(f"{headline} Nobody is left, so the table is closed."),
+                    return Reply(public=Message(headline + " " + _("Nobody is left, so the table is closed.")),
                                  table_id=table.id, place=place, status=table.status)
                 return self._lobby_reply(table, headline)
             raise StaleTable(0, 0)
@@ -225,35 +245,36 @@ class Referee(ModeratorCommands, ClockDuties):
     def _change_lobby(self, table: TableRecord, user: User, what: str, kind: str) -> str:
         """Seat or unseat someone in `table` (in memory); returns the headline."""
         if table.status != LOBBY:
-            raise Refused("the game has already started" if table.status == PLAYING else "this table is closed")
+            raise Refused(_("the game has already started") if table.status == PLAYING else _("this table is closed"))
         cls = GAMES[table.game]
         seat = table.seat_of(user.id)
         who = name_token(user.name)
         if what == "join":
             if seat is not None:
-                raise Refused("you are already seated at this table")
+                raise Refused(_("you are already seated at this table"))
             if len(table.seats) >= cls.max_players:
-                raise Refused(f"the table is full ({cls.max_players} players)")
+                raise Refused(_("the table is full ({count} players)").format(count=cls.max_players))
             table.seats.append(SeatRecord(len(table.seats), clean_name(user.name), user.id))
-            return f"👋 {who} joined."
+            return _("👋 {player} joined.").format(player=who)
         if what == "leave":
             if seat is None:
-                raise Refused("you are not seated at this table")
+                raise Refused(_("you are not seated at this table"))
             table.unseat(seat)
             if not any(s.user_id for s in table.seats):
                 table.status = ABORTED
-            return f"👋 {who} left."
+            return _("👋 {player} left.").format(player=who)
         if seat is None and not user.moderator and user.id != table.created_by:
-            raise Refused("only players at this table can add an AI player")
+            raise Refused(_("only players at this table can add an AI player"))
         if kind not in AGENTS and kind not in ("bot", "ai"):
-            raise Refused(f"there is no AI called '{echo(kind)}'; choose one of {', '.join(AGENTS)}")
+            raise Refused(_("there is no AI called '{name}'; choose one of {names}").format(
+                name=echo(kind), names=", ".join(AGENTS)))
         if len(table.seats) >= cls.max_players:
-            raise Refused(f"the table is full ({cls.max_players} players)")
+            raise Refused(_("the table is full ({count} players)").format(count=cls.max_players))
         agent = "strong" if kind in ("bot", "ai") else kind
         taken = {s.name for s in table.seats}
         bot_name = next((f"{n} (bot)" for n in BOT_NAMES if f"{n} (bot)" not in taken), f"Bot {len(table.seats) + 1}")
         table.seats.append(SeatRecord(len(table.seats), bot_name, None, agent))
-        return f"🤖 {name_token(bot_name)} ({agent} AI) sits down."
+        return _("🤖 {player} ({agent} AI) sits down.").format(player=name_token(bot_name), agent=agent)
 
     def _lobby_reply(self, table: TableRecord, headline: str) -> Reply:
         return Reply(public=Message(f"{headline}\n{lobby_text(table)}"), table_id=table.id, place=table.place,
@@ -263,7 +284,7 @@ class Referee(ModeratorCommands, ClockDuties):
         """Remember something a transport needs later about the table at `place` (Discord: the
         lobby message's id, to edit it when a moderator removes someone)."""
         async with self._lock(place):
-            for _ in range(RETRIES):
+            for _attempt in range(RETRIES):
                 table = await self.store.table_at(place)
                 if table is None:
                     return
@@ -282,12 +303,14 @@ class Referee(ModeratorCommands, ClockDuties):
         async with self._lock(place):
             table = await self._table(place)
             if table.status != LOBBY:
-                raise Refused("the game has already started" if table.status == PLAYING else "this table is closed")
+                raise Refused(_("the game has already started") if table.status == PLAYING
+                              else _("this table is closed"))
             if table.seat_of(user.id) is None and not user.moderator:
-                raise Refused("only the players at this table can start it")
+                raise Refused(_("only the players at this table can start it"))
             cls = GAMES[table.game]
             if len(table.seats) < cls.min_players:
-                raise Refused(f"{cls.title} needs at least {cls.min_players} players; {len(table.seats)} seated")
+                raise Refused(_("{game} needs at least {needed} players; {seated} seated").format(
+                    game=cls.title, needed=cls.min_players, seated=len(table.seats)))
             table.seed = self.seeds()
             table.status = PLAYING
             table.meta[STARTING_SEATS] = len(table.seats)
@@ -296,9 +319,10 @@ class Referee(ModeratorCommands, ClockDuties):
             turn.events += game.opening
             seated = ", ".join(name_token(s.name) for s in table.seats)
             try:
-                return await self._finish(turn, headline=f"🎲 {cls.title} begins: {seated}.")
+                return await self._finish(turn, headline=_("🎲 {game} begins: {players}.").format(
+                    game=cls.title, players=seated))
             except StaleTable:
-                raise Refused("the game has already started") from None
+                raise Refused(_("the game has already started")) from None
 
     # =========================================================================================
     # playing
@@ -319,7 +343,7 @@ class Referee(ModeratorCommands, ClockDuties):
         if typed:
             text = strip_markdown(text)
         if len(text) > LONGEST_MOVE:
-            reply = refusal(f"that is far too long to be a move; {example(None)}")
+            reply = refusal(_("that is far too long to be a move; see /rules for how to write moves"))
             reply.unreadable = typed
             return reply
         async with self._lock(place):
@@ -342,15 +366,16 @@ class Referee(ModeratorCommands, ClockDuties):
                 try:
                     turn.apply(seat, action, user.id)
                 except GameError as error:
-                    reason = without_echo(str(error), action)
+                    reason = without_echo(said(error.template, error.values, str(error)), action)
                     if number == 0:
                         reply = refusal(reason, table_id=table.id, place=place)
                         reply.unreadable = isinstance(error, NotationError)
                         reply.early = isinstance(error, NotYourTurn)
                         return reply
                     done = await self._finish(turn)
-                    note = (f"Done: {', '.join(f'`{a}`' for a in actions[:number])}. Not done: `{echo(action)}`"
-                            f"{' and what followed' if number + 1 < len(actions) else ''}, because {reason}")
+                    note = _("Done: {done}. Not done: `{refused}`{rest}, because {reason}").format(
+                        done=", ".join(f"`{a}`" for a in actions[:number]), refused=echo(action),
+                        rest=_(" and what followed") if number + 1 < len(actions) else "", reason=reason)
                     done.caller = Message(note)
                     return done
             return await self._finish(turn)
@@ -364,19 +389,19 @@ class Referee(ModeratorCommands, ClockDuties):
             return None
         why = None
         if seen > len(game.log):
-            why = "a moderator rolled the game back"
+            why = _("a moderator rolled the game back")
         else:
             for record in await self.store.actions(table.id, after=seen):
                 if record.seat == -1 or record.seat == seat:
-                    why = ("your turn ran out" if record.actor == "clock" else
-                           "a moderator acted for you" if record.actor.startswith("mod:") and record.seat == seat
-                           else "a moderator rolled the game back" if record.seat == -1 else
-                           "you moved meanwhile")
+                    why = (_("your turn ran out") if record.actor == "clock" else
+                           _("a moderator acted for you") if record.actor.startswith("mod:") and record.seat == seat
+                           else _("a moderator rolled the game back") if record.seat == -1 else
+                           _("you moved meanwhile"))
                     break
         if why is None:
             return None
-        return (f"the board changed since you looked ({why}; it is now move {len(game.log)}). Here is the "
-                f"current board: send your move again if it still stands.")
+        return _("the board changed since you looked ({why}; it is now move {move}). Here is the current board: "
+                 "send your move again if it still stands.").format(why=why, move=len(game.log))
 
     async def _log_length(self, place: str) -> int | None:
         table = await self.store.table_at(place)
@@ -394,7 +419,7 @@ class Referee(ModeratorCommands, ClockDuties):
             try:
                 turn.resign(seat, user.id)
             except GameError as error:
-                return refusal(str(error), table_id=table.id, place=place)
+                return refusal(said(error.template, error.values, str(error)), table_id=table.id, place=place)
             return await self._finish(turn)
 
     async def hand(self, place: str, user: User) -> Reply:
@@ -406,9 +431,9 @@ class Referee(ModeratorCommands, ClockDuties):
             table = await self._table(place)
             seat = table.seat_of(user.id)
             if seat is None:
-                raise Refused("you are not playing at this table, so you have no hand here")
+                raise Refused(_("you are not playing at this table, so you have no hand here"))
             if table.status == LOBBY:
-                raise Refused("the game has not started yet")
+                raise Refused(_("the game has not started yet"))
             game = await self.games.get(table)
             return Reply(caller=await self._hand_message(game, seat), table_id=table.id, place=place,
                          ply=len(game.log), status=table.status)
@@ -427,10 +452,10 @@ class Referee(ModeratorCommands, ClockDuties):
             game = await self.games.get(table)
             viewer = table.seat_of(player) if player else None
             if player and viewer is None:
-                raise Refused("that player is not seated at this table")
+                raise Refused(_("that player is not seated at this table"))
             text = narration.who_is_next(table, game, await self._deadlines(table))
             if table.status == ABORTED:
-                text = "⛔ This game was stopped by a moderator."
+                text = _("⛔ This game was stopped by a moderator.")
             return Reply(caller=Message(named(text, table), await self._board_attachments(game, table.id, viewer)),
                          table_id=table.id, place=place, ply=len(game.log), status=table.status)
 
@@ -442,30 +467,29 @@ class Referee(ModeratorCommands, ClockDuties):
         table = await self._table(place)
         actions = await self.store.actions(table.id)
         if not actions:
-            return Reply(caller=Message("No moves yet."), table_id=table.id, place=place)
+            return Reply(caller=Message(_("No moves yet.")), table_id=table.id, place=place)
         pages = (len(actions) + HISTORY_PAGE - 1) // HISTORY_PAGE
         if not 1 <= page <= pages:
-            raise Refused(f"there {'is only 1 page' if pages == 1 else f'are {pages} pages'} of history; "
-                          f"page 1 is the latest moves")
+            raise Refused(_("there is only 1 page of history; page 1 is the latest moves") if pages == 1 else
+                           _("there are {pages} pages of history; page 1 is the latest moves").format(pages=pages))
         end = len(actions) - (page - 1) * HISTORY_PAGE
         shown = actions[max(0, end - HISTORY_PAGE):end]
         now = self.clock.now()
-        lines = [f"**Moves {shown[0].ply}–{shown[-1].ply} of {len(actions)}** (page {page} of {pages})"]
+        lines = [_("**Moves {first}–{last} of {count}** (page {page} of {pages})").format(
+            first=shown[0].ply, last=shown[-1].ply, count=len(actions), page=page, pages=pages)]
         for record in shown:
             when = format_duration(now - record.at)
             if record.seat == -1:
-                lines.append(f"`{record.ply:>3}` 🎲 the unseen tiles were shuffled again · {when} ago")
+                lines.append(f"`{record.ply:>3}` " + _("🎲 the unseen tiles were shuffled again · {when} ago").format(
+                    when=when))
                 continue
             who = name_token(table.seats[record.seat].name)
             by = actor_note(record.actor, table)
-            lines.append(f"`{record.ply:>3}` {who}: `{record.action}`{by} · {when} ago")
+            lines.append(f"`{record.ply:>3}` {who}: `{record.action}`{by} · " + _("{when} ago").format(when=when))
         if page < pages:
-            lines.append(f"Older moves: history page {page + 1}.")
+            lines.append(_("Older moves: history page {page}.").format(page=page + 1))
         return Reply(caller=Message("\n".join(lines)), table_id=table.id, place=place)
 
-    async def status(self, place: str) -> TableRecord | None:
-        """The table at a place, if any (for transports: lobby buttons, who is seated)."""
-        return await self.store.table_at(place)
 
     async def view(self, place: str) -> tuple[TableRecord, Game] | None:
         """The table and its game as last committed (for transports that draw their own board)."""
@@ -500,38 +524,49 @@ class Referee(ModeratorCommands, ClockDuties):
         except Refused as refused:
             return refusal(str(refused))
         except (StaleLog, StaleTable):
-            return refusal("the game changed while your command was being handled; please try again")
+            return refusal(_("the game changed while your command was being handled; please try again"))
         except Exception:
             log.exception("command failed")
-            return refusal("something went wrong on our side and nothing was changed; please try again, and "
-                           "tell a moderator if it keeps happening")
+            return refusal(_("something went wrong on our side and nothing was changed; please try again, and "
+                             "tell a moderator if it keeps happening"))
 
     async def _table(self, place: str) -> TableRecord:
+        """The table at `place` (Refused if there is none); from here on the referee speaks the
+        table's language."""
         table = await self.store.table_at(place)
         if table is None:
-            raise Refused("there is no game here; start one first")
+            raise Refused(_("there is no game here; start one first"))
+        speak(table.meta.get(LANGUAGE))
+        return table
+
+    async def status(self, place: str) -> TableRecord | None:
+        """The table at a place, if any (for transports: lobby buttons, who is seated); the
+        referee then speaks its language."""
+        table = await self.store.table_at(place)
+        if table is not None:
+            speak(table.meta.get(LANGUAGE))
         return table
 
     async def _playing(self, place: str) -> tuple[TableRecord, Game]:
         table = await self._table(place)
         if table.status == LOBBY:
-            raise Refused("the game has not started yet")
+            raise Refused(_("the game has not started yet"))
         if table.status != PLAYING:
-            raise Refused("this game is over" if table.status != ABORTED else "this game was stopped")
+            raise Refused(_("this game is over") if table.status != ABORTED else _("this game was stopped"))
         return table, await self.games.get(table)
 
     async def _playing_seat(self, place: str, user: User) -> tuple[TableRecord, Game, int]:
         table = await self._table(place)
         seat = table.seat_of(user.id)
         if seat is None:
-            raise Refused("you are not playing at this table")
+            raise Refused(_("you are not playing at this table"))
         table, game = await self._playing(place)
         return table, game, seat
 
     @staticmethod
     def _moderator(user: User, what: str) -> None:
         if not user.moderator:
-            raise Refused(f"only moderators can {what}")
+            raise Refused(_("only moderators can {what}").format(what=what))
 
     async def _reminders(self, table: TableRecord) -> list[str]:
         if table.guild is None:
@@ -590,7 +625,7 @@ class Referee(ModeratorCommands, ClockDuties):
                 reply.public.attachments = await self._board_attachments(turn.game, table.id)
             except Exception:
                 log.exception("drawing the board of table %s failed; announcing without it", table.id)
-                reply.public.text += "\n" + NO_PICTURE
+                reply.public.text += "\n" + _(NO_PICTURE)
         if not self.confirms_delivery:
             await self.delivered(reply)
         return reply
@@ -608,19 +643,19 @@ class Referee(ModeratorCommands, ClockDuties):
                 continue
             asked.append(seat)
             message = reply.private.setdefault(seat, Message())
-            message.text = (f"{message.text}\n{VISION_QUEST}").strip()
+            message.text = (f"{message.text}\n{_(VISION_QUEST)}").strip()
 
     def _move_reply(self, turn: Turn, *, headline: str = "") -> Reply:
         table, game = turn.table, turn.game
-        forced = [f"🤖 {name_token(table.seats[s].name)} had no choice: `{a}` was played for them."
-                  for s, a in turn.forced]
+        forced = [_("🤖 {player} had no choice: `{action}` was played for them.").format(
+            player=name_token(table.seats[s].name), action=a) for s, a in turn.forced]
         parts = [headline, narration.what_happened(turn.events), *forced,
                  narration.who_is_next(table, game, turn.deadlines)]
         private: dict[int, Message] = {}
         for event in turn.events:
             if event.to is not None and not table.seats[event.to].is_ai:
                 message = private.setdefault(event.to, Message())
-                message.text = f"{message.text}\n{event.text}".strip()
+                message.text = f"{message.text}\n{said(event.template, dict(event.args), event.text)}".strip()
         acted = {a.seat for a in turn.actions if a.seat >= 0 and a.actor == table.seats[a.seat].user_id}
         pinged = [u for s in sorted(turn.fresh - acted) if (u := table.seats[s].user_id)]
         return Reply(public=Message(named("\n".join(p for p in parts if p), table)), private=private,
@@ -632,7 +667,7 @@ class Referee(ModeratorCommands, ClockDuties):
         `viewer` is emphasised (nothing hidden is ever drawn)."""
         if not self.render_images or game.name not in renderers.RENDERERS:
             return []
-        feet = {seat: decoded(data) for seat, (data, _) in (await self.store.pictures(table_id, FOOT)).items()
+        feet = {seat: decoded(data) for seat, (data, _source) in (await self.store.pictures(table_id, FOOT)).items()
                 if seat < game.players}
         data = renderers.render(game, viewer, feet=feet or None)
         return [Attachment(f"{game.name}-move-{len(game.log)}.png", data, "the board")]
@@ -647,8 +682,8 @@ class Referee(ModeratorCommands, ClockDuties):
         async with self._lock(place):
             table, game, seat = await self._playing_seat(place, user)
             await self.store.save_picture(table.id, seat, kind, png, source, self.clock.now())
-            text = ("🐔 Your chicken-foot is chosen: it is drawn at the end of your line on every board from now on, "
-                    "while you are chicken-footed." if kind == FOOT else "Your picture is chosen.")
+            text = (_("🐔 Your chicken-foot is chosen: it is drawn at the end of your line on every board from now "
+                      "on, while you are chicken-footed.") if kind == FOOT else _("Your picture is chosen."))
             return Reply(caller=Message(text), table_id=table.id, place=place, ply=len(game.log),
                          status=table.status)
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 
+from bot.i18n import _
 from bot.records import LOBBY, Settings, TableRecord
 from bot.replies import Reply, name_token, refusal
 from bot.timers import format_duration
@@ -43,18 +44,22 @@ def named(text: str, table: TableRecord) -> str:
 
 def lobby_text(table: TableRecord) -> str:
     cls = GAMES[table.game]
-    players = ", ".join(name_token(s.name) for s in table.seats) or "nobody yet"
+    players = ", ".join(name_token(s.name) for s in table.seats) or _("nobody yet")
     teams = cls.teams(len(table.seats)) if cls.min_players <= len(table.seats) <= cls.max_players else ()
     if teams:
-        players = " · ".join(f"team {chr(65 + n)}: " + ", ".join(name_token(table.seats[s].name) for s in team)
-                             for n, team in enumerate(teams))
-    clock = f"{format_duration(table.turn_seconds)} per turn" if table.turn_seconds else "no turn clock"
+        players = " · ".join(_("team {letter}: {players}").format(
+            letter=chr(65 + n), players=", ".join(name_token(table.seats[s].name) for s in team))
+            for n, team in enumerate(teams))
+    clock = (_("{time} per turn").format(time=format_duration(table.turn_seconds)) if table.turn_seconds
+             else _("no turn clock"))
     options = ", ".join(f"{k}={v}" for k, v in table.options.items())
-    lines = [f"**{cls.title}** · players ({len(table.seats)}/{cls.max_players}): {players}",
+    lines = [f"**{cls.title}** · " + _("players ({count}/{most}): {players}").format(
+        count=len(table.seats), most=cls.max_players, players=players),
              f"{clock}{' · ' + options if options else ''}"]
     if table.status == LOBBY:
         need = cls.min_players - len(table.seats)
-        lines.append(f"Join to play; start when everyone is in{f' (at least {need} more needed)' if need > 0 else ''}.")
+        lines.append(_("Join to play; start when everyone is in (at least {count} more needed).").format(count=need)
+                     if need > 0 else _("Join to play; start when everyone is in."))
     return "\n".join(lines)
 
 
@@ -68,30 +73,33 @@ def hand_text(game: Game, seat: int) -> str:
     elif isinstance(held, list):
         pieces = [str(piece) for piece in held]
     else:
-        return "Nothing is hidden in this game: everything you have is on the board."
+        return _("Nothing is hidden in this game: everything you have is on the board.")
     if not pieces:
-        return "Your hand is empty."
+        return _("Your hand is empty.")
     listed = ", ".join(f"**{p}**" if p in playable else p for p in pieces)
-    text = f"Your hand ({len(pieces)}): {listed}"
-    return text + ("\nThe ones in bold can be played now." if playable else "")
+    text = _("Your hand ({count}): {pieces}").format(count=len(pieces), pieces=listed)
+    return text + ("\n" + _("The ones in bold can be played now.") if playable else "")
 
 
 def settings_text(settings: Settings) -> str:
-    clock = format_duration(settings.turn_seconds) if settings.turn_seconds else "off"
+    clock = format_duration(settings.turn_seconds) if settings.turn_seconds else _("off")
     if not settings.turn_seconds_set:
-        clock = "each game's own (1d unless the game has another)"
-    games = ", ".join(settings.allowed_games) if settings.allowed_games else "all"
-    return (f"Server settings: turn time {clock} · reminders {', '.join(settings.reminders) or 'off'} before the "
-            f"deadline · moderator role {settings.moderator_role or 'none (Manage Threads permission)'} · "
-            f"games: {games} · GIFs and stickers rated {settings.media_rating} at most · reactions to events "
-            f"{'on' if settings.event_reactions else 'off'}")
+        clock = _("each game's own (1d unless the game has another)")
+    return _("Server settings: turn time {clock} · reminders {reminders} before the deadline · moderator role "
+             "{role} · games: {games} · GIFs and stickers rated {rating} at most · reactions to events {reactions} "
+             "· language {language}").format(
+        clock=clock, reminders=", ".join(settings.reminders) or _("off"),
+        role=settings.moderator_role or _("none (Manage Threads permission)"),
+        games=", ".join(settings.allowed_games) if settings.allowed_games else _("all"),
+        rating=settings.media_rating, reactions=_("on") if settings.event_reactions else _("off"),
+        language=settings.language or _("each table's creator's"))
 
 
 def actor_note(actor: str, table: TableRecord) -> str:
     if actor == "clock":
-        return " (out of time)"
+        return " " + _("(out of time)")
     if actor.startswith("mod:"):
-        return " (by a moderator)"
+        return " " + _("(by a moderator)")
     if actor == "rules":
-        return " (forced: nothing else was legal)"
+        return " " + _("(forced: nothing else was legal)")
     return ""

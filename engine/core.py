@@ -42,12 +42,20 @@ JOIN = "join"
 # Errors: every message is written for the player who caused it.
 
 
-class GameError(Exception):
-    """A refusal a player can act on. `str(error)` is the message to show them."""
+def N_(message: str) -> str:
+    """Mark a sentence for translation (catalogs are kept outside the engine); returns it as is."""
+    return message
 
-    def __init__(self, message: str) -> None:
+
+class GameError(Exception):
+    """A refusal a player can act on. `str(error)` is the message to show them; a game that says
+    it in several languages also gives the `template` (marked with `N_`) and its values."""
+
+    def __init__(self, message: str, *, template: str = "", args: Mapping[str, Any] | None = None) -> None:
         super().__init__(message)
         self.message = message
+        self.template = template
+        self.values = dict(args or {})
 
 
 class NotationError(GameError):
@@ -99,6 +107,10 @@ class Event:
     seats: tuple[int, ...] = ()
     data: Mapping[str, Any] = field(default_factory=dict)
     to: int | None = None
+    template: str = ""
+    """The sentence before its values were put in (`"{player} turns {cell}."`), marked with `N_`,
+    so a referee can say it in the table's language; `args` are the values. Empty: `text` only."""
+    args: Mapping[str, Any] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         return {"kind": self.kind, "text": self.text, "seats": list(self.seats),

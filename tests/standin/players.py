@@ -511,9 +511,11 @@ class Players(Messaging):
         /,
         *,
         timeout: float | None = None,
+        locale: str = "en-US",
         **options: Any,
     ) -> InteractionHandle:
-        """Run ``/command`` (e.g. ``"tileref new"`` or ``"mod forcepass"``) as ``user`` in ``channel``.
+        """Run ``/command`` (e.g. ``"tileref new"`` or ``"mod forcepass"``) as ``user`` in ``channel``,
+        from a Discord client set to ``locale``.
 
         Options are encoded from the *synced* command definition (waits up to ``timeout``
         for it to be synced): str/int/float/bool values, ``User`` (or user name) for user
@@ -533,7 +535,7 @@ class Players(Messaging):
             data["resolved"] = resolved
         if "guild_id" in cmd:
             data["guild_id"] = cmd["guild_id"]
-        return await self._send_interaction(self._interaction(APPLICATION_COMMAND, u, ch, data))
+        return await self._send_interaction(self._interaction(APPLICATION_COMMAND, u, ch, data, locale=locale))
 
     async def autocomplete(
         self,

@@ -22,13 +22,14 @@ from typing import Any, TypeVar
 import discord
 
 from bot.adapters.discordbot.delivery import Outgoing
+from bot.i18n import N_, _, language_of, speak
 
 log = logging.getLogger(__name__)
 
 T = TypeVar("T")
 GRACE_SECONDS = 1.5
-APOLOGY = ("Something went wrong on my side and I could not finish that. If a move was involved, "
-           "check the board with `/board` before trying again.")
+APOLOGY = N_("Something went wrong on my side and I could not finish that. If a move was involved, "
+             "check the board with `/board` before trying again.")
 
 
 class Answer:
@@ -84,7 +85,7 @@ class Answer:
                     # a public placeholder must not carry a private answer: replace it
                     await self.interaction.delete_original_response()
                 else:
-                    await self.interaction.edit_original_response(content="✅ Done.")
+                    await self.interaction.edit_original_response(content=_("✅ Done."))
             self._placeholder = None
         return await self.interaction.followup.send(ephemeral=ephemeral, wait=True, **kwargs)
 
@@ -106,12 +107,12 @@ class Answer:
             if not self.acknowledged:
                 await self.interaction.response.defer()
         elif not self.acknowledged or self._placeholder is not None:
-            await self.tell("✅ Done.")
+            await self.tell(_("✅ Done."))
 
     async def apologize(self) -> None:
         """Tell the caller something failed, without details; never raises."""
         try:
-            await self.send(Outgoing(APOLOGY), ephemeral=True)
+            await self.send(Outgoing(_(APOLOGY)), ephemeral=True)
         except Exception:
             log.warning("could not apologise for a failed interaction", exc_info=True)
 
@@ -137,6 +138,7 @@ async def answering(interaction: discord.Interaction, *, private: bool = False) 
     """An `Answer` for the handler's body; exceptions are logged and apologised for, and an
     interaction left without any answer is acknowledged."""
     answer = Answer(interaction, private=private)
+    speak(language_of(str(interaction.locale)))  # until a table's own language takes over
     with busy(interaction.client):
         try:
             yield answer

@@ -21,6 +21,8 @@ from bot.adapters.discordbot.moderation import MODERATOR_COMMANDS
 from bot.adapters.discordbot.reactions import MEDIA_COMMANDS, PickMenu
 from bot.adapters.discordbot.replying import post_notice
 from bot.adapters.discordbot.views import TableButton
+from bot.i18n import DEFAULT as DEFAULT_LANGUAGE
+from bot.i18n import in_language, language_of
 from bot.media import Media
 from bot.referee import Referee
 from bot.replies import Reply
@@ -37,6 +39,23 @@ def intents(*, message_content: bool = True) -> discord.Intents:
     chosen.presences = False
     chosen.members = False
     return chosen
+
+
+class Translator(app_commands.Translator):
+    """Slash commands' descriptions and choices for Spanish clients, from the same catalogs as
+    every other message (names stay as they are: people type them)."""
+
+    async def translate(self, string: app_commands.locale_str, locale: discord.Locale,
+                        context: app_commands.TranslationContextTypes) -> str | None:
+        language = language_of(str(locale.value))
+        if language is None or language == DEFAULT_LANGUAGE:
+            return None
+        if context.location in (app_commands.TranslationContextLocation.command_name,
+                                app_commands.TranslationContextLocation.group_name,
+                                app_commands.TranslationContextLocation.parameter_name):
+            return None
+        translated = in_language(string.message, language)
+        return translated if translated != string.message else None
 
 
 class Tree(app_commands.CommandTree["TilerefBot"]):
@@ -70,6 +89,7 @@ class TilerefBot(commands.Bot):
         """Register the persistent buttons and publish the commands (to the test guilds if any,
         which is instant, else globally)."""
         self.add_dynamic_items(TableButton, ConfirmButton, CancelButton, PickMenu)
+        await self.tree.set_translator(Translator())
         try:
             if self.guild_ids:
                 for guild_id in self.guild_ids:

@@ -17,12 +17,13 @@ from bot.adapters.discordbot.delivery import render
 from bot.adapters.discordbot.replying import answer_reply, refusal_messages
 from bot.adapters.discordbot.shown import shown_boards
 from bot.adapters.discordbot.views import lobby_view
+from bot.i18n import N_, _
 from bot.records import LOBBY, PLAYING, User
 from bot.referee import Referee
-from bot.replies import Reply
+from bot.replies import Reply, name_token
 from bot.wording import lobby_text
 
-STALE = "This button belongs to a table that is no longer open here."
+STALE = N_("This button belongs to a table that is no longer open here.")
 
 
 async def pressed(interaction: discord.Interaction, action: str, table_id: int) -> None:
@@ -32,7 +33,7 @@ async def pressed(interaction: discord.Interaction, action: str, table_id: int) 
         place = place_of(interaction.channel_id)
         table = await referee.status(place)
         if table is None or table.id != table_id:
-            await answer.tell(STALE)
+            await answer.tell(_(STALE))
             return
         user = await caller(referee, interaction)
         if action == "join" and table.status == PLAYING:  # a game that lets players join on the way
@@ -71,7 +72,8 @@ async def _start(answer: Answer, referee: Referee, place: str, user: User) -> No
         return
     table = await referee.status(place)
     if table is not None:
-        await answer.edit_clicked(content=f"{lobby_text(table)}\n▶️ Started by {user.name}.", view=None,
+        await answer.edit_clicked(content=render(lobby_text(table) + "\n" + _("▶️ Started by {player}.").format(
+            player=name_token(user.name))), view=None,
                                   allowed_mentions=discord.AllowedMentions.none())
     await answer_reply(answer, referee, reply, user, place)
 

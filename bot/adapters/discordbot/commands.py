@@ -17,6 +17,7 @@ from bot.adapters.discordbot.delivery import Outgoing, split
 from bot.adapters.discordbot.lobby import game_choices
 from bot.adapters.discordbot.replying import answer_reply
 from bot.adapters.discordbot.shown import shown_boards
+from bot.i18n import N_, _
 from bot.records import User
 from bot.referee import Referee
 from bot.replies import Reply
@@ -42,8 +43,8 @@ async def run(interaction: discord.Interaction, command: Callable[[Referee, str,
         await answer_reply(answer, referee, reply, user, place)
 
 
-@app_commands.command(name="move", description="Play a move; the suggestions are your legal moves")
-@app_commands.describe(text="Your move as on the board, like 3:5 c4 d4 (see /rules)")
+@app_commands.command(name="move", description=N_("Play a move; the suggestions are your legal moves"))
+@app_commands.describe(text=N_("Your move as on the board, like 3:5 c4 d4 (see /rules)"))
 @app_commands.guild_only()
 async def move(interaction: discord.Interaction, text: str) -> None:
     await run(interaction, lambda referee, place, user: played(interaction, referee, place, user, text))
@@ -67,48 +68,48 @@ async def move_suggestions(interaction: discord.Interaction, current: str) -> li
     return [app_commands.Choice(name=s[:CHOICE_LENGTH], value=s[:CHOICE_LENGTH]) for s in found[:MAX_CHOICES]]
 
 
-@app_commands.command(name="draw", description="Draw a tile from the bag")
+@app_commands.command(name="draw", description=N_("Draw (a tile, pieces) where the game has a draw"))
 @app_commands.guild_only()
 async def draw(interaction: discord.Interaction) -> None:
     await run(interaction, lambda referee, place, user: played(interaction, referee, place, user, "draw"))
 
 
-@app_commands.command(name="pass", description="Pass your turn (Tronimoes: after drawing; you become chicken-footed)")
-@app_commands.describe(foot="Your foot square, if your line has not started yet (like e5)")
+@app_commands.command(name="pass", description=N_("Pass your turn, where the rules allow it"))
+@app_commands.describe(foot=N_("Tronimoes: your foot square, if your line has not started yet (like e5)"))
 @app_commands.guild_only()
 async def pass_(interaction: discord.Interaction, foot: str | None = None) -> None:
     text = f"pass {foot.strip()}" if foot and foot.strip() else "pass"
     await run(interaction, lambda referee, place, user: played(interaction, referee, place, user, text))
 
 
-@app_commands.command(name="hand", description="Show your hand (only you can see it)")
+@app_commands.command(name="hand", description=N_("Show your hand (only you can see it)"))
 @app_commands.guild_only()
 async def hand(interaction: discord.Interaction) -> None:
     await run(interaction, lambda referee, place, user: referee.hand(place, user), private=True)
 
 
-@app_commands.command(name="board", description="Show the board and whose turn it is (only you see it)")
-@app_commands.describe(player="Put this player's part of the board first (games with a board per player)")
+@app_commands.command(name="board", description=N_("Show the board and whose turn it is (only you see it)"))
+@app_commands.describe(player=N_("Put this player's part of the board first (games with a board per player)"))
 @app_commands.guild_only()
 async def board(interaction: discord.Interaction, player: discord.Member | None = None) -> None:
     target = user_key(player.id) if player is not None else None
     await run(interaction, lambda referee, place, user: referee.board(place, user, player=target), private=True)
 
 
-@app_commands.command(name="skip", description="Skip your turn or phase where the game allows it")
+@app_commands.command(name="skip", description=N_("Skip your turn or phase where the game allows it"))
 @app_commands.guild_only()
 async def skip(interaction: discord.Interaction) -> None:
     await run(interaction, lambda referee, place, user: played(interaction, referee, place, user, "skip"))
 
 
-@app_commands.command(name="history", description="The moves so far, newest last (only you see it)")
-@app_commands.describe(page="1 is the latest moves, 2 the ones before, …")
+@app_commands.command(name="history", description=N_("The moves so far, newest last (only you see it)"))
+@app_commands.describe(page=N_("1 is the latest moves, 2 the ones before, …"))
 @app_commands.guild_only()
 async def history(interaction: discord.Interaction, page: app_commands.Range[int, 1, 10_000] = 1) -> None:
     await run(interaction, lambda referee, place, user: referee.history(place, user, page=page), private=True)
 
 
-@app_commands.command(name="resign", description="Leave the game you are playing here")
+@app_commands.command(name="resign", description=N_("Leave the game you are playing here"))
 @app_commands.guild_only()
 async def resign(interaction: discord.Interaction) -> None:
     from bot.adapters.discordbot.confirm import ask  # confirm -> replying -> views -> commands
@@ -124,8 +125,8 @@ def rules_text(name: str) -> str:
                                           f"{cls.min_players}–{cls.max_players} players.") if part)
 
 
-@app_commands.command(name="rules", description="How to play, how to type moves, and the game's options")
-@app_commands.describe(game="Which game (default: the one played here)")
+@app_commands.command(name="rules", description=N_("How to play, how to type moves, and the game's options"))
+@app_commands.describe(game=N_("Which game (default: the one played here)"))
 @app_commands.choices(game=game_choices())
 async def rules(interaction: discord.Interaction, game: str | None = None) -> None:
     referee = _referee(interaction)
@@ -137,7 +138,7 @@ async def rules(interaction: discord.Interaction, game: str | None = None) -> No
         if name is None or name not in GAMES:
             names = ", ".join(f"{cls.title} (`{key}`)" for key, cls in sorted(GAMES.items()))
             if len(GAMES) != 1:
-                await answer.tell(f"Which game? Games: {names}. Use `/rules game:`.")
+                await answer.tell(_("Which game? Games: {games}. Use `/rules game:`.").format(games=names))
                 return
             name = next(iter(GAMES))
         for piece in split(rules_text(name)):

@@ -18,6 +18,7 @@ from bot.adapters.discordbot.context import caller, place_of, user_key
 from bot.adapters.discordbot.delivery import Outgoing, render
 from bot.adapters.discordbot.lobby import refresh_lobby
 from bot.adapters.discordbot.replying import answer_reply, refusal_messages
+from bot.i18n import _
 from bot.records import LOBBY
 from bot.referee import Referee
 from bot.replies import Reply
@@ -37,7 +38,7 @@ class ConfirmButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
     """Carry out a previewed moderator command (or a resignation)."""
 
     def __init__(self, what: str, table_id: int, ply: int, argument: str = "") -> None:
-        super().__init__(discord.ui.Button(label="Confirm", style=discord.ButtonStyle.danger, emoji="⚠️",
+        super().__init__(discord.ui.Button(label=_("Confirm"), style=discord.ButtonStyle.danger, emoji="⚠️",
                                            custom_id=f"tileref:confirm:{what}:{table_id}:{ply}:{argument}"))
         self.what, self.table_id, self.ply, self.argument = what, table_id, ply, argument
 
@@ -52,7 +53,7 @@ class ConfirmButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
             place = place_of(interaction.channel_id)
             table = await referee.status(place)
             if table is None or table.id != self.table_id:
-                await answer.edit_clicked(content="This table is no longer open here.", view=None)
+                await answer.edit_clicked(content=_("This table is no longer open here."), view=None)
                 return
             user = await caller(referee, interaction)
             if self.what in ("rollback", "reopen"):
@@ -67,16 +68,16 @@ class ConfirmButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
             reply = await answer.run(work)
             if reply.ok and reply.status == LOBBY:  # a kick from the lobby: the lobby message shows it
                 await answer.edit_clicked(content=f"✅ {render(reply.public.text.splitlines()[0])}"
-                                          if reply.public else "✅ Done.", view=None)
+                                          if reply.public else _("✅ Done."), view=None)
                 await refresh_lobby(interaction, referee, reply)
                 return
-            await answer.edit_clicked(content="✅ Confirmed." if reply.ok else "Not done.", view=None)
+            await answer.edit_clicked(content=_("✅ Confirmed.") if reply.ok else _("Not done."), view=None)
             await answer_reply(answer, referee, reply, user, place)
 
 
 class CancelButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"tileref:cancel"):
     def __init__(self) -> None:
-        super().__init__(discord.ui.Button(label="Cancel", style=discord.ButtonStyle.secondary,
+        super().__init__(discord.ui.Button(label=_("Cancel"), style=discord.ButtonStyle.secondary,
                                            custom_id="tileref:cancel"))
 
     @classmethod
@@ -86,7 +87,7 @@ class CancelButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"ti
 
     async def callback(self, interaction: discord.Interaction) -> None:
         async with answering(interaction) as answer:
-            await answer.edit_clicked(content="Cancelled: nothing was changed.", view=None)
+            await answer.edit_clicked(content=_("Cancelled: nothing was changed."), view=None)
 
 
 async def ask(interaction: discord.Interaction, what: str, *, to: int | None = None,
@@ -104,6 +105,6 @@ async def ask(interaction: discord.Interaction, what: str, *, to: int | None = N
                 await answer.send(outgoing, ephemeral=True)
             return
         argument = str(to if to is not None else target if target is not None else "")
-        text = render(preview.caller.text) if preview.caller else "Are you sure?"
+        text = render(preview.caller.text) if preview.caller else _("Are you sure?")
         await answer.send(Outgoing(text, view=confirm_view(what, preview.table_id, preview.ply or 0, argument)),
                           ephemeral=True)

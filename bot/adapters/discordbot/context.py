@@ -12,11 +12,12 @@ import re
 
 import discord
 
+from bot.i18n import N_
 from bot.records import User
 from bot.referee import Referee
 
 PREFIX = "discord:"
-NO_GAME = "There is no game here; start one with `/tileref new`."
+NO_GAME = N_("There is no game here; start one with `/tileref new`.")
 _ROLE = re.compile(r"(\d+)")
 
 

@@ -11,9 +11,10 @@ from discord import app_commands
 
 from bot.adapters.discordbot.answer import Answer, answering
 from bot.adapters.discordbot.context import caller, guild_key, place_of
-from bot.adapters.discordbot.delivery import Outgoing, capitalised, render
+from bot.adapters.discordbot.delivery import Outgoing, capitalised, escaped, render
 from bot.adapters.discordbot.replying import refusal_messages
 from bot.adapters.discordbot.views import lobby_view
+from bot.i18n import N_, _, language_of
 from bot.records import LOBBY, User
 from bot.referee import Referee
 from bot.replies import Reply
@@ -25,7 +26,7 @@ log = logging.getLogger(__name__)
 LOBBY_MESSAGE = "lobby_message"
 """The table meta key holding the lobby message's id."""
 
-tileref = app_commands.Group(name="tileref", description="Open a table for a tile game", guild_only=True)
+tileref = app_commands.Group(name="tileref", description=N_("Open a table for a tile game"), guild_only=True)
 
 
 def game_choices() -> list[app_commands.Choice[str]]:
@@ -40,9 +41,9 @@ async def vet(referee: Referee, game: str, options: str | None, turn_time: str |
     return capitalised(problem) if problem else None
 
 
-@tileref.command(name="new", description="Open a table in a new thread, with Join and Start buttons")
-@app_commands.describe(game="Which game", options="Game options, like ouroboros=off (see /rules)",
-                       turn_time="Time per turn: 90s, 10m, 1h30m, 2d or off (default: the server's)")
+@tileref.command(name="new", description=N_("Open a table in a new thread, with Join and Start buttons"))
+@app_commands.describe(game=N_("Which game"), options=N_("Game options, like ouroboros=off (see /rules)"),
+                       turn_time=N_("Time per turn: 90s, 10m, 1h30m, 2d or off (default: the server's)"))
 @app_commands.choices(game=game_choices())
 async def new(interaction: discord.Interaction, game: str, options: str | None = None,
               turn_time: str | None = None) -> None:
@@ -58,7 +59,8 @@ async def new(interaction: discord.Interaction, game: str, options: str | None =
         channel = interaction.channel
         if isinstance(channel, discord.Thread):
             reply = await answer.run(referee.create(place_of(channel.id), user, game, options=options,
-                                                    turn_time=turn_time, guild=guild))
+                                                    turn_time=turn_time, guild=guild,
+                                                    language=language_of(str(interaction.locale))))
             if not reply.ok:
                 for outgoing in await refusal_messages(referee, reply, place_of(channel.id)):
                     await answer.send(outgoing, ephemeral=True)
@@ -69,7 +71,7 @@ async def new(interaction: discord.Interaction, game: str, options: str | None =
             await referee.note_message(place_of(channel.id), LOBBY_MESSAGE, sent.id)
             return
         if not isinstance(channel, discord.TextChannel):
-            await answer.tell("Open a table in a text channel (I make a thread for it) or inside a thread.")
+            await answer.tell(_("Open a table in a text channel (I make a thread for it) or inside a thread."))
             return
         await _in_new_thread(answer, referee, channel, user, game, options, turn_time, guild)
 
@@ -78,20 +80,21 @@ async def _in_new_thread(answer: Answer, referee: Referee, channel: discord.Text
                          options: str | None, turn_time: str | None, guild: str) -> None:
     title = GAMES[game.strip().lower()].title
     if not channel.permissions_for(channel.guild.me).create_public_threads:
-        await answer.tell("I cannot open a thread here: I need the Create Public Threads permission "
-                          "in this channel. You can also run `/tileref new` inside an existing thread.")
+        await answer.tell(_("I cannot open a thread here: I need the Create Public Threads permission "
+                            "in this channel. You can also run `/tileref new` inside an existing thread."))
         return
     announcement = await answer.send(
-        Outgoing(f"🎲 {user.name} is opening a **{title}** table: join in the thread below."), ephemeral=False)
+        Outgoing(_("🎲 {player} is opening a **{game}** table: join in the thread below.").format(
+            player=escaped(user.name), game=title)), ephemeral=False)
     if announcement is None:
         announcement = await answer.interaction.original_response()
     thread = await channel.create_thread(name=f"{title} · {user.name}"[:100], message=announcement,
                                          auto_archive_duration=10080)
     reply = await referee.create(place_of(thread.id), user, game, options=options, turn_time=turn_time,
-                                 guild=guild)
+                                 guild=guild, language=language_of(str(answer.interaction.locale)))
     if not reply.ok:
         messages = await refusal_messages(referee, reply, place_of(thread.id))
-        await thread.send(f"This table could not be opened: {messages[0].text}")
+        await thread.send(_("This table could not be opened: {reason}").format(reason=messages[0].text))
         for outgoing in messages:
             await answer.send(outgoing, ephemeral=True)
         return

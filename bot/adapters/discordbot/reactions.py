@@ -24,6 +24,7 @@ from discord import app_commands
 from bot.adapters.discordbot.answer import Answer, answering
 from bot.adapters.discordbot.context import caller, guild_key, place_of
 from bot.adapters.discordbot.delivery import Outgoing, escaped, post, render
+from bot.i18n import N_, _
 from bot.media import Media, MediaError
 from bot.picture import Picture
 from bot.records import PLAYING
@@ -66,15 +67,16 @@ def searches_of(client: discord.Client) -> Searches:
     return kept
 
 
-@app_commands.command(name="react", description="React with a GIF or sticker in this game's thread")
-@app_commands.describe(query="What to search for, like victory, skull or frustration")
+@app_commands.command(name="react", description=N_("React with a GIF or sticker in this game's thread"))
+@app_commands.describe(query=N_("What to search for, like victory, skull or frustration"))
 @app_commands.guild_only()
 async def react(interaction: discord.Interaction, query: str) -> None:
     await _search(interaction, "react", query)
 
 
-@app_commands.command(name="quest", description="Your vision quest: pick the picture drawn at the foot of your line")
-@app_commands.describe(query="What makes you feel chicken-footed? Words to search for")
+@app_commands.command(name="quest",
+                      description=N_("Your vision quest: pick the picture drawn at the foot of your line"))
+@app_commands.describe(query=N_("What makes you feel chicken-footed? Words to search for"))
 @app_commands.guild_only()
 async def quest(interaction: discord.Interaction, query: str) -> None:
     await _search(interaction, "quest", query)
@@ -86,16 +88,16 @@ async def _search(interaction: discord.Interaction, kind: str, query: str) -> No
         place = place_of(interaction.channel_id)
         table = await referee.status(place)
         if table is None or table.status != PLAYING:
-            await answer.tell("Reactions and vision quests are for game threads: use this where a game is played.")
+            await answer.tell(_("Reactions and vision quests are for game threads: use this where a game is played."))
             return
         user = await caller(referee, interaction)
         if kind == "quest" and table.seat_of(user.id) is None:
-            await answer.tell("Only the players of this game go on vision quests here.")
+            await answer.tell(_("Only the players of this game go on vision quests here."))
             return
         rating = (await referee.settings(guild_key(interaction.guild_id))).media_rating if interaction.guild_id else "g"
         found = await answer.run(media_of(interaction.client).search(query, rating=rating, limit=9))
         if not found:
-            await answer.tell(f"Nothing found for “{escaped(query[:100])}”: try other words.")
+            await answer.tell(_("Nothing found for “{query}”: try other words.").format(query=escaped(query[:100])))
             return
         token = searches_of(interaction.client).keep(Search(kind, interaction.user.id, place, found))
         await answer.send(results_message(kind, token, found), ephemeral=True)
@@ -114,10 +116,10 @@ def results_message(kind: str, token: str, found: list[Picture]) -> Outgoing:
             embed.set_image(url=picture.preview_url or picture.url)
         embeds.append(embed)
     attribution = found[0].attribution
-    what = "to post it in the thread" if kind == "react" else "as your chicken-foot"
+    what = _("Pick one to post it in the thread.") if kind == "react" else _("Pick one as your chicken-foot.")
     view = discord.ui.View(timeout=None)
     view.add_item(PickMenu(kind, token, found))
-    return Outgoing(f"Pick one {what}. {attribution}.", attachments, view, embeds=embeds[:10])
+    return Outgoing(f"{what} {attribution}.", attachments, view, embeds=embeds[:10])
 
 
 class PickMenu(discord.ui.DynamicItem[discord.ui.Select[Any]],
@@ -128,7 +130,7 @@ class PickMenu(discord.ui.DynamicItem[discord.ui.Select[Any]],
         options = [discord.SelectOption(label=f"{n}. {p.title}"[:100], value=str(n - 1))
                    for n, p in enumerate(found or [], start=1)] or [discord.SelectOption(label="…", value="0")]
         super().__init__(discord.ui.Select(custom_id=f"tileref:pick:{kind}:{token}", options=options,
-                                           placeholder="Pick a picture"))
+                                           placeholder=_("Pick a picture")))
         self.kind, self.token = kind, token
 
     @classmethod
@@ -141,7 +143,7 @@ class PickMenu(discord.ui.DynamicItem[discord.ui.Select[Any]],
             search = searches_of(interaction.client).get(self.token)
             values = (interaction.data or {}).get("values") or ["0"]
             if search is None or search.user_id != interaction.user.id:
-                await answer.edit_clicked(content="That search has expired: search again.", embeds=[],
+                await answer.edit_clicked(content=_("That search has expired: search again."), embeds=[],
                                           attachments=[], view=None)
                 return
             chosen = search.found[int(values[0]) % len(search.found)]
@@ -153,19 +155,21 @@ async def _use(answer: Answer, interaction: discord.Interaction, search: Search,
     try:
         png = await answer.run(media_of(interaction.client).picture(chosen))
     except MediaError as error:
-        await answer.edit_clicked(content=f"{error}. Pick another, or search again.", view=None)
+        await answer.edit_clicked(content=_("{reason}. Pick another, or search again.").format(reason=error),
+                                  view=None)
         return
     if search.kind == "react":
-        await answer.edit_clicked(content="✅ Posted.", embeds=[], attachments=[], view=None)
+        await answer.edit_clicked(content=_("✅ Posted."), embeds=[], attachments=[], view=None)
         channel = interaction.channel
         if isinstance(channel, discord.abc.Messageable):
             who = escaped(interaction.user.display_name)
-            await post(channel, Outgoing(f"**{who}** reacts: {escaped(chosen.title)} · {chosen.attribution}",
+            await post(channel, Outgoing(_("**{player}** reacts: {title} · {attribution}").format(
+                player=who, title=escaped(chosen.title), attribution=chosen.attribution),
                                          [Attachment("reaction.png", png, chosen.title[:100])]))
         return
     user = await caller(referee, interaction)
     reply: Reply = await answer.run(referee.choose_picture(search.place, user, FOOT, png, chosen.source))
-    text = render(reply.caller.text) if reply.caller else "Done."
+    text = render(reply.caller.text) if reply.caller else _("✅ Done.")
     await answer.edit_clicked(content=f"{'✅ ' if reply.ok else ''}{text} ({chosen.attribution})", embeds=[],
                               attachments=[discord.File(io.BytesIO(png), filename="your-foot.png")] if reply.ok else [],
                               view=None)

@@ -13,6 +13,7 @@ from bot.adapters.discordbot.delivery import Outgoing, direct, personal, post, p
 from bot.adapters.discordbot.reactions import react_to_events
 from bot.adapters.discordbot.shown import shown_boards
 from bot.adapters.discordbot.views import controls
+from bot.i18n import _
 from bot.records import User
 from bot.referee import Referee
 from bot.replies import Reply
@@ -23,8 +24,8 @@ log = logging.getLogger(__name__)
 async def refusal_messages(referee: Referee, reply: Reply, place: str) -> list[Outgoing]:
     """The reason a command was refused, for the caller; "no game here" says how to start one."""
     if reply.table_id is None and await referee.status(place) is None:
-        return [Outgoing(NO_GAME)]
-    return personal(reply.caller, refusal=True) or [Outgoing("That was refused.")]
+        return [Outgoing(_(NO_GAME))]
+    return personal(reply.caller, refusal=True) or [Outgoing(_("That was refused."))]
 
 
 async def seat_of(referee: Referee, reply: Reply, user_id: str) -> int | None:

@@ -25,6 +25,7 @@ from bot.adapters.discordbot.context import NO_GAME, place_of, player
 from bot.adapters.discordbot.delivery import Outgoing, capitalised, direct, personal, post
 from bot.adapters.discordbot.replying import post_reply
 from bot.adapters.discordbot.shown import shown_boards
+from bot.i18n import _
 from bot.referee import Referee
 
 log = logging.getLogger(__name__)
@@ -60,7 +61,7 @@ async def _handle(client: discord.Client, referee: Referee, message: discord.Mes
     place = place_of(message.channel.id)
     user = player(message.author)
     if mentioned and await referee.status(place) is None:
-        await post(message.channel, Outgoing(NO_GAME), reference=message)
+        await post(message.channel, Outgoing(_(NO_GAME)), reference=message)
         return
     seen = shown_boards(client).seen(place, message.id)
     reply = await referee.act(place, user, text, seen=seen, typed=not mentioned)
@@ -68,7 +69,7 @@ async def _handle(client: discord.Client, referee: Referee, message: discord.Mes
         await post_reply(client, referee, message.channel, reply)
         return
     if mentioned:
-        for outgoing in personal(reply.caller, refusal=True) or [Outgoing("That was refused.")]:
+        for outgoing in personal(reply.caller, refusal=True) or [Outgoing(_("That was refused."))]:
             await post(message.channel, outgoing, reference=message)
         return
     if reply.unreadable:
@@ -83,9 +84,10 @@ async def _refused_privately(client: discord.Client, message: discord.Message, r
     """A typed move the rules refuse: a reaction and a short public note; the reason by DM."""
     await _react(message, REFUSED_REACTION)
     told = await direct(client, f"discord:{message.author.id}",
-                        [Outgoing(f"Your move in {message.channel.mention} was refused: {capitalised(reason)}")])
-    note = ("That move was refused; I sent you the reason privately." if told else
-            "That move was refused. Use `/move` to see why (your direct messages are closed).")
+                        [Outgoing(_("Your move in {thread} was refused: {reason}").format(
+                            thread=message.channel.mention, reason=capitalised(reason)))])
+    note = (_("That move was refused; I sent you the reason privately.") if told else
+            _("That move was refused. Use `/move` to see why (your direct messages are closed)."))
     await post(message.channel, Outgoing(note), reference=message)
 
 

@@ -12,18 +12,19 @@ from typing import Any
 
 import discord
 
+from bot.i18n import N_, _
 from bot.records import PLAYING
 from bot.referee import Referee
 from bot.replies import Reply
 
 ACTIONS = ("join", "leave", "addbot", "start", "hand", "ready")
 _LOOK: dict[str, tuple[str, discord.ButtonStyle, str]] = {
-    "join": ("Join", discord.ButtonStyle.primary, "👋"),
-    "leave": ("Leave", discord.ButtonStyle.secondary, "🚪"),
-    "addbot": ("Add bot", discord.ButtonStyle.secondary, "🤖"),
-    "start": ("Start", discord.ButtonStyle.success, "▶️"),
-    "hand": ("Show hand", discord.ButtonStyle.secondary, "✋"),
-    "ready": ("Ready", discord.ButtonStyle.success, "✅"),
+    "join": (N_("Join"), discord.ButtonStyle.primary, "👋"),
+    "leave": (N_("Leave"), discord.ButtonStyle.secondary, "🚪"),
+    "addbot": (N_("Add bot"), discord.ButtonStyle.secondary, "🤖"),
+    "start": (N_("Start"), discord.ButtonStyle.success, "▶️"),
+    "hand": (N_("Show hand"), discord.ButtonStyle.secondary, "✋"),
+    "ready": (N_("Ready"), discord.ButtonStyle.success, "✅"),
 }
 
 
@@ -37,7 +38,7 @@ class TableButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
 
     def __init__(self, action: str, table_id: int) -> None:
         label, style, emoji = _LOOK[action]
-        super().__init__(discord.ui.Button(label=label, style=style, emoji=emoji,
+        super().__init__(discord.ui.Button(label=_(label), style=style, emoji=emoji,
                                            custom_id=custom_id(action, table_id)))
         self.action = action
         self.table_id = table_id

@@ -90,3 +90,31 @@ async def test_the_hand_marks_playable_tiles_only_on_your_turn(tileref: Harness)
     assert "can be played now" in mine.content
     assert "can be played now" not in theirs.content and "**" not in theirs.content
 
+
+
+async def test_a_spanish_client_opens_a_table_that_speaks_spanish(tileref: Harness) -> None:
+    s = tileref.s
+    announced = await (await s.slash(s.alice, s.channel, "tileref new", game="tronimoes", locale="es-ES")).reply()
+    assert "abre una mesa de **Tronimoes**" in announced.content
+    thread = await s.wait_for_thread(lambda t: t.id == announced.id)
+    lobby = await s.wait_for_message(thread, lambda m: bool(m.buttons()))
+    assert "abrió una mesa de Tronimoes" in lobby.content
+    assert [b.label for b in lobby.buttons()] == ["Unirse", "Salir", "Añadir bot", "Empezar"]
+    lobby = await (await s.click(s.bob, lobby, label="Unirse")).reply()  # bob's client is in English
+    assert "se unió" in lobby.content
+    answers = await (await s.click(s.alice, lobby, label="Empezar")).replies(2)
+    opening = next(m for m in answers if m.id != lobby.id)
+    assert "Empieza Tronimoes" in opening.content and "Le toca a" in opening.content
+    assert opening.button("Ver mano")
+    board = await (await s.slash(s.bob, thread, "board")).reply()
+    assert "Le toca a" in board.content
+    refused = await (await s.slash(s.carol, thread, "hand")).reply()
+    assert refused.content.startswith("No juegas en esta mesa")
+
+
+async def test_spanish_clients_read_the_slash_commands_in_spanish(tileref: Harness) -> None:
+    commands = {c["name"]: c for c in tileref.s.guild_commands[tileref.s.guild.id]}
+    move = commands["move"]
+    assert move["description"].startswith("Play a move")
+    assert move["description_localizations"]["es-ES"].startswith("Hacer una jugada")
+    assert move["options"][0]["description_localizations"]["es-419"].startswith("Tu jugada")
