@@ -16,6 +16,7 @@ from engine.core import (
     Outcome,
     PositionError,
 )
+from engine.tetromic import Tetromic
 from engine.tronimoes import Tronimoes
 
 __all__ = [
@@ -30,5 +31,6 @@ __all__ = [
     "OptionError",
     "Outcome",
     "PositionError",
+    "Tetromic",
     "Tronimoes",
 ]

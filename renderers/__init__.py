@@ -6,9 +6,10 @@ terminal; `RENDERERS` maps game names to the packages that draw them (each has `
 `text` and `LEGEND`). Registering a game is one import and one line below.
 """
 
-from renderers import tronimoes
+from renderers import tetromic, tronimoes
 from renderers.common import RENDERERS, NoRenderer, render, render_hand, text_board
 
 RENDERERS["tronimoes"] = tronimoes
+RENDERERS["tetromic"] = tetromic
 
 __all__ = ["RENDERERS", "NoRenderer", "render", "render_hand", "text_board"]

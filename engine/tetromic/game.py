@@ -1,0 +1,471 @@
+"""Tetromic (shared/rules/tetromic.md): a packing race. Every player has their own board, draws
+tetrominoes once a phase, places them anywhere they fit, and levels up by clearing rows; the
+first to reach the target level wins at once.
+
+Players act at the same time: `to_move` is every seat the phase still waits for (not yet drawn
+or skipped); a seat may place pieces at any time, in or out of its turn."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Self
+
+from engine.core import (
+    AmbiguousMove,
+    Event,
+    Game,
+    GameOptions,
+    IllegalMove,
+    NotationError,
+    NotYourTurn,
+    Outcome,
+    register,
+)
+from engine.tetromic import notation
+from engine.tetromic.board import Board
+from engine.tetromic.notation import Discard, Place, Verb
+from engine.tetromic.pieces import BY_KIND, KINDS, ORIENTATIONS, SHAPES, Cell, kind_of, normalised, placed_cells
+from engine.tetromic.position import read_position, write_position
+from engine.tetromic.state import Seat
+
+SUMMARY = """\
+**Tetromic** — a packing race on boards of your own.
+• Everyone has a 6×10 board (x 0–5 from the left, y 0–9 from the bottom). Once a phase you may
+`draw` as many random tetrominoes as your level (at least 1), or `skip`.
+• Place pieces you hold anywhere they fit, at any time, as many as you like: no gravity, no
+contact needed. Flips are allowed, so L covers J and S covers Z.
+• A full row clears (nothing falls) and scores a point; reaching level n+1 takes n+1 points,
+counted row by row. The first to reach level 10 wins at once.
+• A phase ends when everyone has drawn or skipped, or when its time (24 h by default) runs out.
+New players may join a running game: they start on an empty board at level 0 from the next phase.
+• A board that no piece of any kind fits any more is out. If every board is out before anyone
+wins, the highest level (then points) wins."""
+
+NOTATION_HELP = """\
+• `play T-u 2,3`: a piece by its name and its lower-left corner. Names: I-h I-v O, T-u T-d T-r T-l,
+L0 L90 L180 L270 J0 J90 J180 J270, S-h S-v Z-h Z-v.
+• `play 2,3 3,3 4,3 3,4`: the four cells, in any order. `play I 4,0`: a kind, if only one way fits.
+• Several at once: `play O 0,0; play O 2,0; play O 4,0`.
+• `draw`, `skip`; `discard T` when no piece you hold fits anywhere (if the table allows it)."""
+
+
+@dataclass(frozen=True)
+class TetromicOptions(GameOptions):
+    preset: str = field(default="classic", metadata={
+        "choices": ("quick", "classic", "nomic"),
+        "help": "quick: target level 5; classic: the rules as written; nomic: phases end only when time runs out"})
+    width: int = field(default=6, metadata={"min": 4, "max": 12, "help": "board width"})
+    height: int = field(default=10, metadata={"min": 4, "max": 20, "help": "board height"})
+    target_level: int = field(default=10, metadata={"min": 1, "max": 30, "help": "the level that wins"})
+    multi_clear: str = field(default="sequential", metadata={
+        "choices": ("sequential", "batch_reset"),
+        "help": "rows cleared at once count one by one (sequential) or excess points are dropped (batch_reset)"})
+    gravity_collapse: bool = field(default=False, metadata={"help": "rows above a cleared row move down"})
+    phase_mode: str = field(default="round", metadata={
+        "choices": ("round", "calendar"),
+        "help": "round: a phase ends when everyone has drawn or skipped; calendar: only by skip or the clock"})
+    auto_draw: bool = field(default=False, metadata={"help": "a seat that did not draw draws when the phase ends"})
+    allow_discard: bool = field(default=False, metadata={"help": "discard a held piece when none fits anywhere"})
+    allow_join: bool = field(default=True, metadata={"help": "new players may join a running game"})
+
+
+@register
+class Tetromic(Game):
+    name = "tetromic"
+    title = "Tetromic"
+    min_players = 1
+    max_players = 8
+    Options = TetromicOptions
+    summary = SUMMARY
+    notation_help = NOTATION_HELP
+    verbs = frozenset({"play", "draw", "skip", "discard", "line", "square", *(k.lower() for k in KINDS), "j", "z"})
+    action_separator = notation.SEPARATOR
+    allows_join = True
+    default_turn_seconds = 24 * 3600
+    options: TetromicOptions
+
+    def __init__(self, players: int, seed: int, options: GameOptions, names: list[str]) -> None:
+        super().__init__(players, seed, options, names)
+        assert isinstance(options, TetromicOptions)
+        self.target = options.target_level if options.preset != "quick" or options.target_level != 10 else 5
+        self.calendar = options.phase_mode == "calendar" or options.preset == "nomic"
+        self.seats: list[Seat] = []
+        self.phase = 1
+        self.queue: list[str] = []
+        self.winner: int | None = None
+        self._draws = self.random("draws")
+
+    # ---- setting up ---------------------------------------------------------------------------
+
+    def setup(self) -> list[Event]:
+        self.seats = [Seat(self._empty_board()) for _ in range(self.players)]
+        return [Event("phase", "Phase 1: everyone may draw 1 piece (or `skip`).", tuple(range(self.players)),
+                      {"phase": 1})]
+
+    def _empty_board(self) -> Board:
+        return Board(self.options.width, self.options.height)
+
+    # ---- reading -------------------------------------------------------------------------------
+
+    def to_move(self) -> tuple[int, ...]:
+        if self.winner is not None:
+            return ()
+        return tuple(i for i, s in enumerate(self.seats) if not s.resigned and not s.done)
+
+    def turn_count(self) -> int:
+        return self.phase
+
+    def outcome(self) -> Outcome | None:
+        scores = self.scores()
+        if self.winner is not None:
+            return Outcome(scores, (self.winner,), f"{self.names[self.winner]} reached level {self.target}")
+        if self.seats and all(s.resigned for s in self.seats):
+            finishers = [i for i, s in enumerate(self.seats) if s.locked]
+            if not finishers:
+                return Outcome(scores, (), "everyone left the game")
+            best = max((self.seats[i].level, self.seats[i].points) for i in finishers)
+            winners = tuple(i for i in finishers if (self.seats[i].level, self.seats[i].points) == best)
+            return Outcome(scores, winners, "no board can take another piece; the highest level wins")
+        return None
+
+    def scores(self) -> tuple[float, ...]:
+        return tuple(float(s.level) for s in self.seats)
+
+    def is_resigned(self, seat: int) -> bool:
+        return self.seats[seat].resigned
+
+    def legal_actions(self, seat: int) -> list[str]:
+        me = self.seats[seat]
+        if self.winner is not None or me.resigned:
+            return []
+        actions = self.placements(seat)
+        if not me.drew and not me.done:
+            actions.append("draw")
+        if not me.done:
+            actions.append("skip")
+        if self.options.allow_discard and me.hand and not any(a.startswith("play ") for a in actions):
+            actions += [f"discard {k}" for k in KINDS if k in me.hand]
+        return actions
+
+    def placements(self, seat: int) -> list[str]:
+        """Every placement of a held kind on `seat`'s board, in the rules' orientation order."""
+        me = self.seats[seat]
+        board = me.board
+        found = []
+        for kind in KINDS:
+            if kind not in me.hand:
+                continue
+            for orientation in BY_KIND[kind]:
+                offsets = ORIENTATIONS[orientation]
+                span_x = max(x for x, _ in offsets)
+                span_y = max(y for _, y in offsets)
+                for y in range(board.height - span_y):
+                    for x in range(board.width - span_x):
+                        if all(board.cells[y + dy][x + dx] == "." for dx, dy in offsets):
+                            found.append(notation.canonical_play(orientation, (x, y)))
+        return found
+
+    def _anything_fits(self, seat: int) -> bool:
+        return bool(self.placements(seat))
+
+    def _locked(self, seat: int) -> bool:
+        """Whether no tetromino of any kind fits anywhere on the seat's board: it can never
+        change again (a row clears only by filling it)."""
+        board = self.seats[seat].board
+        return not any(board.fits(placed_cells(o, (x, y))) for o in ORIENTATIONS
+                       for y in range(board.height) for x in range(board.width))
+
+    def rank_suggestions(self, seat: int, actions: list[str]) -> list[str]:
+        """Placements that clear the most rows first, then the rest as they were."""
+        board = self.seats[seat].board
+
+        def cleared(action: str) -> int:
+            if not action.startswith("play "):
+                return -1
+            _, orientation, anchor = action.split()
+            x, y = (int(v) for v in anchor.split(","))
+            cells = set(placed_cells(orientation, (x, y)))
+            return sum(1 for row in {c[1] for c in cells}
+                       if all(board.cells[row][col] != "." or (col, row) in cells for col in range(board.width)))
+
+        return sorted(actions, key=lambda a: -cleared(a))
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        public = {
+            "game": self.name,
+            "width": self.options.width,
+            "height": self.options.height,
+            "phase": self.phase,
+            "target_level": self.target,
+            "phase_mode": "calendar" if self.calendar else "round",
+            "winner": self.winner,
+            "to_move": list(self.to_move()),
+            "seats": [{"name": self.names[i], "level": s.level, "points": s.points, "needed": s.level + 1,
+                       "board": s.board.rows_top_first(), "drew": s.drew, "done": s.done,
+                       "resigned": s.resigned, "hand_size": len(s.hand), "last": [list(c) for c in s.last],
+                       "just_cleared": list(s.just_cleared)}
+                      for i, s in enumerate(self.seats)],
+        }
+        if seat is not None:
+            me = self.seats[seat]
+            public["you"] = seat
+            public["hand"] = {k: me.hand.count(k) for k in KINDS if k in me.hand}
+            public["playable"] = sorted({kind_of(a.split()[1]) for a in self.placements(seat)})
+        return public
+
+    # ---- acting --------------------------------------------------------------------------------
+
+    def parse(self, seat: int, text: str) -> str:
+        self._check_seat(seat)
+        me = self.seats[seat]
+        if self.winner is not None:
+            raise IllegalMove("the game is over")
+        if me.resigned:
+            raise IllegalMove("you have left this game")
+        move = notation.read(text)
+        if isinstance(move, Verb):
+            if me.done:
+                if move.word == "draw" and me.drew:
+                    raise IllegalMove("you have already drawn this phase; place your pieces, and draw again "
+                                      "next phase")
+                raise NotYourTurn(f"you are done with phase {self.phase}: it ends when everyone has drawn or "
+                                  f"skipped. You can still place the pieces you hold")
+            if move.word == "draw" and me.drew:
+                raise IllegalMove("you have already drawn this phase; type `skip` to end your phase")
+            return move.word
+        if isinstance(move, Discard):
+            if not self.options.allow_discard:
+                raise IllegalMove("this table does not allow discarding (the option allow_discard is off)")
+            if move.kind not in me.hand:
+                raise IllegalMove(f"you hold no {move.kind}")
+            if self._anything_fits(seat):
+                raise IllegalMove("you may only discard when no piece you hold fits anywhere")
+            return f"discard {move.kind}"
+        return self._read_placement(seat, move)
+
+    def _read_placement(self, seat: int, move: Place) -> str:
+        me = self.seats[seat]
+        if move.cells:
+            shape = normalised(frozenset(move.cells))
+            if len(set(move.cells)) != 4 or shape not in SHAPES:
+                raise NotationError(f"{' '.join(f'{x},{y}' for x, y in move.cells)} do not form a tetromino; "
+                                    f"{notation.EXAMPLE}")
+            orientation = SHAPES[shape]
+            anchor = (min(x for x, _ in move.cells), min(y for _, y in move.cells))
+            return self._checked(seat, orientation, anchor)
+        assert move.anchor is not None
+        if move.orientation is not None:
+            return self._checked(seat, move.orientation, move.anchor)
+        assert move.kind is not None
+        self._holds(me, move.kind)
+        fitting = [o for o in BY_KIND[move.kind] if me.board.fits(placed_cells(o, move.anchor))]
+        if not fitting:
+            x, y = move.anchor
+            raise IllegalMove(f"no way of placing {move.kind} with its corner at {x},{y} fits your board; "
+                              f"name the piece, like `play {BY_KIND[move.kind][0]} {x},{y}`")
+        if len(fitting) > 1:
+            candidates = [notation.canonical_play(o, move.anchor) for o in fitting]
+            raise AmbiguousMove(f"{move.kind} fits at {move.anchor[0]},{move.anchor[1]} in {len(fitting)} ways: "
+                                f"{', '.join(candidates)}", candidates)
+        return notation.canonical_play(fitting[0], move.anchor)
+
+    def _holds(self, me: Seat, kind: str) -> None:
+        if kind not in me.hand:
+            held = ", ".join(me.hand) if me.hand else "nothing"
+            raise IllegalMove(f"you hold no {kind} (you hold {held}); `draw` once a phase")
+
+    def _checked(self, seat: int, orientation: str, anchor: Cell) -> str:
+        me = self.seats[seat]
+        self._holds(me, kind_of(orientation))
+        for x, y in placed_cells(orientation, anchor):
+            if not me.board.inside((x, y)):
+                raise IllegalMove(f"{orientation} at {anchor[0]},{anchor[1]} would cover {x},{y}, off the board "
+                                  f"(x runs 0–{me.board.width - 1}, y 0–{me.board.height - 1})")
+            if not me.board.is_off((x, y)):
+                raise IllegalMove(f"{orientation} at {anchor[0]},{anchor[1]} would cover {x},{y}, which is "
+                                  f"already on")
+        return notation.canonical_play(orientation, anchor)
+
+    def _execute(self, seat: int, action: str) -> list[Event]:
+        if action == "draw":
+            return self._draw(seat)
+        if action == "skip":
+            me = self.seats[seat]
+            me.done = True
+            return [Event("skip", f"{self.names[seat]} skips phase {self.phase}.", (seat,)), *self._phase_end()]
+        if action.startswith("discard "):
+            kind = action.split()[1]
+            self.seats[seat].hand.remove(kind)
+            return [Event("discard", f"{self.names[seat]} discards a {kind} that fits nowhere.", (seat,))]
+        _, orientation, anchor_text = action.split()
+        x, y = (int(v) for v in anchor_text.split(","))
+        return self._place(seat, orientation, (x, y))
+
+    def _draw(self, seat: int, *, automatic: bool = False) -> list[Event]:
+        me = self.seats[seat]
+        count = max(me.level, 1)
+        drawn = [self._next_kind() for _ in range(count)]
+        me.hand += drawn
+        me.drew = True
+        if not self.calendar:
+            me.done = True
+        how = "draws" if not automatic else "draws at the end of the phase:"
+        events = [Event("draw", f"{self.names[seat]} {how} {count} piece{'s' if count != 1 else ''}.", (seat,),
+                        {"count": count}),
+                  Event("drew", f"You drew {', '.join(drawn)}.", (seat,), {"kinds": drawn}, to=seat)]
+        events += self._stuck(seat)
+        if not automatic:
+            events += self._phase_end()
+        return events
+
+    def _next_kind(self) -> str:
+        if self.queue:
+            return self.queue.pop(0)
+        return self._draws.choice(KINDS)
+
+    def _place(self, seat: int, orientation: str, anchor: Cell) -> list[Event]:
+        me = self.seats[seat]
+        kind = kind_of(orientation)
+        me.hand.remove(kind)
+        cells = placed_cells(orientation, anchor)
+        me.board.place(cells, kind)
+        me.placed += 1
+        me.last = cells
+        name = self.names[seat]
+        events = [Event("place", f"{name} places {orientation} at {anchor[0]},{anchor[1]}.", (seat,),
+                        {"cells": [list(c) for c in cells]})]
+        rows = me.board.full_rows()
+        me.just_cleared = tuple(rows)
+        if rows:
+            me.board.clear(rows, collapse=self.options.gravity_collapse)
+            me.cleared += len(rows)
+            events.append(Event("clear", f"{name} clears {len(rows)} row{'s' if len(rows) != 1 else ''} "
+                                         f"({', '.join(f'y={r}' for r in rows)}).", (seat,), {"rows": rows}))
+            events += self._score(seat, len(rows))
+        if self.winner is None:
+            events += self._stuck(seat)
+            if self._locked(seat):
+                me.locked = me.resigned = me.done = True
+                events.append(Event("locked", f"{name}'s board is full: no piece of any kind fits it any more, so "
+                                              f"{name} is out at level {me.level}.", (seat,)))
+                events += self._phase_end()
+        return events
+
+    def _score(self, seat: int, rows: int) -> list[Event]:
+        """One point per cleared row, counted row by row (or all at once with batch_reset)."""
+        me = self.seats[seat]
+        events = []
+        if self.options.multi_clear == "batch_reset":
+            me.points += rows
+            if me.points >= me.level + 1:
+                me.level += 1
+                me.points = 0
+                events.append(self._level_up(seat))
+        else:
+            for _ in range(rows):
+                me.points += 1
+                if me.points >= me.level + 1:
+                    me.level += 1
+                    me.points = 0
+                    events.append(self._level_up(seat))
+                    if self.winner is not None:
+                        break
+        return events
+
+    def _level_up(self, seat: int) -> Event:
+        me = self.seats[seat]
+        name = self.names[seat]
+        if me.level >= self.target and self.winner is None:
+            self.winner = seat
+            me.points = 0
+            return Event("game_end", f"{name} reaches level {me.level} and wins!", (seat,),
+                         {"winner": seat, "reaction": "victory"})
+        return Event("level_up", f"{name} reaches level {me.level}.", (seat,),
+                     {"level": me.level, "reaction": "level up"})
+
+    def _stuck(self, seat: int) -> list[Event]:
+        me = self.seats[seat]
+        if not me.hand or self._anything_fits(seat):
+            return []
+        kinds = ", ".join(sorted(set(me.hand), key=KINDS.index))
+        advice = "`discard` one" if self.options.allow_discard else "clear rows to make room"
+        return [Event("stuck", f"No held piece fits: {kinds}. You may {advice}.", (seat,), {"kinds": kinds},
+                      to=seat)]
+
+    def _phase_end(self) -> list[Event]:
+        """End the phase if no active seat is left to draw or skip, and open the next one."""
+        active = [i for i, s in enumerate(self.seats) if not s.resigned]
+        if self.winner is not None or not active or any(not self.seats[i].done for i in active):
+            return []
+        events: list[Event] = []
+        if self.options.auto_draw:
+            for i in active:
+                if not self.seats[i].drew:
+                    events += self._draw(i, automatic=True)
+        self.phase += 1
+        for seat in self.seats:
+            seat.drew = False
+            seat.done = seat.resigned
+        listed = ", ".join(f"{self.names[i]} {max(self.seats[i].level, 1)}" for i in active)
+        events.append(Event("phase", f"Phase {self.phase}: everyone may draw (pieces: {listed}).",
+                            tuple(active), {"phase": self.phase}))
+        return events
+
+    def timeout_actions(self, seat: int) -> list[str]:
+        me = self.seats[seat]
+        return [] if me.done or me.resigned or self.winner is not None else ["skip"]
+
+    def _resign(self, seat: int) -> list[Event]:
+        me = self.seats[seat]
+        me.resigned = True
+        me.done = True
+        return [Event("resign", f"{self.names[seat]} leaves the game.", (seat,)), *self._phase_end()]
+
+    def _join(self, name: str) -> list[Event]:
+        if not self.options.allow_join:
+            raise self._join_refused()
+        self.seats.append(Seat(self._empty_board(), done=True, drew=True))
+        return [Event("join", f"{name} joins with an empty board at level 0, from the next phase.",
+                      (len(self.seats) - 1,))]
+
+    def _join_refused(self) -> IllegalMove:
+        return IllegalMove("this table does not let new players join (the option allow_join is off)")
+
+    # ---- copies, chance and positions --------------------------------------------------------------
+
+    def clone(self) -> Self:
+        copy = object.__new__(type(self))
+        copy.__dict__.update(self.__dict__)
+        copy.log = list(self.log)
+        copy.names = list(self.names)
+        copy.seats = [s.copy() for s in self.seats]
+        copy.queue = list(self.queue)
+        copy._draws = random.Random()
+        copy._draws.setstate(self._draws.getstate())
+        return copy
+
+    def determinize(self, seat: int, rng: random.Random) -> Self:
+        """Other hands are random kinds (sizes kept); the draws to come are fresh."""
+        copy = self.clone()
+        for index, other in enumerate(copy.seats):
+            if index != seat:
+                other.hand = [rng.choice(KINDS) for _ in other.hand]
+        copy.queue = []
+        copy._draws = random.Random(rng.getrandbits(64))
+        return copy
+
+    def _reshuffle(self, rng: random.Random) -> None:
+        self.queue = []
+        self._draws = random.Random(rng.getrandbits(64))
+
+    def to_position(self) -> dict[str, Any]:
+        return write_position(self)
+
+    @classmethod
+    def from_position(cls, data: Mapping[str, Any], *, seed: int = 0,
+                      options: GameOptions | None = None) -> Self:
+        game = read_position(cls, data, seed=seed, options=options)
+        game.start_position = game.to_position()
+        return game

@@ -1,0 +1,88 @@
+"""Reading and writing Tetromic positions (rules §2.8): one moment of a game as JSON.
+
+`write_position(read_position(p)) == p` for every valid position p."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from engine.core import GameOptions, PositionError
+from engine.tetromic.board import OFF, Board
+from engine.tetromic.pieces import KINDS
+from engine.tetromic.state import Seat
+
+if TYPE_CHECKING:
+    from engine.tetromic.game import Tetromic
+
+    T = TypeVar("T", bound=Tetromic)
+
+
+def write_position(game: Tetromic) -> dict[str, Any]:
+    return {
+        "game": "tetromic",
+        "seats": [{"name": game.names[i], "level": s.level, "points": s.points, "hand": list(s.hand),
+                   "drew": s.drew, "board": s.board.rows_top_first()} for i, s in enumerate(game.seats)],
+        "phase": game.phase,
+        "done": [s.done for s in game.seats],
+        "queue": list(game.queue),
+        "winner": game.winner,
+    }
+
+
+def read_position(cls: type[T], data: Mapping[str, Any], *, seed: int, options: GameOptions | None) -> T:
+    """A game at the given position; PositionError says what is wrong with an invalid one."""
+    if data.get("game", "tetromic") != "tetromic":
+        raise PositionError(f"this is a {data.get('game')} position, not a tetromic one")
+    seats = data.get("seats")
+    if not isinstance(seats, list) or not 1 <= len(seats) <= cls.max_players:
+        raise PositionError(f"a position needs 1 to {cls.max_players} seats")
+    boards = [_board(s.get("board"), i) for i, s in enumerate(seats)]
+    width, height = boards[0].width, boards[0].height
+    if any((b.width, b.height) != (width, height) for b in boards):
+        raise PositionError("every board must have the same size")
+    base = options if options is not None else cls.Options()
+    chosen = dataclasses.replace(base, width=width, height=height)  # type: ignore[call-arg]
+    game = cls(len(seats), seed, chosen, [str(s.get("name", f"P{i + 1}")) for i, s in enumerate(seats)])
+    done = data.get("done", [False] * len(seats))
+    if not isinstance(done, list) or len(done) != len(seats):
+        raise PositionError("`done` needs one true or false per seat")
+    game.seats = []
+    for index, (entry, board) in enumerate(zip(seats, boards, strict=True)):
+        hand = entry.get("hand", [])
+        if not isinstance(hand, list) or any(k not in KINDS for k in hand):
+            raise PositionError(f"seat {index}: a hand lists kinds among {', '.join(KINDS)}")
+        level, points = int(entry.get("level", 0)), int(entry.get("points", 0))
+        if level < 0 or not 0 <= points <= level:
+            raise PositionError(f"seat {index}: points run from 0 to the level ({level}), not {points}")
+        drew = bool(entry.get("drew", False))
+        if drew and not done[index]:
+            raise PositionError(f"seat {index} drew this phase, so it must be done")
+        game.seats.append(Seat(board, level, points, list(hand), drew, bool(done[index])))
+    phase = data.get("phase", 1)
+    if not isinstance(phase, int) or phase < 1:
+        raise PositionError("the phase is a whole number from 1")
+    game.phase = phase
+    queue = data.get("queue", [])
+    if not isinstance(queue, list) or any(k not in KINDS for k in queue):
+        raise PositionError(f"the queue lists kinds among {', '.join(KINDS)}")
+    game.queue = list(queue)
+    winner = data.get("winner")
+    if winner is not None and (not isinstance(winner, int) or not 0 <= winner < len(seats)):
+        raise PositionError("the winner is a seat number or null")
+    game.winner = winner
+    return game
+
+
+def _board(rows: Any, index: int) -> Board:
+    if not isinstance(rows, list) or not rows or not all(isinstance(r, str) for r in rows):
+        raise PositionError(f"seat {index}: a board is a list of rows, top row first")
+    if len({len(r) for r in rows}) != 1:
+        raise PositionError(f"seat {index}: every row of a board has the same width")
+    if any(c != OFF and c not in KINDS for r in rows for c in r):
+        raise PositionError(f"seat {index}: a cell is `.` (off) or the kind that covered it ({', '.join(KINDS)})")
+    board = Board.from_rows(rows)
+    if board.full_rows():
+        raise PositionError(f"seat {index}: a full row would have been cleared")
+    return board

@@ -1,0 +1,38 @@
+"""Tetromic boards as text for the terminal: every board side by side, y 9 at the top, each on
+cell showing the kind that covered it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+LEGEND = ("Each board: `.` off, I O L S T the kind that covered a cell; x along the bottom, y up the left; "
+          "▶ players the phase waits for.")
+_COLOURS = {"I": "\x1b[36m", "O": "\x1b[33m", "L": "\x1b[31m", "S": "\x1b[32m", "T": "\x1b[35m"}
+_RESET = "\x1b[0m"
+
+
+def text(game: Any, colour: bool = False) -> str:
+    view = game.view(None)
+    width, height = view["width"], view["height"]
+    columns = []
+    for index, seat in enumerate(view["seats"]):
+        mark = "▶ " if index in view["to_move"] else "  "
+        head = f"{mark}{seat['name'][:width * 2 - 2]}"
+        score = f"  L{seat['level']} {seat['points']}/{seat['needed']}"
+        lines = [head.ljust(width * 2 + 3), score.ljust(width * 2 + 3)]
+        for y in range(height - 1, -1, -1):
+            row = seat["board"][height - 1 - y]
+            cells = " ".join(_COLOURS[c] + c + _RESET if colour and c in _COLOURS else c for c in row)
+            lines.append(f"{y:>2} {cells}")
+        lines.append("   " + " ".join(str(x % 10) for x in range(width)))
+        columns.append(lines)
+    out = []
+    for start in range(0, len(columns), 4):
+        group = columns[start:start + 4]
+        for parts in zip(*group, strict=True):
+            out.append("   ".join(p.ljust(width * 2 + 3) if not colour else p for p in parts).rstrip())
+        out.append("")
+    status = f"Phase {view['phase']} · first to level {view['target_level']} wins"
+    if view.get("winner") is not None:
+        status = f"{view['seats'][view['winner']]['name']} has won"
+    return "\n".join([*out, status])

@@ -1,0 +1,79 @@
+"""Tetromic pictures, decoded and looked at: every board side by side (two rows past four), cells
+in their kind's colour where the notation puts them, the last placement outlined, rows just
+cleared hatched, the hand as icons with counts; and the console's text board."""
+
+from __future__ import annotations
+
+import io
+
+from PIL import Image
+
+from engine.tetromic import Tetromic
+from renderers import render, render_hand, text_board
+from renderers.tetromic.pictures import CELL, GAP, HEADER, KIND_COLOURS, LABEL, TOP
+from tests.engine.test_tetromic import position
+
+
+def decode(data: bytes) -> Image.Image:
+    image = Image.open(io.BytesIO(data))
+    assert image.format == "PNG"
+    return image.convert("RGB")
+
+
+def cell_centre(seat_place: int, x: int, y: int, height: int = 10, width: int = 6) -> tuple[int, int]:
+    panel_w = LABEL + width * CELL + GAP
+    panel_h = HEADER + height * CELL + LABEL + GAP
+    left = GAP + (seat_place % 4) * panel_w + LABEL
+    top = TOP + (seat_place // 4) * panel_h + HEADER
+    return left + x * CELL + CELL // 2 - 8, top + (height - 1 - y) * CELL + CELL // 2 - 8
+
+
+def test_cells_are_drawn_in_their_kinds_colour_where_the_notation_puts_them():
+    g = Tetromic.from_position(position({"hand": ["T"]}, {}))
+    g.apply(0, "play T-u 2,3")
+    image = decode(render(g))
+    assert image.getpixel(cell_centre(0, 3, 4)) == KIND_COLOURS["T"]
+    assert image.getpixel(cell_centre(0, 3, 5)) != KIND_COLOURS["T"]
+    assert image.getpixel(cell_centre(1, 3, 4)) != KIND_COLOURS["T"]  # the other board is empty
+
+
+def test_eight_boards_sit_in_two_rows_of_four_and_the_picture_stays_small():
+    g = Tetromic.new(8, seed=1)
+    data = render(g)
+    image = decode(data)
+    assert image.width > image.height and len(data) < 300_000
+    one = decode(render(Tetromic.new(1, seed=1)))
+    assert image.width > 3 * one.width and image.height > 1.8 * one.height - TOP
+
+
+def test_rows_just_cleared_are_hatched_and_the_last_placement_outlined():
+    g = Tetromic.from_position(position({"hand": ["I"], "board": ["......"] * 6 + ["OOOOO."] * 4}))
+    g.apply(0, "play I-v 5,0")
+    image = decode(render(g))
+    left, top = cell_centre(0, 0, 0)
+    colours = {image.getpixel((left + dx, top + dy)) for dx in range(16) for dy in range(16)}
+    assert len(colours) >= 2  # hatching: two colours inside an off cell
+    x0, y0 = cell_centre(0, 5, 0)
+    assert image.getpixel((x0 - 6, y0)) == (0x1E, 0x1E, 0x1E)  # the outline's ink
+
+
+def test_the_viewers_board_comes_first():
+    g = Tetromic.from_position(position({"hand": ["O"]}, {"hand": ["O"]}))
+    g.apply(1, "play O 0,0")
+    assert decode(render(g, 1)).getpixel(cell_centre(0, 0, 0)) == KIND_COLOURS["O"]
+    assert decode(render(g, 0)).getpixel(cell_centre(0, 0, 0)) != KIND_COLOURS["O"]
+
+
+def test_the_hand_shows_each_kind_with_its_count():
+    g = Tetromic.from_position(position({"hand": ["T", "T", "I"]}))
+    image = decode(render_hand(g, 0))
+    assert image.width >= 320
+    colours = {image.getpixel((x, y)) for x in range(0, image.width, 2) for y in range(0, image.height, 2)}
+    assert KIND_COLOURS["T"] in colours and KIND_COLOURS["I"] in colours and KIND_COLOURS["O"] not in colours
+
+
+def test_the_text_board_shows_every_board_with_its_labels():
+    g = Tetromic.from_position(position({"name": "ana", "hand": ["O"]}, {"name": "bo"}))
+    g.apply(0, "play O 4,0")
+    text = text_board(g)
+    assert "ana" in text and "bo" in text and " 0 . . . . O O" in text and "0 1 2 3 4 5" in text
