@@ -23,12 +23,13 @@ from engine import GAMES
 from renderers import text_board
 
 PLACE_PREFIX = "console:"
+HINTS_SHOWN = 40
 LOCAL_USER_ID = "console:local"
 
 HELP = """\
 Type a move as on Discord, e.g. `3:5 c4 d4`, `draw`, `pass`, `pass e5`, `spacer c2 c7`, `ready`.
 Other commands:
-  hints            the moves you can make now
+  hints [start]    the moves you can make now (those starting with what you type)
   hand             your tiles (the picture is saved too)
   board            the board again
   history [page]   the moves so far
@@ -63,7 +64,7 @@ def terminal_text(text: str, colour: bool = False, now: float | None = None) -> 
     """Chat text for the terminal: mentions as names, times as "in 5m" from `now`, **bold** and
     `code` marks shown plainly (bold in colour terminals)."""
     text = plain(text, now)
-    text = re.sub(r"\*\*(.+?)\*\*", (lambda m: f"\x1b[1m{m.group(1)}\x1b[0m") if colour else r"\1", text)
+    text = re.sub(r"\*\*(.+?)\*\*", (lambda m: f"\x1b[1m{m.group(1)}\x1b[0m") if colour else r"[\1]", text)
     return re.sub(r"`([^`]+)`", r"\1", text)
 
 
@@ -148,8 +149,11 @@ class ConsoleSession:
             if word in ("help", "?"):
                 self.say(HELP)
             elif word in ("hints", "moves"):
-                hints = await self.referee.suggestions(place, self.user, "", limit=400)
-                self.say("You can play: " + (", ".join(hints) if hints else "nothing now (it is not your turn)"))
+                hints = await self.referee.suggestions(place, self.user, command[len(word):].strip(), limit=10_000)
+                shown = ", ".join(hints[:HINTS_SHOWN])
+                more = f" … and {len(hints) - HINTS_SHOWN} more (`hints <start>` narrows them)" \
+                    if len(hints) > HINTS_SHOWN else ""
+                self.say("You can play: " + (shown + more if hints else "nothing now (it is not your turn)"))
             elif word in ("react", "quest"):
                 await self._pick_picture(place, word, command[len(word):].strip())
             elif word == "hand":

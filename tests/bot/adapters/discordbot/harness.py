@@ -42,13 +42,16 @@ class Harness:
         return viewed[1]
 
     async def open_table(self, creator: User, *others: User, turn_time: str | None = None,
-                         start: bool = True) -> tuple[Channel, RecordedMessage]:
+                         start: bool = True, game: str = "tronimoes",
+                         options: str | None = None) -> tuple[Channel, RecordedMessage]:
         """`/tileref new` in #general by `creator`; `others` press Join; the creator presses
         Start. Returns the thread and the lobby message (or the opening board if started)."""
         s = self.s
-        options = {"turn_time": turn_time} if turn_time else {}
-        announced = await (await s.slash(creator, s.channel, "tileref new", game="tronimoes", **options)).reply()
-        assert not announced.ephemeral and "Tronimoes" in announced.content
+        extra = {"turn_time": turn_time} if turn_time else {}
+        if options:
+            extra["options"] = options
+        announced = await (await s.slash(creator, s.channel, "tileref new", game=game, **extra)).reply()
+        assert not announced.ephemeral and "table" in announced.content
         thread = await s.wait_for_thread(lambda t: t.id == announced.id)
         lobby = await s.wait_for_message(thread, lambda m: bool(m.buttons()))
         for other in others:
