@@ -113,3 +113,26 @@ async def test_a_timer_another_process_fired_first_is_dropped_quietly(tmp_path, 
             await second.timers.idle()
         assert len([t for t in notices.texts() if "ran out of time" in t]) == 1
         assert not [r for r in caplog.records if r.exc_info], [r.getMessage() for r in caplog.records]
+
+
+async def test_a_phase_timeout_after_a_restart_skips_the_late_once_and_opens_the_next_phase(tmp_path, clock):
+    path = tmp_path / "t.sqlite3"
+    async with running_referee(path, clock) as referee:
+        assert (await referee.create(PLACE, ALICE, "tetromic", turn_time="2h")).ok
+        await referee.join(PLACE, BOB)
+        await referee.start(PLACE, ALICE)
+        await referee.act(PLACE, ALICE, "draw")
+        await clock.advance(600)
+    later = ManualClock(clock.now())
+    await later.advance(3 * 3600)
+    notices = Notices()
+    async with running_referee(path, later, notices=notices) as referee:
+        await referee.timers.idle()
+        assert next(t for t in notices.texts() if "ran out of time" in t).startswith("⏰ bob ran out of time.")
+        _, game = await referee.view(PLACE)
+        assert game.turn_count() == 2 and game.to_move() == (0, 1)
+        assert [a.action for a in await referee.store.actions(1) if a.actor == "clock"] == ["skip"]
+        assert await deadline(referee) == later.now() + 7200
+    async with running_referee(path, later, notices=notices) as referee:
+        await referee.timers.idle()
+        assert len([t for t in notices.texts() if "ran out of time" in t]) == 1

@@ -77,3 +77,31 @@ def test_the_text_board_shows_every_board_with_its_labels():
     g.apply(0, "play O 4,0")
     text = text_board(g)
     assert "ana" in text and "bo" in text and " 0 . . . . O O" in text and "0 1 2 3 4 5" in text
+
+
+def three_boards() -> Tetromic:
+    """Three players: ana just cleared two rows with an I, bo's board is half full, Zoë is new."""
+    g = Tetromic.from_position(position(
+        {"name": "ana", "level": 1, "hand": ["I", "T"], "drew": True,
+         "board": ["......"] * 6 + ["T.....", "TT..S.", "OOOOO.", "OOOOO."]},
+        {"name": "bo", "level": 3, "points": 2, "hand": ["L"],
+         "board": ["......"] * 5 + ["..L...", "..LLL.", "SS.OO.", ".SSOO.", "IIII.."]},
+        {"name": "Zoë"}, done=[True, False, False]))
+    g.apply(0, "play I-v 5,0")
+    return g
+
+
+def test_three_boards_match_their_golden_picture():
+    from tests.renderers.golden import assert_golden
+
+    assert_golden("tetromic_three", render(three_boards(), 0))
+
+
+def test_eight_boards_match_their_golden_picture():
+    from tests.renderers.golden import assert_golden
+
+    g = Tetromic.new(8, seed=4, names=[f"player {n}" for n in range(1, 9)])
+    for seat in range(8):
+        g.seats[seat].hand = ["O", "I"]
+        g.apply(seat, f"play O {seat % 5},{seat}")
+    assert_golden("tetromic_eight", render(g))
