@@ -17,6 +17,7 @@ from engine.core import (
     PositionError,
 )
 from engine.tetromic import Tetromic
+from engine.tromino_go import TrominoGo
 from engine.tronimoes import Tronimoes
 
 __all__ = [
@@ -32,5 +33,6 @@ __all__ = [
     "Outcome",
     "PositionError",
     "Tetromic",
+    "TrominoGo",
     "Tronimoes",
 ]

@@ -6,10 +6,11 @@ terminal; `RENDERERS` maps game names to the packages that draw them (each has `
 `text` and `LEGEND`). Registering a game is one import and one line below.
 """
 
-from renderers import tetromic, tronimoes
+from renderers import tetromic, tromino_go, tronimoes
 from renderers.common import RENDERERS, NoRenderer, render, render_hand, text_board
 
 RENDERERS["tronimoes"] = tronimoes
 RENDERERS["tetromic"] = tetromic
+RENDERERS["tromino_go"] = tromino_go
 
 __all__ = ["RENDERERS", "NoRenderer", "render", "render_hand", "text_board"]

@@ -1,0 +1,525 @@
+"""Tromino Go (shared/rules/tromino_go.md): two players lay L-trominoes in the cycle A, b, C, a,
+B, c, each touching the opponent, until someone's group is surrounded; after 30 trominoes they
+move them instead, for double points. First to 7 TGpoints wins; a missed deadline loses the game."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Self
+
+from engine.core import Event, Game, GameOptions, IllegalMove, NotationError, NotYourTurn, Outcome, register
+from engine.tromino_go import notation
+from engine.tromino_go.geometry import (
+    ORIENTATIONS,
+    Analysis,
+    Cell,
+    Cells,
+    analyse,
+    cells_of,
+    is_cut,
+    neighbours,
+    shape_of,
+    surrounded,
+    touch,
+)
+from engine.tromino_go.notation import Accept, Concede, Move, Play, Word
+
+LETTERS = "ABC"
+PIECES_TO_MOVE = 30
+POINTS_TO_WIN = 7
+STALEMATE_PASSES = 6
+
+SUMMARY = """\
+**Tromino Go** (Sid Sackson) — surround the other player's trominoes, not your own.
+• Two players lay L-trominoes in the cycle A b C a B c (capitals for whoever starts the round).
+Play 1 sits at 0,0; play 2 touches A along 2 units of edge; play 3 touches b along 2 and not A;
+play 4 touches C along 2 and neither b nor A.
+• From play 5: a tromino may not touch any tromino of its own letter (either case), must touch the
+opponent's trominoes, and must touch trominoes along at least 2 units of edge in all.
+• A group (your trominoes joined edge to edge) with no edge facing the open outside is surrounded:
+empty space enclosed by trominoes (No Man's Land) does not count as outside, and diagonal gaps seal it.
+• When a group is surrounded the round ends: the player with fewer surrounded trominoes scores the
+difference in TGpoints. After 30 trominoes, players move a tromino of their letter instead (one
+with an outside edge that does not hold the others together), and points count double.
+• You pass only when nothing is legal (the referee does it for you); 6 passes in a row tie the round.
+• Either player may `concede N` at any time; the other may `accept`. First to 7 TGpoints wins; a
+missed deadline (72 hours by default) loses the whole game."""
+
+NOTATION_HELP = """\
+• `play 2,-1 SW`: the lower-left cell of the tromino's 2×2 box and its elbow (SW, SE, NW, NE).
+Or the three cells: `play 2,-1 3,-1 2,0`. The first play is just `play SW` (at 0,0).
+• `move 0,0 to 3,1 NE` in the moving phase: a cell of your tromino, then where it goes.
+• `concede 2`, `accept` (the largest offer) or `accept 2`, `forfeit`. The letter is never typed;
+`b 2,-1 SW` is checked if you add it."""
+
+
+@dataclass(frozen=True)
+class TrominoGoOptions(GameOptions):
+    group_mode: str = field(default="component", metadata={
+        "choices": ("component", "single"),
+        "help": "a group is a whole same-player chain (component) or each tromino alone (single)"})
+    opening_rule_i: bool = field(default=True, metadata={"help": "play 4 may not touch A either"})
+    max_moving_turns: int = field(default=0, metadata={
+        "min": 0, "max": 1000, "help": "the moving phase ends in a tie after this many moves (0: no limit)"})
+
+
+@dataclass
+class Piece:
+    id: int
+    owner: int
+    letter: str
+    cells: Cells
+    order: tuple[Cell, ...] = ()
+    """The cells in the order a position listed them (positions round-trip exactly)."""
+
+    def copy(self) -> Piece:
+        return Piece(self.id, self.owner, self.letter, self.cells, self.order)
+
+    def listed(self) -> list[list[int]]:
+        cells = self.order if frozenset(self.order) == self.cells else sorted(self.cells)
+        return [list(c) for c in cells]
+
+
+@register
+class TrominoGo(Game):
+    name = "tromino_go"
+    title = "Tromino Go"
+    min_players = 2
+    max_players = 2
+    Options = TrominoGoOptions
+    summary = SUMMARY
+    notation_help = NOTATION_HELP
+    verbs = frozenset({"play", "move", "to", "pass", "concede", "accept", "forfeit", "sw", "se", "nw", "ne",
+                       "a", "b", "c"})
+    default_turn_seconds = 72 * 3600
+    options: TrominoGoOptions
+
+    def __init__(self, players: int, seed: int, options: GameOptions, names: list[str]) -> None:
+        super().__init__(players, seed, options, names)
+        self.points = [0, 0]
+        self.round = 1
+        self.first = 0
+        self.pieces: list[Piece] = []
+        self.t = 0
+        self.placed = 0
+        self.phase = "placing"
+        self.passes = 0
+        self.moves = 0
+        self.concessions: list[tuple[int, int]] = []
+        self.winner: int | None = None
+        self.end_reason = ""
+        self.last: Cells = frozenset()
+        self._analysis: Analysis | None = None
+
+    # ---- the round ---------------------------------------------------------------------------
+
+    def setup(self) -> list[Event]:
+        self.first = self.random("first").randrange(2)
+        return [self._round_start_event()]
+
+    def _round_start_event(self) -> Event:
+        name = self.names[self.first]
+        return Event("round_start", f"Round {self.round}: {name} plays first, with capitals.", (self.first,),
+                     {"round": self.round, "first": self.first})
+
+    @property
+    def mover(self) -> int:
+        return self.first if self.t % 2 == 0 else 1 - self.first
+
+    @property
+    def letter(self) -> str:
+        plain = LETTERS[self.t % 3]
+        return plain if self.mover == self.first else plain.lower()
+
+    def analysis(self) -> Analysis:
+        if self._analysis is None:
+            self._analysis = analyse([p.cells for p in self.pieces])
+        return self._analysis
+
+    # ---- reading -------------------------------------------------------------------------------
+
+    def to_move(self) -> tuple[int, ...]:
+        return () if self.winner is not None else (self.mover,)
+
+    def turn_count(self) -> int:
+        return self.round * 100_000 + self.t
+
+    def outcome(self) -> Outcome | None:
+        if self.winner is None:
+            return None
+        return Outcome(self.scores(), (self.winner,), self.end_reason)
+
+    def scores(self) -> tuple[float, ...]:
+        return (float(self.points[0]), float(self.points[1]))
+
+    def is_resigned(self, seat: int) -> bool:
+        return self.winner is not None and self.winner != seat and "forfeit" in self.end_reason
+
+    def legal_actions(self, seat: int) -> list[str]:
+        if self.winner is not None:
+            return []
+        actions: list[str] = []
+        if seat == self.mover:
+            actions = sorted(self._plays() if self.phase == "placing" else self._moves(), key=_order)
+            if not actions:
+                actions = ["pass"]
+        actions += [f"concede {n}" for n in range(POINTS_TO_WIN + 1)]
+        actions += [f"accept {n}" for n in sorted({p for s, p in self.concessions if s != seat})]
+        actions.append("forfeit")
+        return actions
+
+    def forced_action(self, seat: int) -> str | None:
+        if self.winner is None and seat == self.mover and self.legal_actions(seat)[0] == "pass":
+            return "pass"
+        return None
+
+    # ---- legality --------------------------------------------------------------------------------
+
+    def _touches(self, cells: Cells, lifted: int | None = None) -> list[tuple[Piece, int]]:
+        return [(p, touch(cells, p.cells)) for i, p in enumerate(self.pieces) if i != lifted]
+
+    def _refusal(self, cells: Cells, lifted: int | None = None) -> str | None:
+        """Why a tromino on `cells` may not be placed now (None if it may), in the board's terms."""
+        occupied = {c for i, p in enumerate(self.pieces) if i != lifted for c in p.cells}
+        taken = sorted(c for c in cells if c in occupied)
+        if taken:
+            return f"{taken[0][0]},{taken[0][1]} is taken"
+        letter = self.letter
+        if self.placed == 0 and self.phase == "placing":
+            anchor = (min(x for x, _ in cells), min(y for _, y in cells))
+            return None if anchor == (0, 0) else "the first tromino goes at 0,0"
+        touching = self._touches(cells, lifted)
+        if self.phase == "placing" and self.placed < 4:
+            return self._opening_refusal(touching)
+        same = [(p, n) for p, n in touching if n and p.letter.upper() == letter.upper()]
+        if same:
+            piece, units = same[0]
+            return (f"{letter} may not touch {piece.letter} (the same letter); this touches it along {units} "
+                    f"unit{'s' if units != 1 else ''} of edge")
+        opponent = sum(n for p, n in touching if p.owner != self.mover)
+        if opponent < 1:
+            return f"{letter} must touch the other player's trominoes, and this one touches none of them"
+        total = sum(n for _, n in touching)
+        if total < 2:
+            return f"{letter} must touch trominoes along 2 units of edge in all; this touches along {total}"
+        return None
+
+    def _opening_refusal(self, touching: list[tuple[Piece, int]]) -> str | None:
+        by_id = {p.id: n for p, n in touching}
+        letter = self.letter
+        names = {p.id: p.letter for p, _ in touching}
+        must, avoid = {1: (1, ()), 2: (2, (1,)), 3: (3, (2,) + ((1,) if self.options.opening_rule_i else ()))}[
+            self.placed]
+        if by_id.get(must, 0) < 2:
+            return (f"{letter} must touch {names[must]} along 2 units of edge; this touches it along "
+                    f"{by_id.get(must, 0)}")
+        for other in avoid:
+            if by_id.get(other, 0):
+                return f"{letter} may not touch {names[other]}"
+        return None
+
+    def _candidates(self, lifted: int | None = None) -> set[Cells]:
+        occupied = {c for i, p in enumerate(self.pieces) if i != lifted for c in p.cells}
+        if not occupied:
+            return {cells_of(o, (0, 0)) for o in ORIENTATIONS}
+        frontier = {n for c in occupied for n in neighbours(c) if n not in occupied}
+        found = set()
+        for cell in frontier:
+            for orientation, offsets in ORIENTATIONS.items():
+                for dx, dy in offsets:
+                    cells = cells_of(orientation, (cell[0] - dx, cell[1] - dy))
+                    if not cells & occupied:
+                        found.add(cells)
+        return found
+
+    def _plays(self) -> list[str]:
+        return [notation.play_text(*_shape(c)) for c in self._candidates() if self._refusal(c) is None]
+
+    def movable(self) -> list[int]:
+        """Indices of the mover's trominoes of the current letter that may be moved: with an
+        outside edge, and not holding the others together."""
+        analysis = self.analysis()
+        cells = [p.cells for p in self.pieces]
+        return [i for i, p in enumerate(self.pieces)
+                if p.owner == self.mover and p.letter == self.letter and analysis.out[i] >= 1 and not is_cut(cells, i)]
+
+    def _moves(self) -> list[str]:
+        found = []
+        for index in self.movable():
+            piece = self.pieces[index]
+            for cells in self._candidates(lifted=index):
+                if cells != piece.cells and self._refusal(cells, lifted=index) is None:
+                    found.append(notation.move_text(min(piece.cells), *_shape(cells)))
+        return found
+
+    # ---- acting --------------------------------------------------------------------------------
+
+    def parse(self, seat: int, text: str) -> str:
+        self._check_seat(seat)
+        if self.winner is not None:
+            raise IllegalMove("the game is over")
+        move = notation.read(text)
+        if isinstance(move, Word):
+            if move.word == "pass":
+                if seat != self.mover:
+                    raise NotYourTurn(f"it is {self.names[self.mover]}'s turn")
+                if self.legal_actions(seat)[0] != "pass":
+                    raise IllegalMove("you may pass only when nothing is legal; `hints` shows what you can play")
+            return move.word
+        if isinstance(move, Concede):
+            return f"concede {move.points}"
+        if isinstance(move, Accept):
+            offers = sorted(p for s, p in self.concessions if s != seat)
+            if not offers:
+                raise IllegalMove("there is no concession from the other player to accept this round")
+            if move.points is not None and move.points not in offers:
+                raise IllegalMove(f"the other player offered {', '.join(map(str, offers))}, not {move.points}")
+            return f"accept {move.points if move.points is not None else offers[-1]}"
+        if seat != self.mover:
+            raise NotYourTurn(f"it is {self.names[self.mover]}'s turn ({self.letter})")
+        if isinstance(move, Move):
+            return self._read_move(move)
+        return self._read_play(move)
+
+    def _cells_of(self, play: Play) -> Cells:
+        if play.letter is not None and play.letter != self.letter:
+            raise IllegalMove(f"the letter to play is {self.letter}, not {play.letter}")
+        if play.cells:
+            shape = shape_of(play.cells)
+            if shape is None:
+                raise NotationError(f"{' '.join(f'{x},{y}' for x, y in play.cells)} do not form an L-tromino; "
+                                    f"{notation.EXAMPLE}")
+            return cells_of(*shape)
+        assert play.orientation is not None
+        anchor = play.anchor
+        if anchor is None:
+            if self.placed or self.phase != "placing":
+                raise NotationError(f"say where: {notation.EXAMPLE}")
+            anchor = (0, 0)
+        return cells_of(play.orientation, anchor)
+
+    def _read_play(self, play: Play) -> str:
+        if self.phase != "placing":
+            raise IllegalMove(f"all {PIECES_TO_MOVE} trominoes are down: move one of your {self.letter} trominoes, "
+                              f"like `move 0,0 to 3,1 NE`")
+        cells = self._cells_of(play)
+        if self.placed == 0 and (min(x for x, _ in cells), min(y for _, y in cells)) != (0, 0):
+            raise IllegalMove("the first tromino goes at 0,0: `play SW`, `play SE`, `play NW` or `play NE`")
+        reason = self._refusal(cells)
+        if reason is not None:
+            orientation, anchor = _shape(cells)
+            raise IllegalMove(f"{reason} ({anchor[0]},{anchor[1]} {orientation})")
+        return notation.play_text(*_shape(cells))
+
+    def _read_move(self, move: Move) -> str:
+        if self.phase != "moving":
+            raise IllegalMove(f"trominoes move only after {PIECES_TO_MOVE} are down; now play one: "
+                              f"{notation.EXAMPLE}")
+        index = next((i for i, p in enumerate(self.pieces) if move.origin in p.cells), None)
+        if index is None:
+            raise IllegalMove(f"there is no tromino on {move.origin[0]},{move.origin[1]}")
+        piece = self.pieces[index]
+        if piece.owner != self.mover or piece.letter != self.letter:
+            raise IllegalMove(f"move one of your {self.letter} trominoes; that one is {piece.letter}")
+        if index not in self.movable():
+            why = ("it has no edge facing the outside" if self.analysis().out[index] == 0 else
+                   "it holds the other trominoes together")
+            raise IllegalMove(f"that {piece.letter} may not move: {why}")
+        cells = self._cells_of(move.destination)
+        if cells == piece.cells:
+            raise IllegalMove("a move must put the tromino somewhere else")
+        reason = self._refusal(cells, lifted=index)
+        if reason is not None:
+            raise IllegalMove(reason)
+        return notation.move_text(min(piece.cells), *_shape(cells))
+
+    def _execute(self, seat: int, action: str) -> list[Event]:
+        word = action.split()[0]
+        name = self.names[seat]
+        if word == "forfeit":
+            return self._end_game(1 - seat, f"{name} forfeited the game")
+        if word == "concede":
+            points = int(action.split()[1])
+            self.concessions.append((seat, points))
+            return [Event("concede", f"{name} concedes {points} TGpoint{'s' if points != 1 else ''}; "
+                                     f"{self.names[1 - seat]} may `accept`.", (seat,), {"points": points})]
+        if word == "accept":
+            points = int(action.split()[1])
+            self.points[seat] += points
+            events = [Event("accept", f"{name} accepts {self.names[1 - seat]}'s concession of {points}.", (seat,))]
+            return events + self._end_round(seat, 1 - seat, points, f"{self.names[1 - seat]} conceded {points}")
+        if word == "pass":
+            return self._pass(seat)
+        if word == "play":
+            _, anchor_text, orientation = action.split()
+            cells = cells_of(orientation, _cell(anchor_text))
+            self.pieces.append(Piece(len(self.pieces) + 1, seat, self.letter, cells))
+            self.placed += 1
+            text = f"{name} plays {self.letter} at {anchor_text} {orientation}."
+        else:
+            _, origin_text, _, anchor_text, orientation = action.split()
+            origin = _cell(origin_text)
+            piece = next(p for p in self.pieces if origin in p.cells)
+            piece.cells = cells_of(orientation, _cell(anchor_text))
+            self.moves += 1
+            cells = piece.cells
+            text = f"{name} moves {piece.letter} from {origin_text} to {anchor_text} {orientation}."
+        self.last = cells
+        self._analysis = None
+        self.passes = 0
+        events = [Event(word, text, (seat,), {"cells": sorted(cells)})]
+        self.t += 1
+        events += self._after_change()
+        return events
+
+    def _pass(self, seat: int) -> list[Event]:
+        self.passes += 1
+        self.t += 1
+        events = [Event("pass", f"{self.names[seat]} passes: nothing is legal.", (seat,))]
+        if self.passes >= STALEMATE_PASSES:
+            events += self._tie(f"{STALEMATE_PASSES} passes in a row")
+        return events
+
+    def _after_change(self) -> list[Event]:
+        """The round-end check after a play or a move (§1.7), then the phase switch."""
+        counts = surrounded([p.cells for p in self.pieces], [p.owner for p in self.pieces], self.analysis(),
+                            single=self.options.group_mode == "single")
+        if counts[0] or counts[1]:
+            if counts[0] == counts[1]:
+                return self._tie(f"both players have {counts[0]} surrounded")
+            winner = 0 if counts[0] < counts[1] else 1
+            points = abs(counts[0] - counts[1]) * (2 if self.phase == "moving" else 1)
+            self.points[winner] += points
+            how = (f"{self.names[1 - winner]} has {counts[1 - winner]} surrounded, "
+                   f"{self.names[winner]} {counts[winner]}")
+            return self._end_round(winner, 1 - winner, points, how)
+        events = []
+        if self.phase == "placing" and self.placed >= PIECES_TO_MOVE:
+            self.phase = "moving"
+            events.append(Event("moving", f"All {PIECES_TO_MOVE} trominoes are down: from now on players move "
+                                          f"them, and points count double.", (0, 1)))
+        if self.phase == "moving" and self.options.max_moving_turns and self.moves >= self.options.max_moving_turns:
+            events += self._tie(f"{self.options.max_moving_turns} moves without a surround")
+        return events
+
+    def _tie(self, why: str) -> list[Event]:
+        second = 1 - self.first
+        return [Event("round_end", f"Round {self.round} is a tie ({why}): nobody scores.", (0, 1),
+                      {"winner": None, "points": 0}), *self._next_round(second)]
+
+    def _end_round(self, winner: int, loser: int, points: int, how: str) -> list[Event]:
+        events = [Event("round_end", f"Round {self.round} goes to {self.names[winner]} for {points} TGpoint"
+                                     f"{'s' if points != 1 else ''} ({how}). Totals: {self.names[0]} {self.points[0]}, "
+                                     f"{self.names[1]} {self.points[1]}.", (winner, loser),
+                        {"winner": winner, "points": points, "reaction": "victory"})]
+        if self.points[winner] >= POINTS_TO_WIN:
+            return events + self._end_game(winner, f"{self.names[winner]} reached {self.points[winner]} TGpoints")
+        return events + self._next_round(loser)
+
+    def _next_round(self, starter: int) -> list[Event]:
+        self.round += 1
+        self.first = starter
+        self.pieces, self.t, self.placed, self.phase = [], 0, 0, "placing"
+        self.passes, self.moves, self.concessions, self.last = 0, 0, [], frozenset()
+        self._analysis = None
+        return [self._round_start_event()]
+
+    def _end_game(self, winner: int, reason: str) -> list[Event]:
+        self.winner = winner
+        self.end_reason = reason
+        return [Event("game_end", f"{self.names[winner]} wins the game: {reason}.", (winner,), {"winner": winner})]
+
+    def timeout_actions(self, seat: int) -> list[str]:
+        """A missed deadline loses the whole game (§1.8)."""
+        return [] if self.winner is not None else ["forfeit"]
+
+    def _resign(self, seat: int) -> list[Event]:
+        return self._end_game(1 - seat, f"{self.names[seat]} left the game")
+
+    # ---- copies and positions ------------------------------------------------------------------
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        analysis = self.analysis()
+        return {
+            "game": self.name, "round": self.round, "t": self.t, "first": self.first, "mover": self.mover,
+            "letter": self.letter, "placed": self.placed, "phase": self.phase, "passes": self.passes,
+            "points": list(self.points), "names": list(self.names), "winner": self.winner,
+            "to_move": list(self.to_move()),
+            "pieces": [{"id": p.id, "owner": p.owner, "letter": p.letter, "cells": sorted(list(c) for c in p.cells)}
+                       for p in self.pieces],
+            "nml": sorted(list(c) for c in analysis.no_mans_land()),
+            "last": sorted(list(c) for c in self.last),
+            "concessions": [{"seat": s, "points": n} for s, n in self.concessions],
+        }
+
+    def clone(self) -> Self:
+        copy = object.__new__(type(self))
+        copy.__dict__.update(self.__dict__)
+        copy.log = list(self.log)
+        copy.names = list(self.names)
+        copy.points = list(self.points)
+        copy.pieces = [p.copy() for p in self.pieces]
+        copy.concessions = list(self.concessions)
+        return copy
+
+    def to_position(self) -> dict[str, Any]:
+        return {
+            "game": self.name,
+            "seats": [{"name": self.names[i], "score": self.points[i]} for i in range(2)],
+            "first": self.first, "round": self.round, "t": self.t, "placed": self.placed, "phase": self.phase,
+            "pieces": [{"id": p.id, "owner": p.owner, "letter": p.letter, "cells": p.listed()}
+                       for p in self.pieces],
+            "passes": self.passes,
+            "concessions": [{"seat": s, "points": n} for s, n in self.concessions],
+        }
+
+    @classmethod
+    def from_position(cls, data: Mapping[str, Any], *, seed: int = 0,
+                      options: GameOptions | None = None) -> Self:
+        from engine.core import PositionError
+
+        if data.get("game", cls.name) != cls.name:
+            raise PositionError(f"this is a {data.get('game')} position, not a tromino_go one")
+        seats = data.get("seats")
+        if not isinstance(seats, list) or len(seats) != 2:
+            raise PositionError("Tromino Go has exactly 2 seats")
+        game = cls(2, seed, options if options is not None else cls.Options(), [str(s["name"]) for s in seats])
+        try:
+            game.points = [int(s.get("score", 0)) for s in seats]
+            game.first, game.round, game.t = int(data["first"]), int(data.get("round", 1)), int(data.get("t", 0))
+            game.placed, game.phase = int(data.get("placed", 0)), str(data.get("phase", "placing"))
+            game.passes = int(data.get("passes", 0))
+            for entry in data.get("pieces", []):
+                order = tuple((int(x), int(y)) for x, y in entry["cells"])
+                cells = frozenset(order)
+                if shape_of(cells) is None:
+                    raise PositionError(f"piece {entry.get('id')} is not an L-tromino")
+                game.pieces.append(Piece(int(entry["id"]), int(entry["owner"]), str(entry["letter"]), cells, order))
+            game.concessions = [(int(c["seat"]), int(c["points"])) for c in data.get("concessions", [])]
+        except (KeyError, TypeError, ValueError) as error:
+            raise PositionError(f"this position is incomplete or malformed ({error})") from None
+        if game.first not in (0, 1) or game.phase not in ("placing", "moving"):
+            raise PositionError("`first` is 0 or 1 and `phase` is placing or moving")
+        covered = [c for p in game.pieces for c in p.cells]
+        if len(covered) != len(set(covered)):
+            raise PositionError("two trominoes cover the same cell")
+        game.start_position = game.to_position()
+        return game
+
+
+def _cell(text: str) -> Cell:
+    x, y = text.split(",")
+    return int(x), int(y)
+
+
+def _shape(cells: Cells) -> tuple[str, Cell]:
+    shape = shape_of(cells)
+    assert shape is not None
+    return shape
+
+
+def _order(action: str) -> tuple[int, ...]:
+    numbers = [int(v) for part in action.split() if "," in part for v in part.split(",")]
+    return (*numbers, sum(map(ord, action.split()[-1])))
+
