@@ -203,3 +203,19 @@ def test_positions_round_trip_exactly_and_bad_ones_are_refused():
     bad = position([(0, "A", [(0, 0), (1, 0), (0, 1)]), (1, "b", [(0, 0), (1, 1), (0, 1)])])
     with pytest.raises(PositionError):
         TrominoGo.from_position(bad)
+
+
+def test_a_surround_in_the_moving_phase_scores_double():
+    pieces = [(1, "b", sorted(cells_of("SW", (0, 0))))] + [(0, "ACAB"[i], sorted(c)) for i, c in enumerate(RING)]
+    g = game(pieces, t=5, phase="moving")
+    events = g._after_change()
+    assert next(e for e in events if e.kind == "round_end").data["points"] == 2 and g.points == [2, 0]
+
+
+def test_a_cut_piece_may_not_move():
+    left, middle, right = sorted(cells_of("SW", (0, 0))), sorted(cells_of("SE", (2, 0))), sorted(cells_of("SW", (4, 0)))
+    g = game([(1, "b", left), (0, "A", middle), (1, "c", right)], t=0, phase="moving")
+    assert g.movable() == []
+    with pytest.raises(IllegalMove, match="that A may not move: it holds the other trominoes together"):
+        g.parse(0, "move 2,0 to 2,3 SW")
+    assert g.legal_actions(0)[0] == "pass" and g.forced_action(0) == "pass"
