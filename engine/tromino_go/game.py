@@ -21,7 +21,6 @@ from engine.tromino_go.geometry import (
     neighbours,
     shape_of,
     surrounded,
-    touch,
 )
 from engine.tromino_go.notation import Accept, Concede, Move, Play, Word
 
@@ -176,12 +175,23 @@ class TrominoGo(Game):
 
     # ---- legality --------------------------------------------------------------------------------
 
-    def _touches(self, cells: Cells, lifted: int | None = None) -> list[tuple[Piece, int]]:
-        return [(p, touch(cells, p.cells)) for i, p in enumerate(self.pieces) if i != lifted]
+    def _occupied(self, lifted: int | None = None) -> dict[Cell, int]:
+        """Cell -> index of the piece on it (without the piece `lifted`, if any)."""
+        return {c: i for i, p in enumerate(self.pieces) if i != lifted for c in p.cells}
 
-    def _refusal(self, cells: Cells, lifted: int | None = None) -> str | None:
+    def _touches(self, cells: Cells, occupied: dict[Cell, int]) -> list[tuple[Piece, int]]:
+        counts: dict[int, int] = {}
+        for cell in cells:
+            for n in neighbours(cell):
+                index = occupied.get(n)
+                if index is not None:
+                    counts[index] = counts.get(index, 0) + 1
+        return [(self.pieces[i], n) for i, n in counts.items()]
+
+    def _refusal(self, cells: Cells, lifted: int | None = None,
+                 occupied: dict[Cell, int] | None = None) -> str | None:
         """Why a tromino on `cells` may not be placed now (None if it may), in the board's terms."""
-        occupied = {c for i, p in enumerate(self.pieces) if i != lifted for c in p.cells}
+        occupied = occupied if occupied is not None else self._occupied(lifted)
         taken = sorted(c for c in cells if c in occupied)
         if taken:
             return f"{taken[0][0]},{taken[0][1]} is taken"
@@ -189,10 +199,10 @@ class TrominoGo(Game):
         if self.placed == 0 and self.phase == "placing":
             anchor = (min(x for x, _ in cells), min(y for _, y in cells))
             return None if anchor == (0, 0) else "the first tromino goes at 0,0"
-        touching = self._touches(cells, lifted)
+        touching = self._touches(cells, occupied)
         if self.phase == "placing" and self.placed < 4:
             return self._opening_refusal(touching)
-        same = [(p, n) for p, n in touching if n and p.letter.upper() == letter.upper()]
+        same = [(p, n) for p, n in touching if p.letter.upper() == letter.upper()]
         if same:
             piece, units = same[0]
             return (f"{letter} may not touch {piece.letter} (the same letter); this touches it along {units} "
@@ -208,7 +218,7 @@ class TrominoGo(Game):
     def _opening_refusal(self, touching: list[tuple[Piece, int]]) -> str | None:
         by_id = {p.id: n for p, n in touching}
         letter = self.letter
-        names = {p.id: p.letter for p, _ in touching}
+        names = {p.id: p.letter for p in self.pieces}
         must, avoid = {1: (1, ()), 2: (2, (1,)), 3: (3, (2,) + ((1,) if self.options.opening_rule_i else ()))}[
             self.placed]
         if by_id.get(must, 0) < 2:
@@ -219,8 +229,7 @@ class TrominoGo(Game):
                 return f"{letter} may not touch {names[other]}"
         return None
 
-    def _candidates(self, lifted: int | None = None) -> set[Cells]:
-        occupied = {c for i, p in enumerate(self.pieces) if i != lifted for c in p.cells}
+    def _candidates(self, occupied: dict[Cell, int]) -> set[Cells]:
         if not occupied:
             return {cells_of(o, (0, 0)) for o in ORIENTATIONS}
         frontier = {n for c in occupied for n in neighbours(c) if n not in occupied}
@@ -229,12 +238,14 @@ class TrominoGo(Game):
             for orientation, offsets in ORIENTATIONS.items():
                 for dx, dy in offsets:
                     cells = cells_of(orientation, (cell[0] - dx, cell[1] - dy))
-                    if not cells & occupied:
+                    if not any(c in occupied for c in cells):
                         found.add(cells)
         return found
 
     def _plays(self) -> list[str]:
-        return [notation.play_text(*_shape(c)) for c in self._candidates() if self._refusal(c) is None]
+        occupied = self._occupied()
+        return [notation.play_text(*_shape(c)) for c in self._candidates(occupied)
+                if self._refusal(c, occupied=occupied) is None]
 
     def movable(self) -> list[int]:
         """Indices of the mover's trominoes of the current letter that may be moved: with an
@@ -248,8 +259,9 @@ class TrominoGo(Game):
         found = []
         for index in self.movable():
             piece = self.pieces[index]
-            for cells in self._candidates(lifted=index):
-                if cells != piece.cells and self._refusal(cells, lifted=index) is None:
+            occupied = self._occupied(index)
+            for cells in self._candidates(occupied):
+                if cells != piece.cells and self._refusal(cells, lifted=index, occupied=occupied) is None:
                     found.append(notation.move_text(min(piece.cells), *_shape(cells)))
         return found
 
