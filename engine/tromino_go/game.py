@@ -190,7 +190,8 @@ class TrominoGo(Game):
 
     def _refusal(self, cells: Cells, lifted: int | None = None,
                  occupied: dict[Cell, int] | None = None) -> str | None:
-        """Why a tromino on `cells` may not be placed now (None if it may), in the board's terms."""
+        """Why a tromino on `cells` may not be placed now (None if it may), in the board's terms:
+        "b must touch A along 2 units of edge; 2,1 SW touches it along 1"."""
         occupied = occupied if occupied is not None else self._occupied(lifted)
         taken = sorted(c for c in cells if c in occupied)
         if taken:
@@ -201,32 +202,32 @@ class TrominoGo(Game):
             return None if anchor == (0, 0) else "the first tromino goes at 0,0"
         touching = self._touches(cells, occupied)
         if self.phase == "placing" and self.placed < 4:
-            return self._opening_refusal(touching)
+            return self._opening_refusal(touching, _label(cells))
         same = [(p, n) for p, n in touching if p.letter.upper() == letter.upper()]
         if same:
             piece, units = same[0]
-            return (f"{letter} may not touch {piece.letter} (the same letter); this touches it along {units} "
-                    f"unit{'s' if units != 1 else ''} of edge")
+            return (f"{letter} may not touch {piece.letter} (the same letter); {_label(cells)} touches it along "
+                    f"{units} unit{'s' if units != 1 else ''} of edge")
         opponent = sum(n for p, n in touching if p.owner != self.mover)
         if opponent < 1:
-            return f"{letter} must touch the other player's trominoes, and this one touches none of them"
+            return f"{letter} must touch the other player's trominoes; {_label(cells)} touches none of them"
         total = sum(n for _, n in touching)
         if total < 2:
-            return f"{letter} must touch trominoes along 2 units of edge in all; this touches along {total}"
+            return f"{letter} must touch trominoes along 2 units of edge in all; {_label(cells)} touches along {total}"
         return None
 
-    def _opening_refusal(self, touching: list[tuple[Piece, int]]) -> str | None:
+    def _opening_refusal(self, touching: list[tuple[Piece, int]], label: str) -> str | None:
         by_id = {p.id: n for p, n in touching}
         letter = self.letter
         names = {p.id: p.letter for p in self.pieces}
         must, avoid = {1: (1, ()), 2: (2, (1,)), 3: (3, (2,) + ((1,) if self.options.opening_rule_i else ()))}[
             self.placed]
         if by_id.get(must, 0) < 2:
-            return (f"{letter} must touch {names[must]} along 2 units of edge; this touches it along "
+            return (f"{letter} must touch {names[must]} along 2 units of edge; {label} touches it along "
                     f"{by_id.get(must, 0)}")
         for other in avoid:
             if by_id.get(other, 0):
-                return f"{letter} may not touch {names[other]}"
+                return f"{letter} may not touch {names[other]}; {label} does"
         return None
 
     def _candidates(self, occupied: dict[Cell, int]) -> set[Cells]:
@@ -320,8 +321,7 @@ class TrominoGo(Game):
             raise IllegalMove("the first tromino goes at 0,0: `play SW`, `play SE`, `play NW` or `play NE`")
         reason = self._refusal(cells)
         if reason is not None:
-            orientation, anchor = _shape(cells)
-            raise IllegalMove(f"{reason} ({anchor[0]},{anchor[1]} {orientation})")
+            raise IllegalMove(reason)
         return notation.play_text(*_shape(cells))
 
     def _read_move(self, move: Move) -> str:
@@ -518,6 +518,12 @@ class TrominoGo(Game):
             raise PositionError("two trominoes cover the same cell")
         game.start_position = game.to_position()
         return game
+
+
+def _label(cells: Cells) -> str:
+    """A placement as players write it: `2,1 SW`."""
+    orientation, anchor = _shape(cells)
+    return f"{anchor[0]},{anchor[1]} {orientation}"
 
 
 def _cell(text: str) -> Cell:

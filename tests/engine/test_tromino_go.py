@@ -45,7 +45,7 @@ def test_the_first_play_goes_at_the_origin():
 
 def test_b_must_touch_a_along_two_units_of_edge():
     g = game([(0, "A", [(0, 0), (1, 0), (0, 1)])])
-    with pytest.raises(IllegalMove, match="b must touch A along 2 units of edge; this touches it along 1"):
+    with pytest.raises(IllegalMove, match="b must touch A along 2 units of edge; 2,0 NW touches it along 1"):
         g.parse(1, "play 2,0 NW")
     assert g.parse(1, "play 1,1 SW") == "play 1,1 SW"
 
@@ -219,3 +219,31 @@ def test_a_cut_piece_may_not_move():
     with pytest.raises(IllegalMove, match="that A may not move: it holds the other trominoes together"):
         g.parse(0, "move 2,0 to 2,3 SW")
     assert g.legal_actions(0)[0] == "pass" and g.forced_action(0) == "pass"
+
+
+def test_passes_do_not_count_toward_the_thirty():
+    g = game([(0, "A", [(0, 0), (1, 0), (0, 1)])], passes=0)
+    g._pass(1)
+    assert g.placed == 1 and g.t == 2 and g.phase == "placing"
+
+
+def test_a_pass_is_a_play_for_the_clock():
+    g = game([(0, "A", [(0, 0), (1, 0), (0, 1)])])
+    before = g.turn_count()
+    g._pass(1)
+    assert g.turn_count() == before + 1
+
+
+def test_an_accepted_concession_is_not_doubled_in_the_moving_phase():
+    g = game([(0, "A", [(0, 0), (1, 0), (0, 1)])], phase="moving")
+    g.apply(1, "concede 3")
+    g.apply(0, "accept 3")
+    assert g.points == [3, 0]
+
+
+def test_with_single_groups_a_lone_enclosed_tromino_is_surrounded_even_in_a_living_chain():
+    pieces = [(0, "b", sorted(cells_of("SW", (0, 0))))] + [(0, "ACAB"[i], sorted(c)) for i, c in enumerate(RING)]
+    component = TrominoGo.from_position(position(pieces, t=5))
+    single = TrominoGo.from_position(position(pieces, t=5), options=TrominoGo.Options.parse({"group_mode": "single"}))
+    assert not [e for e in component._after_change() if e.kind == "round_end"]
+    assert [e for e in single._after_change() if e.kind == "round_end"]
