@@ -27,10 +27,10 @@ HINTS_SHOWN = 40
 LOCAL_USER_ID = "console:local"
 
 HELP = """\
-Type a move as on Discord, e.g. `3:5 c4 d4`, `draw`, `pass`, `pass e5`, `spacer c2 c7`, `ready`.
+Type a move as on Discord (how moves are written in this game is just below).
 Other commands:
   hints [start]    the moves you can make now (those starting with what you type)
-  hand             your tiles (the picture is saved too)
+  hand             what you hold (the picture is saved too)
   board            the board again
   history [page]   the moves so far
   rules            how to play
@@ -147,7 +147,7 @@ class ConsoleSession:
                 self.say("Saved. Continue with `tileref play --resume`.")
                 return
             if word in ("help", "?"):
-                self.say(HELP)
+                self.say(self._text(f"{HELP}\n\n{GAMES[table.game].notation_help}"))
             elif word in ("hints", "moves"):
                 hints = await self.referee.suggestions(place, self.user, command[len(word):].strip(), limit=10_000)
                 shown = ", ".join(hints[:HINTS_SHOWN])
