@@ -467,6 +467,16 @@ def render_hand(game: Game, seat: int) -> bytes:
     return renderer_for(game).hand(game, seat)
 
 
+@lru_cache(maxsize=16)
+def hatch_tile(size: int, background: RGB, ink: RGB) -> Image.Image:
+    """A `size`-pixel square of diagonal hatching (a cleared row, No Man's Land)."""
+    tile = Image.new("RGB", (size, size), background)
+    lines = ImageDraw.Draw(tile)
+    for offset in range(-size - 2, size + 2, 7):
+        lines.line((offset, size, offset + size, 0), fill=ink, width=2)
+    return tile
+
+
 def text_board(game: Game, colour: bool = False, *, legend: bool = False) -> str | None:
     """The game's board as text for a terminal (ANSI colours if `colour`; with the key to its
     tags if `legend`), or None if the game has no renderer."""

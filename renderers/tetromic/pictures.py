@@ -10,13 +10,12 @@ four boards a row, two rows for five to eight players."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from functools import lru_cache
 from typing import Any
 
 from PIL import Image, ImageDraw
 
 from engine.tetromic.pieces import BY_KIND, ORIENTATIONS
-from renderers.common import HIGHLIGHT, INK, MUTED, PAPER, RGB, WHITE, draw_text, encode_png, fit_text, mix
+from renderers.common import HIGHLIGHT, INK, MUTED, PAPER, RGB, WHITE, draw_text, encode_png, fit_text, hatch_tile, mix
 
 CELL = 34
 GAP = 26
@@ -88,7 +87,7 @@ def _panel(image: Image.Image, view: Mapping[str, Any], seat: int, left: int, to
             if cell in KIND_COLOURS:
                 draw_text(image, (x0 + CELL / 2, y0 + CELL / 2), cell, 14, mix(fill, INK, 0.55), anchor="mm")
             elif y in cleared:
-                image.paste(_hatch(), (x0 + 1, y0 + 1))
+                image.paste(hatch_tile(CELL - 2, EMPTY, HATCH), (x0 + 1, y0 + 1))
     for x, y in info.get("last", []):
         x0, y0 = grid_left + x * CELL, grid_top + (height - 1 - y) * CELL
         draw.rectangle((x0 + 1, y0 + 1, x0 + CELL - 2, y0 + CELL - 2), outline=INK, width=3)
@@ -98,16 +97,6 @@ def _panel(image: Image.Image, view: Mapping[str, Any], seat: int, left: int, to
     for y in range(height):
         draw_text(image, (left + LABEL / 2, grid_top + (height - 1 - y) * CELL + CELL / 2), str(y), 14, MUTED,
                   anchor="mm")
-
-
-@lru_cache(maxsize=1)
-def _hatch() -> Image.Image:
-    """A cell's worth of diagonal hatching: a row just cleared."""
-    tile = Image.new("RGB", (CELL - 2, CELL - 2), EMPTY)
-    lines = ImageDraw.Draw(tile)
-    for offset in range(-CELL, CELL, 7):
-        lines.line((offset, CELL - 2, offset + CELL - 2, 0), fill=HATCH, width=2)
-    return tile
 
 
 ICON = 14

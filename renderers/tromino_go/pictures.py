@@ -1,8 +1,12 @@
 """Tromino Go pictures (rules §1.10): the window around the trominoes with a 2-cell margin, axis
 labels as in the notation (x along the bottom, y up the left), the first player's trominoes blue
 with white capitals and the second's orange with black lower case, each outlined thickly, No
-Man's Land hatched grey, the last play haloed, and a header: the round, whose letter is to be
-played, `placed/30` or "moving ×2", and the TGpoints. Nothing in it is secret."""
+Man's Land hatched grey, surrounded trominoes crossed out, the last play haloed, and a header:
+the round, whose letter is to be played, `placed/30` or "moving ×2", and the TGpoints.
+
+Right after a round ends the new round's grid is empty, so the picture shows the round that just
+ended, as it ended (the surround that decided it), under a banner with its result. Nothing in
+it is secret: it is drawn from `game.view(None)`."""
 
 from __future__ import annotations
 
@@ -17,81 +21,127 @@ from renderers.common import HIGHLIGHT, INK, MUTED, PAPER, RGB, WHITE, draw_text
 CELL = 32
 MARGIN = 2
 LABEL = 30
-HEADER = 74
+HEADER = 96
+MIN_WIDTH = 520
 FIRST: RGB = (0x00, 0x72, 0xB2)
 SECOND: RGB = (0xE6, 0x9F, 0x00)
 EMPTY: RGB = (0xEC, 0xE7, 0xDC)
 GRID: RGB = (0xD6, 0xCE, 0xBD)
 NML: RGB = (0x9A, 0x93, 0x86)
+SURROUNDED: RGB = (0xB0, 0x00, 0x3C)
+
+Cell = tuple[int, int]
 
 
 def board(game: Any, viewer: int | None = None, *, feet: Mapping[int, Image.Image] | None = None) -> bytes:
     return encode_png(board_image(game.view(None)))
 
 
+def shown(view: Mapping[str, Any]) -> Mapping[str, Any]:
+    """What the grid shows: the round in play, or the round that just ended while the new one
+    has no tromino yet."""
+    previous = view.get("previous")
+    if not view["pieces"] and previous:
+        return previous
+    return view
+
+
 def board_image(view: Mapping[str, Any]) -> Image.Image:
-    cells = [tuple(c) for p in view["pieces"] for c in p["cells"]]
+    grid = shown(view)
+    cells = [tuple(c) for p in grid["pieces"] for c in p["cells"]]
     xs = [x for x, _ in cells] or [0]
     ys = [y for _, y in cells] or [0]
     low_x, high_x = min(xs) - MARGIN, max(xs) + MARGIN
     low_y, high_y = min(ys) - MARGIN, max(ys) + MARGIN
     columns, rows = high_x - low_x + 1, high_y - low_y + 1
-    width = max(LABEL + columns * CELL + 16, 420)
-    image = Image.new("RGB", (width, HEADER + rows * CELL + LABEL), PAPER)
+    width = max(LABEL + columns * CELL + 16, MIN_WIDTH)
+    left = (width - 16 - columns * CELL - LABEL) // 2
+    banner = 36 if grid is not view else 0
+    top = HEADER + banner
+    image = Image.new("RGB", (width, top + rows * CELL + LABEL), PAPER)
     draw = ImageDraw.Draw(image)
 
-    def box(cell: tuple[int, int]) -> tuple[int, int, int, int]:
-        x0 = LABEL + (cell[0] - low_x) * CELL
-        y0 = HEADER + (high_y - cell[1]) * CELL
+    def box(cell: Cell) -> tuple[int, int, int, int]:
+        x0 = left + LABEL + (cell[0] - low_x) * CELL
+        y0 = top + (high_y - cell[1]) * CELL
         return x0, y0, x0 + CELL, y0 + CELL
 
     _header(image, view)
+    if banner:
+        draw.rectangle((0, HEADER, width, HEADER + banner - 4), fill=INK)
+        result = fit_text(f"Ended: {grid['result']}", 17, width - 24, bold=True)
+        draw_text(image, (12, HEADER + (banner - 4) / 2), result, 17, WHITE, anchor="lm", bold=True)
     for x in range(low_x, high_x + 1):
         for y in range(low_y, high_y + 1):
             x0, y0, x1, y1 = box((x, y))
             draw.rectangle((x0, y0, x1 - 1, y1 - 1), fill=EMPTY, outline=GRID)
-    for x, y in (tuple(c) for c in view["nml"]):
+    for x, y in (tuple(c) for c in grid["nml"]):
         x0, y0, _, _ = box((x, y))
         image.paste(_hatch(), (x0 + 1, y0 + 1))
-    owner_of = {}
-    for piece in view["pieces"]:
-        first = piece["owner"] == view["first"]
+    owner_of: dict[Cell, int] = {}
+    dead = set(grid.get("surrounded", ()))
+    for piece in grid["pieces"]:
+        first = piece["owner"] == grid["first"]
         colour = FIRST if first else SECOND
         for cell in piece["cells"]:
-            owner_of[tuple(cell)] = piece["id"]
-            x0, y0, x1, y1 = box(tuple(cell))
+            owner_of[(cell[0], cell[1])] = piece["id"]
+            x0, y0, x1, y1 = box((cell[0], cell[1]))
             draw.rectangle((x0, y0, x1 - 1, y1 - 1), fill=colour)
+            if piece["id"] in dead:
+                draw.line((x0 + 3, y0 + 3, x1 - 4, y1 - 4), fill=SURROUNDED, width=4)
+                draw.line((x0 + 3, y1 - 4, x1 - 4, y0 + 3), fill=SURROUNDED, width=4)
             draw_text(image, ((x0 + x1) / 2, (y0 + y1) / 2), piece["letter"], 18, WHITE if first else INK,
                       anchor="mm", bold=True)
-    last = {tuple(c) for c in view["last"]}
-    for cell, ident in owner_of.items():  # thick outlines where a tromino ends
+    last = {(c[0], c[1]) for c in grid["last"]}
+    halo = [(c, e) for c, e in _outline(owner_of, box) if c in last]
+    for cell, edge in _outline(owner_of, box):
+        draw.line(edge, fill=SURROUNDED if owner_of[cell] in dead else INK, width=3)
+    for _, (x0, y0, x1, y1) in halo:  # the last play's outline on top, a little wider
+        draw.line((x0, y0, x1, y1), fill=HIGHLIGHT, width=5)
+    for x in range(low_x, high_x + 1):
+        x0, _, x1, _ = box((x, low_y))
+        draw_text(image, ((x0 + x1) / 2, top + rows * CELL + LABEL / 2), str(x), 15, MUTED, anchor="mm")
+    for y in range(low_y, high_y + 1):
+        _, y0, _, y1 = box((low_x, y))
+        draw_text(image, (left + LABEL / 2, (y0 + y1) / 2), str(y), 15, MUTED, anchor="mm")
+    return image
+
+
+def _outline(owner_of: Mapping[Cell, int], box: Any) -> list[tuple[Cell, tuple[int, int, int, int]]]:
+    """Every unit edge where a tromino ends, as (its cell, the line to draw)."""
+    found = []
+    for cell, ident in owner_of.items():
         x0, y0, x1, y1 = box(cell)
         x, y = cell
         for (dx, dy), edge in (((1, 0), (x1, y0, x1, y1)), ((-1, 0), (x0, y0, x0, y1)),
                                ((0, 1), (x0, y0, x1, y0)), ((0, -1), (x0, y1, x1, y1))):
             if owner_of.get((x + dx, y + dy)) != ident:
-                draw.line(edge, fill=HIGHLIGHT if cell in last else INK, width=5 if cell in last else 3)
-    for x in range(low_x, high_x + 1):
-        x0, _, x1, _ = box((x, low_y))
-        draw_text(image, ((x0 + x1) / 2, HEADER + rows * CELL + LABEL / 2), str(x), 14, MUTED, anchor="mm")
-    for y in range(low_y, high_y + 1):
-        _, y0, _, y1 = box((low_x, y))
-        draw_text(image, (LABEL / 2, (y0 + y1) / 2), str(y), 14, MUTED, anchor="mm")
-    return image
+                found.append((cell, edge))
+    return found
 
 
 def _header(image: Image.Image, view: Mapping[str, Any]) -> None:
     names, points = view["names"], view["points"]
     if view.get("winner") is not None:
         title = f"{names[view['winner']]} wins the game"
+        stage = "Game over"
     else:
-        stage = "moving ×2" if view["phase"] == "moving" else f"{view['placed']}/30 placed"
-        title = f"Round {view['round']} · {names[view['mover']]} plays {view['letter']} · {stage}"
-    draw_text(image, (12, 20), fit_text(title, 20, image.width - 24, bold=True), 20, INK, anchor="lm", bold=True)
+        stage = "moving phase: points ×2" if view["phase"] == "moving" else f"{view['placed']}/30 placed"
+        title = f"Round {view['round']} · {names[view['mover']]} plays {view['letter']}"
+        if view.get("passes"):
+            stage += f" · {view['passes']} pass{'es' if view['passes'] != 1 else ''} in a row"
+    draw_text(image, (12, 20), fit_text(title, 22, image.width - 24, bold=True), 22, INK, anchor="lm", bold=True)
     first = view["first"]
-    line = (f"{names[first]} (capitals) {points[first]} TGpoints · {names[1 - first]} (lower case) "
-            f"{points[1 - first]} TGpoints · 7 wins")
-    draw_text(image, (12, 50), fit_text(line, 15, image.width - 24), 15, MUTED, anchor="lm")
+    x = 12
+    for seat, colour, sample in ((first, FIRST, "A"), (1 - first, SECOND, "a")):
+        draw = ImageDraw.Draw(image)
+        draw.rectangle((x, 42, x + 22, 64), fill=colour, outline=INK, width=2)
+        draw_text(image, (x + 11, 53), sample, 15, WHITE if colour == FIRST else INK, anchor="mm", bold=True)
+        label = fit_text(f"{names[seat]}: {points[seat]} TGpoint{'s' if points[seat] != 1 else ''}", 17,
+                         image.width // 2 - 50, bold=True)
+        draw_text(image, (x + 30, 53), label, 17, INK, anchor="lm", bold=True)
+        x = image.width // 2
+    draw_text(image, (12, 80), fit_text(f"{stage} · 7 TGpoints win", 15, image.width - 24), 15, MUTED, anchor="lm")
 
 
 @lru_cache(maxsize=1)
@@ -104,11 +154,31 @@ def _hatch() -> Image.Image:
 
 
 def hand(game: Any, seat: int) -> bytes:
-    """Tromino Go hides nothing: a card with the player's side and what is to be played."""
+    """Tromino Go hides nothing: a card with the player's side, whose turn it is, the letter to
+    play and the score."""
     view = game.view(seat)
-    image = Image.new("RGB", (420, 96), PAPER)
-    side = "capitals (A B C)" if seat == view["first"] else "lower case (a b c)"
-    draw_text(image, (12, 24), f"You play {side} this round", 18, INK, anchor="lm", bold=True)
-    to_play = "your turn" if view["mover"] == seat else "the other player's turn"
-    draw_text(image, (12, 62), f"Next: {view['letter']}, {to_play}", 16, MUTED, anchor="lm")
+    image = Image.new("RGB", (MIN_WIDTH, 120), PAPER)
+    draw = ImageDraw.Draw(image)
+    capitals = seat == view["first"]
+    colour = FIRST if capitals else SECOND
+    draw.rectangle((12, 12, 52, 52), fill=colour, outline=INK, width=2)
+    draw_text(image, (32, 32), "A" if capitals else "a", 24, WHITE if capitals else INK, anchor="mm", bold=True)
+    side = "capitals (A B C), blue" if capitals else "lower case (a b c), orange"
+    draw_text(image, (64, 24), fit_text(f"You play {side}", 18, MIN_WIDTH - 76, bold=True), 18, INK,
+              anchor="lm", bold=True)
+    if view.get("winner") is not None:
+        status = "You won the game" if view["winner"] == seat else "The game is over"
+    elif view["mover"] == seat:
+        status = f"Your turn: play {view['letter']}" if view["phase"] == "placing" else \
+            f"Your turn: move one of your {view['letter']} trominoes"
+    else:
+        status = f"{view['names'][view['mover']]} plays {view['letter']}"
+    draw_text(image, (64, 48), fit_text(status, 16, MIN_WIDTH - 76), 16, INK, anchor="lm")
+    names, points = view["names"], view["points"]
+    score = f"Round {view['round']} · TGpoints: you {points[seat]}, {names[1 - seat]} {points[1 - seat]} (7 win)"
+    draw_text(image, (12, 84), fit_text(score, 15, MIN_WIDTH - 24), 15, MUTED, anchor="lm")
+    offers = [c["points"] for c in view.get("concessions", ()) if c["seat"] != seat]
+    if offers:
+        draw_text(image, (12, 106), f"{names[1 - seat]} concedes {max(offers)}: `accept` to take it", 14, MUTED,
+                  anchor="lm")
     return encode_png(image)

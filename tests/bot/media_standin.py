@@ -83,32 +83,34 @@ class MediaStandIn:
             return []
         return [f"sticker-{n}.gif" for n in range(12)]
 
-    async def klipy_search(self, request: web.Request) -> web.Response:
-        self.requests["klipy"] += 1
+    async def _search(self, request: web.Request, provider: str) -> tuple[str, list[str]] | web.Response:
+        """Record a search; its failure response if the query names one, else (query, files)."""
+        self.requests[provider] += 1
         query = request.query.get("q", "")
         self.queries.append(dict(request.query))
         failure = await self._failure(query)
         if failure is not None:
             return failure
-        limit = int(request.query.get("limit", "9"))
+        return query, self._files(query)[:int(request.query.get("limit", "9"))]
+
+    async def klipy_search(self, request: web.Request) -> web.Response:
+        found = await self._search(request, "klipy")
+        if isinstance(found, web.Response):
+            return found
+        query, names = found
         results = [{"id": name, "content_description": f"{query} {name}",
                     "media_formats": {"tinygif_transparent": {"url": f"{self.base_url}/files/{name}",
-                                                              "dims": [300, 200]}}}
-                   for name in self._files(query)[:limit]]
+                                                              "dims": [300, 200]}}} for name in names]
         return web.json_response({"results": results, "next": ""})
 
     async def giphy_search(self, request: web.Request) -> web.Response:
-        self.requests["giphy"] += 1
-        query = request.query.get("q", "")
-        self.queries.append(dict(request.query))
-        failure = await self._failure(query)
-        if failure is not None:
-            return failure
-        limit = int(request.query.get("limit", "9"))
+        found = await self._search(request, "giphy")
+        if isinstance(found, web.Response):
+            return found
+        query, names = found
         data = [{"id": name, "title": f"{query} {name}",
                  "images": {"fixed_height_small": {"url": f"{self.base_url}/files/{name}"},
-                            "preview_gif": {"url": f"{self.base_url}/files/{name}"}}}
-                for name in self._files(query)[:limit]]
+                            "preview_gif": {"url": f"{self.base_url}/files/{name}"}}} for name in names]
         return web.json_response({"data": data, "meta": {"status": 200, "msg": "OK"}})
 
     async def file(self, request: web.Request) -> web.StreamResponse:
