@@ -12,7 +12,7 @@ import asyncio
 import logging
 import secrets
 import weakref
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
 import renderers
@@ -622,7 +622,8 @@ class Referee(ModeratorCommands, ClockDuties):
         reply.notices = [n.id for n in notices if n.id is not None]
         if reply.public is not None:
             try:
-                reply.public.attachments = await self._board_attachments(turn.game, table.id)
+                reply.public.attachments = await self._board_attachments(turn.game, table.id,
+                                                                          deadlines=turn.deadlines)
             except Exception:
                 log.exception("drawing the board of table %s failed; announcing without it", table.id)
                 reply.public.text += "\n" + _(NO_PICTURE)
@@ -662,14 +663,17 @@ class Referee(ModeratorCommands, ClockDuties):
                      events=list(turn.events), table_id=table.id, place=table.place, mentions=pinged,
                      ply=len(game.log), status=table.status)
 
-    async def _board_attachments(self, game: Game, table_id: int, viewer: int | None = None) -> list[Attachment]:
-        """The public board picture, with the pictures players chose (their chicken-feet);
-        `viewer` is emphasised (nothing hidden is ever drawn)."""
+    async def _board_attachments(self, game: Game, table_id: int, viewer: int | None = None, *,
+                                 deadlines: Mapping[int, float] | None = None) -> list[Attachment]:
+        """The public board picture, with the pictures players chose (their chicken-feet) and the
+        earliest deadline; `viewer` is emphasised (nothing hidden is ever drawn)."""
         if not self.render_images or game.name not in renderers.RENDERERS:
             return []
         feet = {seat: decoded(data) for seat, (data, _source) in (await self.store.pictures(table_id, FOOT)).items()
                 if seat < game.players}
-        data = renderers.render(game, viewer, feet=feet or None)
+        if deadlines is None:
+            deadlines = {t.seat: t.due for t in await self.store.timers(table_id) if t.kind == DEADLINE}
+        data = renderers.render(game, viewer, feet=feet or None, deadline=min(deadlines.values(), default=None))
         return [Attachment(f"{game.name}-move-{len(game.log)}.png", data, "the board")]
 
     async def choose_picture(self, place: str, user: User, kind: str, png: bytes, source: str) -> Reply:

@@ -7,8 +7,10 @@ files or the system's fonts; text uses Pillow's bundled scalable font.
 
 from __future__ import annotations
 
+import inspect
 import io
 import re
+import time
 import unicodedata
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -429,7 +431,8 @@ class GameRenderer(Protocol):
     """What a game's renderer module provides."""
 
     def board(self, game: Any, viewer: int | None = None, *,
-              feet: Mapping[int, Image.Image] | None = None) -> bytes: ...
+              feet: Mapping[int, Image.Image] | None = None) -> bytes:
+        """The public board; a renderer may also take `deadline` (see `render`)."""
 
     def hand(self, game: Any, seat: int) -> bytes: ...
 
@@ -455,11 +458,21 @@ def renderer_for(game: Game) -> GameRenderer:
         raise NoRenderer(f"no board renderer for the game {game.name!r} (renderers exist for: {known})") from None
 
 
-def render(game: Game, viewer: int | None = None, *, feet: Mapping[int, Image.Image] | None = None) -> bytes:
+def render(game: Game, viewer: int | None = None, *, feet: Mapping[int, Image.Image] | None = None,
+           deadline: float | None = None) -> bytes:
     """The public board of any game with a renderer, as PNG bytes. `viewer` only emphasises
     that seat; no hidden information is ever drawn. `feet` maps seats to pictures where the
-    game has a use for them (Tronimoes: the chicken-foot image)."""
-    return renderer_for(game).board(game, viewer, feet=feet)
+    game has a use for them (Tronimoes: the chicken-foot image). `deadline` (seconds since the
+    epoch) is when the turn or phase shown ends, for games whose header shows it."""
+    draw: Any = renderer_for(game).board
+    if deadline is not None and "deadline" in inspect.signature(draw).parameters:
+        return bytes(draw(game, viewer, feet=feet, deadline=deadline))
+    return bytes(draw(game, viewer, feet=feet))
+
+
+def deadline_text(deadline: float) -> str:
+    """A moment as a picture's header shows it: "Tue 27 Nov 14:05 UTC"."""
+    return time.strftime("%a %d %b %H:%M UTC", time.gmtime(deadline))
 
 
 def render_hand(game: Game, seat: int) -> bytes:

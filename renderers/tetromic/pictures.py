@@ -15,7 +15,20 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from engine.tetromic.pieces import BY_KIND, ORIENTATIONS
-from renderers.common import HIGHLIGHT, INK, MUTED, PAPER, RGB, WHITE, draw_text, encode_png, fit_text, hatch_tile, mix
+from renderers.common import (
+    HIGHLIGHT,
+    INK,
+    MUTED,
+    PAPER,
+    RGB,
+    WHITE,
+    deadline_text,
+    draw_text,
+    encode_png,
+    fit_text,
+    hatch_tile,
+    mix,
+)
 
 CELL = 34
 GAP = 26
@@ -33,12 +46,14 @@ GRID: RGB = (0xCF, 0xC6, 0xB2)
 HATCH: RGB = (0x9A, 0x93, 0x86)
 
 
-def board(game: Any, viewer: int | None = None, *, feet: Mapping[int, Image.Image] | None = None) -> bytes:
-    """Every board of the game (PNG); `viewer`'s comes first and is framed."""
-    return encode_png(board_image(game.view(None), viewer))
+def board(game: Any, viewer: int | None = None, *, feet: Mapping[int, Image.Image] | None = None,
+          deadline: float | None = None) -> bytes:
+    """Every board of the game (PNG); `viewer`'s comes first and is framed; the header says when
+    the phase ends."""
+    return encode_png(board_image(game.view(None), viewer, deadline))
 
 
-def board_image(view: Mapping[str, Any], viewer: int | None = None) -> Image.Image:
+def board_image(view: Mapping[str, Any], viewer: int | None = None, deadline: float | None = None) -> Image.Image:
     seats = list(range(len(view["seats"])))
     if viewer is not None and 0 <= viewer < len(seats):
         seats.remove(viewer)
@@ -49,7 +64,8 @@ def board_image(view: Mapping[str, Any], viewer: int | None = None) -> Image.Ima
     columns = min(PER_ROW, len(seats))
     rows = (len(seats) + PER_ROW - 1) // PER_ROW
     image = Image.new("RGB", (GAP + columns * panel_w, TOP + rows * panel_h), PAPER)
-    title = (f"Tetromic · phase {view['phase']} · first to level {view['target_level']} wins")
+    title = (f"Tetromic · phase {view['phase']} · first to level {view['target_level']} wins"
+             + (f" · phase ends {deadline_text(deadline)}" if deadline is not None else ""))
     if view.get("winner") is not None:
         title = f"Tetromic · {view['seats'][view['winner']]['name']} wins!"
     draw_text(image, (GAP, TOP // 2 + 2), fit_text(title, 22, image.width - 2 * GAP, bold=True), 22, INK,
