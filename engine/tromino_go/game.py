@@ -17,6 +17,7 @@ from engine.tromino_go.geometry import (
     Cells,
     analyse,
     cells_of,
+    groups,
     is_cut,
     neighbours,
     shape_of,
@@ -109,6 +110,9 @@ class TrominoGo(Game):
         self.winner: int | None = None
         self.end_reason = ""
         self.last: Cells = frozenset()
+        self.previous: dict[str, Any] | None = None
+        """The last finished round as it ended (its pieces, No Man's Land, surrounded trominoes and
+        result), so the picture after a round-ending play shows the surround, not an empty grid."""
         self._analysis: Analysis | None = None
 
     # ---- the round ---------------------------------------------------------------------------
@@ -163,7 +167,7 @@ class TrominoGo(Game):
             actions = sorted(self._plays() if self.phase == "placing" else self._moves(), key=_order)
             if not actions:
                 actions = ["pass"]
-        actions += [f"concede {n}" for n in range(POINTS_TO_WIN + 1)]
+        actions += [f"concede {n}" for n in range(notation.MAX_CONCESSION + 1)]
         actions += [f"accept {n}" for n in sorted({p for s, p in self.concessions if s != seat})]
         actions.append("forfeit")
         return actions
@@ -296,8 +300,9 @@ class TrominoGo(Game):
         return self._read_play(move)
 
     def _cells_of(self, play: Play) -> Cells:
-        if play.letter is not None and play.letter != self.letter:
-            raise IllegalMove(f"the letter to play is {self.letter}, not {play.letter}")
+        if play.letter is not None and play.letter.upper() != self.letter.upper():
+            raise IllegalMove(f"the letter to play is {self.letter}, not {play.letter}; leave the letter out "
+                              f"and the referee fills it in")
         if play.cells:
             shape = shape_of(play.cells)
             if shape is None:
@@ -417,10 +422,12 @@ class TrominoGo(Game):
 
     def _tie(self, why: str) -> list[Event]:
         second = 1 - self.first
+        self._remember(f"Round {self.round}: a tie ({why})")
         return [Event("round_end", f"Round {self.round} is a tie ({why}): nobody scores.", (0, 1),
                       {"winner": None, "points": 0}), *self._next_round(second)]
 
     def _end_round(self, winner: int, loser: int, points: int, how: str) -> list[Event]:
+        self._remember(f"Round {self.round} to {self.names[winner]}, +{points} ({how})")
         events = [Event("round_end", f"Round {self.round} goes to {self.names[winner]} for {points} TGpoint"
                                      f"{'s' if points != 1 else ''} ({how}). Totals: {self.names[0]} {self.points[0]}, "
                                      f"{self.names[1]} {self.points[1]}.", (winner, loser),
@@ -428,6 +435,26 @@ class TrominoGo(Game):
         if self.points[winner] >= POINTS_TO_WIN:
             return events + self._end_game(winner, f"{self.names[winner]} reached {self.points[winner]} TGpoints")
         return events + self._next_round(loser)
+
+    def surrounded_ids(self) -> list[int]:
+        """Ids of the trominoes in surrounded groups now."""
+        analysis = self.analysis()
+        single = self.options.group_mode == "single"
+        found = [i for group in groups([p.cells for p in self.pieces], [p.owner for p in self.pieces], single)
+                 if all(analysis.out[i] == 0 for i in group) for i in group]
+        return sorted(self.pieces[i].id for i in found)
+
+    def _remember(self, result: str) -> None:
+        """Keep the round that is ending for the pictures (rules §1.7: announce the surround)."""
+        self.previous = {
+            "round": self.round, "first": self.first, "result": result,
+            "pieces": self._pieces_view(), "nml": sorted(list(c) for c in self.analysis().no_mans_land()),
+            "last": sorted(list(c) for c in self.last), "surrounded": self.surrounded_ids(),
+        }
+
+    def _pieces_view(self) -> list[dict[str, Any]]:
+        return [{"id": p.id, "owner": p.owner, "letter": p.letter, "cells": sorted(list(c) for c in p.cells)}
+                for p in self.pieces]
 
     def _next_round(self, starter: int) -> list[Event]:
         self.round += 1
@@ -458,9 +485,10 @@ class TrominoGo(Game):
             "letter": self.letter, "placed": self.placed, "phase": self.phase, "passes": self.passes,
             "points": list(self.points), "names": list(self.names), "winner": self.winner,
             "to_move": list(self.to_move()),
-            "pieces": [{"id": p.id, "owner": p.owner, "letter": p.letter, "cells": sorted(list(c) for c in p.cells)}
-                       for p in self.pieces],
+            "pieces": self._pieces_view(),
             "nml": sorted(list(c) for c in analysis.no_mans_land()),
+            "surrounded": self.surrounded_ids(),
+            "previous": self.previous,
             "last": sorted(list(c) for c in self.last),
             "concessions": [{"seat": s, "points": n} for s, n in self.concessions],
         }

@@ -16,6 +16,8 @@ from engine.core import NotationError
 from engine.tromino_go.geometry import ORIENTATIONS, Cell
 
 LIMIT = 1000
+MAX_CONCESSION = 7
+"""7 TGpoints win the game, so no concession needs more."""
 EXAMPLE = "`play 2,-1 SW` (a corner cell and the elbow: SW, SE, NW or NE), `play 1,0 2,0 1,1` or `pass`"
 _CELL = re.compile(r"\(?\s*(-?\d+)\s*,\s*(-?\d+)\s*\)?")
 
@@ -91,13 +93,16 @@ def read(text: str) -> Parsed:
     lowered = cleaned.lower()
     if lowered in ("pass", "forfeit"):
         return Word(lowered)
+    if lowered == "verify":
+        raise NotationError("nothing to verify: the referee checks every play and move as it is made. To dispute "
+                            "one, ask a moderator to roll it back")
     words = lowered.split()
     if words and words[0] in ("concede", "accept"):
         number = words[1] if len(words) > 1 else None
         if number is not None and not number.isdigit():
             raise NotationError(f"{words[0]} takes a whole number of TGpoints, like `{words[0]} 2`")
-        if len(words) > 2 or (number is not None and int(number) > 99):
-            raise NotationError(f"write `{words[0]} N` with N from 0 to 99")
+        if len(words) > 2 or (number is not None and int(number) > MAX_CONCESSION):
+            raise NotationError(f"write `{words[0]} N` with N from 0 to {MAX_CONCESSION} (7 TGpoints win the game)")
         if words[0] == "concede":
             if number is None:
                 raise NotationError("say how many TGpoints you concede, like `concede 2`")

@@ -11,18 +11,21 @@ it is secret: it is drawn from `game.view(None)`."""
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
 from PIL import Image, ImageDraw
 
 from renderers.common import HIGHLIGHT, INK, MUTED, PAPER, RGB, WHITE, draw_text, encode_png, fit_text
+from renderers.tromino_go.text_board import shown
 
 CELL = 32
 MARGIN = 2
 LABEL = 30
 HEADER = 96
 MIN_WIDTH = 520
+BANNER = 36
 FIRST: RGB = (0x00, 0x72, 0xB2)
 SECOND: RGB = (0xE6, 0x9F, 0x00)
 EMPTY: RGB = (0xEC, 0xE7, 0xDC)
@@ -37,16 +40,26 @@ def board(game: Any, viewer: int | None = None, *, feet: Mapping[int, Image.Imag
     return encode_png(board_image(game.view(None)))
 
 
-def shown(view: Mapping[str, Any]) -> Mapping[str, Any]:
-    """What the grid shows: the round in play, or the round that just ended while the new one
-    has no tromino yet."""
-    previous = view.get("previous")
-    if not view["pieces"] and previous:
-        return previous
-    return view
+@dataclass(frozen=True)
+class Layout:
+    """Where the grid sits in the picture: cell (x, y) is the CELL-pixel square at `box`."""
+
+    low_x: int
+    high_x: int
+    low_y: int
+    high_y: int
+    left: int
+    top: int
+    width: int
+    height: int
+
+    def box(self, cell: Cell) -> tuple[int, int, int, int]:
+        x0 = self.left + LABEL + (cell[0] - self.low_x) * CELL
+        y0 = self.top + (self.high_y - cell[1]) * CELL
+        return x0, y0, x0 + CELL, y0 + CELL
 
 
-def board_image(view: Mapping[str, Any]) -> Image.Image:
+def layout(view: Mapping[str, Any]) -> Layout:
     grid = shown(view)
     cells = [tuple(c) for p in grid["pieces"] for c in p["cells"]]
     xs = [x for x, _ in cells] or [0]
@@ -56,17 +69,22 @@ def board_image(view: Mapping[str, Any]) -> Image.Image:
     columns, rows = high_x - low_x + 1, high_y - low_y + 1
     width = max(LABEL + columns * CELL + 16, MIN_WIDTH)
     left = (width - 16 - columns * CELL - LABEL) // 2
-    banner = 36 if grid is not view else 0
-    top = HEADER + banner
-    image = Image.new("RGB", (width, top + rows * CELL + LABEL), PAPER)
+    top = HEADER + (BANNER if grid is not view else 0)
+    return Layout(low_x, high_x, low_y, high_y, left, top, width, top + rows * CELL + LABEL)
+
+
+def board_image(view: Mapping[str, Any]) -> Image.Image:
+    grid = shown(view)
+    at = layout(view)
+    low_x, high_x, low_y, high_y, left, top, width = at.low_x, at.high_x, at.low_y, at.high_y, at.left, at.top, \
+        at.width
+    rows = high_y - low_y + 1
+    banner = top - HEADER
+    image = Image.new("RGB", (width, at.height), PAPER)
     draw = ImageDraw.Draw(image)
+    box = at.box
 
-    def box(cell: Cell) -> tuple[int, int, int, int]:
-        x0 = left + LABEL + (cell[0] - low_x) * CELL
-        y0 = top + (high_y - cell[1]) * CELL
-        return x0, y0, x0 + CELL, y0 + CELL
-
-    _header(image, view)
+    _header(image, view, grid["first"])
     if banner:
         draw.rectangle((0, HEADER, width, HEADER + banner - 4), fill=INK)
         result = fit_text(f"Ended: {grid['result']}", 17, width - 24, bold=True)
@@ -120,7 +138,9 @@ def _outline(owner_of: Mapping[Cell, int], box: Any) -> list[tuple[Cell, tuple[i
     return found
 
 
-def _header(image: Image.Image, view: Mapping[str, Any]) -> None:
+def _header(image: Image.Image, view: Mapping[str, Any], first: int) -> None:
+    """The title (round, who plays which letter), the two sides as the grid below colours them
+    (`first`: the seat with capitals there), and the stage."""
     names, points = view["names"], view["points"]
     if view.get("winner") is not None:
         title = f"{names[view['winner']]} wins the game"
@@ -131,7 +151,6 @@ def _header(image: Image.Image, view: Mapping[str, Any]) -> None:
         if view.get("passes"):
             stage += f" · {view['passes']} pass{'es' if view['passes'] != 1 else ''} in a row"
     draw_text(image, (12, 20), fit_text(title, 22, image.width - 24, bold=True), 22, INK, anchor="lm", bold=True)
-    first = view["first"]
     x = 12
     for seat, colour, sample in ((first, FIRST, "A"), (1 - first, SECOND, "a")):
         draw = ImageDraw.Draw(image)

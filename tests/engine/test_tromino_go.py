@@ -247,3 +247,218 @@ def test_with_single_groups_a_lone_enclosed_tromino_is_surrounded_even_in_a_livi
     single = TrominoGo.from_position(position(pieces, t=5), options=TrominoGo.Options.parse({"group_mode": "single"}))
     assert not [e for e in component._after_change() if e.kind == "round_end"]
     assert [e for e in single._after_change() if e.kind == "round_end"]
+
+
+# ---- scenarios from positions, played through `apply` -----------------------------------------------
+
+
+def board(spec: str, *, first: int, t: int, phase: str = "placing") -> TrominoGo:
+    """A position from `owner letter x,y x,y x,y / ...`, pieces in the order played."""
+    pieces = []
+    for part in spec.split("/"):
+        head, *cells = part.split()
+        pieces.append((int(head[0]), head[1], [tuple(int(v) for v in c.split(",")) for c in cells]))
+    p = position(pieces, t=t, first=first, phase=phase)
+    p["seats"] = [{"name": "P1", "score": 0}, {"name": "P2", "score": 0}]
+    return TrominoGo.from_position(p)
+
+
+SURROUND_BY_NML = ("1A 0,0 1,0 1,1 / 0b -1,0 -1,1 0,1 / 1C -3,0 -2,0 -2,1 / 0a -3,1 -3,2 -2,2 / "
+                   "1B -5,2 -4,1 -4,2 / 0c 0,-1 1,-2 1,-1 / 1A -2,-2 -2,-1 -1,-1 / 0b 1,2 2,1 2,2")
+"""P2 (seat 1, lower case) is to play c; `play -1,2 NE` seals P1's b at -1,0 against an empty cell."""
+
+
+def test_a_surround_in_the_placing_phase_ends_the_round_and_scores_the_difference():
+    g = board(SURROUND_BY_NML, first=1, t=8)
+    events = g.apply(1, "play -1,2 NE")
+    end = next(e for e in events if e.kind == "round_end")
+    assert end.data["winner"] == 1 and end.data["points"] == 1 and g.points == [0, 1]
+    assert g.round == 2 and g.first == 0 and g.pieces == []  # the loser starts, with capitals
+
+
+def test_an_enclosed_empty_cell_is_no_mans_land_and_no_outside_edge():
+    g = board(SURROUND_BY_NML, first=1, t=8)
+    g.apply(1, "play -1,2 NE")
+    ended = g.view(None)["previous"]
+    assert [0, 2] in ended["nml"] or ended["nml"]  # the cell the b faced is enclosed
+    dead = [p for p in ended["pieces"] if p["id"] in ended["surrounded"]]
+    assert [p["letter"] for p in dead] == ["b"] and dead[0]["cells"] == [[-1, 0], [-1, 1], [0, 1]]
+    nml = {tuple(c) for c in ended["nml"]}
+    assert any((x + dx, y + dy) in nml for x, y in dead[0]["cells"] for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1)))
+
+
+SELF_SURROUND = ("0A 0,1 1,0 1,1 / 1b -1,-1 0,-1 0,0 / 0C -1,-2 0,-3 0,-2 / 1a 1,-3 1,-2 2,-3 / "
+                 "0B 2,-2 3,-2 3,-1 / 1c 2,-1 2,0 3,0 / 0A 3,1 4,0 4,1 / 1b 3,2 3,3 4,2 / 0C 3,-3 4,-3 4,-2 / "
+                 "1a 4,-4 5,-4 5,-3 / 0B 4,-5 5,-6 5,-5")
+
+
+def test_surrounding_your_own_group_is_legal_and_scores_for_the_other_player():
+    g = board(SELF_SURROUND, first=0, t=11)
+    assert "play 1,2 NW" in g.legal_actions(1)
+    g.apply(1, "play 1,2 NW")
+    assert g.points == [1, 0] and g.first == 1  # P2 surrounded its own c and lost the round
+
+
+MOVING = ("1A 0,0 1,0 1,1 / 0b -1,-1 -1,0 0,-1 / 1C -1,-2 0,-3 0,-2 / 0a -3,-2 -2,-2 -2,-1 / "
+          "1B -4,-3 -3,-4 -3,-3 / 0c -6,-12 -5,-12 -5,-11 / 1A -1,-7 -1,-6 0,-6 / 0b -6,-7 -5,-7 -5,-6 / "
+          "1C -4,-2 -4,-1 -3,-1 / 0a -8,-7 -8,-6 -7,-7 / 1B -8,-8 -7,-9 -7,-8 / 0c -7,-6 -7,-5 -6,-5 / "
+          "1A 2,-3 3,-3 3,-2 / 0b 1,-3 1,-2 2,-2 / 1C -1,1 0,1 0,2 / 0a -2,1 -2,2 -1,2 / 1B -3,-8 -3,-7 -2,-7 / "
+          "0c -2,-9 -2,-8 -1,-8 / 1A -5,-5 -4,-6 -4,-5 / 0b -3,-11 -2,-11 -2,-10 / 1C -3,6 -2,5 -2,6 / "
+          "0a -7,-11 -7,-10 -6,-11 / 1B -8,-5 -8,-4 -7,-4 / 0c -8,-3 -8,-2 -7,-3 / 1A -1,-11 -1,-10 0,-11 / "
+          "0b 4,-3 4,-2 5,-3 / 1C -3,2 -3,3 -2,3 / 0a -2,4 -1,4 -1,5 / 1B -1,-5 0,-5 0,-4 / 0c -5,-8 -4,-9 -4,-8")
+
+
+def test_a_surround_in_the_moving_phase_scores_double_through_a_move():
+    g = board(MOVING, first=1, t=65, phase="moving")
+    assert g.letter == "c" and g.mover == 0
+    with pytest.raises(IllegalMove, match="all 30 trominoes are down"):
+        g.parse(0, "play 9,9 SW")
+    assert g.parse(0, "move -8,-2 to -6,-4 NE") == "move -8,-3 to -6,-4 NE"  # any cell names the tromino
+    g.apply(0, "move -7,-3 to -6,-4 NE")
+    assert g.points == [2, 0] and g.round == 2
+
+
+def test_only_a_tromino_of_the_current_letter_and_your_own_may_move():
+    g = board(MOVING, first=1, t=65, phase="moving")
+    with pytest.raises(IllegalMove, match="move one of your c trominoes; that one is A"):
+        g.parse(0, "move 0,0 to 5,5 SW")
+    with pytest.raises(IllegalMove, match="there is no tromino on 40,40"):
+        g.parse(0, "move 40,40 to 5,5 SW")
+
+
+def test_a_move_must_change_the_cells():
+    g = board(MOVING, first=1, t=65, phase="moving")
+    with pytest.raises(IllegalMove, match="somewhere else"):
+        g.parse(0, "move -8,-3 to -8,-3 SW")
+
+
+def test_trominoes_do_not_move_in_the_placing_phase():
+    with pytest.raises(IllegalMove, match="move only after 30"):
+        game(OPENING).parse(0, "move 0,0 to 5,5 SW")
+
+
+def test_a_pass_is_forced_when_the_mover_has_nothing_to_play():
+    g = game([(0, "A", [(0, 0), (1, 0), (0, 1)]), (1, "b", [(1, 1), (2, 1), (1, 2)])], t=2, phase="moving")
+    assert g.letter == "C" and g.legal_actions(0)[0] == "pass" and g.forced_action(0) == "pass"
+    assert g.forced_action(1) is None  # not the mover
+    events = g.apply(0, "pass")
+    assert events[0].kind == "pass" and g.t == 3 and g.passes == 1
+
+
+def test_a_move_cap_ends_the_moving_phase_in_a_tie_when_set():
+    options = TrominoGo.Options.parse({"max_moving_turns": "1"})
+    g = board(MOVING, first=1, t=65, phase="moving")
+    g = TrominoGo.from_position(g.to_position(), options=options)
+    legal = [a for a in g.legal_actions(0) if a.startswith("move") and a != "move -8,-3 to -6,-4 NE"]
+    quiet = next(a for a in legal if not _ends_round(g, a))
+    events = g.apply(0, quiet)
+    assert any(e.kind == "round_end" and "tie" in e.text for e in events) and g.points == [0, 0]
+    assert g.first == 0  # after a tie the second player of the tied round starts
+
+
+def _ends_round(g: TrominoGo, action: str) -> bool:
+    copy = g.clone()
+    copy.apply(copy.mover, action)
+    return copy.round != g.round and "tie" not in (copy.previous or {}).get("result", "")
+
+
+TIE = ('1A 2,-1 2,0 3,0 / 0b -1,-3 -1,-2 0,-2 / 1C -5,7 -4,6 -4,7 / 0a -7,9 -6,9 -6,10 / '
+       '1B -4,-1 -4,0 -3,0 / 0c 1,-2 1,-1 2,-2 / 1A 1,3 2,3 2,4 / 0b 0,2 0,3 1,2 / 1C -1,3 -1,4 0,4 / '
+       '0a -1,5 -1,6 0,5 / 1B 0,6 0,7 1,7 / 0c -4,2 -3,1 -3,2 / 1A -3,6 -3,7 -2,7 / 0b -6,6 -6,7 -5,6 / '
+       '1C -2,-1 -2,0 -1,-1 / 0a -3,10 -2,9 -2,10 / 1B 3,4 4,3 4,4 / 0c 1,8 1,9 2,8 / 1A -5,4 -4,4 -4,5 / '
+       '0b 7,0 7,1 8,0 / 1C 8,-1 9,-1 9,0 / 0a -3,3 -2,2 -2,3 / 1B -5,9 -5,10 -4,10 / 0c 4,2 5,1 5,2 / '
+       '1A 6,1 6,2 7,2 / 0b -6,2 -5,2 -5,3 / 1C -2,8 -1,7 -1,8 / 0a -5,8 -4,8 -4,9 / 1B -8,9 -8,10 -7,10 / '
+       '0c -6,-1 -5,-1 -5,0')
+
+
+def test_equal_surrounds_tie_the_round_and_the_second_player_starts_the_next():
+    g = board(TIE, first=1, t=91, phase="moving")
+    events = g.apply(0, "move -6,6 to 3,-1 SE")
+    end = next(e for e in events if e.kind == "round_end")
+    assert end.data == {"winner": None, "points": 0} and "tie" in end.text and g.points == [0, 0]
+    assert g.round == 2 and g.first == 0  # P1 moved second in the tied round
+
+
+def test_concessions_run_from_zero_to_seven():
+    g = TrominoGo.new(2, seed=1)
+    assert [a for a in g.legal_actions(0) if a.startswith("concede")] == [f"concede {n}" for n in range(8)]
+    with pytest.raises(NotationError, match="0 to 7"):
+        g.parse(0, "concede 12")
+    with pytest.raises(NotationError, match="how many"):
+        g.parse(0, "concede")
+
+
+def test_a_concession_leaves_the_turn_alone_and_concede_zero_accepted_ends_the_round_scoreless():
+    g = TrominoGo.new(2, seed=1)
+    mover = g.mover
+    g.apply(mover, "concede 0")
+    assert g.mover == mover and g.t == 0
+    g.apply(1 - mover, "accept")
+    assert g.points == [0, 0] and g.round == 2 and g.first == mover
+
+
+def test_unaccepted_concessions_lapse_at_round_end():
+    g = TrominoGo.new(2, seed=1)
+    g.apply(0, "concede 1")
+    g.apply(1, "concede 2")
+    g.apply(0, "accept 2")
+    assert g.concessions == [] and g.round == 2
+    with pytest.raises(IllegalMove, match="no concession"):
+        g.parse(1, "accept 1")
+
+
+def test_accepting_an_amount_not_offered_is_refused():
+    g = TrominoGo.new(2, seed=1)
+    g.apply(0, "concede 1")
+    with pytest.raises(IllegalMove, match="offered 1, not 3"):
+        g.parse(1, "accept 3")
+    with pytest.raises(IllegalMove, match="no concession"):
+        g.parse(0, "accept")  # your own offer is not yours to accept
+
+
+def test_the_letter_prefix_is_checked_but_not_its_case():
+    g = game([(0, "A", [(0, 0), (1, 0), (0, 1)])])
+    assert g.parse(1, "B 1,1 SW") == "play 1,1 SW"
+    with pytest.raises(IllegalMove, match="letter to play is b, not a"):
+        g.parse(1, "a 1,1 SW")
+
+
+def test_the_notation_is_forgiving_and_has_one_canonical_form():
+    g = game([(0, "A", [(0, 0), (1, 0), (0, 1)])])
+    for typed in ("play 1,1 SW", "PLAY 1, 1 sw", "(1,1) SW", "1,1sw", "  play   1,1   Sw ", "sw 1,1", "1,2 1,1 2,1"):
+        assert g.parse(1, typed) == "play 1,1 SW", typed
+    with pytest.raises(NotationError, match="do not form an L-tromino"):
+        g.parse(1, "1,1 2,1 3,1")
+    with pytest.raises(NotationError, match="-1000 to 1000"):
+        g.parse(1, "play 1001,0 SW")
+    with pytest.raises(NotationError, match="nothing to verify"):
+        g.parse(1, "verify")
+
+
+def test_a_covered_cell_is_refused_by_name():
+    with pytest.raises(IllegalMove, match="0,0 is taken"):
+        game(OPENING).parse(0, "play 0,0 SW")
+
+
+def test_a_missed_deadline_is_a_forfeit_any_seat_may_type_at_any_time():
+    g = game(OPENING)
+    waiting = 1 - g.mover
+    assert "forfeit" in g.legal_actions(waiting) and g.timeout_actions(waiting) == ["forfeit"]
+    g.apply(waiting, "forfeit")
+    assert g.outcome().winners == (1 - waiting,) and g.legal_actions(0) == [] and g.timeout_actions(0) == []
+
+
+def test_a_clone_plays_on_exactly_like_the_original():
+    g = board(MOVING, first=1, t=65, phase="moving")
+    copy = g.clone()
+    copy.apply(0, "move -7,-3 to -6,-4 NE")
+    assert g.to_position()["pieces"] == board(MOVING, first=1, t=65, phase="moving").to_position()["pieces"]
+    g.apply(0, "move -7,-3 to -6,-4 NE")
+    assert g.to_json() == copy.to_json() and g.view(None) == copy.view(None)
+
+
+def test_positions_keep_the_moving_phase_passes_and_scores():
+    p = position(OPENING, t=7, first=1, scores=(3, 4), passes=2, phase="placing")
+    assert TrominoGo.from_position(p).to_position() == p
+    moving = board(MOVING, first=1, t=65, phase="moving").to_position()
+    assert TrominoGo.from_position(moving).to_position() == moving
