@@ -12,12 +12,23 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Any
 
 from PIL import Image, ImageDraw
 
-from renderers.common import HIGHLIGHT, INK, MUTED, PAPER, RGB, WHITE, draw_text, encode_png, fit_text
+from renderers.common import (
+    HIGHLIGHT,
+    INK,
+    MUTED,
+    PAPER,
+    RGB,
+    WHITE,
+    deadline_text,
+    draw_text,
+    encode_png,
+    fit_text,
+    hatch_tile,
+)
 from renderers.tromino_go.text_board import shown
 
 CELL = 32
@@ -36,8 +47,11 @@ SURROUNDED: RGB = (0xB0, 0x00, 0x3C)
 Cell = tuple[int, int]
 
 
-def board(game: Any, viewer: int | None = None, *, feet: Mapping[int, Image.Image] | None = None) -> bytes:
-    return encode_png(board_image(game.view(None)))
+def board(game: Any, viewer: int | None = None, *, feet: Mapping[int, Image.Image] | None = None,
+          deadline: float | None = None) -> bytes:
+    """The public board (from `game.view(None)` only); `deadline`, seconds since the epoch, is
+    when the player to act runs out of time (a missed deadline loses the game)."""
+    return encode_png(board_image(game.view(None), deadline))
 
 
 @dataclass(frozen=True)
@@ -73,7 +87,7 @@ def layout(view: Mapping[str, Any]) -> Layout:
     return Layout(low_x, high_x, low_y, high_y, left, top, width, top + rows * CELL + LABEL)
 
 
-def board_image(view: Mapping[str, Any]) -> Image.Image:
+def board_image(view: Mapping[str, Any], deadline: float | None = None) -> Image.Image:
     grid = shown(view)
     at = layout(view)
     low_x, high_x, low_y, high_y, left, top, width = at.low_x, at.high_x, at.low_y, at.high_y, at.left, at.top, \
@@ -84,7 +98,7 @@ def board_image(view: Mapping[str, Any]) -> Image.Image:
     draw = ImageDraw.Draw(image)
     box = at.box
 
-    _header(image, view, grid["first"])
+    _header(image, view, grid["first"], deadline)
     if banner:
         draw.rectangle((0, HEADER, width, HEADER + banner - 4), fill=INK)
         result = fit_text(f"Ended: {grid['result']}", 17, width - 24, bold=True)
@@ -95,7 +109,7 @@ def board_image(view: Mapping[str, Any]) -> Image.Image:
             draw.rectangle((x0, y0, x1 - 1, y1 - 1), fill=EMPTY, outline=GRID)
     for x, y in (tuple(c) for c in grid["nml"]):
         x0, y0, _, _ = box((x, y))
-        image.paste(_hatch(), (x0 + 1, y0 + 1))
+        image.paste(hatch_tile(CELL - 2, EMPTY, NML), (x0 + 1, y0 + 1))
     owner_of: dict[Cell, int] = {}
     dead = set(grid.get("surrounded", ()))
     for piece in grid["pieces"]:
@@ -138,7 +152,7 @@ def _outline(owner_of: Mapping[Cell, int], box: Any) -> list[tuple[Cell, tuple[i
     return found
 
 
-def _header(image: Image.Image, view: Mapping[str, Any], first: int) -> None:
+def _header(image: Image.Image, view: Mapping[str, Any], first: int, deadline: float | None) -> None:
     """The title (round, who plays which letter), the two sides as the grid below colours them
     (`first`: the seat with capitals there), and the stage."""
     names, points = view["names"], view["points"]
@@ -160,16 +174,9 @@ def _header(image: Image.Image, view: Mapping[str, Any], first: int) -> None:
                          image.width // 2 - 50, bold=True)
         draw_text(image, (x + 30, 53), label, 17, INK, anchor="lm", bold=True)
         x = image.width // 2
-    draw_text(image, (12, 80), fit_text(f"{stage} · 7 TGpoints win", 15, image.width - 24), 15, MUTED, anchor="lm")
-
-
-@lru_cache(maxsize=1)
-def _hatch() -> Image.Image:
-    tile = Image.new("RGB", (CELL - 2, CELL - 2), EMPTY)
-    lines = ImageDraw.Draw(tile)
-    for offset in range(-CELL, CELL, 7):
-        lines.line((offset, CELL - 2, offset + CELL - 2, 0), fill=NML, width=2)
-    return tile
+    stage += f" · {names[view['mover']]} must play by {deadline_text(deadline)}" if deadline is not None and \
+        view.get("winner") is None else " · 7 TGpoints win"
+    draw_text(image, (12, 80), fit_text(stage, 15, image.width - 24), 15, MUTED, anchor="lm")
 
 
 def hand(game: Any, seat: int) -> bytes:

@@ -168,3 +168,14 @@ def test_many_positions_draw_without_a_crash_and_stay_small():
         for seat in (0, 1):
             decode(render_hand(g, seat))
         assert text_board(g)
+
+
+def test_the_header_shows_the_deadline_when_the_referee_gives_one():
+    g = game(OPENING)
+    plain = decode(render(g))
+    timed = decode(render(g, deadline=1_800_000_000.0))
+    assert plain.size == timed.size
+    header = (0, 70, plain.width, 92)
+    assert plain.crop(header).tobytes() != timed.crop(header).tobytes()
+    assert plain.crop((0, HEADER, plain.width, plain.height)).tobytes() == \
+        timed.crop((0, HEADER, timed.width, timed.height)).tobytes()
