@@ -10,8 +10,8 @@ from typing import Any, Self
 
 from engine.core import Event, Game, GameOptions, IllegalMove, NotationError, NotYourTurn, Outcome, register
 from engine.tromino_go import notation
+from engine.tromino_go.generation import placements
 from engine.tromino_go.geometry import (
-    ORIENTATIONS,
     Analysis,
     Cell,
     Cells,
@@ -224,8 +224,7 @@ class TrominoGo(Game):
         by_id = {p.id: n for p, n in touching}
         letter = self.letter
         names = {p.id: p.letter for p in self.pieces}
-        must, avoid = {1: (1, ()), 2: (2, (1,)), 3: (3, (2,) + ((1,) if self.options.opening_rule_i else ()))}[
-            self.placed]
+        must, avoid = self._opening_ids()
         if by_id.get(must, 0) < 2:
             return (f"{letter} must touch {names[must]} along 2 units of edge; {label} touches it along "
                     f"{by_id.get(must, 0)}")
@@ -234,23 +233,23 @@ class TrominoGo(Game):
                 return f"{letter} may not touch {names[other]}; {label} does"
         return None
 
-    def _candidates(self, occupied: dict[Cell, int]) -> set[Cells]:
-        if not occupied:
-            return {cells_of(o, (0, 0)) for o in ORIENTATIONS}
-        frontier = {n for c in occupied for n in neighbours(c) if n not in occupied}
-        found = set()
-        for cell in frontier:
-            for orientation, offsets in ORIENTATIONS.items():
-                for dx, dy in offsets:
-                    cells = cells_of(orientation, (cell[0] - dx, cell[1] - dy))
-                    if not any(c in occupied for c in cells):
-                        found.add(cells)
-        return found
+    def _placements(self, occupied: dict[Cell, int]) -> list[tuple[str, Cell]]:
+        """Every (orientation, anchor) that `_refusal` would let through on `occupied`."""
+        letter = self.letter.upper()
+        opening = None
+        if self.phase == "placing" and 1 <= self.placed < 4:
+            index = {p.id: i for i, p in enumerate(self.pieces)}
+            must, avoid = self._opening_ids()
+            opening = (index.get(must, -1), tuple(index.get(a, -1) for a in avoid))
+        return placements(occupied, [p.owner for p in self.pieces], [p.letter.upper() == letter for p in self.pieces],
+                          self.mover, opening)
+
+    def _opening_ids(self) -> tuple[int, tuple[int, ...]]:
+        """Plays 2-4 (§1.4): the id of the tromino to touch along 2 units, and those not to touch."""
+        return {1: (1, ()), 2: (2, (1,)), 3: (3, (2,) + ((1,) if self.options.opening_rule_i else ()))}[self.placed]
 
     def _plays(self) -> list[str]:
-        occupied = self._occupied()
-        return [notation.play_text(*_shape(c)) for c in self._candidates(occupied)
-                if self._refusal(c, occupied=occupied) is None]
+        return [notation.play_text(*placement) for placement in self._placements(self._occupied())]
 
     def movable(self) -> list[int]:
         """Indices of the mover's trominoes of the current letter that may be moved: with an
@@ -264,10 +263,10 @@ class TrominoGo(Game):
         found = []
         for index in self.movable():
             piece = self.pieces[index]
-            occupied = self._occupied(index)
-            for cells in self._candidates(occupied):
-                if cells != piece.cells and self._refusal(cells, lifted=index, occupied=occupied) is None:
-                    found.append(notation.move_text(min(piece.cells), *_shape(cells)))
+            origin = min(piece.cells)
+            for orientation, anchor in self._placements(self._occupied(index)):
+                if cells_of(orientation, anchor) != piece.cells:
+                    found.append(notation.move_text(origin, orientation, anchor))
         return found
 
     # ---- acting --------------------------------------------------------------------------------

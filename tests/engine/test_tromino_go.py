@@ -462,3 +462,51 @@ def test_positions_keep_the_moving_phase_passes_and_scores():
     assert TrominoGo.from_position(p).to_position() == p
     moving = board(MOVING, first=1, t=65, phase="moving").to_position()
     assert TrominoGo.from_position(moving).to_position() == moving
+
+
+def _every_placement_near(g: TrominoGo, occupied_cells: list[tuple[int, int]]) -> list[tuple[str, tuple[int, int]]]:
+    xs = [x for x, _ in occupied_cells] or [0]
+    ys = [y for _, y in occupied_cells] or [0]
+    return [(o, (x, y)) for o in ("SW", "SE", "NW", "NE")
+            for x in range(min(xs) - 3, max(xs) + 3) for y in range(min(ys) - 3, max(ys) + 3)]
+
+
+def _brute_force(g: TrominoGo) -> set[str]:
+    """Every play or move the refusals let through, by trying every placement near the pieces."""
+    found = set()
+    if g.phase == "placing":
+        for orientation, anchor in _every_placement_near(g, [c for p in g.pieces for c in p.cells]):
+            if g._refusal(cells_of(orientation, anchor)) is None:
+                found.add(f"play {anchor[0]},{anchor[1]} {orientation}")
+        return found
+    for index in g.movable():
+        piece = g.pieces[index]
+        origin = min(piece.cells)
+        for orientation, anchor in _every_placement_near(g, [c for p in g.pieces for c in p.cells]):
+            cells = cells_of(orientation, anchor)
+            if cells != piece.cells and g._refusal(cells, lifted=index) is None:
+                found.add(f"move {origin[0]},{origin[1]} to {anchor[0]},{anchor[1]} {orientation}")
+    return found
+
+
+def test_generated_plays_and_moves_are_exactly_those_the_refusals_allow():
+    import random
+
+    checked = {"placing": 0, "moving": 0}
+    for seed in range(4):
+        g = TrominoGo.new(2, seed=seed, options=TrominoGo.Options.parse({"max_moving_turns": "6"}))
+        rng = random.Random(seed)
+        while g.outcome() is None and g.round <= 1:
+            seat = g.mover
+            generated = {a for a in g.legal_actions(seat) if a.split()[0] in ("play", "move")}
+            if g.t % 3 == 0 or g.phase == "moving" or g.placed < 5:
+                assert generated == _brute_force(g), g.to_position()
+                checked[g.phase] += 1
+            g.apply(seat, rng.choice(sorted(generated)) if generated else "pass")
+    for text in (MOVING, TIE, SELF_SURROUND):
+        phase = "moving" if text is not SELF_SURROUND else "placing"
+        g = board(text, first=1, t=65 if text is MOVING else 91, phase=phase)
+        if text is SELF_SURROUND:
+            g = board(text, first=0, t=11)
+        assert {a for a in g.legal_actions(g.mover) if a.split()[0] in ("play", "move")} == _brute_force(g)
+    assert checked["placing"] > 10
