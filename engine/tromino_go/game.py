@@ -90,7 +90,7 @@ class TrominoGo(Game):
     Options = TrominoGoOptions
     summary = SUMMARY
     notation_help = NOTATION_HELP
-    verbs = frozenset({"play", "move", "to", "pass", "concede", "accept", "forfeit", "sw", "se", "nw", "ne",
+    verbs = frozenset({"play", "move", "to", "pass", "concede", "accept", "forfeit", "verify", "sw", "se", "nw", "ne",
                        "a", "b", "c"})
     default_turn_seconds = 72 * 3600
     options: TrominoGoOptions

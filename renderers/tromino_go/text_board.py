@@ -8,6 +8,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+_CAPITALS, _LOWER, _DEAD, _HALO, _DIM, _RESET = ("\x1b[1;34m", "\x1b[1;33m", "\x1b[1;31m", "\x1b[7m", "\x1b[2m",
+                                                "\x1b[0m")
+
 LEGEND = ("`.` empty, `~` No Man's Land (enclosed empty cells), letters the trominoes (capitals: the player "
           "who started the round), `*A` a surrounded tromino.")
 
@@ -27,12 +30,13 @@ def text(game: Any, colour: bool = False) -> str:
     dead = set(grid.get("surrounded", ()))
     cells = {tuple(c): ("*" if p["id"] in dead else "") + p["letter"] for p in grid["pieces"] for c in p["cells"]}
     nml = {tuple(c) for c in grid["nml"]}
+    last = {tuple(c) for c in grid["last"]}
     xs = [x for x, _ in cells] or [0]
     ys = [y for _, y in cells] or [0]
     low_x, high_x, low_y, high_y = min(xs) - 1, max(xs) + 1, min(ys) - 1, max(ys) + 1
     lines = [f"Ended: {grid['result']}"] if grid is not view else []
     for y in range(high_y, low_y - 1, -1):
-        row = "".join(f"{cells.get((x, y), '~' if (x, y) in nml else '.'):>3}" for x in range(low_x, high_x + 1))
+        row = "".join(_square(cells, nml, last, (x, y), colour) for x in range(low_x, high_x + 1))
         lines.append(f"{y:>4}{row}")
     lines.append("    " + "".join(f"{x:>3}" for x in range(low_x, high_x + 1)))
     names, points = view["names"], view["points"]
@@ -44,3 +48,19 @@ def text(game: Any, colour: bool = False) -> str:
     lines.append(f"Round {view['round']} · {names[view['mover']]} plays {view['letter']} · {stage} · "
                  f"TGpoints {names[0]} {points[0]}, {names[1]} {points[1]}")
     return "\n".join(lines)
+
+
+def _square(cells: Mapping[tuple[int, int], str], nml: set[tuple[int, int]], last: set[tuple[int, int]],
+            cell: tuple[int, int], colour: bool) -> str:
+    """One cell, 3 characters wide; with `colour`, capitals blue, lower case yellow, surrounded
+    trominoes red, the last play in reverse video, No Man's Land dimmed."""
+    tag = cells.get(cell, "~" if cell in nml else ".")
+    shown = f"{tag:>3}"
+    if not colour or tag == ".":
+        return shown
+    if tag == "~":
+        return f"{_DIM}{shown}{_RESET}"
+    paint = _DEAD if tag.startswith("*") else _CAPITALS if tag.isupper() else _LOWER
+    if cell in last:
+        paint += _HALO
+    return f"{shown[:3 - len(tag)]}{paint}{tag}{_RESET}"

@@ -179,3 +179,13 @@ def test_the_header_shows_the_deadline_when_the_referee_gives_one():
     assert plain.crop(header).tobytes() != timed.crop(header).tobytes()
     assert plain.crop((0, HEADER, plain.width, plain.height)).tobytes() == \
         timed.crop((0, HEADER, timed.width, timed.height)).tobytes()
+
+
+def test_the_coloured_text_board_reads_the_same_without_its_colours():
+    import re
+
+    g = from_spec(SURROUND_BY_NML, first=1, t=8)
+    g.apply(1, "play -1,2 NE")
+    coloured = text(g, colour=True)
+    assert "\x1b[1;31m*b" in coloured and "\x1b[1;34m" in coloured and "\x1b[1;33m" in coloured
+    assert re.sub(r"\x1b\[[0-9;]*m", "", coloured) == text(g)
