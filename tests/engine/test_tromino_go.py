@@ -510,3 +510,21 @@ def test_generated_plays_and_moves_are_exactly_those_the_refusals_allow():
             g = board(text, first=0, t=11)
         assert {a for a in g.legal_actions(g.mover) if a.split()[0] in ("play", "move")} == _brute_force(g)
     assert checked["placing"] > 10
+
+
+def test_greedy_surrounds_the_opponent_when_it_can():
+    from engine.ai import GreedyAgent
+
+    g = board(SURROUND_BY_NML, first=1, t=8)
+    g.apply(1, GreedyAgent().choose(g, 1))
+    assert g.points == [0, 1]
+
+
+def test_greedy_never_surrounds_its_own_group_when_it_can_avoid_it():
+    from engine.ai import GreedyAgent
+
+    g = board(SELF_SURROUND, first=0, t=11)
+    choice = GreedyAgent().choose(g, 1)
+    assert choice != "play 1,2 NW" and choice.startswith("play")
+    g.apply(1, choice)
+    assert g.points[0] == 0
