@@ -88,8 +88,13 @@ def _placement(text: str) -> Play:
     return Play(orientation=rest, anchor=cells[0] if cells else None, letter=letter)
 
 
+_DASHES = str.maketrans({"\u2212": "-", "\u2013": "-", "\u2014": "-", "\uff0c": ",", "\u2192": " to "})
+"""Signs and commas as phones and chat clients type them: the minus sign, dashes, a full-width comma,
+an arrow for `to`."""
+
+
 def read(text: str) -> Parsed:
-    cleaned = " ".join(text.strip().split())
+    cleaned = " ".join(text.translate(_DASHES).replace("->", " to ").strip().split())
     lowered = cleaned.lower()
     if lowered in ("pass", "forfeit"):
         return Word(lowered)
@@ -109,7 +114,8 @@ def read(text: str) -> Parsed:
             return Concede(int(number))
         return Accept(int(number) if number is not None else None)
     if words and words[0] == "move":
-        match = re.fullmatch(r"move\s+(.+?)\s+to\s+(.+)", cleaned, flags=re.IGNORECASE)
+        match = (re.fullmatch(r"move\s+(.+?)\s+to\s+(.+)", cleaned, flags=re.IGNORECASE)
+                 or re.fullmatch(r"move\s+(\(?\s*-?\d+\s*,\s*-?\d+\s*\)?)\s*(.+)", cleaned, flags=re.IGNORECASE))
         if not match:
             raise NotationError("write a move as `move 0,0 to 3,1 NE`: a cell of your tromino, then where it goes")
         origin = _cells(match.group(1))

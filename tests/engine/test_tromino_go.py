@@ -528,3 +528,12 @@ def test_greedy_never_surrounds_its_own_group_when_it_can_avoid_it():
     assert choice != "play 1,2 NW" and choice.startswith("play")
     g.apply(1, choice)
     assert g.points[0] == 0
+
+
+def test_minus_signs_arrows_and_a_missing_to_are_understood():
+    g = board(MOVING, first=1, t=65, phase="moving")
+    for typed in ("move -8,-3 to -6,-4 NE", "move \u22128,\u22123 to \u22126,\u22124 ne", "move -8,-3 -> -6,-4 NE",
+                  "move -8,-3 \u2192 -6,-4 NE", "move -8,-3 -6,-4 NE", "MOVE (-8,-3) TO (-6,-4) NE"):
+        assert g.parse(0, typed) == "move -8,-3 to -6,-4 NE", typed
+    with pytest.raises(NotationError, match="move 0,0 to 3,1 NE"):
+        g.parse(0, "move NE")
