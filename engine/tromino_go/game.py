@@ -109,6 +109,8 @@ class TrominoGo(Game):
         self.concessions: list[tuple[int, int]] = []
         self.winner: int | None = None
         self.end_reason = ""
+        self.gone: int | None = None
+        """The seat that forfeited (a missed deadline, `forfeit`) or left, if one did."""
         self.last: Cells = frozenset()
         self.previous: dict[str, Any] | None = None
         """The last finished round as it ended (its pieces, No Man's Land, surrounded trominoes and
@@ -157,7 +159,7 @@ class TrominoGo(Game):
         return (float(self.points[0]), float(self.points[1]))
 
     def is_resigned(self, seat: int) -> bool:
-        return self.winner is not None and self.winner != seat and "forfeit" in self.end_reason
+        return self.gone == seat
 
     def legal_actions(self, seat: int) -> list[str]:
         if self.winner is not None:
@@ -354,6 +356,7 @@ class TrominoGo(Game):
         word = action.split()[0]
         name = self.names[seat]
         if word == "forfeit":
+            self.gone = seat
             return self._end_game(1 - seat, f"{name} forfeited the game")
         if word == "concede":
             points = int(action.split()[1])
@@ -473,6 +476,7 @@ class TrominoGo(Game):
         return [] if self.winner is not None else ["forfeit"]
 
     def _resign(self, seat: int) -> list[Event]:
+        self.gone = seat
         return self._end_game(1 - seat, f"{self.names[seat]} left the game")
 
     # ---- copies and positions ------------------------------------------------------------------

@@ -537,3 +537,16 @@ def test_minus_signs_arrows_and_a_missing_to_are_understood():
         assert g.parse(0, typed) == "move -8,-3 to -6,-4 NE", typed
     with pytest.raises(NotationError, match="move 0,0 to 3,1 NE"):
         g.parse(0, "move NE")
+
+
+def test_a_player_who_leaves_loses_the_game():
+    g = game(OPENING)
+    g.resign(1)
+    assert g.outcome().winners == (0,) and g.is_resigned(1) and not g.is_resigned(0)
+    h = game(OPENING)
+    h.apply(0, "forfeit")
+    assert h.is_resigned(0) and not h.is_resigned(1)
+    j = TrominoGo.from_position(position([], scores=(6, 0)))
+    j.apply(1, "concede 1")
+    j.apply(0, "accept 1")
+    assert not j.is_resigned(1)  # lost on points, still at the table
