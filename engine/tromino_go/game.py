@@ -491,6 +491,8 @@ class TrominoGo(Game):
             "pieces": self._pieces_view(),
             "nml": sorted(list(c) for c in analysis.no_mans_land()),
             "surrounded": self.surrounded_ids(),
+            "movable": sorted(self.pieces[i].id for i in self.movable())
+            if self.phase == "moving" and self.winner is None else [],
             "previous": self.previous,
             "last": sorted(list(c) for c in self.last),
             "concessions": [{"seat": s, "points": n} for s, n in self.concessions],

@@ -115,6 +115,7 @@ def board_image(view: Mapping[str, Any], deadline: float | None = None) -> Image
         image.paste(hatch_tile(CELL - 2, EMPTY, NML), (x0 + 1, y0 + 1))
     owner_of: dict[Cell, int] = {}
     dead = set(grid.get("surrounded", ()))
+    movable = set(grid.get("movable", ()))
     for piece in grid["pieces"]:
         first = piece["owner"] == grid["first"]
         colour = FIRST if first else SECOND
@@ -127,6 +128,8 @@ def board_image(view: Mapping[str, Any], deadline: float | None = None) -> Image
                 draw.line((x0 + 3, y1 - 4, x1 - 4, y0 + 3), fill=SURROUNDED, width=4)
             draw_text(image, ((x0 + x1) / 2, (y0 + y1) / 2), piece["letter"], 18, WHITE if first else INK,
                       anchor="mm", bold=True)
+            if piece["id"] in movable:  # a tromino the player to act may move: a dot in each cell
+                draw.ellipse((x1 - 12, y0 + 3, x1 - 3, y0 + 12), fill=WHITE, outline=INK, width=2)
     last = {(c[0], c[1]) for c in grid["last"]}
     halo = [(c, e) for c, e in _outline(owner_of, box) if c in last]
     for cell, edge in _outline(owner_of, box):
@@ -179,7 +182,11 @@ def _header(image: Image.Image, view: Mapping[str, Any], first: int, deadline: f
         x = image.width // 2
     stage += f" · {names[view['mover']]} must play by {deadline_text(deadline)}" if deadline is not None and \
         view.get("winner") is None else " · 7 TGpoints win"
-    draw_text(image, (12, 80), fit_text(stage, 15, image.width - 24), 15, MUTED, anchor="lm")
+    moving = view["phase"] == "moving" and view.get("winner") is None
+    if moving:
+        stage += " · dots: movable"
+    draw_text(image, (12, 80), fit_text(stage, 16, image.width - 24, bold=moving), 16, INK if moving else MUTED,
+              anchor="lm", bold=moving)
 
 
 @lru_cache(maxsize=1)

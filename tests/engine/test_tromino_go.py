@@ -550,3 +550,11 @@ def test_a_player_who_leaves_loses_the_game():
     j.apply(1, "concede 1")
     j.apply(0, "accept 1")
     assert not j.is_resigned(1)  # lost on points, still at the table
+
+
+def test_the_view_names_the_trominoes_the_mover_may_move():
+    g = board(MOVING, first=1, t=65, phase="moving")
+    view = g.view(None)
+    assert view["movable"] == sorted(g.pieces[i].id for i in g.movable()) and view["movable"]
+    assert all(g.pieces[i].letter == "c" and g.pieces[i].owner == 0 for i in g.movable())
+    assert game(OPENING).view(None)["movable"] == []

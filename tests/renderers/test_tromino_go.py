@@ -189,3 +189,17 @@ def test_the_coloured_text_board_reads_the_same_without_its_colours():
     coloured = text(g, colour=True)
     assert "\x1b[1;31m*b" in coloured and "\x1b[1;34m" in coloured and "\x1b[1;33m" in coloured
     assert re.sub(r"\x1b\[[0-9;]*m", "", coloured) == text(g)
+
+
+def test_in_the_moving_phase_movable_trominoes_carry_a_dot():
+    from tests.engine.test_tromino_go import MOVING
+
+    g = from_spec(MOVING, first=1, t=65, phase="moving")
+    image = decode(render(g))
+    at = layout(g.view(None))
+    movable = {c for i in g.movable() for c in g.pieces[i].cells}
+    fixed = next(c for p in g.pieces if p.owner == 0 for c in p.cells if c not in movable)
+    for cell, expected in ((next(iter(movable)), True), (fixed, False)):
+        _, y0, x1, _ = at.box(cell)
+        assert (image.getpixel((x1 - 7, y0 + 7)) == (255, 255, 255)) is expected
+    assert_golden("tromino_go_moving", render(g))
