@@ -106,6 +106,9 @@ class PlanningAgent:
     SMALLEST_BUDGET = 0.05
     CANDIDATES = 8
     DEPTH = 24
+    DECISIVE = 0.25
+    """How much better (in the seat's score margin) a simulated action must do on average to be
+    preferred to the greedy agent's favourite."""
 
     def __init__(self, budget: float = 2.0, simulations: int | None = None) -> None:
         self.budget = budget
@@ -134,8 +137,12 @@ class PlanningAgent:
                 totals[action] += self._rollout(simulated, seat, rng) - margin(sample, seat)
                 runs[action] += 1
                 made += 1
-        scored = [(totals[a] / runs[a] if runs[a] else float("-inf"), -index, a) for index, a in enumerate(candidates)]
-        return max(scored)[2]
+        means = {a: totals[a] / runs[a] for a in candidates if runs[a]}
+        best = max(means, key=lambda a: (means[a], -candidates.index(a)))
+        favourite = candidates[0]
+        if favourite in means and means[best] - means[favourite] < self.DECISIVE:
+            return favourite  # too little evidence to overrule the game's own heuristic
+        return best
 
     def _done(self, made: int, deadline: float) -> bool:
         if self.simulations is not None:
@@ -145,7 +152,7 @@ class PlanningAgent:
     def _rollout(self, game: Game, seat: int, rng: random.Random) -> float:
         """Play on from `game` for a while; the seat's margin where it stops, plus the game's
         judgement of that position."""
-        policy = ROLLOUT_POLICIES.get(game.name, _random_policy)
+        policy = ROLLOUT_POLICIES.get(game.name, _sampled_greedy_policy)
         for _ in range(self.DEPTH):
             if game.outcome() is not None:
                 break
@@ -159,8 +166,24 @@ def _no_tie_break(game: Game, seat: int, action: str, after: Game) -> tuple[floa
     return ()
 
 
-def _random_policy(game: Game, seat: int, rng: random.Random) -> str:
-    return rng.choice(game.legal_actions(seat))
+def _sampled_greedy_policy(game: Game, seat: int, rng: random.Random) -> str:
+    """The default rollout policy: the greedy agent's pick among a few legal actions drawn at
+    random (cheap, and far better than uniform play, which concedes and forfeits)."""
+    actions = game.legal_actions(seat)
+    if len(actions) == 1:
+        return actions[0]
+    tried = rng.sample(actions, min(4, len(actions)))
+    before = game.scores()[seat]
+    tie_break = TIE_BREAKS.get(game.name, _no_tie_break)
+    best: tuple[tuple[float, ...], str] | None = None
+    for action in tried:
+        after = game.clone()
+        after.apply(seat, action)
+        key = (after.scores()[seat] - before, *tie_break(game, seat, action, after))
+        if best is None or key > best[0]:
+            best = (key, action)
+    assert best is not None
+    return best[1]
 
 
 def _no_leaf_value(game: Game, seat: int) -> float:
