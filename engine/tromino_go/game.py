@@ -283,7 +283,8 @@ class TrominoGo(Game):
                 if seat != self.mover:
                     raise NotYourTurn(f"it is {self.names[self.mover]}'s turn")
                 if self.legal_actions(seat)[0] != "pass":
-                    raise IllegalMove("you may pass only when nothing is legal; `hints` shows what you can play")
+                    raise IllegalMove("you may pass only when nothing is legal (then the referee passes for you); "
+                                      "the suggestions as you type a play (`hints` in the console) show what is legal")
             return move.word
         if isinstance(move, Concede):
             return f"concede {move.points}"
