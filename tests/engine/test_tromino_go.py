@@ -558,3 +558,31 @@ def test_the_view_names_the_trominoes_the_mover_may_move():
     assert view["movable"] == sorted(g.pieces[i].id for i in g.movable()) and view["movable"]
     assert all(g.pieces[i].letter == "c" and g.pieces[i].owner == 0 for i in g.movable())
     assert game(OPENING).view(None)["movable"] == []
+
+
+def test_any_typed_play_is_either_refused_with_a_game_error_or_read_as_a_legal_action():
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from engine import GameError
+
+    states = [game(OPENING), board(SURROUND_BY_NML, first=1, t=8), board(MOVING, first=1, t=65, phase="moving")]
+    coordinate = st.integers(min_value=-12, max_value=12).map(str)
+    cell = st.tuples(coordinate, coordinate).map(",".join)
+    word = st.sampled_from(["play", "move", "to", "SW", "se", "Nw", "NE", "b", "C", "pass", "->", "", "x"])
+    typed = st.lists(st.one_of(cell, word), min_size=1, max_size=6).map(" ".join)
+
+    @settings(max_examples=300, deadline=None)
+    @given(text=typed, which=st.integers(min_value=0, max_value=2), seat=st.integers(min_value=0, max_value=1))
+    def check(text: str, which: int, seat: int) -> None:
+        g = states[which]
+        before = g.to_position()
+        try:
+            action = g.parse(seat, text)
+        except GameError as error:
+            assert str(error)
+        else:
+            assert action in g.legal_actions(seat), (text, action)
+        assert g.to_position() == before
+
+    check()
