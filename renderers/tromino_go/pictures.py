@@ -166,7 +166,8 @@ def _header(image: Image.Image, view: Mapping[str, Any], first: int, deadline: f
         title = f"{names[view['winner']]} wins the game"
         stage = "Game over"
     else:
-        stage = "moving phase: points ×2" if view["phase"] == "moving" else f"{view['placed']}/30 placed"
+        stage = f"turn {view['t'] + 1} · " + ("moving phase: points ×2" if view["phase"] == "moving" else
+                                             f"{view['placed']}/30 placed")
         title = f"Round {view['round']} · {names[view['mover']]} plays {view['letter']}"
         if view.get("passes"):
             stage += f" · {view['passes']} pass{'es' if view['passes'] != 1 else ''} in a row"
