@@ -81,7 +81,7 @@ def analyse(pieces: list[Cells]) -> Analysis:
     """Occupied cells, the Outside and each piece's outside edges (§1.3)."""
     occupied = {cell: index for index, piece in enumerate(pieces) for cell in piece}
     if not occupied:
-        return Analysis({}, set(), (0, 0), (0, 0), [])
+        return Analysis({}, {(0, 0)}, (0, 0), (0, 0), [])  # an empty grid is all Outside
     low = (min(x for x, _ in occupied) - 1, min(y for _, y in occupied) - 1)
     high = (max(x for x, _ in occupied) + 1, max(y for _, y in occupied) + 1)
     start = low

@@ -586,3 +586,8 @@ def test_any_typed_play_is_either_refused_with_a_game_error_or_read_as_a_legal_a
         assert g.to_position() == before
 
     check()
+
+
+def test_an_empty_grid_has_no_no_mans_land():
+    g = TrominoGo.new(2, seed=1)
+    assert g.analysis().no_mans_land() == set() and g.view(None)["nml"] == []
