@@ -10,6 +10,8 @@ heuristic, 2 and 3 left out, won 80): `python bench/tromino_go.py --rounds 100`.
 
 from __future__ import annotations
 
+import random
+
 from engine.core import Game
 from engine.tromino_go.game import TrominoGo
 from engine.tromino_go.geometry import groups
@@ -36,3 +38,24 @@ def tie_break(game: Game, seat: int, action: str, after: Game) -> tuple[float, .
     mine = sum(analysis.out[i] for i, p in enumerate(pieces) if p.owner == seat)
     theirs = sum(analysis.out[i] for i, p in enumerate(pieces) if p.owner != seat)
     return (-given, float(weakest[seat]), -float(weakest[1 - seat]), -float(theirs), float(mine))
+
+
+def rollout_policy(game: Game, seat: int, rng: random.Random) -> str:
+    """The planning agent's simulated play: the best by `tie_break` of a few plays or moves drawn
+    at random (never a concession or a forfeit, which uniform sampling would often pick), or the
+    forced pass."""
+    assert isinstance(game, TrominoGo)
+    actions = [a for a in game.legal_actions(seat) if a.split()[0] in ("play", "move", "pass")]
+    if not actions:
+        return game.legal_actions(seat)[0]
+    if len(actions) == 1:
+        return actions[0]
+    best: tuple[tuple[float, ...], str] | None = None
+    for action in rng.sample(actions, min(4, len(actions))):
+        after = game.clone()
+        after.apply(seat, action)
+        key = (after.scores()[seat] - game.scores()[seat], *tie_break(game, seat, action, after))
+        if best is None or key > best[0]:
+            best = (key, action)
+    assert best is not None
+    return best[1]

@@ -591,3 +591,15 @@ def test_any_typed_play_is_either_refused_with_a_game_error_or_read_as_a_legal_a
 def test_an_empty_grid_has_no_no_mans_land():
     g = TrominoGo.new(2, seed=1)
     assert g.analysis().no_mans_land() == set() and g.view(None)["nml"] == []
+
+
+def test_the_planning_agents_simulations_play_legal_moves_and_never_concede():
+    import random
+
+    from engine.tromino_go.ai import rollout_policy
+
+    rng = random.Random(1)
+    for g in (game(OPENING), board(MOVING, first=1, t=65, phase="moving"), board(TIE, first=1, t=91, phase="moving")):
+        for _ in range(5):
+            action = rollout_policy(g, g.mover, rng)
+            assert action in g.legal_actions(g.mover) and action.split()[0] in ("play", "move", "pass")
