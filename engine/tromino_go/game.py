@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any, Self
 
 from engine.core import Event, Game, GameOptions, IllegalMove, NotationError, NotYourTurn, Outcome, register
-from engine.tromino_go import notation
+from engine.tromino_go import notation, position
 from engine.tromino_go.generation import placements
 from engine.tromino_go.geometry import (
     Analysis,
@@ -24,6 +24,7 @@ from engine.tromino_go.geometry import (
     surrounded,
 )
 from engine.tromino_go.notation import Accept, Concede, Move, Play, Word
+from engine.tromino_go.state import Piece
 
 LETTERS = "ABC"
 PIECES_TO_MOVE = 30
@@ -62,23 +63,6 @@ class TrominoGoOptions(GameOptions):
     opening_rule_i: bool = field(default=True, metadata={"help": "play 4 may not touch A either"})
     max_moving_turns: int = field(default=0, metadata={
         "min": 0, "max": 1000, "help": "the moving phase ends in a tie after this many moves (0: no limit)"})
-
-
-@dataclass
-class Piece:
-    id: int
-    owner: int
-    letter: str
-    cells: Cells
-    order: tuple[Cell, ...] = ()
-    """The cells in the order a position listed them (positions round-trip exactly)."""
-
-    def copy(self) -> Piece:
-        return Piece(self.id, self.owner, self.letter, self.cells, self.order)
-
-    def listed(self) -> list[list[int]]:
-        cells = self.order if frozenset(self.order) == self.cells else sorted(self.cells)
-        return [list(c) for c in cells]
 
 
 @register
@@ -510,46 +494,13 @@ class TrominoGo(Game):
         return copy
 
     def to_position(self) -> dict[str, Any]:
-        return {
-            "game": self.name,
-            "seats": [{"name": self.names[i], "score": self.points[i]} for i in range(2)],
-            "first": self.first, "round": self.round, "t": self.t, "placed": self.placed, "phase": self.phase,
-            "pieces": [{"id": p.id, "owner": p.owner, "letter": p.letter, "cells": p.listed()}
-                       for p in self.pieces],
-            "passes": self.passes,
-            "concessions": [{"seat": s, "points": n} for s, n in self.concessions],
-        }
+        return position.write(self)
 
     @classmethod
     def from_position(cls, data: Mapping[str, Any], *, seed: int = 0,
                       options: GameOptions | None = None) -> Self:
-        from engine.core import PositionError
-
-        if data.get("game", cls.name) != cls.name:
-            raise PositionError(f"this is a {data.get('game')} position, not a tromino_go one")
-        seats = data.get("seats")
-        if not isinstance(seats, list) or len(seats) != 2:
-            raise PositionError("Tromino Go has exactly 2 seats")
-        game = cls(2, seed, options if options is not None else cls.Options(), [str(s["name"]) for s in seats])
-        try:
-            game.points = [int(s.get("score", 0)) for s in seats]
-            game.first, game.round, game.t = int(data["first"]), int(data.get("round", 1)), int(data.get("t", 0))
-            game.placed, game.phase = int(data.get("placed", 0)), str(data.get("phase", "placing"))
-            game.passes = int(data.get("passes", 0))
-            for entry in data.get("pieces", []):
-                order = tuple((int(x), int(y)) for x, y in entry["cells"])
-                cells = frozenset(order)
-                if shape_of(cells) is None:
-                    raise PositionError(f"piece {entry.get('id')} is not an L-tromino")
-                game.pieces.append(Piece(int(entry["id"]), int(entry["owner"]), str(entry["letter"]), cells, order))
-            game.concessions = [(int(c["seat"]), int(c["points"])) for c in data.get("concessions", [])]
-        except (KeyError, TypeError, ValueError) as error:
-            raise PositionError(f"this position is incomplete or malformed ({error})") from None
-        if game.first not in (0, 1) or game.phase not in ("placing", "moving"):
-            raise PositionError("`first` is 0 or 1 and `phase` is placing or moving")
-        covered = [c for p in game.pieces for c in p.cells]
-        if len(covered) != len(set(covered)):
-            raise PositionError("two trominoes cover the same cell")
+        game = cls(2, seed, options if options is not None else cls.Options(), position.seat_names(data))
+        position.read(game, data)
         game.start_position = game.to_position()
         return game
 

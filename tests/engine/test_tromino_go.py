@@ -603,3 +603,20 @@ def test_the_planning_agents_simulations_play_legal_moves_and_never_concede():
         for _ in range(5):
             action = rollout_policy(g, g.mover, rng)
             assert action in g.legal_actions(g.mover) and action.split()[0] in ("play", "move", "pass")
+
+
+@pytest.mark.parametrize("change, complaint", [
+    (lambda p: p.update(placed=7), "`placed` counts the trominoes on the grid: 4, not 7"),
+    (lambda p: p["pieces"][0].update(owner=2), "the owner is 0 or 1"),
+    (lambda p: p["pieces"][0].update(cells=[[0, 0], [1, 0]]), "not an L-tromino"),
+    (lambda p: p.update(concessions=[{"seat": 1, "points": 9}]), "0 to 7"),
+    (lambda p: p.update(t=-1), "cannot be negative"),
+    (lambda p: p.update(seats=[{"name": "solo"}]), "exactly 2 seats"),
+    (lambda p: p.update(game="tronimoes"), "not a tromino_go one"),
+    (lambda p: p.pop("first"), "incomplete or malformed"),
+])
+def test_impossible_positions_are_refused_with_the_reason(change, complaint):
+    p = position(OPENING)
+    change(p)
+    with pytest.raises(PositionError, match=complaint.replace("(", "\\(")):
+        TrominoGo.from_position(p)
