@@ -10,9 +10,8 @@ from typing import Any
 
 from engine.core import PositionError
 from engine.tromino_go.geometry import shape_of
+from engine.tromino_go.notation import MAX_CONCESSION
 from engine.tromino_go.state import Piece
-
-MAX_CONCESSION = 7
 
 
 def write(game: Any) -> dict[str, Any]:
