@@ -171,10 +171,10 @@ class Referee(ModeratorCommands, ClockDuties):
                                 "not '{value}'").format(value=echo(ai_seconds))) from None
             parsed[AI_SECONDS] = ai_seconds
         try:
-            GAMES[name].Options.parse({k: v for k, v in parsed.items() if k not in (AI_SECONDS, LANGUAGE)})
+            chosen = GAMES[name].Options.parse({k: v for k, v in parsed.items() if k not in (AI_SECONDS, LANGUAGE)})
         except GameError as error:
             raise Refused(str(error)) from None
-        turn_seconds = GAMES[name].default_turn_seconds or Settings("").turn_seconds
+        turn_seconds = GAMES[name].default_turn_seconds_for(chosen) or Settings("").turn_seconds
         if settings is not None and settings.turn_seconds_set:
             turn_seconds = settings.turn_seconds
         if turn_time is not None:

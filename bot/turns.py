@@ -147,7 +147,7 @@ class Turn:
             self.timers_after = []
         else:
             self.timers_after = plan_timers(self.table.id, self.waiting, self.timers_before,
-                                            self.table.turn_seconds, self.reminders)
+                                            self.table.turn_seconds, self.reminders, self.game.deadline)
         return self.timers_after
 
     @property

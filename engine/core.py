@@ -307,6 +307,18 @@ class Game(ABC):
         (Tetromic: most rows cleared first). By default as they are."""
         return actions
 
+    def deadline(self, since: float, turn_seconds: int) -> float:
+        """When a turn that began at `since` (seconds since the epoch) ends, for a table whose
+        turn time is `turn_seconds`. By default `turn_seconds` later; a game with fixed windows
+        (Tetromic's calendar phases) ends it at the end of the window."""
+        return since + turn_seconds
+
+    @classmethod
+    def default_turn_seconds_for(cls, options: GameOptions) -> int | None:
+        """The turn time a new table with `options` gets unless its creator or the server sets
+        one (by default `default_turn_seconds`; a preset may choose another)."""
+        return cls.default_turn_seconds
+
     def turn_count(self) -> int:
         """A number that grows whenever a new turn begins (the same seat's next turn included,
         and each new round) and stays the same within a turn (a draw before laying). The referee

@@ -55,7 +55,7 @@ L0 L90 L180 L270 J0 J90 J180 J270, S-h S-v Z-h Z-v.
 class TetromicOptions(GameOptions):
     preset: str = field(default="classic", metadata={
         "choices": ("quick", "classic", "nomic"),
-        "help": "quick: target level 5; classic: the rules as written; nomic: phases end only when time runs out"})
+        "help": "quick: target level 5; classic: the rules as written; nomic: calendar phases of 48 hours"})
     width: int = field(default=6, metadata={"min": 4, "max": 12, "help": "board width"})
     height: int = field(default=10, metadata={"min": 4, "max": 20, "help": "board height"})
     target_level: int = field(default=10, metadata={"min": 1, "max": 30, "help": "the level that wins"})
@@ -65,7 +65,8 @@ class TetromicOptions(GameOptions):
     gravity_collapse: bool = field(default=False, metadata={"help": "rows above a cleared row move down"})
     phase_mode: str = field(default="round", metadata={
         "choices": ("round", "calendar"),
-        "help": "round: a phase ends when everyone has drawn or skipped; calendar: only by skip or the clock"})
+        "help": "round: a phase ends when everyone has drawn or skipped; calendar: phases are fixed UTC windows "
+                "of the turn time (drawing does not end yours; skip or the window's end does)"})
     auto_draw: bool = field(default=False, metadata={"help": "a seat that did not draw draws when the phase ends"})
     allow_discard: bool = field(default=False, metadata={"help": "discard a held piece when none fits anywhere"})
     allow_join: bool = field(default=True, metadata={"help": "new players may join a running game"})
@@ -116,6 +117,21 @@ class Tetromic(Game):
 
     def turn_count(self) -> int:
         return self.phase
+
+    def deadline(self, since: float, turn_seconds: int) -> float:
+        """Calendar phases are fixed UTC windows of the table's turn time (counted from the
+        epoch, so a day-long phase runs midnight to midnight UTC); round phases run the turn
+        time from their start."""
+        if not self.calendar:
+            return since + turn_seconds
+        return (since // turn_seconds + 1) * turn_seconds
+
+    @classmethod
+    def default_turn_seconds_for(cls, options: GameOptions) -> int | None:
+        """The nomic preset's phases last 48 hours; otherwise 24."""
+        if isinstance(options, TetromicOptions) and options.preset == "nomic":
+            return 48 * 3600
+        return cls.default_turn_seconds
 
     def outcome(self) -> Outcome | None:
         scores = self.scores()

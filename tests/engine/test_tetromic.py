@@ -244,3 +244,22 @@ def test_the_invariant_on_cells_is_four_per_piece_less_six_per_row():
         g.apply(0, agent.choose(g, 0))
         me = g.seats[0]
         assert me.board.on_count() == 4 * me.placed - 6 * me.cleared
+
+
+def test_calendar_phases_are_fixed_utc_windows_and_round_phases_run_from_their_start():
+    calendar = Tetromic.new(2, seed=1, options=Tetromic.Options.parse({"phase_mode": "calendar"}))
+    assert calendar.deadline(86_400 * 3 + 5_000, 86_400) == 86_400 * 4  # the next UTC midnight
+    assert Tetromic.new(2, seed=1).deadline(5_000, 3_600) == 8_600
+
+
+def test_in_calendar_mode_drawing_does_not_end_your_phase():
+    g = Tetromic.new(1, seed=1, options=Tetromic.Options.parse({"preset": "nomic"}))
+    g.apply(0, "draw")
+    assert g.to_move() == (0,) and "skip" in g.legal_actions(0) and "draw" not in g.legal_actions(0)
+    g.apply(0, "skip")
+    assert g.phase == 2
+
+
+def test_the_nomic_preset_has_48_hour_phases():
+    assert Tetromic.default_turn_seconds_for(Tetromic.Options.parse({"preset": "nomic"})) == 48 * 3600
+    assert Tetromic.default_turn_seconds_for(Tetromic.Options()) == 24 * 3600
