@@ -63,10 +63,6 @@ def in_language(message: str, language: str) -> str:
     return translations(language).gettext(message)
 
 
-def current() -> str:
-    return _language.get()
-
-
 def speak(language: str | None) -> None:
     """Speak `language` from now on in this task (the referee calls it when it loads a table)."""
     _language.set(language if language in LANGUAGES else DEFAULT)

@@ -10,11 +10,12 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from bot import narration
-from bot.i18n import LANGUAGES, _, ngettext
+from bot.i18n import _, ngettext
 from bot.loader import new_game, replay
 from bot.media import RATINGS
-from bot.records import ABORTED, DEADLINE, FINISHED, LOBBY, OPEN_STATUSES, PLAYING, Settings, User
+from bot.records import ABORTED, DEADLINE, FINISHED, LOBBY, OPEN_STATUSES, PLAYING, Settings, TableRecord, User
 from bot.refusals import Refused, duration
+from bot.refusals import language as read_language
 from bot.replies import Message, Reply, name_token
 from bot.timers import parse_reminders
 from bot.turns import Turn
@@ -166,13 +167,8 @@ class ModeratorCommands(_Base):
         else:
             self._moderator(user, _("roll a game back"))
             actions = await self.store.actions(table.id)
-            if table.status in (LOBBY, ABORTED):
-                raise Refused(_("only a started game can be rolled back"))
-            if table.status == FINISHED and not reopen:
-                raise Refused(_("this game is over; roll it back with reopen to play on from there"))
-            if to is None or not 0 <= to < len(actions):
-                raise Refused(_("choose a move from 0 to {last}; the game is at move {move}").format(
-                    last=len(actions) - 1, move=len(actions)))
+            _check_rollback(table, len(actions), to, reopen)
+            assert to is not None
             undone = actions[to:]
             listed = ", ".join(f"{name_token(table.seats[a.seat].name) if a.seat >= 0 else '🎲'} `{a.action}`"
                                for a in undone[:8])
@@ -197,17 +193,11 @@ class ModeratorCommands(_Base):
         self._moderator(user, _("roll a game back"))
         async with self._lock(place):
             table = await self._table(place)
-            if table.status == LOBBY or table.status == ABORTED:
-                raise Refused(_("only a started game can be rolled back"))
-            if table.status == FINISHED and not reopen:
-                raise Refused(_("this game is over; roll it back with reopen to play on from there"))
             actions = await self.store.actions(table.id)
+            _check_rollback(table, len(actions), to, reopen)
             if seen is not None and seen != len(actions):
                 raise Refused(_("the game moved on since you asked (it is now move {move}); look at /history and "
                                 "roll back again").format(move=len(actions)))
-            if not 0 <= to < len(actions):
-                raise Refused(_("choose a move from 0 to {last}; the game is at move {move}").format(
-                    last=len(actions) - 1, move=len(actions)))
             game = new_game(table)
             replay(game, actions[:to])
             del table.seats[game.players:]  # players who joined after move `to` are gone with it
@@ -239,10 +229,7 @@ class ModeratorCommands(_Base):
             raise Refused(_("only people who may manage this server can change its settings"))
         changes: dict[str, Any] = {}
         if language is not None:
-            if language and language not in LANGUAGES:
-                raise Refused(_("lang is the table's language: {languages}; not '{value}'").format(
-                    languages=", ".join(LANGUAGES), value=echo(language)))
-            changes["language"] = language or None
+            changes["language"] = read_language(language) if language else None
         if media_rating is not None:
             rating = media_rating.strip().lower()
             if rating not in RATINGS:
@@ -278,3 +265,15 @@ class ModeratorCommands(_Base):
 
         settings = await self.store.update_settings(guild, change)
         return Reply(caller=Message(settings_text(settings)))
+
+
+def _check_rollback(table: TableRecord, length: int, to: int | None, reopen: bool) -> None:
+    """Refused unless the table's game, `length` moves long, can go back to move `to` (a finished
+    game only if `reopen`)."""
+    if table.status in (LOBBY, ABORTED):
+        raise Refused(_("only a started game can be rolled back"))
+    if table.status == FINISHED and not reopen:
+        raise Refused(_("this game is over; roll it back with reopen to play on from there"))
+    if to is None or not 0 <= to < length:
+        raise Refused(_("choose a move from 0 to {last}; the game is at move {move}").format(
+            last=length - 1, move=length))

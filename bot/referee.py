@@ -19,7 +19,7 @@ import renderers
 from bot import narration
 from bot.announcing import ClockDuties
 from bot.i18n import DEFAULT as DEFAULT_LANGUAGE
-from bot.i18n import LANGUAGES, N_, _, said, speak
+from bot.i18n import N_, _, said, speak
 from bot.loader import STARTING_SEATS, GameLoader, new_game
 from bot.media import decoded
 from bot.moderation import ModeratorCommands
@@ -35,7 +35,7 @@ from bot.records import (
     TableRecord,
     User,
 )
-from bot.refusals import Refused, duration, parse_options
+from bot.refusals import Refused, duration, language, parse_options
 from bot.replies import Attachment, Message, Reply, clean_name, name_token, refusal
 from bot.store import PlaceTaken, StaleLog, StaleTable, Store
 from bot.timers import Clock, SystemClock, TimerDispatcher, format_duration
@@ -157,10 +157,7 @@ class Referee(ModeratorCommands, ClockDuties):
         parsed = parse_options(options)
         chosen_language = parsed.pop(LANGUAGE, None)
         if chosen_language is not None:
-            if chosen_language.lower() not in LANGUAGES:
-                raise Refused(_("lang is the table's language: {languages}; not '{value}'").format(
-                    languages=", ".join(f"{k} ({v})" for k, v in LANGUAGES.items()), value=echo(chosen_language)))
-            parsed[LANGUAGE] = chosen_language.lower()
+            parsed[LANGUAGE] = language(chosen_language)
         ai_seconds = parsed.pop(AI_SECONDS, None)
         if ai_seconds is not None:
             try:

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import re
 
+from bot.i18n import LANGUAGES, _
 from bot.timers import parse_duration
+from bot.typing_rules import echo
 
 
 class Refused(Exception):
@@ -27,6 +29,15 @@ def parse_options(text: str | dict[str, str] | None) -> dict[str, str]:
         key, value = part.split("=", 1)
         options[key.strip()] = value.strip()
     return options
+
+
+def language(text: str) -> str:
+    """A language typed by a user (`es`), as tileref names it; Refused if tileref does not speak it."""
+    code = text.strip().lower()
+    if code not in LANGUAGES:
+        raise Refused(_("lang is the table's language: {languages}; not '{value}'").format(
+            languages=", ".join(f"{k} ({v})" for k, v in LANGUAGES.items()), value=echo(text)))
+    return code
 
 
 def duration(text: str) -> int | None:

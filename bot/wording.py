@@ -20,10 +20,6 @@ def chat() -> Reply:
     return reply
 
 
-def example(game: Game | None) -> str:
-    return "see `/rules` for how to write moves"
-
-
 def without_echo(message: str, text: str) -> str:
     """A refusal's message with the user's own text shortened wherever it is quoted back."""
     stripped = text.strip()

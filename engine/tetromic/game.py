@@ -441,13 +441,11 @@ class Tetromic(Game):
 
     def _join(self, name: str) -> list[Event]:
         if not self.options.allow_join:
-            raise self._join_refused()
+            raise IllegalMove("this table does not let new players join (the option allow_join is off)")
         self.seats.append(Seat(self._empty_board(), done=True, drew=True))
         return [Event("join", f"{name} joins with an empty board at level 0, from the next phase.",
                       (len(self.seats) - 1,))]
 
-    def _join_refused(self) -> IllegalMove:
-        return IllegalMove("this table does not let new players join (the option allow_join is off)")
 
     # ---- copies, chance and positions --------------------------------------------------------------
 
