@@ -17,6 +17,7 @@ from engine.core import (
     PositionError,
 )
 from engine.tetromic import Tetromic
+from engine.triominoes import Triominoes
 from engine.tromino_go import TrominoGo
 from engine.tronimoes import Tronimoes
 
@@ -33,6 +34,7 @@ __all__ = [
     "Outcome",
     "PositionError",
     "Tetromic",
+    "Triominoes",
     "TrominoGo",
     "Tronimoes",
 ]

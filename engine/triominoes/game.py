@@ -1,0 +1,551 @@
+"""Triominoes (Pressman Tri-Ominos, shared/rules/triominoes.md): 2 to 6 players lay triangular
+tiles whose touching corners match, scoring the tile's numbers plus hexagons and bridges, paying
+for draws and passes; a round ends when someone goes out or nobody can play, and the game after
+the round in which someone reaches 400."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from typing import Any, Self
+
+from engine.core import AmbiguousMove, Event, Game, GameOptions, IllegalMove, NotYourTurn, Outcome, register
+from engine.triominoes import notation, position, rounds
+from engine.triominoes.board import Board, Bonus
+from engine.triominoes.geometry import Cell, cell_name, read_cell
+from engine.triominoes.notation import Place, Word
+from engine.triominoes.options import TriominoesOptions
+from engine.triominoes.refusals import why_not
+from engine.triominoes.state import Seat
+from engine.triominoes.tiles import TILES, Corners, Tile, name, rotations, tile_of, tile_with_numbers, value
+
+PLAYING = "playing"
+OVER = "over"
+BRIDGE_POINTS = 40
+
+SUMMARY = """\
+**Triominoes** (Pressman Tri-Ominos) — lay triangles whose corners match, score their numbers.
+• Each player gets 9 tiles (2 players), 7 (3–4) or 6 (5–6); the rest is the well. The highest triple
+opens for its sum + 10 (0-0-0: 40); its holder may open with 0-0-0 instead. With no triple out,
+the highest tile opens, for its face value.
+• A tile must share at least one full edge with the table, and every corner it touches, even at a
+point, must carry the same number. Tiles turn but never flip. You score the tile's three numbers.
+• Closing a hexagon (six tiles around a point) scores 50; a bridge (a side and the opposite point
+matching, with both cells beside that point empty) scores 40.
+• If nothing fits, draw (−5 a tile, at most 3); a drawn tile that fits must be played. If none of
+the three fits, pass for −10 more; with the well empty, pass for −10.
+• Going out scores 25 plus everyone else's tiles. If nobody can play, the lowest hand wins the
+others' points minus its own. After the round in which someone reaches 400, the highest total wins."""
+
+NOTATION_HELP = """\
+• `1-2-2 r1c0`: a tile (its numbers in any order) and a cell from the picture's edges (row 1,
+column 0). Or the number of a spot on the picture: `122 at 7`. The referee turns the tile for you
+and asks when two ways fit.
+• `draw`, `pass` (both made for you when they are all you can do), `skip` (miss your turn, −10: what
+a missed deadline does)."""
+
+
+@register
+class Triominoes(Game):
+    name = "triominoes"
+    title = "Triominoes"
+    min_players = 2
+    max_players = 6
+    Options = TriominoesOptions
+    summary = SUMMARY
+    notation_help = NOTATION_HELP
+    verbs = frozenset({"draw", "pass", "skip", "at", "play", "on"})
+    options: TriominoesOptions
+
+    def __init__(self, players: int, seed: int, options: GameOptions, names: list[str]) -> None:
+        super().__init__(players, seed, options, names)
+        self.seats = [Seat(n) for n in names]
+        self.board = Board()
+        self.well: list[Tile] = []
+        self.turn = 0
+        self.turns = 0
+        self.round = 0
+        self.passes = 0
+        self.phase = PLAYING
+        self.pending: rounds.Opening | None = None
+        """The round's opening while the board is empty: who lays which tiles."""
+        self.round_winners: list[int] = []
+        self.end_reason = ""
+        self.last: dict[str, Any] | None = None
+        self.previous: dict[str, Any] | None = None
+        """The last finished round's board and result, for the picture after it ends."""
+        self._deck = self.random("deck")
+
+    def setup(self) -> list[Event]:
+        return self._start_round()
+
+    # ---- reading -------------------------------------------------------------------------------
+
+    def active(self) -> list[int]:
+        return [i for i, s in enumerate(self.seats) if not s.resigned]
+
+    def to_move(self) -> tuple[int, ...]:
+        return (self.turn,) if self.phase == PLAYING else ()
+
+    def turn_count(self) -> int:
+        return self.turns
+
+    def scores(self) -> tuple[float, ...]:
+        return tuple(float(s.score) for s in self.seats)
+
+    def is_resigned(self, seat: int) -> bool:
+        return self.seats[seat].resigned
+
+    def outcome(self) -> Outcome | None:
+        if self.phase != OVER:
+            return None
+        return Outcome(self.scores(), tuple(self._game_winners()), self.end_reason)
+
+    def _game_winners(self) -> list[int]:
+        candidates = self.active()
+        if not candidates:
+            return []
+        if self.options.winner == "first_to_target":
+            reached = [s for s in candidates if self.seats[s].score >= self.options.target]
+            if len(reached) == 1:
+                return reached
+            if reached:
+                by_round = [s for s in reached if s in self.round_winners]
+                candidates = by_round or reached
+        best = max(self.seats[s].score for s in candidates)
+        return [s for s in candidates if self.seats[s].score == best]
+
+    def legal_actions(self, seat: int) -> list[str]:
+        self._check_seat(seat)
+        if self.phase != PLAYING or seat != self.turn:
+            return []
+        actions = [notation.write_place(turned, cell) for cell, turned in self._placements(seat)]
+        if self.pending is not None:
+            return actions
+        if self._may_draw(seat):
+            actions.append("draw")
+        if not actions:
+            actions.append("pass")
+        actions.append("skip")
+        return actions
+
+    def rank_suggestions(self, seat: int, actions: list[str]) -> list[str]:
+        """Placements scoring most first; draw, pass and skip last."""
+        worth = {a: self._placement_points(a) for a in actions}
+        return sorted(actions, key=lambda a: -worth[a])
+
+    def _placement_points(self, action: str) -> int:
+        """What a placement would score now; -1000 for draw, pass and skip."""
+        if action in ("draw", "pass", "skip"):
+            return -1_000
+        return self._points_for(*_placement(action))[0]
+
+    def forced_action(self, seat: int) -> str | None:
+        """The opening when only one tile may open, a draw when nothing fits, a pass when nothing
+        fits and no draw is left: the rules leave no choice, so the referee makes them."""
+        actions = self.legal_actions(seat)
+        chosen = [a for a in actions if a != "skip"]
+        return chosen[0] if len(chosen) == 1 else None
+
+    def timeout_actions(self, seat: int) -> list[str]:
+        """`skip` (−10, as a pass); while the round waits for its opening, the opening tile is laid."""
+        self._check_seat(seat)
+        if self.phase != PLAYING or seat != self.turn:
+            return []
+        return self.legal_actions(seat)[:1] if self.pending is not None else ["skip"]
+
+    # ---- what fits ---------------------------------------------------------------------------
+
+    def _placements(self, seat: int) -> list[tuple[Cell, Corners]]:
+        """Where the seat may lay what now: the opening tiles at the origin, a drawn tile that
+        must be played, or any tile of the hand that fits."""
+        me = self.seats[seat]
+        if self.pending is not None:
+            return [(cell, turned) for tile in self.pending.tiles
+                    for cell, turned in self.board.placements(tile)]
+        drawn_tile = me.hand[-1] if me.drawn and self.options.must_play_drawn else None
+        if drawn_tile is not None:
+            found = self.board.placements(drawn_tile)
+            if found:
+                return found
+        return self.board.placements_of(me.hand)
+
+    def _may_draw(self, seat: int) -> bool:
+        me = self.seats[seat]
+        if self.pending is not None or not self.well:
+            return False
+        if self.options.max_draws and me.drawn >= self.options.max_draws:
+            return False
+        if me.drawn and self.options.must_play_drawn and self.board.fits_anywhere(me.hand[-1]):
+            return False
+        return self.options.allow_voluntary_draw or not self._placements(seat)
+
+    def spots(self) -> list[Cell]:
+        """The numbered spots of the board picture (public: from the table alone)."""
+        return self.board.spots()
+
+    # ---- reading a move ------------------------------------------------------------------------
+
+    def parse(self, seat: int, text: str) -> str:
+        self._check_seat(seat)
+        if self.phase != PLAYING:
+            raise IllegalMove("the game is over")
+        request = notation.read(text)
+        if seat != self.turn:
+            raise NotYourTurn(f"it is {self.names[self.turn]}'s turn")
+        legal = self.legal_actions(seat)
+        if isinstance(request, Word):
+            if request.word not in legal:
+                raise IllegalMove(self._word_refusal(seat, request.word))
+            return request.word
+        return self._read_place(seat, request, legal)
+
+    def _word_refusal(self, seat: int, word: str) -> str:
+        me = self.seats[seat]
+        if self.pending is not None:
+            return f"the round opens first: lay {' or '.join(name(t) for t in self.pending.tiles)} at r0c0"
+        if word == "draw":
+            if not self.well:
+                return "the well is empty: you cannot draw (type `pass` if nothing fits)"
+            if self.options.max_draws and me.drawn >= self.options.max_draws:
+                return f"you have drawn {me.drawn} tiles this turn, the most you may"
+            if me.drawn and self.options.must_play_drawn and self.board.fits_anywhere(me.hand[-1]):
+                return f"the tile you drew, {name(me.hand[-1])}, fits: you must play it"
+            return "a tile of yours fits, so you may not draw: play it (the suggestions show where)"
+        if self._may_draw(seat):
+            return "you may not pass while you can draw: type `draw`"
+        return "a tile of yours fits, so you may not pass: play it (the suggestions show where)"
+
+    def _read_place(self, seat: int, request: Place, legal: list[str]) -> str:
+        tile = tile_with_numbers(request.numbers)
+        shown = name(request.numbers)
+        if tile is None:
+            raise IllegalMove(f"{shown} is not a tile: the numbers go from 0 to 5")
+        cell = request.cell
+        if cell is None:
+            spots = self.spots()
+            if not 1 <= (request.spot or 0) <= len(spots):
+                raise IllegalMove(f"there is no spot {request.spot} on the board: the picture numbers "
+                                  f"{'only spot 1' if len(spots) == 1 else f'spots 1 to {len(spots)}'}")
+            cell = spots[(request.spot or 1) - 1]
+        me = self.seats[seat]
+        if tile not in me.hand:
+            raise IllegalMove(f"you do not hold {name(tile)}")
+        fitting = [notation.write_place(t, cell) for t in rotations(tile)]
+        fitting = [a for a in fitting if a in legal]
+        if len(fitting) == 1:
+            return fitting[0]
+        if len(fitting) > 1:
+            exact = notation.write_place(request.numbers, cell)
+            if request.exact and exact in fitting:
+                return exact
+            raise AmbiguousMove(f"{name(tile)} fits {cell_name(cell)} turned {len(fitting)} ways: type one of "
+                                f"{', '.join(f'`{a}`' for a in fitting)}", fitting)
+        raise IllegalMove(why_not(self, seat, tile, cell))
+
+    # ---- acting ----------------------------------------------------------------------------------
+
+    def _execute(self, seat: int, action: str) -> list[Event]:
+        if action == "draw":
+            return self._draw(seat)
+        if action in ("pass", "skip"):
+            return self._pass(seat, skipped=action == "skip")
+        return self._lay(seat, *_placement(action))
+
+    def _points_for(self, numbers: Corners, cell: Cell) -> tuple[int, Bonus, str]:
+        """What laying this reading on `cell` scores now, the bonus, and the words for it."""
+        tile = tile_of(numbers)
+        if self.pending is not None:
+            bonus_opening = self.options.opening == "pressman" or self.round == 1
+            points = rounds.opening_points(tile, with_bonus=bonus_opening)
+            return points, Bonus(), "opening" if points == value(tile) else "opening triple"
+        board = self.board.copy()
+        board.place(cell, numbers)
+        bonus = board.bonus(cell, extensions=self.options.bridge_extensions)
+        points = value(tile)
+        words = []
+        if bonus.hexagons:
+            count = len(bonus.hexagons)
+            points += 50 * count if self.options.hexagons == "pressman" else 40 + 10 * count
+            words.append("a hexagon" if count == 1 else f"{count} hexagons")
+        if bonus.bridge is not None and (not bonus.hexagons or self.options.hexagon_and_bridge):
+            points += BRIDGE_POINTS
+            words.append("adds to a bridge" if bonus.extension else "a bridge")
+        elif bonus.bridge is not None:
+            bonus = Bonus(bonus.hexagons)
+        return points, bonus, " and ".join(words)
+
+    def _lay(self, seat: int, numbers: Corners, cell: Cell) -> list[Event]:
+        me = self.seats[seat]
+        tile = tile_of(numbers)
+        points, bonus, words = self._points_for(numbers, cell)
+        opening = self.pending
+        self.board.place(cell, numbers)
+        me.hand.remove(tile)
+        me.score += points
+        self.pending = None
+        self.passes = 0
+        where = cell_name(cell)
+        if opening is not None:
+            shown = f" (showing {name(opening.shown)})" if opening.shown and tile != opening.shown else ""
+            text = f"{self.names[seat]} opens round {self.round} with {name(tile)}{shown} for {points} points."
+        elif words:
+            text = f"{self.names[seat]} lays {name(tile)} at {where}, making {words}: {points} points."
+        else:
+            text = f"{self.names[seat]} lays {name(tile)} at {where} for {points} points."
+        data: dict[str, Any] = {"cell": where, "tile": name(tile), "points": points,
+                                "hexagons": [list(p) for p in bonus.hexagons],
+                                "bridge": list(bonus.bridge) if bonus.bridge else None}
+        if bonus.hexagons:
+            data["reaction"] = "amazing"
+        elif bonus.bridge:
+            data["reaction"] = "nice"
+        self.last = {"seat": seat, "kind": "lay", "cell": where, "points": points, **data}
+        events = [Event("lay", text, (seat,), data)]
+        if not me.hand:
+            return events + self._went_out(seat)
+        if self.options.blocked_when == "exact" and self._nothing_fits():
+            return events + self._blocked()
+        self._advance()
+        return events
+
+    def _draw(self, seat: int) -> list[Event]:
+        me = self.seats[seat]
+        tile = self.well.pop(0)
+        me.hand.append(tile)
+        me.drawn += 1
+        me.score -= self.options.draw_penalty
+        self.last = {"seat": seat, "kind": "draw"}
+        left = len(self.well)
+        limit = f" (draw {me.drawn} of {self.options.max_draws})" if self.options.max_draws else ""
+        return [Event("draw", f"{self.names[seat]} draws a tile for −{self.options.draw_penalty}{limit}; "
+                      f"{left} left in the well.", (seat,), {"well": left, "drawn": me.drawn}),
+                Event("drew", f"You drew {name(tile)}.", (seat,), {"tile": name(tile)}, to=seat)]
+
+    def _pass(self, seat: int, *, skipped: bool) -> list[Event]:
+        me = self.seats[seat]
+        empty = not self.well and not (self.options.max_draws and me.drawn >= self.options.max_draws)
+        penalty = self.options.empty_well_penalty if empty and not skipped else self.options.pass_penalty
+        me.score -= penalty
+        self.passes += 1
+        if skipped:
+            text = f"{self.names[seat]} misses the turn: −{penalty}."
+        elif empty:
+            text = f"{self.names[seat]} passes with the well empty: −{penalty}."
+        else:
+            text = f"{self.names[seat]} passes: none of the {me.drawn} tiles drawn fits, −{penalty} more."
+        self.last = {"seat": seat, "kind": "skip" if skipped else "pass"}
+        events = [Event("skip" if skipped else "pass", text, (seat,), {"penalty": penalty})]
+        if self.passes >= len(self.active()) or (self.options.blocked_when == "exact" and self._nothing_fits()):
+            return events + self._blocked()
+        self._advance()
+        return events
+
+    def _advance(self) -> None:
+        self.seats[self.turn].drawn = 0
+        self.turns += 1
+        self.turn = self._next_seat(self.turn)
+
+    def _next_seat(self, seat: int) -> int:
+        for step in range(1, self.players + 1):
+            candidate = (seat + step) % self.players
+            if not self.seats[candidate].resigned:
+                return candidate
+        return seat
+
+    def _nothing_fits(self) -> bool:
+        """No tile in any hand or in the well fits anywhere (a true block)."""
+        loose = {t for i in self.active() for t in self.seats[i].hand} | set(self.well)
+        return not any(self.board.fits_anywhere(t) for t in loose)
+
+    # ---- rounds ----------------------------------------------------------------------------------
+
+    def _hands(self) -> dict[int, list[Tile]]:
+        return {i: self.seats[i].hand for i in self.active()}
+
+    def _went_out(self, seat: int) -> list[Event]:
+        others = sum(value(t) for i in self.active() if i != seat for t in self.seats[i].hand)
+        points = rounds.GOING_OUT_BONUS + others
+        self.seats[seat].score += points
+        text = (f"{self.names[seat]} goes out and wins round {self.round}: 25 + {others} left in the other "
+                f"hands = {points} points.")
+        return self._end_round([seat], text, {"out": seat, "points": points})
+
+    def _blocked(self) -> list[Event]:
+        hands = self._hands()
+        winners = rounds.blocked_winners(hands, self.options.blocked_winner)
+        paid = {w: rounds.blocked_payout(hands, w, self.options.blocked_payout) for w in winners}
+        for winner, points in paid.items():
+            self.seats[winner].score += points
+        who = " and ".join(f"{self.names[w]} ({'+' if p >= 0 else ''}{p})" for w, p in paid.items())
+        measure = "lowest hand" if self.options.blocked_winner == "lowest_total" else "fewest tiles"
+        text = f"Round {self.round} is blocked: nobody can play. The {measure} wins it: {who}."
+        return self._end_round(winners, text, {"blocked": True, "paid": {str(w): p for w, p in paid.items()}})
+
+    def _end_round(self, winners: list[int], text: str, data: dict[str, Any]) -> list[Event]:
+        self.round_winners = winners
+        totals = ", ".join(f"{self.names[i]} {self.seats[i].score}" for i in self.active())
+        hands = {self.names[i]: [name(t) for t in self.seats[i].hand] for i in self.active()}
+        self.previous = {"round": self.round, "board": position.board_entries(self), "text": text,
+                         "winners": winners}
+        events = [Event("round_end", f"{text} Totals: {totals}.", tuple(winners),
+                        {**data, "round": self.round, "hands": hands, "scores": list(self.scores()),
+                         "reaction": "celebrate"})]
+        self.seats[self.turn].drawn = 0
+        finished = self.options.rounds and self.round >= self.options.rounds
+        reached = any(self.seats[i].score >= self.options.target for i in self.active())
+        if finished or (reached and not self.options.rounds):
+            return events + self._end_game("the last round is played" if finished
+                                           else f"someone reached {self.options.target} points")
+        return events + self._start_round()
+
+    def _end_game(self, reason: str) -> list[Event]:
+        self.phase = OVER
+        self.end_reason = reason
+        self.pending = None
+        winners = self._game_winners()
+        names = " and ".join(self.names[w] for w in winners) or "nobody"
+        return [Event("game_end", f"The game is over ({reason}): {names} win{'s' if len(winners) == 1 else ''} with "
+                      f"{self.seats[winners[0]].score if winners else 0} points.", tuple(winners),
+                      {"winners": winners, "scores": list(self.scores())})]
+
+    def _start_round(self) -> list[Event]:
+        self.round += 1
+        self.turns += 1
+        self.board = Board()
+        self.passes = 0
+        self.last = None
+        deck = list(TILES)
+        self._deck.shuffle(deck)
+        seats = self.active()
+        size = rounds.hand_size(len(seats))
+        for index, seat in enumerate(seats):
+            self.seats[seat].hand = deck[index * size:(index + 1) * size]
+            self.seats[seat].drawn = 0
+        self.well = deck[len(seats) * size:]
+        self.pending = self._opening()
+        self.turn = self.pending.seat
+        opener = self.names[self.turn]
+        if len(self.pending.tiles) <= 2:
+            tiles = " or ".join(name(t) for t in self.pending.tiles)
+            text = f"Round {self.round}: {opener} {self.pending.reason} and opens with {tiles}."
+        else:
+            text = f"Round {self.round}: {opener} {self.pending.reason}, with any tile."
+        return [Event("round_start", text, (self.turn,), {"round": self.round, "opener": self.turn})]
+
+    def _opening(self) -> rounds.Opening:
+        seats = self.active()
+        dealer = (self.round - 1) % self.players
+        order = sorted(seats, key=lambda s: (s - dealer - 1) % self.players)
+        rule = self.options.opening
+        if rule == "pressman" or (self.round == 1 and rule == "winner"):
+            return rounds.find_opening(self._hands(), order)
+        if rule == "winner" and self.round_winners and self.round_winners[0] in seats:
+            seat = self.round_winners[0]
+        else:
+            seat = self.random(f"opener:{self.round}").choice(order)
+        return rounds.Opening(seat, tuple(sorted(set(self.seats[seat].hand))), "opens the round")
+
+    def _resign(self, seat: int) -> list[Event]:
+        me = self.seats[seat]
+        me.resigned = True
+        me.hand = []
+        me.drawn = 0
+        events = [Event("resign", f"{self.names[seat]} leaves the game.", (seat,))]
+        if len(self.active()) < 2:
+            return events + self._end_game("everyone else left")
+        if self.pending is not None:
+            self.pending = self._opening()
+            self.turn = self.pending.seat
+            self.turns += 1
+        elif seat == self.turn:
+            self.turns += 1
+            self.turn = self._next_seat(seat)
+        if self.passes >= len(self.active()):
+            events += self._blocked()
+        return events
+
+    # ---- hidden information ------------------------------------------------------------------
+
+    def determinize(self, seat: int, rng: random.Random) -> Self:
+        """Other hands and the well dealt again from the tiles `seat` cannot see (sizes kept)."""
+        copy = self.clone()
+        others = [s for i, s in enumerate(copy.seats) if i != seat and not s.resigned]
+        unseen = sorted([t for s in others for t in s.hand] + copy.well)
+        rng.shuffle(unseen)
+        for other in others:
+            size = len(other.hand)
+            other.hand, unseen = unseen[:size], unseen[size:]
+        copy.well = unseen
+        copy._deck = random.Random(rng.getrandbits(64))
+        return copy
+
+    def _reshuffle(self, rng: random.Random) -> None:
+        rng.shuffle(self.well)
+        self._deck = random.Random(rng.getrandbits(64))
+
+    # ---- views and persistence -------------------------------------------------------------------
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        if seat is not None:
+            self._check_seat(seat)
+        outcome = self.outcome()
+        view: dict[str, Any] = {
+            "game": self.name,
+            "round": self.round,
+            "phase": self.phase,
+            "turn": self.turn if self.phase == PLAYING else None,
+            "to_move": list(self.to_move()),
+            "seats": [{"name": s.name, "score": s.score, "hand_size": len(s.hand), "drawn": s.drawn,
+                       "resigned": s.resigned} for s in self.seats],
+            "well_size": len(self.well),
+            "board": position.board_entries(self),
+            "spots": [cell_name(c) for c in self.spots()],
+            "opening": [name(t) for t in self.pending.tiles] if self.pending and len(self.pending.tiles) <= 2
+            else None,
+            "passes": self.passes,
+            "last": dict(self.last) if self.last else None,
+            "previous": self.previous,
+            "outcome": outcome.to_json() if outcome else None,
+        }
+        if seat is not None:
+            me = self.seats[seat]
+            playable = {tile_of(turned) for _, turned in self._placements(seat)} if seat in self.to_move() else set()
+            view["seat"] = seat
+            view["hand"] = [name(t) for t in me.hand]
+            view["playable"] = [name(t) for t in me.hand if t in playable]
+        return view
+
+    def to_position(self) -> dict[str, Any]:
+        return position.write(self)
+
+    @classmethod
+    def from_position(cls, data: Mapping[str, Any], *, seed: int = 0,
+                      options: GameOptions | None = None) -> Self:
+        game = position.read(cls, data, seed=seed, options=options)
+        game.start_position = game.to_position()
+        return game
+
+    def clone(self) -> Self:
+        """A fast independent copy (the deck's random state included)."""
+        copy = object.__new__(type(self))
+        copy.__dict__.update(self.__dict__)
+        copy.log = list(self.log)
+        copy.names = list(self.names)
+        copy.seats = [s.copy() for s in self.seats]
+        copy.board = self.board.copy()
+        copy.well = list(self.well)
+        copy.round_winners = list(self.round_winners)
+        copy.last = dict(self.last) if self.last else None
+        copy._deck = random.Random()
+        copy._deck.setstate(self._deck.getstate())
+        return copy
+
+
+def _placement(action: str) -> tuple[Corners, Cell]:
+    """A canonical placement (`2-1-2 r1c0`) as its corner numbers and cell."""
+    numbers_text, cell_text = action.split()
+    a, b, c = (int(n) for n in numbers_text.split("-"))
+    cell = read_cell(cell_text)
+    assert cell is not None, action
+    return (a, b, c), cell

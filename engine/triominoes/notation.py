@@ -1,0 +1,72 @@
+"""Reading and writing Triominoes actions (rules §5).
+
+Canonical forms: a placement is the numbers on the cell's corners 0, 1, 2 (clockwise, §3) and
+the cell, `2-1-2 r1c0`; the other actions are `draw`, `pass` and `skip`. A player may write a
+tile as named or in any order (`1-2-2`, `122`, `221`), and a cell as `r1c0` or as the number
+shown on the board picture (`122 at 7`, `122 7`, `122 #7`); the game finds the rotation.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from engine.core import NotationError
+from engine.triominoes.geometry import Cell, cell_name, read_cell
+from engine.triominoes.tiles import Corners, name, read_numbers
+
+EXAMPLE = "`1-2-2 r1c0` or `122 at 7` (a tile and a cell, or the number of a spot on the picture), `draw`, `pass`"
+FILLER = {"play", "lay", "put", "at", "on", "to", "in", "@"}
+
+
+@dataclass(frozen=True)
+class Place:
+    """A tile as typed (its numbers in the typed order) and where: a cell or a spot number."""
+
+    numbers: tuple[int, int, int]
+    cell: Cell | None = None
+    spot: int | None = None
+    exact: bool = False
+    """Written in canonical form (`5-3-4 r0c0`): the numbers are the corners in order."""
+
+
+@dataclass(frozen=True)
+class Word:
+    """`draw`, `pass` or `skip`."""
+
+    word: str
+
+
+Request = Place | Word
+WORDS = {"draw": "draw", "d": "draw", "pass": "pass", "p": "pass", "skip": "skip"}
+
+
+def write_place(numbers: Corners, cell: Cell) -> str:
+    return f"{name(numbers)} {cell_name(cell)}"
+
+
+def read(text: str) -> Request:
+    """Free text -> a request; NotationError saying what was expected otherwise."""
+    cleaned = " ".join(text.strip().lower().replace("#", " ").split())
+    if not cleaned:
+        raise NotationError(f"nothing to read: type a move, like {EXAMPLE}")
+    if cleaned in WORDS:
+        return Word(WORDS[cleaned])
+    tokens = [t for t in re.split(r"[\s,;]+", cleaned) if t and t not in FILLER]
+    if not tokens:
+        raise NotationError(f"'{text.strip()}' is not a move: type {EXAMPLE}")
+    numbers = read_numbers(tokens[0])
+    if numbers is None:
+        raise NotationError(f"'{tokens[0]}' is not a tile: write its three numbers, like 1-2-2, then where it "
+                            f"goes, like r1c0 or at 7")
+    rest = "".join(tokens[1:])
+    if not rest:
+        raise NotationError(f"where does {name(numbers)} go? Add a cell or a spot number: "
+                            f"`{name(numbers)} r1c0` or `{name(numbers)} at 7`")
+    cell = read_cell(rest)
+    if cell is not None:
+        return Place(numbers, cell=cell, exact=tokens[0].count("-") == 2)
+    if rest.isdigit() and len(rest) <= 4:
+        return Place(numbers, spot=int(rest))
+    raise NotationError(f"'{' '.join(tokens[1:])}' is not a cell: write a cell as on the picture's edges "
+                        f"(r1c0: row 1, column 0) or a spot's number (at 7)")

@@ -1,0 +1,339 @@
+"""Triominoes rules (shared/rules/triominoes.md), one statement per test."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from engine import GAMES, AmbiguousMove, IllegalMove, NotationError, NotYourTurn, PositionError
+from engine.triominoes import Triominoes, TriominoesOptions
+from engine.triominoes.board import Board
+from engine.triominoes.geometry import corners, neighbour, ring
+from engine.triominoes.rounds import blocked_payout, find_opening, hand_size
+from engine.triominoes.tiles import TILES, rotations
+
+HEXAGON_BOARD = [
+    {"at": "r0c0", "corners": [4, 4, 4]}, {"at": "r1c0", "corners": [4, 4, 5]},
+    {"at": "r0c-1", "corners": [0, 4, 4]}, {"at": "r0c1", "corners": [4, 3, 4]},
+    {"at": "r-1c1", "corners": [2, 3, 4]}, {"at": "r-1c0", "corners": [2, 2, 4]},
+]
+"""Five of the six cells around the apex of r0c0 are full; r-1c-1 needs 2, 4 and 0."""
+BRIDGE_BOARD = [
+    {"at": "r0c0", "corners": [4, 4, 4]}, {"at": "r0c-1", "corners": [2, 4, 4]},
+    {"at": "r0c1", "corners": [4, 1, 4]}, {"at": "r-1c-1", "corners": [3, 4, 2]},
+    {"at": "r-1c1", "corners": [0, 1, 4]}, {"at": "r-1c2", "corners": [0, 1, 1]},
+    {"at": "r-2c2", "corners": [0, 1, 0]}, {"at": "r-2c1", "corners": [5, 0, 0]},
+]
+"""0-3-5 on r-2c0 shares an edge with r-2c1 and touches r-1c-1 at a point only."""
+TWO_HEXAGONS_BOARD = [
+    {"at": "r0c0", "corners": [0, 0, 0]}, {"at": "r1c0", "corners": [0, 0, 5]},
+    {"at": "r0c1", "corners": [0, 3, 0]}, {"at": "r1c1", "corners": [0, 2, 5]},
+    {"at": "r0c2", "corners": [3, 4, 0]}, {"at": "r0c3", "corners": [3, 4, 4]},
+    {"at": "r0c4", "corners": [4, 4, 4]}, {"at": "r-1c3", "corners": [3, 4, 3]},
+    {"at": "r-1c2", "corners": [1, 3, 3]}, {"at": "r-2c2", "corners": [2, 3, 1]},
+    {"at": "r0c-1", "corners": [2, 0, 0]}, {"at": "r-2c1", "corners": [1, 2, 1]},
+    {"at": "r-2c0", "corners": [1, 1, 1]}, {"at": "r-1c0", "corners": [1, 1, 0]},
+    {"at": "r0c-2", "corners": [2, 0, 1]}, {"at": "r2c1", "corners": [5, 2, 3]},
+    {"at": "r2c0", "corners": [5, 3, 4]},
+]
+"""0-1-3 on r-1c1 closes the hexagons around two of its corners at once."""
+
+
+def position(board: list[dict[str, Any]], hands: list[list[str]], *, pool: list[str] | None = None,
+             scores: list[int] | None = None, turn: int = 0, drawn: int = 0, passes: int = 0) -> dict[str, Any]:
+    used = {"-".join(map(str, min(rotations(tuple(t["corners"]))))) for t in board}  # type: ignore[arg-type]
+    used |= {t for hand in hands for t in hand}
+    if pool is None:
+        pool = ["-".join(map(str, t)) for t in TILES if "-".join(map(str, t)) not in used][:10]
+    return {"game": "triominoes", "turn": turn, "round": 1, "passes": passes, "pool": pool, "board": board,
+            "seats": [{"name": f"P{i + 1}", "score": (scores or [0] * len(hands))[i], "hand": hand,
+                       "drawn": drawn if i == turn else 0} for i, hand in enumerate(hands)]}
+
+
+def game_at(board: list[dict[str, Any]], hands: list[list[str]], **kwargs: Any) -> Triominoes:
+    options = kwargs.pop("options", None)
+    return Triominoes.from_position(position(board, hands, **kwargs), options=options)
+
+
+# ---- the tiles and the deal (§2.1) -------------------------------------------------------------
+
+
+def test_the_set_has_fifty_six_tiles_and_no_mirror_images():
+    assert len(TILES) == 56 and len(set(TILES)) == 56
+    readings = {r for t in TILES for r in rotations(t)}
+    assert (0, 1, 2) in readings and (0, 2, 1) not in readings
+
+
+def test_hands_hold_nine_tiles_for_two_seven_for_three_or_four_six_for_five_or_six():
+    assert [hand_size(n) for n in range(2, 7)] == [9, 7, 7, 6, 6]
+    game = Triominoes.new(5, seed=1)
+    held = sum(len(s.hand) for s in game.seats)
+    assert held + len(game.well) + len(game.board) == 56 and game.view(0)["well_size"] == 56 - 30
+
+
+def test_the_highest_triple_opens_for_its_sum_plus_ten():
+    game = Triominoes.from_position(position([], [["3-3-3", "1-2-4"], ["5-5-5", "0-1-2"]], turn=1))
+    assert game.forced_action(1) == "5-5-5 r0c0"
+    game.apply(1, "5-5-5 r0c0")
+    assert game.seats[1].score == 25 and game.turn == 0
+
+
+def test_zero_triple_opens_for_forty():
+    game = Triominoes.from_position(position([], [["0-0-0", "1-2-4"], ["0-1-2", "2-3-4"]]))
+    game.apply(0, "0-0-0 r0c0")
+    assert game.seats[0].score == 40
+
+
+def test_the_holder_of_the_highest_triple_and_zero_triple_chooses_between_them():
+    opening = find_opening({0: [(4, 4, 4), (0, 0, 0)], 1: [(2, 2, 2)]}, [0, 1])
+    assert opening.seat == 0 and opening.tiles == ((4, 4, 4), (0, 0, 0)) and opening.shown == (4, 4, 4)
+    game = Triominoes.from_position(position([], [["4-4-4", "0-0-0"], ["2-2-2"]]))
+    assert game.legal_actions(0) == ["4-4-4 r0c0", "0-0-0 r0c0"] and game.forced_action(0) is None
+    events = game.apply(0, "0-0-0 r0c0")
+    assert game.seats[0].score == 40 and "showing 4-4-4" in events[0].text
+
+
+def test_nobody_else_may_pre_empt_with_zero_triple():
+    assert find_opening({0: [(0, 0, 0)], 1: [(3, 3, 3)]}, [0, 1]).tiles == ((3, 3, 3),)
+
+
+def test_without_triples_the_highest_tile_opens_for_face_value_and_ties_look_at_the_next_tile():
+    hands = {0: [(3, 4, 5), (0, 0, 1)], 1: [(3, 4, 5), (0, 1, 2)]}
+    assert find_opening(hands, [0, 1]).seat == 1
+    assert find_opening({0: [(1, 2, 3)], 1: [(1, 2, 3)]}, [1, 0]).seat == 1  # a full tie: seat order
+    game = Triominoes.from_position(position([], [["3-4-5", "0-0-1"], ["2-4-5", "0-1-2"]]))
+    game.apply(0, "3-4-5 r0c0")
+    assert game.seats[0].score == 12
+
+
+# ---- placement (§2.2) -------------------------------------------------------------------------------
+
+
+def test_a_tile_must_share_a_whole_edge_with_the_table():
+    game = game_at([{"at": "r0c0", "corners": [1, 2, 3]}], [["1-1-4", "2-3-3"], ["0-0-5"]])
+    with pytest.raises(IllegalMove, match="does not share an edge"):
+        game.apply(0, "1-1-4 r-1c-1")  # touches r0c0 at its apex only
+
+
+def test_every_corner_that_touches_must_match_point_contacts_included():
+    game = game_at(HEXAGON_BOARD, [["0-2-5", "1-1-4"], ["0-0-5"]])
+    with pytest.raises(IllegalMove, match="needs 2 at its apex and 4 at its bottom-right and 0 at its bottom-left"):
+        game.apply(0, "0-2-5 r-1c-1")  # its edge could match r-1c0, its point at r0c-1 cannot
+
+
+def test_tiles_turn_but_never_flip_and_the_referee_finds_the_turn():
+    game = game_at([{"at": "r0c0", "corners": [1, 2, 3]}], [["1-2-2", "2-3-3"], ["0-0-5"]])
+    assert game.parse(0, "1-2-2 r0c1") == "1-2-2 r0c1"  # r0c1 needs 1 top-left, 2 bottom
+    assert game.parse(0, "221 at 2") == "1-2-2 r0c1"
+    assert game.parse(0, "2-3-3 r1c0") == "3-2-3 r1c0"  # r1c0 needs 3 top-left, 2 top-right
+
+
+def test_the_opening_cell_takes_a_tile_turned_any_way_and_asks_which():
+    game = Triominoes.from_position(position([], [["3-4-5"], ["0-1-2"]]))
+    with pytest.raises(AmbiguousMove) as asked:
+        game.parse(0, "345 at 1")
+    assert asked.value.candidates == ["3-4-5 r0c0", "4-5-3 r0c0", "5-3-4 r0c0"]
+    assert game.parse(0, "5-3-4 r0c0") == "5-3-4 r0c0"
+
+
+def test_a_spot_number_names_a_cell_on_the_picture():
+    game = game_at([{"at": "r0c0", "corners": [1, 2, 3]}], [["1-2-2"], ["0-0-5"]])
+    spots = game.view(None)["spots"]
+    assert spots == ["r0c-1", "r0c1", "r1c0"]
+    assert game.parse(0, "122 at 2") == "1-2-2 r0c1"
+    with pytest.raises(IllegalMove, match="no spot 9"):
+        game.parse(0, "122 at 9")
+
+
+def test_spots_come_from_the_table_alone():
+    one = game_at(HEXAGON_BOARD, [["0-2-5"], ["1-1-1"]])
+    other = game_at(HEXAGON_BOARD, [["1-1-1"], ["0-2-5"]])
+    assert one.view(None)["spots"] == other.view(None)["spots"]
+
+
+def test_a_tile_you_do_not_hold_is_refused():
+    game = game_at([{"at": "r0c0", "corners": [1, 2, 3]}], [["1-2-2"], ["0-0-5"]])
+    with pytest.raises(IllegalMove, match="you do not hold 2-3-3"):
+        game.parse(0, "2-3-3 r0c1")
+
+
+def test_notation_mistakes_say_what_to_type():
+    game = game_at([{"at": "r0c0", "corners": [1, 2, 3]}], [["1-2-2"], ["0-0-5"]])
+    with pytest.raises(NotationError, match="where does 1-2-2 go"):
+        game.parse(0, "122")
+    with pytest.raises(NotationError, match="not a tile"):
+        game.parse(0, "hello r0c1")
+    with pytest.raises(IllegalMove, match="numbers go from 0 to 5"):
+        game.parse(0, "1-2-7 r0c1")
+    with pytest.raises(NotYourTurn):
+        game.parse(1, "0-0-5 r0c1")
+
+
+# ---- bonuses (§2.3) ---------------------------------------------------------------------------------------
+
+
+def test_hexagon_scores_fifty():
+    game = game_at(HEXAGON_BOARD, [["0-2-4", "1-1-4"], ["0-0-5"]])
+    events = game.apply(0, "2-4-0 r-1c-1")
+    assert game.seats[0].score == 6 + 50 and "hexagon" in events[0].text
+    assert events[0].data["hexagons"] == [[0, 0]]
+
+
+def test_two_hexagons_score_a_hundred_or_sixty_on_the_goliath_scale():
+    pressman = game_at(TWO_HEXAGONS_BOARD, [["0-1-3", "1-5-5"], ["4-5-5"]])
+    pressman.apply(0, "1-3-0 r-1c1")
+    goliath = game_at(TWO_HEXAGONS_BOARD, [["0-1-3", "1-5-5"], ["4-5-5"]],
+                      options=TriominoesOptions(hexagons="goliath"))
+    goliath.apply(0, "1-3-0 r-1c1")
+    assert (pressman.seats[0].score, goliath.seats[0].score) == (4 + 100, 4 + 60)
+
+
+def test_bridge_scores_forty():
+    game = game_at(BRIDGE_BOARD, [["0-3-5", "1-2-2"], ["2-3-5"]])
+    events = game.apply(0, "5-0-3 r-2c0")
+    assert game.seats[0].score == 8 + 40 and "a bridge" in events[0].text
+    assert events[0].data["bridge"] == [-1, -1]
+
+
+def test_adding_to_a_bridge_counts_only_with_the_extension_option():
+    board = Board()
+    point = (0, 2)
+    around = ring(point)  # R0..R5
+    for cell in (around[0], around[3]):
+        board.place(cell, (1, 1, 1))
+    new = around[1]
+    index = corners(new).index(point)
+    outer = neighbour(new, (index + 1) % 3)
+    board.place(new, (1, 1, 1))
+    assert board.bridge_at(new, extensions=True) == (None, False)  # without the outer neighbour: nothing
+    board.place(outer, (1, 1, 1))
+    assert board.bridge_at(new, extensions=True) == (point, True)
+    assert board.bridge_at(new, extensions=False) == (None, False)
+
+
+# ---- drawing and passing (§2.4) -------------------------------------------------------------------------
+
+
+def stuck(pool: list[str], **kwargs: Any) -> Triominoes:
+    """P1 holds nothing that fits r0c0's 5-5-5 (every tile in hand lacks a 5)."""
+    return game_at([{"at": "r0c0", "corners": [5, 5, 5]}], [["0-0-1", "0-1-1"], ["2-2-3"]], pool=pool, **kwargs)
+
+
+def test_pass_without_draw_is_refused():
+    game = stuck(["0-0-2", "0-0-3", "0-0-4", "4-5-5"])
+    assert game.legal_actions(0) == ["draw", "skip"] and game.forced_action(0) == "draw"
+    with pytest.raises(IllegalMove, match="you may not pass while you can draw"):
+        game.apply(0, "pass")
+
+
+def test_draw_costs_five_and_a_drawn_tile_that_fits_must_be_played():
+    game = stuck(["0-0-2", "4-5-5", "0-0-4"])
+    game.apply(0, "draw")
+    game.apply(0, "draw")
+    assert game.seats[0].score == -10 and game.legal_actions(0)[-1] == "skip"
+    assert "draw" not in game.legal_actions(0) and "pass" not in game.legal_actions(0)
+    assert all(a.startswith(("4-5-5", "5-4-5", "5-5-4")) for a in game.legal_actions(0)[:-1])
+
+
+def test_three_draws_at_most_then_a_pass_costs_ten_more():
+    game = stuck(["0-0-2", "0-0-3", "0-0-4", "4-5-5"])
+    for _ in range(3):
+        game.apply(0, game.forced_action(0))
+    with pytest.raises(IllegalMove, match="drawn 3 tiles"):
+        game.apply(0, "draw")
+    assert game.forced_action(0) == "pass"
+    game.apply(0, "pass")
+    assert game.seats[0].score == -25 and game.turn == 1
+
+
+def test_an_empty_well_pass_costs_ten():
+    game = stuck([])
+    assert game.forced_action(0) == "pass"
+    events = game.apply(0, "pass")
+    assert game.seats[0].score == -10 and "well empty" in events[0].text
+
+
+def test_voluntary_draws_only_with_the_option():
+    board = [{"at": "r0c0", "corners": [1, 2, 3]}]
+    assert "draw" not in game_at(board, [["1-2-2"], ["0-0-5"]]).legal_actions(0)
+    free = game_at(board, [["1-2-2"], ["0-0-5"]], options=TriominoesOptions(allow_voluntary_draw=True))
+    assert "draw" in free.legal_actions(0)
+
+
+def test_a_missed_turn_costs_ten():
+    game = game_at([{"at": "r0c0", "corners": [1, 2, 3]}], [["1-2-2", "0-0-0"], ["0-0-5"]])
+    assert game.timeout_actions(0) == ["skip"]
+    game.apply(0, "skip")
+    assert game.seats[0].score == -10 and game.turn == 1
+
+
+# ---- the end of a round and of the game (§2.5, §2.6) ----------------------------------------------------
+
+
+def test_going_out_scores_twenty_five_plus_the_other_hands():
+    game = game_at([{"at": "r0c0", "corners": [1, 2, 3]}], [["1-2-2"], ["0-0-5", "3-4-5"]], scores=[10, 0])
+    events = game.apply(0, "1-2-2 r0c1")
+    assert game.round == 2
+    assert events[1].kind == "round_end" and game.seats[0].score == 10 + 5 + 25 + 5 + 12
+
+
+def test_a_blocked_round_pays_the_lowest_hand_the_others_minus_its_own():
+    game = game_at([{"at": "r0c0", "corners": [5, 5, 5]}], [["0-0-1"], ["0-1-1"], ["2-2-3"]], pool=[], passes=2)
+    game.apply(0, "pass")
+    assert game.seats[0].score == -10 + (2 + 7) - 1 and game.round == 2
+
+
+def test_the_blocked_payout_option_sums_the_differences():
+    hands = {0: [(0, 0, 1)], 1: [(0, 1, 1)], 2: [(2, 2, 3)]}
+    assert blocked_payout(hands, 0, "others_minus_own") == 8
+    assert blocked_payout(hands, 0, "differences") == (2 - 1) + (7 - 1)
+
+
+def test_the_game_ends_after_the_round_in_which_someone_reaches_the_target_and_the_highest_total_wins():
+    game = game_at([{"at": "r0c0", "corners": [1, 2, 3]}], [["1-2-2"], ["0-0-5"]], scores=[380, 420])
+    game.apply(0, "1-2-2 r0c1")
+    outcome = game.outcome()
+    assert outcome is not None and game.seats[0].score == 380 + 5 + 25 + 5 and outcome.winners == (1,)
+    assert game.to_move() == () and game.legal_actions(0) == []
+
+
+def test_first_to_target_prefers_the_round_winner_among_those_past_it():
+    options = TriominoesOptions(winner="first_to_target")
+    game = game_at([{"at": "r0c0", "corners": [1, 2, 3]}], [["1-2-2"], ["0-0-5"]], scores=[380, 450],
+                   options=options)
+    game.apply(0, "1-2-2 r0c1")
+    assert game.outcome().winners == (0,)  # type: ignore[union-attr]
+
+
+def test_a_fixed_number_of_rounds_ends_the_game():
+    game = game_at([{"at": "r0c0", "corners": [1, 2, 3]}], [["1-2-2"], ["0-0-5"]],
+                   options=TriominoesOptions(rounds=1))
+    game.apply(0, "1-2-2 r0c1")
+    assert game.outcome() is not None
+
+
+# ---- positions (§5) -----------------------------------------------------------------------------------------
+
+
+def test_positions_round_trip_exactly():
+    game = Triominoes.new(3, seed=4)
+    for _ in range(12):
+        seat = game.to_move()[0]
+        game.apply(seat, game.legal_actions(seat)[0])
+    saved = game.to_position()
+    assert Triominoes.from_position(saved).to_position() == saved
+
+
+def test_impossible_positions_are_refused_with_the_reason():
+    with pytest.raises(PositionError, match="does not fit"):
+        Triominoes.from_position(position([{"at": "r0c0", "corners": [1, 2, 3]},
+                                           {"at": "r0c1", "corners": [4, 4, 4]}], [["0-0-0"], ["0-0-1"]]))
+    with pytest.raises(PositionError, match="two places"):
+        Triominoes.from_position(position([], [["0-0-0"], ["0-0-0"]]))
+    with pytest.raises(PositionError, match="flipped"):
+        Triominoes.from_position(position([{"at": "r0c0", "corners": [0, 2, 1]}], [["0-0-0"], ["0-0-1"]]))
+
+
+def test_the_game_is_registered():
+    assert GAMES["triominoes"] is Triominoes
