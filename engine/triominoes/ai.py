@@ -1,6 +1,5 @@
 """Triominoes heuristics for the shared agents (`engine.ai`): among actions that score the same
-now, keep the hand that fits the table in the most ways (tiles that fit more open corners), and
-never miss a turn by choice."""
+now, keep the hand that fits the table in the most ways (tiles that fit more open corners)."""
 
 from __future__ import annotations
 
@@ -10,8 +9,6 @@ from engine.triominoes.game import Triominoes
 
 def tie_break(game: Game, seat: int, action: str, after: Game) -> tuple[float, ...]:
     assert isinstance(after, Triominoes)
-    if action == "skip":
-        return (-1e9,)
     if after.round != getattr(game, "round", after.round) or after.outcome() is not None:
         return (1e9,)
     hand = set(after.seats[seat].hand)

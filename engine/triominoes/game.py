@@ -41,8 +41,8 @@ NOTATION_HELP = """\
 • `1-2-2 r1c0`: a tile (its numbers in any order) and a cell from the picture's edges (row 1,
 column 0). Or the number of a spot on the picture: `122 at 7`. The referee turns the tile for you
 and asks when two ways fit.
-• `draw`, `pass` (both made for you when they are all you can do), `skip` (miss your turn, −10: what
-a missed deadline does)."""
+• `draw` and `pass` are made for you when they are all you can do. When your time runs out, the
+referee plays your best-scoring tile for you (or draws, or passes)."""
 
 
 @register
@@ -54,7 +54,7 @@ class Triominoes(Game):
     Options = TriominoesOptions
     summary = SUMMARY
     notation_help = NOTATION_HELP
-    verbs = frozenset({"draw", "pass", "skip", "at", "play", "on"})
+    verbs = frozenset({"draw", "pass", "at", "play", "on"})
     options: TriominoesOptions
 
     def __init__(self, players: int, seed: int, options: GameOptions, names: list[str]) -> None:
@@ -126,17 +126,16 @@ class Triominoes(Game):
             actions.append("draw")
         if not actions:
             actions.append("pass")
-        actions.append("skip")
         return actions
 
     def rank_suggestions(self, seat: int, actions: list[str]) -> list[str]:
-        """Placements scoring most first; draw, pass and skip last."""
+        """Placements scoring most first; draw and pass last."""
         worth = {a: self._placement_points(a) for a in actions}
         return sorted(actions, key=lambda a: -worth[a])
 
     def _placement_points(self, action: str) -> int:
-        """What a placement would score now; -1000 for draw, pass and skip."""
-        if action in ("draw", "pass", "skip"):
+        """What a placement would score now; -1000 for draw and pass."""
+        if action in ("draw", "pass"):
             return -1_000
         return self._points_for(*_placement(action))[0]
 
@@ -144,15 +143,16 @@ class Triominoes(Game):
         """The opening when only one tile may open, a draw when nothing fits, a pass when nothing
         fits and no draw is left: the rules leave no choice, so the referee makes them."""
         actions = self.legal_actions(seat)
-        chosen = [a for a in actions if a != "skip"]
-        return chosen[0] if len(chosen) == 1 else None
+        return actions[0] if len(actions) == 1 else None
 
     def timeout_actions(self, seat: int) -> list[str]:
-        """`skip` (−10, as a pass); while the round waits for its opening, the opening tile is laid."""
+        """A missed turn is played for the player: the placement scoring most, or else a draw,
+        or else a pass (the rules allow no other choice then). After a draw the turn, with a
+        fresh deadline, is still theirs."""
         self._check_seat(seat)
         if self.phase != PLAYING or seat != self.turn:
             return []
-        return self.legal_actions(seat)[:1] if self.pending is not None else ["skip"]
+        return self.rank_suggestions(seat, self.legal_actions(seat))[:1]
 
     # ---- what fits ---------------------------------------------------------------------------
 
@@ -248,8 +248,8 @@ class Triominoes(Game):
     def _execute(self, seat: int, action: str) -> list[Event]:
         if action == "draw":
             return self._draw(seat)
-        if action in ("pass", "skip"):
-            return self._pass(seat, skipped=action == "skip")
+        if action == "pass":
+            return self._pass(seat)
         return self._lay(seat, *_placement(action))
 
     def _points_for(self, numbers: Corners, cell: Cell) -> tuple[int, Bonus, str]:
@@ -322,20 +322,19 @@ class Triominoes(Game):
                       f"{left} left in the well.", (seat,), {"well": left, "drawn": me.drawn}),
                 Event("drew", f"You drew {name(tile)}.", (seat,), {"tile": name(tile)}, to=seat)]
 
-    def _pass(self, seat: int, *, skipped: bool) -> list[Event]:
+    def _pass(self, seat: int) -> list[Event]:
         me = self.seats[seat]
         empty = not self.well and not (self.options.max_draws and me.drawn >= self.options.max_draws)
-        penalty = self.options.empty_well_penalty if empty and not skipped else self.options.pass_penalty
+        penalty = self.options.empty_well_penalty if empty else self.options.pass_penalty
         me.score -= penalty
-        self.passes += 1
-        if skipped:
-            text = f"{self.names[seat]} misses the turn: −{penalty}."
-        elif empty:
+        # A round is blocked when everyone passes in a row with the well empty.
+        self.passes = self.passes + 1 if not self.well else 0
+        if empty:
             text = f"{self.names[seat]} passes with the well empty: −{penalty}."
         else:
             text = f"{self.names[seat]} passes: none of the {me.drawn} tiles drawn fits, −{penalty} more."
-        self.last = {"seat": seat, "kind": "skip" if skipped else "pass"}
-        events = [Event("skip" if skipped else "pass", text, (seat,), {"penalty": penalty})]
+        self.last = {"seat": seat, "kind": "pass"}
+        events = [Event("pass", text, (seat,), {"penalty": penalty})]
         if self.passes >= len(self.active()) or (self.options.blocked_when == "exact" and self._nothing_fits()):
             return events + self._blocked()
         self._advance()
@@ -379,7 +378,8 @@ class Triominoes(Game):
             self.seats[winner].score += points
         who = " and ".join(f"{self.names[w]} ({'+' if p >= 0 else ''}{p})" for w, p in paid.items())
         measure = "lowest hand" if self.options.blocked_winner == "lowest_total" else "fewest tiles"
-        text = f"Round {self.round} is blocked: nobody can play. The {measure} wins it: {who}."
+        why = "no tile in any hand or the well fits" if self.well else "nobody can play and the well is empty"
+        text = f"Round {self.round} is blocked: {why}. The {measure} wins it: {who}."
         return self._end_round(winners, text, {"blocked": True, "paid": {str(w): p for w, p in paid.items()}})
 
     def _end_round(self, winners: list[int], text: str, data: dict[str, Any]) -> list[Event]:

@@ -1,7 +1,7 @@
 """Reading and writing Triominoes actions (rules §5).
 
 Canonical forms: a placement is the numbers on the cell's corners 0, 1, 2 (clockwise, §3) and
-the cell, `2-1-2 r1c0`; the other actions are `draw`, `pass` and `skip`. A player may write a
+the cell, `2-1-2 r1c0`; the other actions are `draw` and `pass`. A player may write a
 tile as named or in any order (`1-2-2`, `122`, `221`), and a cell as `r1c0` or as the number
 shown on the board picture (`122 at 7`, `122 7`, `122 #7`); the game finds the rotation.
 """
@@ -32,13 +32,13 @@ class Place:
 
 @dataclass(frozen=True)
 class Word:
-    """`draw`, `pass` or `skip`."""
+    """`draw` or `pass`."""
 
     word: str
 
 
 Request = Place | Word
-WORDS = {"draw": "draw", "d": "draw", "pass": "pass", "p": "pass", "skip": "skip"}
+WORDS = {"draw": "draw", "pass": "pass"}
 
 
 def write_place(numbers: Corners, cell: Cell) -> str:

@@ -222,7 +222,7 @@ def stuck(pool: list[str], **kwargs: Any) -> Triominoes:
 
 def test_pass_without_draw_is_refused():
     game = stuck(["0-0-2", "0-0-3", "0-0-4", "4-5-5"])
-    assert game.legal_actions(0) == ["draw", "skip"] and game.forced_action(0) == "draw"
+    assert game.legal_actions(0) == ["draw"] and game.forced_action(0) == "draw"
     with pytest.raises(IllegalMove, match="you may not pass while you can draw"):
         game.apply(0, "pass")
 
@@ -231,9 +231,9 @@ def test_draw_costs_five_and_a_drawn_tile_that_fits_must_be_played():
     game = stuck(["0-0-2", "4-5-5", "0-0-4"])
     game.apply(0, "draw")
     game.apply(0, "draw")
-    assert game.seats[0].score == -10 and game.legal_actions(0)[-1] == "skip"
+    assert game.seats[0].score == -10
     assert "draw" not in game.legal_actions(0) and "pass" not in game.legal_actions(0)
-    assert all(a.startswith(("4-5-5", "5-4-5", "5-5-4")) for a in game.legal_actions(0)[:-1])
+    assert all(a.startswith(("4-5-5", "5-4-5", "5-5-4")) for a in game.legal_actions(0))
 
 
 def test_three_draws_at_most_then_a_pass_costs_ten_more():
@@ -261,11 +261,11 @@ def test_voluntary_draws_only_with_the_option():
     assert "draw" in free.legal_actions(0)
 
 
-def test_a_missed_turn_costs_ten():
-    game = game_at([{"at": "r0c0", "corners": [1, 2, 3]}], [["1-2-2", "0-0-0"], ["0-0-5"]])
-    assert game.timeout_actions(0) == ["skip"]
-    game.apply(0, "skip")
-    assert game.seats[0].score == -10 and game.turn == 1
+def test_a_missed_turn_lays_the_best_scoring_tile_or_else_draws():
+    game = game_at([{"at": "r0c0", "corners": [1, 2, 3]}], [["1-2-2", "2-3-3", "0-0-0"], ["0-0-5"]])
+    assert game.timeout_actions(0) == ["3-2-3 r1c0"]
+    assert stuck(["0-0-2", "4-5-5"]).timeout_actions(0) == ["draw"]
+    assert stuck([]).timeout_actions(0) == ["pass"]
 
 
 # ---- the end of a round and of the game (§2.5, §2.6) ----------------------------------------------------

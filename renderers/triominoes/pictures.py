@@ -1,0 +1,265 @@
+"""Triominoes pictures: the table of triangles with each corner's number, rows labelled down the
+left (`r0`) and columns along the top and bottom (`c-1`), so a cell reads off as `r0c-1`; every
+open cell some unplayed tile could fill numbered for `122 at 7`; the last tile haloed, the
+hexagon or bridge it just made outlined; a header with whose turn it is, the well and the
+scores. Drawn from `game.view(None)` only: nothing in it comes from anyone's hand.
+
+The hand picture shows one player's tiles, those that fit now marked."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+from PIL import Image, ImageDraw
+
+from renderers.common import (
+    HIGHLIGHT,
+    INK,
+    MUTED,
+    PAPER,
+    RGB,
+    WHITE,
+    blend_palette,
+    deadline_text,
+    draw_text,
+    encode_png,
+    fit_text,
+    palette_image,
+    seat_colour,
+)
+
+SIDE = 68
+"""A triangle's side in pixels."""
+HEIGHT = SIDE * math.sqrt(3) / 2
+MARGIN = 1
+"""Empty cells shown around the tiles and spots, on every side."""
+LABEL = 34
+HEADER = 92
+BANNER = 30
+MIN_WIDTH = 560
+DIGIT = 20
+SPOT = 16
+TILE: RGB = (0xFF, 0xFC, 0xF2)
+EMPTY: RGB = (0xE4, 0xDD, 0xCC)
+GRID: RGB = (0xD3, 0xCA, 0xB4)
+BONUS: RGB = (0xB0, 0x00, 0x3C)
+SPOT_FILL: RGB = (0x3A, 0x6E, 0xA5)
+
+Cell = tuple[int, int]
+Point = tuple[float, float]
+
+
+def _cell(text: str) -> Cell:
+    row, column = text[1:].split("c")
+    return int(row), int(column)
+
+
+def _up(cell: Cell) -> bool:
+    return (cell[0] + cell[1]) % 2 == 0
+
+
+def _lattice_corners(cell: Cell) -> tuple[tuple[int, int], ...]:
+    r, c = cell
+    if _up(cell):
+        return (c, r), (c + 1, r + 1), (c - 1, r + 1)
+    return (c - 1, r), (c + 1, r), (c, r + 1)
+
+
+@dataclass(frozen=True)
+class Layout:
+    """Where the grid lies: lattice point (X, Y) is at (left + (X - low_c + 1) * SIDE/2, top +
+    (Y - low_r) * HEIGHT)."""
+
+    low_r: int
+    high_r: int
+    low_c: int
+    high_c: int
+    left: float
+    top: float
+    width: int
+    height: int
+
+    def point(self, lattice: tuple[int, int]) -> Point:
+        x, y = lattice
+        return self.left + (x - self.low_c + 1) * SIDE / 2, self.top + (y - self.low_r) * HEIGHT
+
+    def triangle(self, cell: Cell) -> list[Point]:
+        return [self.point(p) for p in _lattice_corners(cell)]
+
+    def centre(self, cell: Cell) -> Point:
+        corners = self.triangle(cell)
+        return sum(x for x, _ in corners) / 3, sum(y for _, y in corners) / 3
+
+
+def shown(view: Mapping[str, Any]) -> tuple[list[dict[str, Any]], list[str], str | None]:
+    """The tiles, spots and banner the picture shows: the round in play, or, while a new round
+    waits for its opening tile, the round that just ended."""
+    previous = view.get("previous")
+    if not view["board"] and previous:
+        return previous["board"], [], previous["text"]
+    return view["board"], view["spots"], None
+
+
+def layout(view: Mapping[str, Any]) -> Layout:
+    tiles, spots, banner = shown(view)
+    cells = [_cell(t["at"]) for t in tiles] + [_cell(s) for s in spots] or [(0, 0)]
+    low_r, high_r = min(r for r, _ in cells) - MARGIN, max(r for r, _ in cells) + MARGIN
+    low_c, high_c = min(c for _, c in cells) - MARGIN - 1, max(c for _, c in cells) + MARGIN + 1
+    grid_width = (high_c - low_c + 2) * SIDE / 2
+    width = max(int(LABEL + grid_width + 16), MIN_WIDTH)
+    left = LABEL + (width - LABEL - 16 - grid_width) / 2
+    top = HEADER + (BANNER if banner else 0) + LABEL
+    height = int(top + (high_r - low_r + 1) * HEIGHT + LABEL)
+    return Layout(low_r, high_r, low_c, high_c, left, top, width, height)
+
+
+def board(game: Any, viewer: int | None = None, *, feet: Mapping[int, Image.Image] | None = None,
+          deadline: float | None = None) -> bytes:
+    """The public table as PNG bytes (`deadline`: when the player to act runs out of time)."""
+    return encode_png(board_image(game.view(None), deadline), _palette())
+
+
+def board_image(view: Mapping[str, Any], deadline: float | None = None) -> Image.Image:
+    tiles, spots, banner = shown(view)
+    at = layout(view)
+    image = Image.new("RGB", (at.width, at.height), PAPER)
+    draw = ImageDraw.Draw(image)
+    _header(image, view, deadline)
+    if banner:
+        draw.rectangle((0, HEADER, at.width, HEADER + BANNER - 4), fill=INK)
+        draw_text(image, (12, HEADER + (BANNER - 4) / 2), fit_text(banner, 15, at.width - 24, bold=True), 15,
+                  WHITE, anchor="lm", bold=True)
+    for r in range(at.low_r, at.high_r + 1):
+        for c in range(at.low_c, at.high_c + 1):
+            draw.polygon(at.triangle((r, c)), fill=EMPTY, outline=GRID)
+    last = view.get("last") or {}
+    by_cell = {t["at"]: t for t in tiles}
+    for entry in tiles:
+        _tile(image, at, _cell(entry["at"]), entry["corners"], halo=not banner and last.get("cell") == entry["at"])
+    for number, spot in enumerate(spots, start=1):
+        x, y = at.centre(_cell(spot))
+        radius = 13 if number < 100 else 16
+        draw.ellipse((x - radius, y - radius, x + radius, y + radius), fill=SPOT_FILL)
+        draw_text(image, (x, y), str(number), SPOT, WHITE, anchor="mm", bold=True)
+    if not banner and last.get("kind") == "lay" and last.get("cell") in by_cell:
+        _bonus_marks(draw, at, last)
+    _labels(image, at)
+    return image
+
+
+def _tile(image: Image.Image, at: Layout, cell: Cell, numbers: Sequence[int], *, halo: bool) -> None:
+    draw = ImageDraw.Draw(image)
+    corners = at.triangle(cell)
+    draw.polygon(corners, fill=TILE, outline=INK, width=2)
+    if halo:
+        draw.line([*corners, corners[0]], fill=HIGHLIGHT, width=6, joint="curve")
+        draw.polygon(corners, outline=INK, width=1)
+    cx, cy = at.centre(cell)
+    for (x, y), number in zip(corners, numbers, strict=True):
+        draw_text(image, (cx + (x - cx) * 0.53, cy + (y - cy) * 0.53), str(number), DIGIT, INK, anchor="mm",
+                  bold=True)
+
+
+def _bonus_marks(draw: ImageDraw.ImageDraw, at: Layout, last: Mapping[str, Any]) -> None:
+    """A hexagon just closed: its outline; a bridge just made: a ring round its point."""
+    for x, y in last.get("hexagons") or ():
+        outline = [at.point(p) for p in ((x + 2, y), (x + 1, y + 1), (x - 1, y + 1), (x - 2, y), (x - 1, y - 1),
+                                         (x + 1, y - 1))]
+        draw.line([*outline, outline[0]], fill=BONUS, width=5, joint="curve")
+    bridge = last.get("bridge")
+    if bridge:
+        px, py = at.point((bridge[0], bridge[1]))
+        draw.ellipse((px - 11, py - 11, px + 11, py + 11), outline=BONUS, width=4)
+
+
+def _labels(image: Image.Image, at: Layout) -> None:
+    """Row labels down the left, column labels along the top and the bottom (every column:
+    columns are half a side apart, so the labels are small)."""
+    for r in range(at.low_r, at.high_r + 1):
+        y = at.top + (r - at.low_r + 0.5) * HEIGHT
+        draw_text(image, (at.left - 6, y), f"r{r}", 14, MUTED, anchor="rm", bold=True)
+    bottom = at.top + (at.high_r - at.low_r + 1) * HEIGHT
+    for c in range(at.low_c, at.high_c + 1):
+        x = at.left + (c - at.low_c + 1) * SIDE / 2
+        draw_text(image, (x, at.top - LABEL / 2), f"c{c}", 12, MUTED, anchor="mm")
+        draw_text(image, (x, bottom + LABEL / 2), f"c{c}", 12, MUTED, anchor="mm")
+
+
+def _header(image: Image.Image, view: Mapping[str, Any], deadline: float | None) -> None:
+    seats = view["seats"]
+    outcome = view.get("outcome")
+    if outcome:
+        names = " and ".join(seats[w]["name"] for w in outcome["winners"]) or "Nobody"
+        title = f"Game over · {names} win{'s' if len(outcome['winners']) == 1 else ''}"
+    else:
+        mover = seats[view["turn"]]
+        title = f"Round {view['round']} · {mover['name']} to play"
+        if view.get("opening"):
+            title += f": opens with {' or '.join(view['opening'])}"
+        elif mover["drawn"]:
+            title += f" (drew {mover['drawn']})"
+    draw_text(image, (12, 20), fit_text(title, 21, image.width - 24, bold=True), 21, INK, anchor="lm", bold=True)
+    draw = ImageDraw.Draw(image)
+    x, y = 12.0, 48.0
+    for index, seat in enumerate(seats):
+        label = f"{seat['name']} {seat['score']}" + ("" if seat["resigned"] else f" ({seat['hand_size']})")
+        label = fit_text(label, 16, 200, bold=index == view.get("turn"))
+        width = len(label) * 8 + 40
+        if x + width > image.width - 12:
+            x, y = 12.0, y + 22
+        draw.rectangle((x, y - 7, x + 14, y + 7), fill=MUTED if seat["resigned"] else seat_colour(index))
+        draw_text(image, (x + 20, y), label, 16, MUTED if seat["resigned"] else INK, anchor="lm",
+                  bold=index == view.get("turn"))
+        x += width
+    stage = f"Well: {view['well_size']} · (tiles in hand) · type a tile and a spot: 1-2-2 at 7"
+    if deadline is not None and not outcome:
+        stage = f"Well: {view['well_size']} · {seats[view['turn']]['name']} must play by {deadline_text(deadline)}"
+    draw_text(image, (12, HEADER - 14), fit_text(stage, 14, image.width - 24), 14, MUTED, anchor="lm")
+
+
+@lru_cache(maxsize=1)
+def _palette() -> Image.Image:
+    seats = [seat_colour(i) for i in range(6)]
+    flat = [PAPER, INK, MUTED, WHITE, HIGHLIGHT, TILE, EMPTY, GRID, BONUS, SPOT_FILL, *seats]
+    blends = [(INK, PAPER, 6), (MUTED, PAPER, 6), (INK, TILE, 6), (WHITE, SPOT_FILL, 6), (WHITE, INK, 6),
+              (MUTED, EMPTY, 3), (GRID, EMPTY, 2), (HIGHLIGHT, TILE, 2), (HIGHLIGHT, EMPTY, 2), (INK, HIGHLIGHT, 3),
+              (BONUS, TILE, 3), (BONUS, EMPTY, 3), (SPOT_FILL, EMPTY, 3), (SPOT_FILL, TILE, 3), (INK, EMPTY, 3)]
+    return palette_image(blend_palette(flat, blends))
+
+
+def hand(game: Any, seat: int) -> bytes:
+    """`seat`'s tiles, each drawn pointing up with its name below; those that fit now are
+    outlined in yellow when it is the player's turn."""
+    view = game.view(seat)
+    tiles: list[str] = view["hand"]
+    playable = set(view.get("playable", ()))
+    per_row = 6
+    rows = max(1, math.ceil(len(tiles) / per_row))
+    width = max(MIN_WIDTH, 24 + per_row * (SIDE + 24))
+    image = Image.new("RGB", (width, 64 + rows * (int(HEIGHT) + 40)), PAPER)
+    draw = ImageDraw.Draw(image)
+    me = view["seats"][seat]
+    status = f"Your tiles ({len(tiles)}) · score {me['score']}"
+    if view.get("turn") == seat:
+        status += " · your turn" + (": yellow tiles fit" if playable else ": nothing fits (draw)")
+    draw_text(image, (12, 24), fit_text(status, 18, width - 24, bold=True), 18, INK, anchor="lm", bold=True)
+    if not tiles:
+        draw_text(image, (12, 64), "No tiles left.", 16, MUTED, anchor="lm")
+    for index, name in enumerate(tiles):
+        row, column = divmod(index, per_row)
+        x0 = 24 + column * (SIDE + 24)
+        y0 = 52 + row * (int(HEIGHT) + 40)
+        corners = [(x0 + SIDE / 2, y0), (x0 + SIDE, y0 + HEIGHT), (x0, y0 + HEIGHT)]
+        if name in playable:
+            draw.line([*corners, corners[0]], fill=HIGHLIGHT, width=8, joint="curve")
+        draw.polygon(corners, fill=TILE, outline=INK, width=2)
+        cx, cy = x0 + SIDE / 2, y0 + HEIGHT * 2 / 3
+        for (x, y), number in zip(corners, name.split("-"), strict=True):
+            draw_text(image, (cx + (x - cx) * 0.56, cy + (y - cy) * 0.56), number, DIGIT, INK, anchor="mm",
+                      bold=True)
+        draw_text(image, (x0 + SIDE / 2, y0 + HEIGHT + 16), name, 15, INK, anchor="mm", bold=name in playable)
+    return encode_png(image, _palette())
