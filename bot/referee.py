@@ -496,7 +496,8 @@ class Referee(ModeratorCommands, ClockDuties):
         return table, await self.games.get(table)
 
     async def suggestions(self, place: str, user: User, typed: str = "", limit: int = 25) -> list[str]:
-        """Legal moves for the caller that start with (or contain) what they typed."""
+        """Legal moves for the caller that match what they typed (`Game.suggestion_match`): those
+        that start with it first, in the game's order of preference."""
         table = await self.store.table_at(place)
         if table is None or table.status != PLAYING or table.seat_of(user.id) is None:
             return []
@@ -504,10 +505,9 @@ class Referee(ModeratorCommands, ClockDuties):
         seat = table.seat_of(user.id)
         assert seat is not None
         actions = game.rank_suggestions(seat, game.legal_actions(seat))
-        wanted = " ".join(typed.lower().split())
-        starts = [a for a in actions if a.startswith(wanted)]
-        contains = [a for a in actions if wanted in a and a not in starts]
-        return (starts + contains)[:limit]
+        matched = [(rank, index, a) for index, a in enumerate(actions)
+                   if (rank := game.suggestion_match(a, typed)) is not None]
+        return [a for _, _, a in sorted(matched)][:limit]
 
     # =========================================================================================
     # helpers

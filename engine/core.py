@@ -307,6 +307,16 @@ class Game(ABC):
         (Tetromic: most rows cleared first). By default as they are."""
         return actions
 
+    def suggestion_match(self, action: str, typed: str) -> int | None:
+        """How well the legal `action` matches what a player has typed so far, for autocomplete:
+        0 when it starts with it, 1 when it contains it, None when it does not match. Games
+        whose players may write an action several ways (Triominoes: a tile's numbers in any
+        order, a spot's number instead of a cell) widen this."""
+        wanted = " ".join(typed.lower().split())
+        if action.startswith(wanted):
+            return 0
+        return 1 if wanted in action else None
+
     def deadline(self, since: float, turn_seconds: int) -> float:
         """When a turn that began at `since` (seconds since the epoch) ends, for a table whose
         turn time is `turn_seconds`. By default `turn_seconds` later; a game with fixed windows

@@ -57,6 +57,7 @@ class Board:
         self.frontier: set[Cell] = set()
         """Empty cells sharing an edge with a placed tile."""
         self._open: list[tuple[Cell, Pattern]] | None = None
+        self._spots: list[Cell] | None = None
 
     def copy(self) -> Board:
         other = Board.__new__(Board)
@@ -65,6 +66,7 @@ class Board:
         other.values = dict(self.values)
         other.frontier = set(self.frontier)
         other._open = self._open
+        other._spots = self._spots
         return other
 
     def __len__(self) -> int:
@@ -80,6 +82,7 @@ class Board:
             if other not in self.cells:
                 self.frontier.add(other)
         self._open = None
+        self._spots = None
 
     # ---- where tiles go -----------------------------------------------------------------
 
@@ -126,6 +129,14 @@ class Board:
     def spots(self, unplayed: Iterable[Tile] | None = None) -> list[Cell]:
         """The open cells some tile not yet on the table could fill, in reading order: the cells
         numbered on the board picture (worked out from the public table alone)."""
+        if unplayed is None and self._spots is not None:
+            return self._spots
+        found = self._find_spots(unplayed)
+        if unplayed is None:
+            self._spots = found
+        return found
+
+    def _find_spots(self, unplayed: Iterable[Tile] | None) -> list[Cell]:
         if not self.cells:
             return [ORIGIN]
         on_table = {min(rotations(numbers)) for numbers in self.cells.values()}

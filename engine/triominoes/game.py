@@ -133,6 +133,26 @@ class Triominoes(Game):
         worth = {a: self._placement_points(a) for a in actions}
         return sorted(actions, key=lambda a: -worth[a])
 
+    def suggestion_match(self, action: str, typed: str) -> int | None:
+        """Also a tile's numbers typed in any order (`221`, `1-2`), then a cell's beginning
+        (`r1`) or a spot's number (`at 3`)."""
+        plain = super().suggestion_match(action, typed)
+        if plain is not None or action in ("draw", "pass"):
+            return plain
+        words = [w for w in typed.lower().replace("#", " ").split() if w not in notation.FILLER]
+        numbers, cell = _placement(action)
+        if words:
+            digits = [int(ch) for ch in words[0] if ch.isdigit()]
+            if not digits or any(digits.count(d) > numbers.count(d) for d in set(digits)):
+                return None
+        if len(words) > 1:
+            where = "".join(words[1:])
+            spots = self.spots()
+            if where.isdigit():
+                return 1 if cell in spots and spots.index(cell) + 1 == int(where) else None
+            return 1 if cell_name(cell).startswith(where) else None
+        return 1
+
     def _placement_points(self, action: str) -> int:
         """What a placement would score now; -1000 for draw and pass."""
         if action in ("draw", "pass"):

@@ -30,6 +30,7 @@ from renderers.common import (
     fit_text,
     palette_image,
     seat_colour,
+    text_width,
 )
 
 SIDE = 68
@@ -38,7 +39,6 @@ HEIGHT = SIDE * math.sqrt(3) / 2
 MARGIN = 1
 """Empty cells shown around the tiles and spots, on every side."""
 LABEL = 34
-HEADER = 92
 BANNER = 30
 MIN_WIDTH = 560
 DIGIT = 20
@@ -82,6 +82,7 @@ class Layout:
     top: float
     width: int
     height: int
+    header: int
 
     def point(self, lattice: tuple[int, int]) -> Point:
         x, y = lattice
@@ -112,9 +113,28 @@ def layout(view: Mapping[str, Any]) -> Layout:
     grid_width = (high_c - low_c + 2) * SIDE / 2
     width = max(int(LABEL + grid_width + 16), MIN_WIDTH)
     left = LABEL + (width - LABEL - 16 - grid_width) / 2
-    top = HEADER + (BANNER if banner else 0) + LABEL
+    header = int(max(y for *_, y in score_places(view, width))) + 40
+    top = header + (BANNER if banner else 0) + LABEL
     height = int(top + (high_r - low_r + 1) * HEIGHT + LABEL)
-    return Layout(low_r, high_r, low_c, high_c, left, top, width, height)
+    return Layout(low_r, high_r, low_c, high_c, left, top, width, height, header)
+
+
+def score_places(view: Mapping[str, Any], width: int) -> list[tuple[int, str, bool, float, float]]:
+    """Each seat's score label in the header and where it goes: (seat, label, bold, x, y),
+    wrapping onto further lines when the seats do not fit on one."""
+    places = []
+    x, y = 12.0, 48.0
+    for index, seat in enumerate(view["seats"]):
+        bold = index == view.get("turn")
+        label = f"{seat['name']}: {seat['score']}" + (" (left)" if seat["resigned"] else
+                                                       f" · {seat['hand_size']} tiles")
+        label = fit_text(label, 16, 220, bold=bold)
+        room = text_width(label, 16, bold=bold) + 40
+        if x + room > width - 12 and x > 12:
+            x, y = 12.0, y + 22
+        places.append((index, label, bold, x, y))
+        x += room
+    return places
 
 
 def board(game: Any, viewer: int | None = None, *, feet: Mapping[int, Image.Image] | None = None,
@@ -128,10 +148,10 @@ def board_image(view: Mapping[str, Any], deadline: float | None = None) -> Image
     at = layout(view)
     image = Image.new("RGB", (at.width, at.height), PAPER)
     draw = ImageDraw.Draw(image)
-    _header(image, view, deadline)
+    _header(image, view, deadline, at.header)
     if banner:
-        draw.rectangle((0, HEADER, at.width, HEADER + BANNER - 4), fill=INK)
-        draw_text(image, (12, HEADER + (BANNER - 4) / 2), fit_text(banner, 15, at.width - 24, bold=True), 15,
+        draw.rectangle((0, at.header, at.width, at.header + BANNER - 4), fill=INK)
+        draw_text(image, (12, at.header + (BANNER - 4) / 2), fit_text(banner, 15, at.width - 24, bold=True), 15,
                   WHITE, anchor="lm", bold=True)
     for r in range(at.low_r, at.high_r + 1):
         for c in range(at.low_c, at.high_c + 1):
@@ -189,7 +209,7 @@ def _labels(image: Image.Image, at: Layout) -> None:
         draw_text(image, (x, bottom + LABEL / 2), f"c{c}", 12, MUTED, anchor="mm")
 
 
-def _header(image: Image.Image, view: Mapping[str, Any], deadline: float | None) -> None:
+def _header(image: Image.Image, view: Mapping[str, Any], deadline: float | None, height: int) -> None:
     seats = view["seats"]
     outcome = view.get("outcome")
     if outcome:
@@ -204,21 +224,14 @@ def _header(image: Image.Image, view: Mapping[str, Any], deadline: float | None)
             title += f" (drew {mover['drawn']})"
     draw_text(image, (12, 20), fit_text(title, 21, image.width - 24, bold=True), 21, INK, anchor="lm", bold=True)
     draw = ImageDraw.Draw(image)
-    x, y = 12.0, 48.0
-    for index, seat in enumerate(seats):
-        label = f"{seat['name']} {seat['score']}" + ("" if seat["resigned"] else f" ({seat['hand_size']})")
-        label = fit_text(label, 16, 200, bold=index == view.get("turn"))
-        width = len(label) * 8 + 40
-        if x + width > image.width - 12:
-            x, y = 12.0, y + 22
-        draw.rectangle((x, y - 7, x + 14, y + 7), fill=MUTED if seat["resigned"] else seat_colour(index))
-        draw_text(image, (x + 20, y), label, 16, MUTED if seat["resigned"] else INK, anchor="lm",
-                  bold=index == view.get("turn"))
-        x += width
-    stage = f"Well: {view['well_size']} · (tiles in hand) · type a tile and a spot: 1-2-2 at 7"
+    for index, label, bold, x, y in score_places(view, image.width):
+        gone = seats[index]["resigned"]
+        draw.rectangle((x, y - 7, x + 14, y + 7), fill=MUTED if gone else seat_colour(index))
+        draw_text(image, (x + 20, y), label, 16, MUTED if gone else INK, anchor="lm", bold=bold)
+    stage = f"Well: {view['well_size']} tiles · type a tile and a numbered spot: 1-2-2 at 7"
     if deadline is not None and not outcome:
         stage = f"Well: {view['well_size']} · {seats[view['turn']]['name']} must play by {deadline_text(deadline)}"
-    draw_text(image, (12, HEADER - 14), fit_text(stage, 14, image.width - 24), 14, MUTED, anchor="lm")
+    draw_text(image, (12, height - 14), fit_text(stage, 14, image.width - 24), 14, MUTED, anchor="lm")
 
 
 @lru_cache(maxsize=1)

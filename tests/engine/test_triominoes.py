@@ -337,3 +337,12 @@ def test_impossible_positions_are_refused_with_the_reason():
 
 def test_the_game_is_registered():
     assert GAMES["triominoes"] is Triominoes
+
+
+def test_suggestions_match_a_tile_typed_in_any_order_and_a_spot_number():
+    game = game_at([{"at": "r0c0", "corners": [1, 2, 3]}], [["1-2-2", "2-3-3"], ["0-0-5"]])
+    legal = game.legal_actions(0)
+    assert [a for a in legal if game.suggestion_match(a, "221") is not None] == ["1-2-2 r0c1"]
+    assert [a for a in legal if game.suggestion_match(a, "3 at 3") is not None] == ["3-2-3 r1c0"]
+    assert [a for a in legal if game.suggestion_match(a, "2-3-3 r0") is not None] == []
+    assert game.suggestion_match("1-2-2 r0c1", "4") is None
