@@ -198,6 +198,8 @@ class Triominoes(Game):
             return False
         if me.drawn and self.options.must_play_drawn and self.board.fits_anywhere(me.hand[-1]):
             return False
+        if me.drawn and not self.options.must_play_drawn:
+            return True  # having started to draw, you may go on even past a tile that fits
         return self.options.allow_voluntary_draw or not self._placements(seat)
 
     def spots(self) -> list[Cell]:

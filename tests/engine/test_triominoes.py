@@ -40,6 +40,13 @@ TWO_HEXAGONS_BOARD = [
 """0-1-3 on r-1c1 closes the hexagons around two of its corners at once."""
 
 
+def laid(*text: str) -> list[dict[str, Any]]:
+    """Board entries from `"r0c0 2-2-3 r0c1 2-5-2 ..."`: each cell and its corners in order."""
+    words = " ".join(text).split()
+    return [{"at": at, "corners": [int(n) for n in corners.split("-")]} for at, corners in zip(words[::2], words[1::2],
+                                                                                                strict=True)]
+
+
 def position(board: list[dict[str, Any]], hands: list[list[str]], *, pool: list[str] | None = None,
              scores: list[int] | None = None, turn: int = 0, drawn: int = 0, passes: int = 0) -> dict[str, Any]:
     used = {"-".join(map(str, min(rotations(tuple(t["corners"]))))) for t in board}  # type: ignore[arg-type]
@@ -346,3 +353,98 @@ def test_suggestions_match_a_tile_typed_in_any_order_and_a_spot_number():
     assert [a for a in legal if game.suggestion_match(a, "3 at 3") is not None] == ["3-2-3 r1c0"]
     assert [a for a in legal if game.suggestion_match(a, "2-3-3 r0") is not None] == []
     assert game.suggestion_match("1-2-2 r0c1", "4") is None
+
+
+# ---- options (§2.7) ---------------------------------------------------------------------------------------
+
+
+def test_max_draws_zero_draws_until_a_tile_fits_or_the_well_is_empty():
+    game = stuck(["0-0-2", "0-0-3", "0-0-4", "0-1-2", "4-5-5"], options=TriominoesOptions(max_draws=0))
+    for _ in range(4):
+        assert game.forced_action(0) == "draw"
+        game.apply(0, "draw")
+    assert game.legal_actions(0) == ["draw"]
+    game.apply(0, "draw")
+    assert all(a.startswith(("4-5-5", "5-4-5", "5-5-4")) for a in game.legal_actions(0))
+
+
+def test_without_must_play_drawn_you_may_keep_drawing_past_a_tile_that_fits():
+    game = stuck(["4-5-5", "0-0-3", "0-0-4"], options=TriominoesOptions(must_play_drawn=False))
+    game.apply(0, "draw")
+    assert "draw" in game.legal_actions(0) and any(a.startswith("4-5-5") for a in game.legal_actions(0))
+
+
+def test_penalties_are_options():
+    options = TriominoesOptions(draw_penalty=2, pass_penalty=3, empty_well_penalty=0)
+    game = stuck(["0-0-2", "0-0-3", "0-0-4"], options=options)
+    for _ in range(4):
+        game.apply(0, game.forced_action(0))
+    assert game.seats[0].score == -2 * 3 - 3
+    empty = stuck([], options=options)
+    empty.apply(0, "pass")
+    assert empty.seats[0].score == 0
+
+
+def test_a_blocked_round_may_go_to_the_fewest_tiles():
+    board = [{"at": "r0c0", "corners": [5, 5, 5]}]
+    hands = [["0-0-1", "0-0-2"], ["2-2-3"]]
+    lowest = game_at(board, hands, pool=[], passes=1)
+    lowest.apply(0, "pass")
+    fewest = game_at(board, hands, pool=[], passes=1, options=TriominoesOptions(blocked_winner="fewest_tiles"))
+    fewest.apply(0, "pass")
+    assert lowest.round_winners == [0] and fewest.round_winners == [1]
+
+
+def test_exact_blocking_ends_the_round_as_soon_as_no_tile_anywhere_fits():
+    board = [{"at": "r0c0", "corners": [5, 5, 5]}]
+    hands = [["0-0-1"], ["2-2-3"]]
+    exact = game_at(board, hands, pool=["0-0-2", "0-1-1"], options=TriominoesOptions(blocked_when="exact"))
+    passes = game_at(board, hands, pool=["0-0-2", "0-1-1"])
+    for game in (exact, passes):
+        while game.turn == 0 and game.round == 1:
+            game.apply(0, game.forced_action(0))
+    assert exact.round == 2 and "Round 1 is blocked" in exact.previous["text"]  # type: ignore[index]
+    assert passes.round == 1 and passes.turn == 1  # with the well now empty, bob must pass too
+    passes.apply(1, "pass")
+    assert passes.round == 2
+
+
+def test_the_last_rounds_winner_opens_the_next_with_any_tile_for_its_face_value():
+    options = TriominoesOptions(opening="winner")
+    game = game_at([{"at": "r0c0", "corners": [1, 2, 3]}], [["1-2-2"], ["0-0-5"]], options=options)
+    game.apply(0, "1-2-2 r0c1")
+    assert game.round == 2 and game.turn == 0 and game.pending is not None
+    assert len(game.pending.tiles) == len(game.seats[0].hand)
+    tile = game.legal_actions(0)[0]
+    before = game.seats[0].score
+    game.apply(0, tile)
+    assert game.seats[0].score - before == sum(int(n) for n in tile.split()[0].split("-"))
+
+
+def test_options_are_read_from_text_and_refused_with_the_choices():
+    options = TriominoesOptions.parse({"hexagons": "goliath", "target": "200", "bridge_extensions": "on"})
+    assert (options.hexagons, options.target, options.bridge_extensions) == ("goliath", 200, True)
+    with pytest.raises(Exception, match="pressman, goliath"):
+        TriominoesOptions.parse({"hexagons": "lots"})
+
+
+HEXAGON_AND_EXTENSION_BOARD = laid(
+    "r0c0 2-2-3 r0c1 2-5-2 r0c-1 0-2-3 r-1c-1 0-2-0 r0c-2 0-3-0 r1c-2 0-3-3 r-1c1 4-5-2 r-1c-2 4-0-0"
+    "r0c-3 0-0-0 r-1c2 4-4-5 r0c-4 0-0-5 r-2c2 4-4-4 r-2c3 4-0-4 r-3c3 5-0-4 r1c-1 3-5-3 r1c-3 0-3-5"
+    "r-1c3 4-5-5 r1c-4 5-0-5 r1c-5 5-5-2 r-2c1 1-4-4 r-3c1 2-4-1 r2c-1 3-5-5 r2c-5 2-5-1 r2c-2 3-5-1"
+    "r3c-2 1-5-1 r0c3 5-5-5 r-2c4 0-3-4 r1c-6 3-5-2 r0c4 5-1-5 r-3c0 1-2-1 r-3c-1 1-1-0 r3c-3 1-1-1"
+    "r0c5 5-0-1 r-2c-1 0-1-0"
+)
+"""0-1-4 on r-2c0 closes the hexagon around one corner and adds to a bridge at another."""
+
+
+def test_a_hexagon_takes_precedence_over_a_bridge_unless_both_score():
+    hands = [["0-1-4", "2-2-2"], ["3-3-4"]]
+    extended = TriominoesOptions(bridge_extensions=True)
+    precedence = game_at(HEXAGON_AND_EXTENSION_BOARD, hands, pool=[], options=extended)
+    precedence.apply(0, "1-4-0 r-2c0")
+    both = game_at(HEXAGON_AND_EXTENSION_BOARD, hands, pool=[],
+                   options=TriominoesOptions(bridge_extensions=True, hexagon_and_bridge=True))
+    events = both.apply(0, "1-4-0 r-2c0")
+    assert (precedence.seats[0].score, both.seats[0].score) == (5 + 50, 5 + 50 + 40)
+    assert "a hexagon and adds to a bridge" in events[0].text
