@@ -429,10 +429,10 @@ def test_options_are_read_from_text_and_refused_with_the_choices():
 
 
 HEXAGON_AND_EXTENSION_BOARD = laid(
-    "r0c0 2-2-3 r0c1 2-5-2 r0c-1 0-2-3 r-1c-1 0-2-0 r0c-2 0-3-0 r1c-2 0-3-3 r-1c1 4-5-2 r-1c-2 4-0-0"
-    "r0c-3 0-0-0 r-1c2 4-4-5 r0c-4 0-0-5 r-2c2 4-4-4 r-2c3 4-0-4 r-3c3 5-0-4 r1c-1 3-5-3 r1c-3 0-3-5"
-    "r-1c3 4-5-5 r1c-4 5-0-5 r1c-5 5-5-2 r-2c1 1-4-4 r-3c1 2-4-1 r2c-1 3-5-5 r2c-5 2-5-1 r2c-2 3-5-1"
-    "r3c-2 1-5-1 r0c3 5-5-5 r-2c4 0-3-4 r1c-6 3-5-2 r0c4 5-1-5 r-3c0 1-2-1 r-3c-1 1-1-0 r3c-3 1-1-1"
+    "r0c0 2-2-3 r0c1 2-5-2 r0c-1 0-2-3 r-1c-1 0-2-0 r0c-2 0-3-0 r1c-2 0-3-3 r-1c1 4-5-2 r-1c-2 4-0-0",
+    "r0c-3 0-0-0 r-1c2 4-4-5 r0c-4 0-0-5 r-2c2 4-4-4 r-2c3 4-0-4 r-3c3 5-0-4 r1c-1 3-5-3 r1c-3 0-3-5",
+    "r-1c3 4-5-5 r1c-4 5-0-5 r1c-5 5-5-2 r-2c1 1-4-4 r-3c1 2-4-1 r2c-1 3-5-5 r2c-5 2-5-1 r2c-2 3-5-1",
+    "r3c-2 1-5-1 r0c3 5-5-5 r-2c4 0-3-4 r1c-6 3-5-2 r0c4 5-1-5 r-3c0 1-2-1 r-3c-1 1-1-0 r3c-3 1-1-1",
     "r0c5 5-0-1 r-2c-1 0-1-0"
 )
 """0-1-4 on r-2c0 closes the hexagon around one corner and adds to a bridge at another."""
