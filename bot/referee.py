@@ -308,6 +308,9 @@ class Referee(ModeratorCommands, ClockDuties):
             if len(table.seats) < cls.min_players:
                 raise Refused(_("{game} needs at least {needed} players; {seated} seated").format(
                     game=cls.title, needed=cls.min_players, seated=len(table.seats)))
+            if len(table.seats) not in cls.player_counts():
+                raise Refused(_("{game} is played by {counts} players; {seated} seated").format(
+                    game=cls.title, counts=", ".join(map(str, cls.player_counts())), seated=len(table.seats)))
             table.seed = self.seeds()
             table.status = PLAYING
             table.meta[STARTING_SEATS] = len(table.seats)

@@ -41,10 +41,11 @@ def named(text: str, table: TableRecord) -> str:
 def lobby_text(table: TableRecord) -> str:
     cls = GAMES[table.game]
     players = ", ".join(name_token(s.name) for s in table.seats) or _("nobody yet")
-    teams = cls.teams(len(table.seats)) if cls.min_players <= len(table.seats) <= cls.max_players else ()
+    teams = cls.teams(len(table.seats)) if len(table.seats) in cls.player_counts() else ()
     if teams:
         players = " · ".join(_("team {letter}: {players}").format(
-            letter=chr(65 + n), players=", ".join(name_token(table.seats[s].name) for s in team))
+            letter=_(cls.team_names[n]) if n < len(cls.team_names) else chr(65 + n),
+            players=", ".join(name_token(table.seats[s].name) for s in team))
             for n, team in enumerate(teams))
     clock = (_("{time} per turn").format(time=format_duration(table.turn_seconds)) if table.turn_seconds
              else _("no turn clock"))

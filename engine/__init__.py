@@ -20,6 +20,7 @@ from engine.tetromic import Tetromic
 from engine.triominoes import Triominoes
 from engine.tromino_go import TrominoGo
 from engine.tronimoes import Tronimoes
+from engine.tronix import Tronix
 
 __all__ = [
     "GAMES",
@@ -37,4 +38,5 @@ __all__ = [
     "Triominoes",
     "TrominoGo",
     "Tronimoes",
+    "Tronix",
 ]

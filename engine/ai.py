@@ -9,7 +9,9 @@ re-dealing what the seat cannot see never changes what it does.
 Each game's heuristics live with the game (`engine/<game>/ai.py`) and register here:
 `TIE_BREAKS[name]` orders actions of equal immediate gain for the greedy agent,
 `ROLLOUT_POLICIES[name]` plays the planning agent's simulated games, `LEAF_VALUES[name]` judges
-where a simulation stops. A game without them gets sensible defaults.
+where a simulation stops, `GAINS[name]` says what an action won (team games: the team's cards
+minus the other team's), `RANKERS[name]` replaces the greedy agent's ranking altogether. A game
+without them gets sensible defaults.
 """
 
 from __future__ import annotations
@@ -39,9 +41,27 @@ RolloutPolicy = Callable[[Game, int, random.Random], str]
 LeafValue = Callable[[Game, int], float]
 """(game where a simulation stopped, seat) -> how good it looks for the seat beyond its score."""
 
+Gain = Callable[[Game, int, Game], float]
+"""(game before, seat, game after) -> what an action won the seat (by default its score's change;
+a team game counts its team's cards minus the other team's)."""
+
+Ranker = Callable[[Game, int], list[str]]
+"""(game, seat) -> every legal action of the seat, best first, by the game's own greedy rule:
+for games with thousands of actions a turn, where trying each on a copy would be slow."""
+
 TIE_BREAKS: dict[str, TieBreak] = {}
 ROLLOUT_POLICIES: dict[str, RolloutPolicy] = {}
 LEAF_VALUES: dict[str, LeafValue] = {}
+GAINS: dict[str, Gain] = {}
+RANKERS: dict[str, Ranker] = {}
+
+
+def gain(before: Game, seat: int, after: Game) -> float:
+    """What going from `before` to `after` won `seat` (see `GAINS`)."""
+    counted = GAINS.get(before.name)
+    if counted is not None:
+        return counted(before, seat, after)
+    return after.scores()[seat] - before.scores()[seat]
 
 
 def seat_rng(game: Game, seat: int, purpose: str) -> random.Random:
@@ -80,17 +100,19 @@ class GreedyAgent:
 
     def ranked(self, game: Game, seat: int) -> list[str]:
         """Every legal action, best first."""
+        ranker = RANKERS.get(game.name)
+        if ranker is not None:
+            return ranker(game, seat)
         actions = game.legal_actions(seat)
         if len(actions) == 1:
             return actions
         sample = game.determinize(seat, seat_rng(game, seat, "greedy"))
-        before = sample.scores()[seat]
         tie_break = TIE_BREAKS.get(game.name, _no_tie_break)
         keyed = []
         for action in actions:
             after = sample.clone()
             after.apply(seat, action)
-            keyed.append(((after.scores()[seat] - before, *tie_break(sample, seat, action, after)), action))
+            keyed.append(((gain(sample, seat, after), *tie_break(sample, seat, action, after)), action))
         keyed.sort(key=lambda item: (tuple(-k for k in item[0]), item[1]))
         return [action for _, action in keyed]
 
@@ -173,13 +195,12 @@ def _sampled_greedy_policy(game: Game, seat: int, rng: random.Random) -> str:
     if len(actions) == 1:
         return actions[0]
     tried = rng.sample(actions, min(4, len(actions)))
-    before = game.scores()[seat]
     tie_break = TIE_BREAKS.get(game.name, _no_tie_break)
     best: tuple[tuple[float, ...], str] | None = None
     for action in tried:
         after = game.clone()
         after.apply(seat, action)
-        key = (after.scores()[seat] - before, *tie_break(game, seat, action, after))
+        key = (gain(game, seat, after), *tie_break(game, seat, action, after))
         if best is None or key > best[0]:
             best = (key, action)
     assert best is not None

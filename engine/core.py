@@ -255,9 +255,8 @@ class Game(ABC):
     (Tromino Go's 72 hours); None: the referee's general default."""
 
     def __init__(self, players: int, seed: int, options: GameOptions, names: list[str]) -> None:
-        if not self.min_players <= players <= self.max_players:
-            raise ValueError(
-                f"{self.title} takes {self.min_players} to {self.max_players} players, not {players}")
+        if players not in self.player_counts():
+            raise ValueError(f"{self.title} takes {', '.join(map(str, self.player_counts()))} players, not {players}")
         if len(names) != players:
             raise ValueError(f"{players} players need {players} names, got {len(names)}")
         self.players = players
@@ -295,6 +294,16 @@ class Game(ABC):
     @abstractmethod
     def to_move(self) -> tuple[int, ...]:
         """Seats the game is waiting for (the clock runs for them); () when the game is over."""
+
+    team_names: ClassVar[tuple[str, ...]] = ()
+    """Names of the teams `teams` returns, in order and marked with `N_` (Tronix: green, pink);
+    empty: the lobby letters them."""
+
+    @classmethod
+    def player_counts(cls) -> tuple[int, ...]:
+        """How many players may sit down (Tronix: an even number); by default any number from
+        `min_players` to `max_players`."""
+        return tuple(range(cls.min_players, cls.max_players + 1))
 
     @classmethod
     def teams(cls, players: int) -> tuple[tuple[int, ...], ...]:

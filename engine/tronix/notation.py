@@ -1,0 +1,105 @@
+"""Reading and writing Tronix actions (rules §4), in English and Spanish.
+
+Canonical forms: `play 1,0 NE` (with the kind first, `play cx 1,0 NE`, only when the hand holds
+several kinds that can show the pattern), `move 1,0 to 2,1 SW`, `turn 1,0 SW`. Spanish is read
+everywhere English is: `poner`/`colocar` for play, `mover … a …` for move, `girar` for turn, and
+`O` (oeste) for W in patterns (`NO`, `SO`, `EO`). Case, spaces and `(x, y)` brackets are forgiven;
+a bare `1,0 NE` is a placement.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from engine.core import N_, NotationError
+from engine.tronix.cards import KINDS, Cell, read_pattern
+
+PLAY_WORDS = {"play", "place", "put", "poner", "pon", "colocar", "coloca", "jugar", "juega"}
+MOVE_WORDS = {"move", "mover", "mueve"}
+TURN_WORDS = {"turn", "flip", "rotate", "girar", "gira", "voltear", "rotar"}
+TO_WORDS = {"to", "a", "->", "hacia"}
+VERBS = frozenset(PLAY_WORDS | MOVE_WORDS | TURN_WORDS | TO_WORDS | set(KINDS)
+                  | {"ne", "se", "sw", "nw", "ns", "ew", "no", "so", "eo", "sn", "we", "oe", "en", "es", "ws", "wn"})
+EXAMPLES = N_("`play 1,0 NE`, `move 1,0 to 2,1 SW` or `turn 1,0 SW` (in Spanish `poner 1,0 NE`, "
+              "`mover 1,0 a 2,1 SO`, `girar 1,0 SO`)")
+_CELL = re.compile(r"^\(?(-?\d{1,3}),(-?\d{1,3})\)?$")
+
+
+@dataclass(frozen=True)
+class Play:
+    cell: Cell
+    pattern: str
+    kind: str | None = None
+
+
+@dataclass(frozen=True)
+class Move:
+    source: Cell
+    target: Cell
+    pattern: str
+
+
+@dataclass(frozen=True)
+class Turn:
+    cell: Cell
+    pattern: str
+
+
+Action = Play | Move | Turn
+
+
+def cell_text(cell: Cell) -> str:
+    return f"{cell[0]},{cell[1]}"
+
+
+def write(action: Action) -> str:
+    if isinstance(action, Play):
+        kind = f"{action.kind} " if action.kind else ""
+        return f"play {kind}{cell_text(action.cell)} {action.pattern}"
+    if isinstance(action, Move):
+        return f"move {cell_text(action.source)} to {cell_text(action.target)} {action.pattern}"
+    return f"turn {cell_text(action.cell)} {action.pattern}"
+
+
+def _refuse(template: str, **args: str) -> NotationError:
+    values = {"examples": EXAMPLES, **args}
+    return NotationError(template.format(**values), template=template, args=values)
+
+
+def read(text: str) -> Action:
+    """Free text -> an action; NotationError, with examples, when it cannot be read."""
+    cleaned = text.strip().lower().replace("(", " ").replace(")", " ")
+    cleaned = re.sub(r"\s*,\s*", ",", cleaned)
+    tokens = cleaned.split()
+    if not tokens:
+        raise _refuse(N_("nothing to read: type {examples}"))
+    verb = "play"
+    if tokens[0] in PLAY_WORDS:
+        tokens = tokens[1:]
+    elif tokens[0] in MOVE_WORDS:
+        verb, tokens = "move", tokens[1:]
+    elif tokens[0] in TURN_WORDS:
+        verb, tokens = "turn", tokens[1:]
+    kind = None
+    if tokens and tokens[0] in KINDS:
+        kind, tokens = tokens[0], tokens[1:]
+    tokens = [t for t in tokens if t not in TO_WORDS]
+    cells = []
+    while tokens and (found := _CELL.match(tokens[0])):
+        cells.append((int(found[1]), int(found[2])))
+        tokens = tokens[1:]
+    pattern = read_pattern(tokens[0]) if len(tokens) == 1 else None
+    if pattern is None:
+        shown = tokens[0] if tokens else ""
+        raise _refuse(N_("'{text}' is not a pattern: name where the green line runs, NE, SE, SW, NW (curves) or "
+                         "NS, EW (straights); type {examples}"), text=shown) if shown else \
+            _refuse(N_("which pattern? End with where the green line runs (NE, SE, SW, NW, NS or EW): type {examples}"))
+    wanted = {"play": 1, "turn": 1, "move": 2}[verb]
+    if len(cells) != wanted:
+        raise _refuse(N_("could not read '{text}': type {examples}"), text=text.strip())
+    if verb == "move":
+        return Move(cells[0], cells[1], pattern)
+    if verb == "turn":
+        return Turn(cells[0], pattern)
+    return Play(cells[0], pattern, kind)

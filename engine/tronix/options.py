@@ -1,0 +1,22 @@
+"""Tronix options: the choices of rules §3.7, with ours as the defaults."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from engine.core import GameOptions
+
+
+@dataclass(frozen=True)
+class TronixOptions(GameOptions):
+    deck: str = field(default="cx", metadata={
+        "choices": ("cx", "mixed"),
+        "help": "48 CX cards, or 32 CX with 8 CC (curves both sides) and 8 XX (crosses both sides)"})
+    lock_at_god_start: bool = field(default=False, metadata={
+        "help": "God Mode begins with the last card placed locked"})
+    new_islands: bool = field(default=False, metadata={
+        "help": "a God Mode move may cut the table into more islands"})
+    quiet_limit: int = field(default=40, metadata={
+        "min": 0, "max": 1000, "help": "God Mode ends after this many actions in a row with no card scored (0: never)"})
+    repetitions: int = field(default=3, metadata={
+        "min": 0, "max": 20, "help": "God Mode ends when a position comes up this many times (0: never)"})

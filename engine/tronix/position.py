@@ -1,0 +1,90 @@
+"""Tronix positions (rules §5): one moment of a game as JSON, read back with every rule the
+position could break refused by name."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from engine.core import GameOptions, PositionError
+from engine.tronix.cards import GREEN, KINDS, PINK, Cell, read_pattern
+from engine.tronix.state import Card
+
+if TYPE_CHECKING:
+    from engine.tronix.game import Tronix
+
+GameT = TypeVar("GameT", bound="Tronix")
+
+
+def table_entries(game: Tronix) -> list[dict[str, Any]]:
+    return [{"at": list(cell), "kind": card.kind, "pattern": card.pattern} for cell, card in game.table.items()]
+
+
+def write(game: Tronix) -> dict[str, Any]:
+    seats = []
+    for s in game.seats:
+        entry: dict[str, Any] = {"name": s.name, "team": s.team, "hand": list(s.hand)}
+        if s.resigned:
+            entry["resigned"] = True
+        seats.append(entry)
+    return {"game": game.name, "seats": seats, "turn": game.turn, "actions_left": game.actions_left,
+            "phase": game.phase, "table": table_entries(game),
+            "locked": list(game.locked) if game.locked else None, "piles": dict(game.piles),
+            "discarded": game.discarded, "quiet": game.quiet, "seen": dict(game.seen)}
+
+
+def _cell(value: Any, where: str) -> Cell:
+    if not isinstance(value, list | tuple) or len(value) != 2 or not all(isinstance(v, int) for v in value):
+        raise PositionError(f"{where} must be a cell like [1, 0]")
+    return int(value[0]), int(value[1])
+
+
+def read(cls: type[GameT], data: Mapping[str, Any], *, seed: int, options: GameOptions | None) -> GameT:
+    seats = data.get("seats")
+    if not isinstance(seats, list) or len(seats) % 2 or not cls.min_players <= len(seats) <= cls.max_players:
+        raise PositionError("seats must list an even number of players, 2 to 16")
+    game = cls(len(seats), seed, options if options is not None else cls.Options(),
+               [str(s.get("name", f"P{i + 1}")) for i, s in enumerate(seats)])
+    for index, (seat, entry) in enumerate(zip(game.seats, seats, strict=True)):
+        team = entry.get("team", seat.team)
+        if team not in (GREEN, PINK):
+            raise PositionError(f"seat {index}'s team must be green or pink, not {team!r}")
+        hand = entry.get("hand", [])
+        if not isinstance(hand, list) or any(k not in KINDS for k in hand):
+            raise PositionError(f"seat {index}'s hand must list card kinds: {', '.join(KINDS)}")
+        seat.team, seat.hand, seat.resigned = team, list(hand), bool(entry.get("resigned", False))
+    if Counter(s.team for s in game.seats)[GREEN] != len(seats) // 2:
+        raise PositionError("the two teams must be the same size")
+    for index, entry in enumerate(data.get("table", [])):
+        cell = _cell(entry.get("at") if isinstance(entry, dict) else None, f"table card {index + 1}")
+        kind = entry.get("kind", "cx")
+        pattern = read_pattern(str(entry.get("pattern", "")))
+        if kind not in KINDS or pattern is None or pattern not in KINDS[kind]:
+            raise PositionError(f"table card {index + 1} must be a kind ({', '.join(KINDS)}) showing one of its "
+                                "patterns")
+        if cell in game.table:
+            raise PositionError(f"two cards at {cell[0]},{cell[1]}")
+        game.table[cell] = Card(kind, pattern)
+    phase = data.get("phase", "placement")
+    if phase not in ("placement", "god", "over"):
+        raise PositionError("phase must be placement, god or over")
+    game.phase = phase
+    game.turn = int(data.get("turn", 0))
+    if not 0 <= game.turn < game.players:
+        raise PositionError(f"turn must be a seat from 0 to {game.players - 1}")
+    game.actions_left = int(data.get("actions_left", game.per_turn))
+    if not 1 <= game.actions_left <= game.per_turn:
+        raise PositionError(f"actions_left must be 1 to {game.per_turn}")
+    locked = data.get("locked")
+    game.locked = _cell(locked, "locked") if locked is not None else None
+    if game.locked is not None and game.locked not in game.table:
+        raise PositionError("locked must be the cell of a card on the table")
+    piles = data.get("piles", {})
+    game.piles = {GREEN: int(piles.get(GREEN, 0)), PINK: int(piles.get(PINK, 0))}
+    game.discarded = int(data.get("discarded", 0))
+    game.quiet = int(data.get("quiet", 0))
+    game.seen = Counter({str(k): int(v) for k, v in dict(data.get("seen", {})).items()})
+    if phase == "placement" and not game.seats[game.turn].hand and any(s.hand for s in game.seats):
+        raise PositionError("in the placement phase the seat to act must hold a card")
+    return game

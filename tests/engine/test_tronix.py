@@ -1,0 +1,315 @@
+"""Tronix rules (shared/rules/tronix.md), one statement per test; §3.6's worked examples as
+scenarios."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from engine import GAMES, IllegalMove, NotationError, NotYourTurn, PositionError
+from engine.tronix import Tronix, TronixOptions
+from engine.tronix.ai import closable, ranked
+from engine.tronix.cards import read_pattern
+from engine.tronix.lines import circuits, shares, tronix_line
+from engine.tronix.teams import seating
+
+
+def position(table: list[tuple[int, int, str]], *, hands: list[int] | None = None, phase: str = "placement",
+             turn: int = 0, players: int = 4, locked: list[int] | None = None, kinds: str = "cx",
+             **extra: Any) -> dict[str, Any]:
+    hands = hands if hands is not None else [2] * players
+    return {"game": "tronix", "turn": turn, "phase": phase, "locked": locked,
+            "table": [{"at": [x, y], "kind": kinds, "pattern": p} for x, y, p in table],
+            "seats": [{"name": f"P{i + 1}", "team": team, "hand": ["cx"] * hands[i]}
+                      for i, team in enumerate(seating(players))], **extra}
+
+
+def at(table: list[tuple[int, int, str]], **kwargs: Any) -> Tronix:
+    options = kwargs.pop("options", None)
+    return Tronix.from_position(position(table, **kwargs), options=options)
+
+
+SQUARE = [(0, 0, "SE"), (1, 0, "SW"), (0, 1, "NE")]
+"""Three arcs of the smallest circuit; NW at 1,1 closes it."""
+
+
+# ---- seating and dealing (§3.5) -----------------------------------------------------------------
+
+
+def test_teams_sit_in_pairs_and_the_odd_pair_last():
+    assert seating(2) == ["green", "pink"]
+    assert seating(4) == ["green", "green", "pink", "pink"]
+    assert seating(6) == ["green", "green", "pink", "pink", "green", "pink"]
+    assert Tronix.teams(6) == ((0, 1, 4), (2, 3, 5))
+
+
+def test_only_an_even_number_of_players_sits_down():
+    assert Tronix.player_counts() == (2, 4, 6, 8, 10, 12, 14, 16)
+    with pytest.raises(ValueError):
+        Tronix.new(3, seed=0)
+
+
+def test_the_deck_is_dealt_out_round_robin():
+    game = Tronix.new(10, seed=1)
+    assert sorted(len(s.hand) for s in game.seats) == [4] * 2 + [5] * 8
+    assert [len(s.hand) for s in Tronix.new(4, seed=1).seats] == [12] * 4
+
+
+def test_the_mixed_deck_holds_curves_and_crosses_only_cards():
+    game = Tronix.new(2, seed=3, options=TronixOptions(deck="mixed"))
+    kinds = [k for s in game.seats for k in s.hand]
+    assert (kinds.count("cx"), kinds.count("cc"), kinds.count("xx")) == (32, 8, 8)
+
+
+# ---- placement (§3.2, §3.5) ---------------------------------------------------------------------------
+
+
+def test_the_first_card_goes_at_the_origin():
+    game = Tronix.new(4, seed=0)
+    assert {a.split()[1] for a in game.legal_actions(0)} == {"0,0"}
+    with pytest.raises(IllegalMove, match="goes at 0,0"):
+        game.apply(0, "play 1,0 NE")
+
+
+def test_a_card_must_touch_the_table_along_an_edge():
+    game = at([(0, 0, "SE")])
+    with pytest.raises(IllegalMove, match="1,1 is not next to any card"):
+        game.apply(0, "play 1,1 NE")
+    with pytest.raises(IllegalMove, match="0,0 is taken"):
+        game.apply(0, "play 0,0 NE")
+    game.apply(0, "play 1,0 NE")
+    assert game.turn == 1
+
+
+def test_any_of_the_six_patterns_may_be_placed():
+    game = at([(0, 0, "SE")])
+    assert [a.split()[2] for a in game.legal_actions(0) if a.split()[1] == "1,0"] == ["NE", "SE", "SW", "NW", "NS",
+                                                                                      "EW"]
+
+
+def test_two_players_act_twice_a_turn():
+    game = at([(0, 0, "SE")], players=2, hands=[3, 3])
+    game.apply(0, "play 1,0 NE")
+    assert game.to_move() == (0,) and game.actions_left == 1
+    game.apply(0, "play 2,0 NE")
+    assert game.to_move() == (1,)
+
+
+def test_seats_with_empty_hands_are_skipped():
+    game = at([(0, 0, "SE")], hands=[1, 0, 1, 1])
+    game.apply(0, "play 1,0 NE")
+    assert game.turn == 2
+
+
+# ---- circuits (§3.3, §3.4, §3.6) -----------------------------------------------------------------------
+
+
+def test_the_smallest_circuit_is_four_curves_and_scores_four():
+    game = at(SQUARE)
+    events = game.apply(0, "play 1,1 NW")
+    assert game.piles == {"green": 4, "pink": 0} and not game.table
+    assert events[1].kind == "circuit"
+
+
+def test_each_card_goes_to_the_team_whose_colour_it_gives_whoever_builds_it():
+    game = at(SQUARE, turn=2)  # a pink player closes a green circuit
+    game.apply(2, "play 1,1 NW")
+    assert game.piles == {"green": 4, "pink": 0}
+
+
+def test_three_green_and_one_pink_score_three_and_one():
+    table = {(0, 0): "SE", (1, 0): "SW", (0, 1): "NE", (1, 1): "SE"}  # 1,1 SE: its pink arc joins N and W
+    found = circuits(table)
+    assert len(found) == 1
+    colours = shares(found)
+    assert sorted(len(c) for c in colours.values()) == [1, 1, 1, 1]
+    assert sum(1 for c in colours.values() if c == {"pink"}) == 1
+
+
+def test_a_six_card_ring_needs_straights_and_scores_six():
+    game = at([(0, 0, "SE"), (1, 0, "EW"), (2, 0, "SW"), (0, 1, "NE"), (1, 1, "EW")])
+    game.apply(0, "play 2,1 NW")
+    assert game.piles == {"green": 6, "pink": 0}
+
+
+def test_a_card_with_both_colours_in_a_circuit_is_shared_and_stays():
+    figure_eight = [(1, 1, "EW"), (2, 1, "NW"), (2, 0, "SW"), (1, 0, "SE"), (0, 2, "NE"), (1, 2, "NW")]
+    game = at(figure_eight)
+    events = game.apply(0, "play 0,1 SE")
+    assert game.piles == {"green": 6, "pink": 0} and list(game.table) == [(1, 1)]
+    assert events[1].data["shared"] == 1
+
+
+# ---- God Mode (§3.5) ----------------------------------------------------------------------------------
+
+
+def god(table: list[tuple[int, int, str]], **kwargs: Any) -> Tronix:
+    kwargs.setdefault("hands", [0] * kwargs.get("players", 4))
+    return at(table, phase="god", **kwargs)
+
+
+T = [(0, 0, "NE"), (1, 0, "NE"), (2, 0, "NE"), (1, 1, "NE")]
+"""Three arms round a centre card: every arm ends a line, so no circuit and no TRONIX can form
+by turning cards in place."""
+
+
+def test_god_mode_begins_when_every_hand_is_empty_with_the_next_seat():
+    game = at([(0, 0, "SE"), (1, 0, "NS")], hands=[0, 0, 1, 0], turn=2)
+    events = game.apply(2, "play 2,0 NS")
+    assert game.phase == "god" and game.turn == 3 and events[-1].kind == "god"
+
+
+def test_the_card_moved_last_is_locked():
+    game = god(T)
+    game.apply(0, "turn 2,0 NS")
+    with pytest.raises(IllegalMove, match="that card was just moved: pick another"):
+        game.apply(1, "turn 2,0 EW")
+    assert not any(a.startswith(("turn 2,0", "move 2,0")) for a in game.legal_actions(1))
+
+
+def test_a_turn_in_place_must_change_the_pattern():
+    game = god(T)
+    with pytest.raises(IllegalMove, match="already shows NE"):
+        game.apply(0, "turn 1,0 NE")
+    assert "turn 1,0 NS" in game.legal_actions(0)
+
+
+def test_a_move_may_not_leave_a_new_island():
+    game = god([(0, 0, "SE"), (1, 0, "EW"), (2, 0, "EW"), (3, 0, "NS")])
+    with pytest.raises(IllegalMove, match="new island"):
+        game.apply(0, "move 1,0 to 0,1 NE")
+    free = god([(0, 0, "SE"), (1, 0, "EW"), (2, 0, "EW"), (3, 0, "NS")], options=TronixOptions(new_islands=True))
+    free.apply(0, "move 1,0 to 0,1 NE")
+    assert (0, 1) in free.table
+
+
+def test_a_moved_card_must_touch_another_card():
+    game = god(T)
+    with pytest.raises(IllegalMove, match="5,5 is not next to any other card"):
+        game.apply(0, "move 0,0 to 5,5 NE")
+    with pytest.raises(IllegalMove, match="0,1 is taken"):
+        god([(0, 0, "NE"), (0, 1, "NE"), (1, 0, "NE")]).apply(0, "move 1,0 to 0,1 NE")
+
+
+def test_a_tronix_ends_the_game_with_one_line_through_every_card():
+    table = {(0, 0): "SE", (0, 1): "NS", (1, 0): "EW"}
+    assert tronix_line(table) is not None
+    game = god([(0, 0, "SE"), (1, 0, "EW"), (0, 1, "EW")])
+    events = game.apply(0, "turn 0,1 NS")
+    assert game.outcome() is not None and events[1].kind == "tronix" and game.end_reason == "TRONIX"
+
+
+def test_a_tronix_does_not_count_in_the_placement_phase():
+    game = at([(0, 0, "SE"), (1, 0, "EW")])
+    game.apply(0, "play 0,1 NS")
+    assert game.outcome() is None and len(game.table) == 3
+
+
+def test_a_single_card_left_is_a_singularity_and_discarded():
+    game = at([(0, 0, "SE"), (1, 0, "SW"), (0, 1, "NE"), (1, 2, "NS"), (1, 1, "NS")], phase="god",
+              hands=[0, 0, 0, 0])
+    events = game.apply(0, "turn 1,1 NW")
+    assert game.outcome() is not None and game.discarded == 1
+    assert [e.kind for e in events][-2:] == ["singularity", "game_end"]
+
+
+def test_god_mode_stalls_after_the_quiet_limit():
+    game = god(T, options=TronixOptions(quiet_limit=2, repetitions=0))
+    game.apply(0, "turn 1,0 NS")
+    game.apply(1, "turn 2,0 NS")
+    assert game.outcome() is not None and game.end_reason == "a stalemate" and game.discarded == 4
+
+
+def test_the_same_position_a_third_time_ends_god_mode():
+    game = god(T, players=2, options=TronixOptions(quiet_limit=0))
+    for action in ("turn 1,0 NS", "turn 2,0 NS", "turn 1,0 NE", "turn 2,0 NE") * 3:
+        if game.outcome() is not None:
+            break
+        game.apply(game.turn, action)
+    assert game.outcome() is not None and game.end_reason == "a stalemate"
+
+
+def test_god_mode_may_start_with_the_last_card_locked():
+    game = at([(0, 0, "SE"), (1, 0, "NS")], hands=[0, 0, 1, 0], turn=2,
+              options=TronixOptions(lock_at_god_start=True))
+    game.apply(2, "play 2,0 NS")
+    assert game.locked == (2, 0)
+
+
+# ---- the outcome ---------------------------------------------------------------------------------------
+
+
+def test_the_team_with_more_cards_wins_and_equal_piles_draw():
+    game = god(T, piles={"green": 5, "pink": 3}, options=TronixOptions(quiet_limit=1, repetitions=0))
+    game.apply(0, "turn 1,0 NS")
+    outcome = game.outcome()
+    assert outcome is not None and outcome.winners == (0, 1) and outcome.teams == ((0, 1), (2, 3))
+    tie = god(T, piles={"green": 3, "pink": 3}, options=TronixOptions(quiet_limit=1, repetitions=0))
+    tie.apply(0, "turn 1,0 NS")
+    assert tie.outcome().winners == (0, 1, 2, 3)  # type: ignore[union-attr]
+
+
+# ---- notation (§4) ------------------------------------------------------------------------------------
+
+
+def test_english_and_spanish_notation_read_to_one_canonical_form():
+    game = at([(0, 0, "SE")])
+    for typed in ("play 1,0 NW", "poner 1,0 no", "colocar (1, 0) NO", "1,0 nw", "PLAY 1 ,0 WN"):
+        assert game.parse(0, typed) == "play 1,0 NW"
+    god_game = god(T)
+    assert god_game.parse(0, "mover 1,1 a 0,1 SO") == "move 1,1 to 0,1 SW"
+    assert god_game.parse(0, "girar 2,0 sn") == "turn 2,0 NS"
+    assert read_pattern("eo") == "EW"
+
+
+def test_notation_mistakes_say_what_to_type_in_both_languages():
+    game = at([(0, 0, "SE")])
+    with pytest.raises(NotationError, match="poner 1,0 NE"):
+        game.parse(0, "hello")
+    with pytest.raises(NotationError, match="not a pattern"):
+        game.parse(0, "play 1,0 XY")
+    with pytest.raises(IllegalMove, match="God Mode has not begun"):
+        game.parse(0, "turn 0,0 NE")
+    with pytest.raises(NotYourTurn):
+        game.parse(1, "play 1,0 NE")
+    assert "turn" in god(T).legal_actions(0)[0]
+
+
+# ---- positions (§5) -----------------------------------------------------------------------------------
+
+
+def test_positions_round_trip_exactly():
+    game = Tronix.new(4, seed=2)
+    for _ in range(20):
+        seat = game.to_move()[0]
+        game.apply(seat, game.legal_actions(seat)[len(game.log) * 5 % len(game.legal_actions(seat))])
+    saved = game.to_position()
+    assert Tronix.from_position(saved).to_position() == saved
+
+
+def test_impossible_positions_are_refused_with_the_reason():
+    with pytest.raises(PositionError, match="two cards"):
+        Tronix.from_position(position([(0, 0, "NE"), (0, 0, "SE")]))
+    with pytest.raises(PositionError, match="locked"):
+        Tronix.from_position(position([(0, 0, "NE")], locked=[4, 4]))
+    bad = position([])
+    bad["seats"] = bad["seats"][:3]
+    with pytest.raises(PositionError, match="even number"):
+        Tronix.from_position(bad)
+
+
+# ---- the greedy agent ---------------------------------------------------------------------------------
+
+
+def test_greedy_closes_its_own_circuit_and_blocks_the_other_teams():
+    game = at(SQUARE)
+    assert ranked(game, 0)[0] == "play 1,1 NW"
+    blocker = at(SQUARE, turn=2)
+    assert closable(blocker._patterns())["green"] == [(1, 1)]
+    first = ranked(blocker, 2)[0]  # pink fills the gap with a card that closes nothing
+    assert first.startswith("play 1,1") and first.split()[-1] not in ("NW", "SE")
+
+
+def test_the_game_is_registered():
+    assert GAMES["tronix"] is Tronix
