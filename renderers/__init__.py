@@ -6,12 +6,13 @@ terminal; `RENDERERS` maps game names to the packages that draw them (each has `
 `text` and `LEGEND`). Registering a game is one import and one line below.
 """
 
-from renderers import tetromic, triominoes, tromino_go, tronimoes
+from renderers import tetromic, triominoes, tromino_go, tronimoes, tronix
 from renderers.common import RENDERERS, NoRenderer, render, render_hand, text_board
 
 RENDERERS["tronimoes"] = tronimoes
 RENDERERS["tetromic"] = tetromic
 RENDERERS["tromino_go"] = tromino_go
 RENDERERS["triominoes"] = triominoes
+RENDERERS["tronix"] = tronix
 
 __all__ = ["RENDERERS", "NoRenderer", "render", "render_hand", "text_board"]

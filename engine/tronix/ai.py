@@ -2,7 +2,8 @@
 cards minus the other team's (a TRONIX counts like any score, and ends the game); among equals,
 the one that leaves the other team the fewest circuits a single card could close (an open line,
 mostly of their colour, whose two free ends face the same empty cell), then the one that keeps
-the most such chances for the seat's own team; then the first in canonical order.
+the most such chances for the seat's own team, then the one landing among the most cards (a
+compact table closes circuits); then the first in canonical order.
 
 Tronix offers thousands of actions in God Mode, so each is judged on the table's patterns alone
 (the lines through the card it moves), not by applying it to a copy of the game. Nothing hidden
@@ -48,7 +49,8 @@ def ranked(game: Game, seat: int) -> list[str]:
             block = (-float(len(chances[theirs])), float(len(chances[mine])))
         else:
             block = (-float(len(now[theirs])), float(len(now[mine])))
-        keyed.append(((float(score), *block), index, action))
+        snug = float(sum(1 for n in neighbours(landed) if n in after))
+        keyed.append(((float(score), *block, snug), index, action))
     keyed.sort(key=lambda item: (tuple(-k for k in item[0]), item[1]))
     return [action for _, _, action in keyed]
 
