@@ -26,6 +26,8 @@ from pathlib import Path
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 
+from engine.core import Term
+
 LOCALE = Path(__file__).resolve().parent / "locale"
 LANGUAGES = {"en": "English", "es": "Español"}
 DEFAULT = "en"
@@ -110,11 +112,12 @@ def missing(language: str) -> set[str]:
 
 def said(template: str, args: dict[str, object], text: str) -> str:
     """A game's sentence in the language being spoken: its `template` translated and filled with
-    `args`, or `text` (as the game wrote it) when there is no template or it cannot be filled."""
+    `args` (those that are `Term`s translated too), or `text` (as the game wrote it) when there is
+    no template or it cannot be filled."""
     if not template:
         return text
     try:
-        return _(template).format(**args)
+        return _(template).format(**{k: _(v) if isinstance(v, Term) else v for k, v in args.items()})
     except (KeyError, IndexError, ValueError):
         return text
 

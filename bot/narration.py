@@ -53,14 +53,32 @@ def who_is_next(table: TableRecord, game: Game, deadline: dict[int, float] | Non
 def final_result(table: TableRecord, game: Game) -> str:
     outcome = game.outcome()
     assert outcome is not None
+    if outcome.teams and type(game).team_names:
+        return _team_result(table, game)
     ranking = sorted(range(game.players), key=lambda s: -outcome.scores[s])
     scores = ", ".join(f"{name_token(table.seats[s].name)} {_number(outcome.scores[s])}" for s in ranking)
     winners = [name_token(table.seats[w].name) for w in outcome.winners]
     if not winners:
-        return _("🏁 Game over ({reason}). Final scores: {scores}.").format(reason=outcome.reason, scores=scores)
+        return _("🏁 Game over ({reason}). Final scores: {scores}.").format(reason=_(outcome.reason), scores=scores)
     if len(winners) == 1:
         return _("🏆 {player} wins! Final scores: {scores}.").format(player=winners[0], scores=scores)
     return _("🏆 {players} share the win! Final scores: {scores}.").format(players=join(winners), scores=scores)
+
+
+def _team_result(table: TableRecord, game: Game) -> str:
+    """A team game's end: the winning team by name with its players, or a draw; each team's score."""
+    outcome = game.outcome()
+    assert outcome is not None
+    names = type(game).team_names
+    scores = ", ".join(f"{_(names[n])} {_number(outcome.scores[team[0]])}" for n, team in enumerate(outcome.teams)
+                       if team)
+    winning = [n for n, team in enumerate(outcome.teams) if team and set(team) <= set(outcome.winners)]
+    if len(winning) != 1:
+        return _("🤝 A draw ({reason}). Final scores: {scores}.").format(reason=_(outcome.reason), scores=scores)
+    team = outcome.teams[winning[0]]
+    players = join([name_token(table.seats[s].name) for s in team])
+    return _("🏆 {team} wins ({players})! Final scores: {scores}.").format(team=_(names[winning[0]]).capitalize(),
+                                                                          players=players, scores=scores)
 
 
 def _number(value: float) -> str:

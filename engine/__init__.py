@@ -15,6 +15,7 @@ from engine.core import (
     OptionError,
     Outcome,
     PositionError,
+    Term,
 )
 from engine.tetromic import Tetromic
 from engine.triominoes import Triominoes
@@ -34,6 +35,7 @@ __all__ = [
     "OptionError",
     "Outcome",
     "PositionError",
+    "Term",
     "Tetromic",
     "Triominoes",
     "TrominoGo",

@@ -47,6 +47,12 @@ def N_(message: str) -> str:
     return message
 
 
+class Term(str):
+    """A word among the values of an event or a refusal that a referee says in the table's
+    language too (Tronix's `SW` is `SO` in Spanish). The word itself is marked with `N_` where
+    the game defines it."""
+
+
 class GameError(Exception):
     """A refusal a player can act on. `str(error)` is the message to show them; a game that says
     it in several languages also gives the `template` (marked with `N_`) and its values."""

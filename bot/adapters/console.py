@@ -14,6 +14,7 @@ import uuid
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
+from bot.i18n import _
 from bot.media import Media, MediaError
 from bot.records import PLAYING, User
 from bot.referee import FOOT, Referee
@@ -147,7 +148,7 @@ class ConsoleSession:
                 self.say("Saved. Continue with `tileref play --resume`.")
                 return
             if word in ("help", "?"):
-                self.say(self._text(f"{HELP}\n\n{GAMES[table.game].notation_help}"))
+                self.say(self._text(f"{HELP}\n\n{_(GAMES[table.game].notation_help)}"))
             elif word in ("hints", "moves"):
                 hints = await self.referee.suggestions(place, self.user, command[len(word):].strip(), limit=10_000)
                 shown = ", ".join(hints[:HINTS_SHOWN])
@@ -166,7 +167,7 @@ class ConsoleSession:
                 await self._show(await self.referee.history(place, self.user, page=int(page) if page.isdigit() else 1))
             elif word == "rules":
                 game = GAMES[table.game]
-                self.say(self._text(f"{game.summary}\n\n{game.notation_help}"))
+                self.say(self._text(f"{_(game.summary)}\n\n{_(game.notation_help)}"))
             elif word == "resign":
                 confirm = await self.ask("Leave this game for good? (yes/no) ")
                 if confirm and confirm.strip().lower() in ("y", "yes"):

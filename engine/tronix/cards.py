@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from engine.core import N_, Term
+
 N, E, S, W = 0, 1, 2, 3
 PORT_STEP = {N: (0, -1), E: (1, 0), S: (0, 1), W: (-1, 0)}
 GREEN, PINK = "green", "pink"
@@ -71,3 +73,12 @@ def read_pattern(text: str) -> str | None:
 def spanish(pattern: str) -> str:
     """The pattern as a Spanish player writes it (W is O): `NO`, `SO`, `EO`."""
     return pattern.replace("W", "O")
+
+
+SPOKEN = (N_("SW"), N_("NW"), N_("EW"))
+"""The pattern names a Spanish table says differently (O for oeste)."""
+
+
+def term(pattern: str) -> Term:
+    """A pattern name as a value of an event or refusal: said in the table's language."""
+    return Term(pattern)

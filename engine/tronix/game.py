@@ -13,14 +13,13 @@ from typing import Any, Self
 
 from engine.core import N_, Event, Game, GameOptions, IllegalMove, NotYourTurn, Outcome, register
 from engine.tronix import notation, position, teams
-from engine.tronix.cards import GREEN, KINDS, ORDER, PINK, Cell, neighbours
+from engine.tronix.cards import GREEN, KINDS, ORDER, PINK, Cell, neighbours, term
 from engine.tronix.lines import Line, islands, line_through, shares, tronix_line
 from engine.tronix.notation import Move, Play, Turn, cell_text
 from engine.tronix.options import TronixOptions
 from engine.tronix.state import Card, Seat
 
 PLACEMENT, GOD, OVER = "placement", "god", "over"
-DECK_SIZE = 48
 ORIGIN: Cell = (0, 0)
 
 SUMMARY = N_("""\
@@ -102,7 +101,9 @@ class Tronix(Game):
                 tuple(i for i, t in enumerate(seating) if t == PINK))
 
     def setup(self) -> list[Event]:
-        deck = ["cx"] * DECK_SIZE if self.options.deck == "cx" else ["cx"] * 32 + ["cc"] * 8 + ["xx"] * 8
+        size = self.options.deck_size
+        deck = ["cx"] * size if self.options.deck == "cx" else \
+            ["cc"] * (size // 6) + ["xx"] * (size // 6) + ["cx"] * (size - 2 * (size // 6))
         self.random("deal").shuffle(deck)
         for index, kind in enumerate(deck):
             self.seats[index % self.players].hand.append(kind)
@@ -244,13 +245,13 @@ class Tronix(Game):
             if play.kind not in me.hand:
                 raise refusal(N_("you hold no {kind} card"), kind=play.kind.upper())
             if play.pattern not in KINDS[play.kind]:
-                raise refusal(N_("a {kind} card cannot show {pattern}"), kind=play.kind.upper(), pattern=play.pattern)
+                raise refusal(N_("a {kind} card cannot show {pattern}"), kind=play.kind.upper(), pattern=term(play.pattern))
             kinds = [play.kind]
         if not kinds:
-            raise refusal(N_("none of your cards can show {pattern}"), pattern=play.pattern)
+            raise refusal(N_("none of your cards can show {pattern}"), pattern=term(play.pattern))
         if len(kinds) > 1:
             raise refusal(N_("say which card: `play {kind} {cell} {pattern}`"), kind=kinds[0], cell=where,
-                          pattern=play.pattern)
+                          pattern=term(play.pattern))
         return Play(play.cell, play.pattern, self._kind_label(seat, kinds[0], play.pattern))
 
     def _check_god(self, action: Move | Turn) -> Move | Turn:
@@ -262,16 +263,16 @@ class Tronix(Game):
         if source == self.locked:
             raise refusal(N_("that card was just moved: pick another"))
         if action.pattern not in KINDS[card.kind]:
-            raise refusal(N_("a {kind} card cannot show {pattern}"), kind=card.kind.upper(), pattern=action.pattern)
+            raise refusal(N_("a {kind} card cannot show {pattern}"), kind=card.kind.upper(), pattern=term(action.pattern))
         if isinstance(action, Turn):
             if action.pattern == card.pattern:
                 raise refusal(N_("the card at {cell} already shows {pattern}: turn it to another pattern"),
-                              cell=where, pattern=card.pattern)
+                              cell=where, pattern=term(card.pattern))
             return action
         target = cell_text(action.target)
         if action.target == source:
             raise refusal(N_("to change a card where it lies, `turn {cell} {pattern}`"), cell=where,
-                          pattern=action.pattern)
+                          pattern=term(action.pattern))
         if action.target in self.table:
             raise refusal(N_("{cell} is taken"), cell=target)
         rest = set(self.table) - {source}
@@ -294,20 +295,20 @@ class Tronix(Game):
             self.table[move.cell] = Card(kind, move.pattern)
             landed = move.cell
             events = [event("play", N_("{player} places a card at {cell} ({pattern})."), (seat,),
-                            {"cell": cell_text(landed)}, player=name, cell=cell_text(landed), pattern=move.pattern)]
+                            {"cell": cell_text(landed)}, player=name, cell=cell_text(landed), pattern=term(move.pattern))]
         elif isinstance(move, Move):
             card = self.table.pop(move.source)
             self.table[move.target] = Card(card.kind, move.pattern)
             landed = move.target
             events = [event("move", N_("{player} moves the card at {cell} to {target} ({pattern})."), (seat,),
                             {"cell": cell_text(landed)}, player=name, cell=cell_text(move.source),
-                            target=cell_text(landed), pattern=move.pattern)]
+                            target=cell_text(landed), pattern=term(move.pattern))]
         else:
             card = self.table.pop(move.cell)
             self.table[move.cell] = Card(card.kind, move.pattern)
             landed = move.cell
             events = [event("turn", N_("{player} turns the card at {cell} to {pattern}."), (seat,),
-                            {"cell": cell_text(landed)}, player=name, cell=cell_text(landed), pattern=move.pattern)]
+                            {"cell": cell_text(landed)}, player=name, cell=cell_text(landed), pattern=term(move.pattern))]
         self.last = {"seat": seat, "cell": list(landed), "kind": events[0].kind}
         lines = self._lines_through(landed)
         gained = self._score([line for line in lines if line.closed], seat)
@@ -402,7 +403,7 @@ class Tronix(Game):
             events = self._score([found], seat, tronix=True)
             self.discarded += len(self.table)
             self.table.clear()
-            return events + self._end_game(N_("TRONIX"))
+            return events + self._end_game(N_("a TRONIX"))
         ended = self._table_size_end()
         if ended:
             return ended

@@ -11,7 +11,9 @@ from engine.core import GameOptions
 class TronixOptions(GameOptions):
     deck: str = field(default="cx", metadata={
         "choices": ("cx", "mixed"),
-        "help": "48 CX cards, or 32 CX with 8 CC (curves both sides) and 8 XX (crosses both sides)"})
+        "help": "CX cards only, or two thirds CX with a sixth CC (curves both sides) and a sixth XX (crosses "
+                "both sides)"})
+    deck_size: int = field(default=48, metadata={"min": 4, "max": 96, "help": "how many cards are dealt out"})
     lock_at_god_start: bool = field(default=False, metadata={
         "help": "God Mode begins with the last card placed locked"})
     new_islands: bool = field(default=False, metadata={

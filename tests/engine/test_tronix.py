@@ -197,7 +197,7 @@ def test_a_tronix_ends_the_game_with_one_line_through_every_card():
     assert tronix_line(table) is not None
     game = god([(0, 0, "SE"), (1, 0, "EW"), (0, 1, "EW")])
     events = game.apply(0, "turn 0,1 NS")
-    assert game.outcome() is not None and events[1].kind == "tronix" and game.end_reason == "TRONIX"
+    assert game.outcome() is not None and events[1].kind == "tronix" and game.end_reason == "a TRONIX"
 
 
 def test_a_tronix_does_not_count_in_the_placement_phase():

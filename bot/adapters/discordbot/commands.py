@@ -120,9 +120,13 @@ async def resign(interaction: discord.Interaction) -> None:
 def rules_text(name: str) -> str:
     """A game's rules summary, how to type moves, and its options."""
     cls = GAMES[name]
-    return "\n\n".join(part for part in (cls.summary or f"**{cls.title}**", "**Typing moves**\n" + cls.notation_help,
-                                          "**Options** (`/tileref new options:`)\n" + cls.Options.describe(),
-                                          f"{cls.min_players}–{cls.max_players} players.") if part)
+    counts = cls.player_counts()
+    seats = _("{low}–{high} players.").format(low=counts[0], high=counts[-1]) if len(counts) == counts[-1] - \
+        counts[0] + 1 else _("{counts} players.").format(counts=", ".join(map(str, counts)))
+    return "\n\n".join(part for part in (_(cls.summary) if cls.summary else f"**{cls.title}**",
+                                          _("**Typing moves**") + "\n" + _(cls.notation_help),
+                                          _("**Options** (`/tileref new options:`)") + "\n" + cls.Options.describe(),
+                                          seats) if part)
 
 
 @app_commands.command(name="rules", description=N_("How to play, how to type moves, and the game's options"))
