@@ -245,7 +245,8 @@ class Tronix(Game):
             if play.kind not in me.hand:
                 raise refusal(N_("you hold no {kind} card"), kind=play.kind.upper())
             if play.pattern not in KINDS[play.kind]:
-                raise refusal(N_("a {kind} card cannot show {pattern}"), kind=play.kind.upper(), pattern=term(play.pattern))
+                raise refusal(N_("a {kind} card cannot show {pattern}"), kind=play.kind.upper(),
+                              pattern=term(play.pattern))
             kinds = [play.kind]
         if not kinds:
             raise refusal(N_("none of your cards can show {pattern}"), pattern=term(play.pattern))
@@ -263,7 +264,8 @@ class Tronix(Game):
         if source == self.locked:
             raise refusal(N_("that card was just moved: pick another"))
         if action.pattern not in KINDS[card.kind]:
-            raise refusal(N_("a {kind} card cannot show {pattern}"), kind=card.kind.upper(), pattern=term(action.pattern))
+            raise refusal(N_("a {kind} card cannot show {pattern}"), kind=card.kind.upper(),
+                          pattern=term(action.pattern))
         if isinstance(action, Turn):
             if action.pattern == card.pattern:
                 raise refusal(N_("the card at {cell} already shows {pattern}: turn it to another pattern"),
@@ -295,7 +297,8 @@ class Tronix(Game):
             self.table[move.cell] = Card(kind, move.pattern)
             landed = move.cell
             events = [event("play", N_("{player} places a card at {cell} ({pattern})."), (seat,),
-                            {"cell": cell_text(landed)}, player=name, cell=cell_text(landed), pattern=term(move.pattern))]
+                            {"cell": cell_text(landed)}, player=name, cell=cell_text(landed),
+                            pattern=term(move.pattern))]
         elif isinstance(move, Move):
             card = self.table.pop(move.source)
             self.table[move.target] = Card(card.kind, move.pattern)
@@ -308,7 +311,8 @@ class Tronix(Game):
             self.table[move.cell] = Card(card.kind, move.pattern)
             landed = move.cell
             events = [event("turn", N_("{player} turns the card at {cell} to {pattern}."), (seat,),
-                            {"cell": cell_text(landed)}, player=name, cell=cell_text(landed), pattern=term(move.pattern))]
+                            {"cell": cell_text(landed)}, player=name, cell=cell_text(landed),
+                            pattern=term(move.pattern))]
         self.last = {"seat": seat, "cell": list(landed), "kind": events[0].kind}
         lines = self._lines_through(landed)
         gained = self._score([line for line in lines if line.closed], seat)
