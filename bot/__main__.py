@@ -4,6 +4,11 @@
   tileref play tronimoes --players me,bot,bot  play in the terminal against AI players
   tileref play --resume                        continue your last terminal game
   tileref rules [game]                         how to play
+  tileref migrate                              bring the database's schema up to date
+  tileref copy-db FROM TO                      copy every table to another database and check the copy
+
+The database is `--db` or $TILEREF_DATABASE: an SQLite file (the default, tileref-data/tileref.sqlite3)
+or a PostgreSQL address, postgresql://user:password@host:5432/tileref.
 """
 
 from __future__ import annotations
@@ -18,9 +23,8 @@ from pathlib import Path
 
 from dotenv import find_dotenv, load_dotenv
 
+from bot.database import DEFAULT_DATABASE, DatabaseAddressError, is_postgres, store_for
 from engine import GAMES
-
-DEFAULT_DATABASE = Path("tileref-data") / "tileref.sqlite3"
 
 NO_TOKEN = """\
 tileref needs a Discord bot token to run on Discord, and none was found.
@@ -39,14 +43,15 @@ Meanwhile you can play right here in the terminal against AI players:
 """
 
 
-def database_path(given: str | None) -> Path:
-    return Path(given or os.environ.get("TILEREF_DATABASE") or DEFAULT_DATABASE)
+def database_address(given: str | None) -> str:
+    return str(given or os.environ.get("TILEREF_DATABASE") or DEFAULT_DATABASE)
 
 
 def main(argv: list[str] | None = None) -> int:
     load_dotenv(find_dotenv(usecwd=True))
     parser = argparse.ArgumentParser(prog="tileref", description="A referee for tile games played in chat.")
-    parser.add_argument("--db", help=f"the SQLite file (default: $TILEREF_DATABASE or {DEFAULT_DATABASE})")
+    parser.add_argument("--db", help=f"the database: an SQLite file or a postgresql:// address (default: "
+                                     f"$TILEREF_DATABASE or {DEFAULT_DATABASE})")
     parser.add_argument("-v", "--verbose", action="store_true", help="log more")
     commands = parser.add_subparsers(dest="command")
 
@@ -67,20 +72,59 @@ def main(argv: list[str] | None = None) -> int:
     rules = commands.add_parser("rules", help="how to play a game")
     rules.add_argument("game", nargs="?")
 
+    commands.add_parser("migrate", help="bring the database's schema up to date")
+    copy = commands.add_parser("copy-db", help="copy every table, log, timer and setting to another database")
+    copy.add_argument("source", help="the database to copy: an SQLite file or a postgresql:// address")
+    copy.add_argument("target", help="the empty database to copy into")
+
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO if args.verbose or args.command == "run" else logging.WARNING,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    if args.command == "run":
-        return run_discord(database_path(args.db))
-    if args.command == "play":
-        return asyncio.run(play_console(args))
+    try:
+        if args.command == "run":
+            return run_discord(database_address(args.db))
+        if args.command == "play":
+            return asyncio.run(play_console(args))
+        if args.command == "migrate":
+            return asyncio.run(migrate(database_address(args.db)))
+        if args.command == "copy-db":
+            return asyncio.run(copy_db(args.source, args.target))
+    except DatabaseAddressError as error:
+        print(error, file=sys.stderr)
+        return 2
+    except OSError as error:
+        print(f"Could not open the database ({error}). Check TILEREF_DATABASE (or --db): the PostgreSQL "
+              "server's address and that it is running, or the SQLite file's folder.", file=sys.stderr)
+        return 1
     if args.command == "rules":
         return show_rules(args.game)
     parser.print_help()
     return 0
 
 
-def run_discord(database: Path) -> int:
+async def migrate(address: str) -> int:
+    """Open the database, applying whatever schema versions it lacks."""
+    store = store_for(address)
+    await store.open()
+    await store.close()
+    print(f"The database is up to date: {address.split('@')[-1]}")
+    return 0
+
+
+async def copy_db(source: str, target: str) -> int:
+    from bot.copying import copy_database
+
+    copied, problems = await copy_database(source, target)
+    for problem in problems:
+        print(f"✗ {problem}", file=sys.stderr)
+    if problems:
+        return 1
+    print(f"Copied {copied} table{'s' if copied != 1 else ''} with their logs, timers, settings, snapshots and "
+          f"pictures; every game replays the same in the copy.")
+    return 0
+
+
+def run_discord(database: str) -> int:
     token = os.environ.get("DISCORD_TOKEN", "").strip()
     if not token:
         print(NO_TOKEN, file=sys.stderr)
@@ -107,19 +151,19 @@ def run_discord(database: Path) -> int:
 async def play_console(args: argparse.Namespace) -> int:
     from bot.adapters.console import ConsoleSession, ask_terminal, local_user
     from bot.referee import Referee
-    from bot.store import SQLiteStore
 
     if not args.resume and not args.game:
         print("Which game? For example:\n    tileref play tronimoes --players me,bot,bot\n"
               "or continue your last one with\n    tileref play --resume", file=sys.stderr)
         return 2
-    database = database_path(args.db)
-    store = SQLiteStore(database)
+    database = database_address(args.db)
+    store = store_for(database)
     await store.open()
     referee = Referee(store, confirms_delivery=False, ai_seconds=max(0.0, args.ai_seconds))
     await referee.open()
     colour = args.colour and sys.stdout.isatty() and not os.environ.get("NO_COLOR")
-    boards = Path(args.boards) if args.boards else database.parent / "boards"
+    boards = Path(args.boards) if args.boards else \
+        (DEFAULT_DATABASE.parent if is_postgres(database) else Path(database).parent) / "boards"
     session = ConsoleSession(referee, local_user(args.name), ask=ask_terminal, say=print, boards=boards,
                              colour=colour)
     try:

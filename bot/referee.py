@@ -12,7 +12,8 @@ import asyncio
 import logging
 import secrets
 import weakref
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
+from contextlib import asynccontextmanager
 from typing import Any
 
 import renderers
@@ -106,14 +107,16 @@ class Referee(ModeratorCommands, ClockDuties):
         await self.outbox.stop()
         await self.timers.stop()
 
-    def _lock(self, place: str) -> asyncio.Lock:
-        """One lock per place: commands on a table run one at a time (a lock nobody holds or
-        waits for is forgotten)."""
+    @asynccontextmanager
+    async def _lock(self, place: str) -> AsyncIterator[None]:
+        """Commands on a table run one at a time: one lock per place in this process (a lock
+        nobody holds or waits for is forgotten), and the store's lock across processes."""
         lock = self._locks.get(place)
         if lock is None:
             lock = asyncio.Lock()
             self._locks[place] = lock
-        return lock
+        async with lock, self.store.command_lock(place):
+            yield
 
     async def delivered(self, reply: Reply) -> None:
         """The transport delivered `reply`: its announcements are not to be sent again."""

@@ -1,4 +1,5 @@
-"""Persistence behind one interface, with SQLite (aiosqlite) as the implementation.
+"""Persistence behind one interface: SQLite (aiosqlite) here, the embedded default; PostgreSQL
+(`bot.store_postgres`) for several processes sharing one database; `bot.database` picks one.
 
 Everything the referee must not lose lives here: tables and seats, the append-only action log,
 durable timers, per-server settings, and snapshots that make long games quick to load.
@@ -50,6 +51,10 @@ class PlaceTaken(Exception):
         self.place = place
 
 
+DUMPED = ("tables", "seats", "actions", "timers", "settings", "snapshots", "outbox", "pictures")
+"""Every table of the schema, parents first: what `dump` and `load` move between databases."""
+
+
 class Store(ABC):
     """What the referee needs from persistence. Every write is durable when it returns."""
 
@@ -58,6 +63,21 @@ class Store(ABC):
 
     @abstractmethod
     async def close(self) -> None: ...
+
+    @asynccontextmanager
+    async def command_lock(self, place: str) -> AsyncIterator[None]:
+        """Held while a command on the table at `place` runs, so commands on one table run one at
+        a time across processes (PostgreSQL: an advisory lock). SQLite needs none: its writes
+        are serialised and every commit checks the log length it expected."""
+        yield
+
+    @abstractmethod
+    async def dump(self) -> dict[str, list[dict[str, Any]]]:
+        """Every row of every table (see `DUMPED`), as plain values: for copying a database."""
+
+    @abstractmethod
+    async def load(self, rows: dict[str, list[dict[str, Any]]]) -> None:
+        """Write `dump()`'s rows into this (empty) database, ids kept."""
 
     # ---- tables -------------------------------------------------------------------------
 
@@ -511,7 +531,7 @@ class SQLiteStore(Store):
 
     async def settings(self, guild: str) -> Settings:
         rows = list(await self.reader.execute_fetchall("SELECT data FROM settings WHERE guild = ?", (guild,)))
-        return _settings(guild, rows[0]["data"] if rows else None)
+        return settings_from(guild, rows[0]["data"] if rows else None)
 
     async def save_settings(self, settings: Settings) -> None:
         async with self._transaction() as db:
@@ -520,7 +540,7 @@ class SQLiteStore(Store):
     async def update_settings(self, guild: str, change: Callable[[Settings], None]) -> Settings:
         async with self._transaction() as db:
             rows = list(await db.execute_fetchall("SELECT data FROM settings WHERE guild = ?", (guild,)))
-            settings = _settings(guild, rows[0]["data"] if rows else None)
+            settings = settings_from(guild, rows[0]["data"] if rows else None)
             change(settings)
             await _write_settings(db, settings)
         return settings
@@ -551,13 +571,30 @@ class SQLiteStore(Store):
                 (table_id, ply, version, data))
 
 
+    async def dump(self) -> dict[str, list[dict[str, Any]]]:
+        dumped = {}
+        for name in DUMPED:
+            rows = await self.reader.execute_fetchall(f"SELECT * FROM {name}")
+            dumped[name] = [dict(zip(r.keys(), r, strict=True)) for r in rows]
+        return dumped
+
+    async def load(self, rows: dict[str, list[dict[str, Any]]]) -> None:
+        async with self._transaction() as db:
+            for name in DUMPED:
+                for row in rows.get(name, []):
+                    columns = ", ".join(row)
+                    marks = ", ".join("?" for _ in row)
+                    await db.execute(f"INSERT INTO {name} ({columns}) VALUES ({marks})", tuple(row.values()))
+
+
 async def _count(db: aiosqlite.Connection, table_id: int) -> int:
     rows = list(await db.execute_fetchall(
         "SELECT COUNT(*) FROM actions WHERE table_id = ? AND undone = 0", (table_id,)))
     return int(rows[0][0])
 
 
-def _settings(guild: str, stored: str | None) -> Settings:
+def settings_from(guild: str, stored: str | None) -> Settings:
+    """A server's settings from their stored JSON (defaults when nothing is stored)."""
     if stored is None:
         return Settings(guild)
     data: dict[str, Any] = json.loads(stored)

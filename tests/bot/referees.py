@@ -7,10 +7,10 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 
+from bot.database import store_for
 from bot.records import User
 from bot.referee import Referee
 from bot.replies import Reply, plain
-from bot.store import SQLiteStore
 from bot.timers import ManualClock
 
 ALICE = User("test:alice", "alice")
@@ -31,15 +31,16 @@ class Notices(list[Reply]):
 
 
 @asynccontextmanager
-async def running_referee(path: Path, clock: ManualClock, *, render: bool = False,
+async def running_referee(path: Path | str, clock: ManualClock, *, render: bool = False,
                           notices: Notices | None = None, snapshot_every: int = 50,
                           seed: int = 7, confirms_delivery: bool = False,
                           ai_seconds: float = 0.0) -> AsyncIterator[Referee]:
-    """A referee on the SQLite file at `path`, firing timers by `clock`, closed afterwards.
+    """A referee on the database at `path` (an SQLite file or a PostgreSQL address), firing
+    timers by `clock`, closed afterwards.
     Games it starts are seeded `seed`, `seed + 1`, …; replies count as delivered when returned
     unless `confirms_delivery` (then the test confirms them, or the outbox sends them again). AI
     seats do not plan (`ai_seconds` 0: they play the greedy agent's move) unless asked to."""
-    store = SQLiteStore(path)
+    store = store_for(path)
     await store.open()
     seeds = iter(range(seed, seed + 1_000_000))
     referee = Referee(store, clock=clock, render=render, notify=notices, snapshot_every=snapshot_every,

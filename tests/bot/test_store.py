@@ -1,18 +1,29 @@
-"""The SQLite store: schema migrations, atomic commits, the undo of a rollback, timers,
-settings and snapshots, all on real files in a temporary folder."""
+"""The stores: schema migrations, atomic commits, the undo of a rollback, timers, settings,
+snapshots and copies, on a real SQLite file in a temporary folder and on a real PostgreSQL (each
+test runs on both; see the `database` fixture)."""
 
 from __future__ import annotations
 
+import asyncio
 import sqlite3
 
 import pytest
 
-from bot.records import DEADLINE, LOBBY, PLAYING, ActionRecord, SeatRecord, Settings, TableRecord, Timer
+from bot.database import store_for
+from bot.records import DEADLINE, LOBBY, PLAYING, ActionRecord, Notice, SeatRecord, Settings, TableRecord, Timer
 from bot.store import MIGRATIONS, SQLiteStore, StaleLog
 
 
 @pytest.fixture
-async def store(tmp_path):
+async def store(database):
+    store = store_for(database)
+    await store.open()
+    yield store
+    await store.close()
+
+
+@pytest.fixture
+async def sqlite_store(tmp_path):
     store = SQLiteStore(tmp_path / "db" / "t.sqlite3")
     await store.open()
     yield store
@@ -30,15 +41,15 @@ def actions(*names: str, start: int = 1) -> list[ActionRecord]:
     return [ActionRecord(start + i, i % 2, name, "test:alice", 200.0 + i) for i, name in enumerate(names)]
 
 
-async def test_a_new_file_gets_every_migration_in_wal_mode(tmp_path, store):
-    connection = sqlite3.connect(store.path)
+async def test_a_new_file_gets_every_migration_in_wal_mode(tmp_path, sqlite_store):
+    connection = sqlite3.connect(sqlite_store.path)
     assert connection.execute("PRAGMA user_version").fetchone()[0] == len(MIGRATIONS)
     assert connection.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
 
 
-async def test_opening_an_existing_file_migrates_nothing_again(tmp_path, store):
+async def test_opening_an_existing_database_migrates_nothing_again(database, store):
     table_id = await store.create_table(a_table())
-    again = SQLiteStore(store.path)
+    again = store_for(database)
     await again.open()
     assert (await again.get_table(table_id)).place == "test:1"
     await again.close()
@@ -116,3 +127,84 @@ async def test_a_chosen_picture_is_kept_with_its_table(store):
     await store.save_picture(table_id, 1, "foot", b"\x89PNG two", "giphy:abc", 6.0)
     assert await store.pictures(table_id, "foot") == {1: (b"\x89PNG two", "giphy:abc")}
     assert await store.pictures(table_id, "reaction") == {}
+
+
+async def test_two_commits_of_the_same_ply_from_two_connections_let_one_win(database, store):
+    table_id = await store.create_table(a_table())
+    other = store_for(database)  # a second process's store: its own connections
+    await other.open()
+    try:
+        outcomes = await asyncio.gather(store.commit(table_id, expected=0, actions=actions("draw")),
+                                        other.commit(table_id, expected=0, actions=actions("pass")),
+                                        return_exceptions=True)
+    finally:
+        await other.close()
+    assert sorted(type(o).__name__ for o in outcomes) == ["NoneType", "StaleLog"]
+    assert len(await store.actions(table_id)) == 1
+
+
+async def test_a_due_timer_fires_in_one_commit_only(database, store):
+    table_id = await store.create_table(a_table())
+    await store.commit(table_id, expected=0, timers=[Timer(table_id, 0, DEADLINE, 10.0, 0)])
+    (timer,) = await store.due_timers(10.0)
+    other = store_for(database)
+    await other.open()
+    try:
+        outcomes = await asyncio.gather(
+            store.commit(table_id, expected=0, actions=actions("pass"), delete_timer=timer.id),
+            other.commit(table_id, expected=0, actions=actions("pass"), delete_timer=timer.id),
+            return_exceptions=True)
+    finally:
+        await other.close()
+    assert sorted(type(o).__name__ for o in outcomes) == ["NoneType", "StaleLog"]
+    assert await store.timers(table_id) == [] and len(await store.actions(table_id)) == 1
+
+
+async def test_an_announcement_is_claimed_by_one_process_at_a_time(database, store):
+    table_id = await store.create_table(a_table())
+    await store.commit(table_id, expected=0, notices=[Notice(table_id, "test:1", 0, "hello", created_at=1.0,
+                                                             lease_until=1.0)])
+    other = store_for(database)
+    await other.open()
+    try:
+        first, second = await asyncio.gather(store.claim_notices(5.0, 30.0), other.claim_notices(5.0, 30.0))
+    finally:
+        await other.close()
+    assert sorted([len(first), len(second)]) == [0, 1]
+
+
+async def test_commands_on_one_table_wait_for_each_other_across_stores(database, store):
+    other = store_for(database)
+    await other.open()
+    order: list[str] = []
+
+    async def command(which, name, pause):
+        async with which.command_lock("test:1"):
+            order.append(f"{name} in")
+            await asyncio.sleep(pause)
+            order.append(f"{name} out")
+
+    try:
+        await asyncio.gather(command(store, "first", 0.2), command(other, "second", 0.0))
+    finally:
+        await other.close()
+    if isinstance(store, SQLiteStore):
+        return  # SQLite's commands are serialised by its commits' checks, not by a lock
+    assert order in (["first in", "first out", "second in", "second out"],
+                     ["second in", "second out", "first in", "first out"])
+
+
+async def test_a_copy_holds_every_row_and_new_ids_follow_the_copied_ones(store, tmp_path):
+    table_id = await store.create_table(a_table())
+    await store.commit(table_id, expected=0, actions=actions("a", "b"), timers=[Timer(table_id, 1, DEADLINE, 9.0, 2)])
+    await store.save_settings(Settings("g1", turn_seconds=600))
+    await store.save_snapshot(table_id, 2, "v", b"\x00\x01")
+    await store.save_picture(table_id, 0, "foot", b"\x89PNG", "offline:x", 1.0)
+    copy = SQLiteStore(tmp_path / "copy.sqlite3")
+    await copy.open()
+    try:
+        await copy.load(await store.dump())
+        assert await copy.dump() == await store.dump()
+        assert await copy.create_table(a_table("test:2")) == table_id + 1
+    finally:
+        await copy.close()

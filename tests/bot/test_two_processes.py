@@ -1,18 +1,22 @@
 """Two bot processes on one database never corrupt a table: each race is run by two real
-processes (spawned Python interpreters) on one SQLite file, started together at a barrier."""
+processes (spawned Python interpreters) on one database, started together at a barrier; every
+test runs on an SQLite file and on PostgreSQL (the `database` fixture). On PostgreSQL, two
+processes also hammer one table with moves (one winner per ply, a gapless log), and due timers
+fire once while one of the two processes is killed."""
 
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import multiprocessing
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from bot.records import LOBBY, PLAYING, User
+from bot.database import store_for
+from bot.records import DEADLINE, LOBBY, PLAYING, ActionRecord, User
 from bot.referee import Referee
-from bot.store import SQLiteStore
 from bot.timers import ManualClock
 from tests.bot.referees import ALICE, BOB, CAROL, MOD, PLACE, running_referee, started
 
@@ -22,7 +26,7 @@ SPAWN = multiprocessing.get_context("spawn")
 
 
 async def _one_command(path: str, command: str, args: dict[str, Any]) -> tuple[bool, str]:
-    store = SQLiteStore(path)
+    store = store_for(path)
     await store.open()
     referee = Referee(store, render=False, confirms_delivery=False)
     try:
@@ -41,7 +45,7 @@ def _worker(path: str, command: str, args: dict[str, Any], barrier: Any, results
     results.put(asyncio.run(_one_command(path, command, args)))
 
 
-def race(path: Path, *commands: tuple[str, dict[str, Any]]) -> list[tuple[bool, str]]:
+def race(path: Path | str, *commands: tuple[str, dict[str, Any]]) -> list[tuple[bool, str]]:
     """Run each command in its own process, all released at once; their (ok, text) results."""
     barrier = SPAWN.Barrier(len(commands))
     results = SPAWN.Queue()
@@ -60,8 +64,8 @@ def clock() -> ManualClock:
     return ManualClock()
 
 
-async def test_two_joins_at_once_both_take_a_seat(tmp_path, clock):
-    path = tmp_path / "t.sqlite3"
+async def test_two_joins_at_once_both_take_a_seat(database, clock):
+    path = database
     async with running_referee(path, clock) as referee:
         await referee.create(PLACE, ALICE, "tronimoes")
     outcomes = race(path, ("join", {"user": "bob"}), ("join", {"user": "carol"}))
@@ -72,8 +76,8 @@ async def test_two_joins_at_once_both_take_a_seat(tmp_path, clock):
         assert [s.seat for s in table.seats] == [0, 1, 2]
 
 
-async def test_two_starts_at_once_deal_once(tmp_path, clock):
-    path = tmp_path / "t.sqlite3"
+async def test_two_starts_at_once_deal_once(database, clock):
+    path = database
     async with running_referee(path, clock) as referee:
         await referee.create(PLACE, ALICE, "tronimoes")
         await referee.join(PLACE, BOB)
@@ -85,8 +89,8 @@ async def test_two_starts_at_once_deal_once(tmp_path, clock):
         assert table.status == PLAYING and game.seed == table.seed
 
 
-async def test_two_creates_at_one_place_open_one_table(tmp_path, clock):
-    path = tmp_path / "t.sqlite3"
+async def test_two_creates_at_one_place_open_one_table(database, clock):
+    path = database
     async with running_referee(path, clock):
         pass
     outcomes = race(path, ("create", {"user": "alice", "game": "tronimoes"}),
@@ -97,8 +101,8 @@ async def test_two_creates_at_one_place_open_one_table(tmp_path, clock):
         assert len(open_tables) == 1 and open_tables[0].status == LOBBY
 
 
-async def test_two_settings_saves_at_once_keep_both_changes(tmp_path, clock):
-    path = tmp_path / "t.sqlite3"
+async def test_two_settings_saves_at_once_keep_both_changes(database, clock):
+    path = database
     async with running_referee(path, clock):
         pass
     outcomes = race(path, ("update_settings", {"turn_time": "2h"}), ("update_settings", {"reminders": "10m"}))
@@ -108,8 +112,8 @@ async def test_two_settings_saves_at_once_keep_both_changes(tmp_path, clock):
         assert settings.turn_seconds == 7200 and settings.reminders == ["10m"]
 
 
-async def test_a_game_another_process_rolled_back_and_replayed_to_the_same_length_is_reloaded(tmp_path, clock):
-    path = tmp_path / "t.sqlite3"
+async def test_a_game_another_process_rolled_back_and_replayed_to_the_same_length_is_reloaded(database, clock):
+    path = database
     async with running_referee(path, clock) as first:
         await started(first, ALICE, BOB)
         for _ in range(3):
@@ -128,3 +132,104 @@ async def test_a_game_another_process_rolled_back_and_replayed_to_the_same_lengt
         assert reply.ok
         actions = await first.store.actions(1)
         assert [a.ply for a in actions] == list(range(1, len(actions) + 1))
+
+
+async def _hammer(path: str, moves: int) -> int:
+    """Make up to `moves` moves for whoever is to move, each based on the board as just read;
+    the number accepted."""
+    store = store_for(path)
+    await store.open()
+    referee = Referee(store, render=False, confirms_delivery=False)
+    accepted = 0
+    try:
+        for _ in range(moves):
+            viewed = await referee.view(PLACE)
+            if viewed is None or viewed[1].outcome() is not None:
+                break
+            game = viewed[1]
+            user = (ALICE, BOB)[game.to_move()[0]]
+            choices = await referee.suggestions(PLACE, user, "", limit=1000)
+            if not choices:
+                continue
+            reply = await referee.act(PLACE, user, choices[0], seen=len(game.log))
+            accepted += reply.ok
+    finally:
+        await store.close()
+    return accepted
+
+
+def _hammer_worker(path: str, moves: int, barrier: Any, results: Any) -> None:
+    barrier.wait()
+    results.put(asyncio.run(_hammer(path, moves)))
+
+
+async def test_two_processes_hammering_one_table_keep_one_move_per_ply(database, clock):
+    async with running_referee(database, clock) as referee:
+        await started(referee, ALICE, BOB)
+        before = len(await referee.store.actions(1))
+    barrier, results = SPAWN.Barrier(2), SPAWN.Queue()
+    workers = [SPAWN.Process(target=_hammer_worker, args=(database, 25, barrier, results)) for _ in range(2)]
+    for worker in workers:
+        worker.start()
+    accepted = sum(results.get(timeout=120) for _ in workers)
+    for worker in workers:
+        worker.join(timeout=60)
+        assert worker.exitcode == 0
+    async with running_referee(database, clock) as referee:
+        actions = await referee.store.actions(1)
+        assert [a.ply for a in actions] == list(range(1, len(actions) + 1))  # no gap, no ply twice
+        people = [a for a in actions[before:] if a.actor.startswith("test:")]
+        assert len(people) == accepted > 0  # every accepted move is in the log, once
+        _, game = await referee.view(PLACE)
+        assert len(game.log) == len(actions)  # and the log replays
+
+
+def _clock_worker(path: str, seconds: float, ready: Any) -> None:
+    async def serve() -> None:
+        store = store_for(path)
+        await store.open()
+        referee = Referee(store, render=False, confirms_delivery=False)
+        await referee.open()
+        ready.set()
+        try:
+            await asyncio.sleep(seconds)
+        finally:
+            await referee.close()
+            await store.close()
+
+    asyncio.run(serve())
+
+
+async def test_due_timers_fire_once_across_processes_and_go_on_when_one_is_killed(database, clock):
+    async with running_referee(database, clock) as referee:
+        await started(referee, ALICE, BOB)
+        table = await referee.status(PLACE)
+        table.turn_seconds = 1  # a one-second clock: every turn times out, one after another
+        await referee.store.save_table(table)
+        before = len(await referee.store.actions(1))
+        due_now = [dataclasses.replace(t, due=0.0, id=None) for t in await referee.store.timers(1)
+                   if t.kind == DEADLINE]
+        await referee.store.commit(1, expected=before, timers=due_now)
+    readies = [SPAWN.Event(), SPAWN.Event()]
+    doomed = SPAWN.Process(target=_clock_worker, args=(database, 30.0, readies[0]))
+    survivor = SPAWN.Process(target=_clock_worker, args=(database, 6.0, readies[1]))
+    doomed.start()
+    survivor.start()
+    assert all(ready.wait(30) for ready in readies)
+    await asyncio.sleep(2.0)
+    doomed.kill()  # SIGKILL, mid-game, whatever it was doing
+    doomed.join(timeout=10)
+    survivor.join(timeout=60)
+    assert doomed.exitcode == -9 and survivor.exitcode == 0
+    async with running_referee(database, clock) as referee:
+        actions = await referee.store.actions(1)
+        assert [a.ply for a in actions] == list(range(1, len(actions) + 1))
+        timeouts = [a for a in actions[before:] if a.actor == "clock"]
+        turns: list[list[ActionRecord]] = []  # a timeout's actions come together; turns a second apart
+        for action in timeouts:
+            if turns and action.at - turns[-1][-1].at < 0.3:
+                turns[-1].append(action)
+            else:
+                turns.append([action])
+        assert len(turns) >= 4, turns  # the game went on after the kill
+        assert all(len({a.seat for a in turn}) == 1 for turn in turns), turns  # each deadline fired once

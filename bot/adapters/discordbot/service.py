@@ -10,21 +10,21 @@ from typing import Any
 import discord
 
 from bot.adapters.discordbot.app import build_bot
+from bot.database import store_for
 from bot.referee import Referee
-from bot.store import SQLiteStore
 from bot.timers import Clock
 
 log = logging.getLogger(__name__)
 
 
-async def serve(token: str, database: Path, *, clock: Clock | None = None,
+async def serve(token: str, database: str | Path, *, clock: Clock | None = None,
                 guild_ids: Iterable[int] | None = None, **referee_options: Any) -> None:
-    """Open the SQLite store at `database`, start the referee (its saved timers included) and
-    run the bot until cancelled or closed; everything is closed on the way out. The outbox starts
-    sending once the bot is connected. If Discord refuses the Message Content intent, connect
-    without it (typed moves then work only as @mentions) and log a warning. `referee_options`
-    go to the `Referee` (e.g. `delivery_lease`)."""
-    store = SQLiteStore(database)
+    """Open the store at `database` (an SQLite file or a PostgreSQL address), start the referee
+    (its saved timers included) and run the bot until cancelled or closed; everything is closed
+    on the way out. The outbox starts sending once the bot is connected. If Discord refuses the
+    Message Content intent, connect without it (typed moves then work only as @mentions) and log
+    a warning. `referee_options` go to the `Referee` (e.g. `delivery_lease`)."""
+    store = store_for(database)
     await store.open()
     referee = Referee(store, clock=clock, **referee_options)
     await referee.open(outbox=False)

@@ -1,0 +1,476 @@
+"""The store on PostgreSQL (asyncpg), for several bot processes sharing one database.
+
+The same schema versions as SQLite, in PostgreSQL's dialect. What changes with several
+processes: a command on a table holds an advisory lock on its place for its whole length
+(`command_lock`), so commands on one table run one at a time whichever process takes them; every
+commit also takes the table's advisory lock and checks the log length it expected, and the
+unique index on (table, ply) refuses a second entry for a ply; a due timer fires only inside the
+commit that deletes it, so it fires once; announcements are claimed with `FOR UPDATE SKIP
+LOCKED`, so two processes never send the same one at once.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import AsyncIterator, Callable, Sequence
+from contextlib import asynccontextmanager
+from dataclasses import asdict
+from typing import Any
+
+import asyncpg
+
+from bot.records import OPEN_STATUSES, ActionRecord, Notice, SeatRecord, Settings, TableRecord, Timer
+from bot.store import DUMPED, MIGRATIONS, OUTBOX_LEASE, PlaceTaken, StaleLog, StaleTable, Store, settings_from
+
+log = logging.getLogger(__name__)
+
+LOCKS = 0x7117
+"""The first key of every advisory lock tileref takes (the second is the table or the place)."""
+MIGRATION_LOCK = 1
+
+PG_MIGRATIONS: list[str] = [
+    # 1: the first schema
+    """
+    CREATE TABLE tables (
+        id BIGSERIAL PRIMARY KEY,
+        place TEXT NOT NULL,
+        guild TEXT,
+        game TEXT NOT NULL,
+        options TEXT NOT NULL,
+        status TEXT NOT NULL,
+        seed BIGINT,
+        turn_seconds BIGINT,
+        paused INTEGER NOT NULL DEFAULT 0,
+        created_by TEXT NOT NULL,
+        created_at DOUBLE PRECISION NOT NULL,
+        meta TEXT NOT NULL DEFAULT '{}'
+    );
+    CREATE INDEX tables_by_place ON tables(place, id);
+    CREATE INDEX tables_by_status ON tables(status, id);
+    CREATE TABLE seats (
+        table_id BIGINT NOT NULL REFERENCES tables(id) ON DELETE CASCADE,
+        seat INTEGER NOT NULL,
+        name TEXT NOT NULL,
+        user_id TEXT,
+        agent TEXT,
+        PRIMARY KEY (table_id, seat)
+    );
+    CREATE TABLE actions (
+        id BIGSERIAL PRIMARY KEY,
+        table_id BIGINT NOT NULL REFERENCES tables(id) ON DELETE CASCADE,
+        ply INTEGER NOT NULL,
+        seat INTEGER NOT NULL,
+        action TEXT NOT NULL,
+        actor TEXT NOT NULL,
+        at DOUBLE PRECISION NOT NULL,
+        undone INTEGER NOT NULL DEFAULT 0
+    );
+    CREATE UNIQUE INDEX actions_live ON actions(table_id, ply) WHERE undone = 0;
+    CREATE TABLE timers (
+        id BIGSERIAL PRIMARY KEY,
+        table_id BIGINT NOT NULL REFERENCES tables(id) ON DELETE CASCADE,
+        seat INTEGER NOT NULL,
+        kind TEXT NOT NULL,
+        due DOUBLE PRECISION NOT NULL,
+        ply INTEGER NOT NULL
+    );
+    CREATE INDEX timers_by_due ON timers(due);
+    CREATE INDEX timers_by_table ON timers(table_id);
+    CREATE TABLE settings (
+        guild TEXT PRIMARY KEY,
+        data TEXT NOT NULL
+    );
+    CREATE TABLE snapshots (
+        table_id BIGINT PRIMARY KEY REFERENCES tables(id) ON DELETE CASCADE,
+        ply INTEGER NOT NULL,
+        version TEXT NOT NULL,
+        data BYTEA NOT NULL
+    );
+    """,
+    # 2: table versions, one open table per place, the outbox
+    """
+    ALTER TABLE tables ADD COLUMN version INTEGER NOT NULL DEFAULT 0;
+    UPDATE tables SET status = 'aborted' WHERE status IN ('lobby', 'playing') AND id NOT IN
+        (SELECT MAX(id) FROM tables WHERE status IN ('lobby', 'playing') GROUP BY place);
+    CREATE UNIQUE INDEX tables_open_place ON tables(place) WHERE status IN ('lobby', 'playing');
+    CREATE TABLE outbox (
+        id BIGSERIAL PRIMARY KEY,
+        table_id BIGINT NOT NULL REFERENCES tables(id) ON DELETE CASCADE,
+        place TEXT NOT NULL,
+        ply INTEGER NOT NULL,
+        seat INTEGER,
+        data TEXT NOT NULL,
+        created_at DOUBLE PRECISION NOT NULL,
+        lease_until DOUBLE PRECISION NOT NULL,
+        delivered_at DOUBLE PRECISION,
+        attempts INTEGER NOT NULL DEFAULT 0
+    );
+    CREATE INDEX outbox_pending ON outbox(lease_until) WHERE delivered_at IS NULL;
+    CREATE INDEX outbox_by_table ON outbox(table_id, id);
+    """,
+    # 3: pictures players chose for a table (the chicken-foot of the vision quest)
+    """
+    CREATE TABLE pictures (
+        table_id BIGINT NOT NULL REFERENCES tables(id) ON DELETE CASCADE,
+        seat INTEGER NOT NULL,
+        kind TEXT NOT NULL,
+        data BYTEA NOT NULL,
+        source TEXT NOT NULL,
+        created_at DOUBLE PRECISION NOT NULL,
+        PRIMARY KEY (table_id, seat, kind)
+    );
+    """,
+]
+assert len(PG_MIGRATIONS) == len(MIGRATIONS), "each schema version is written for both databases"
+
+_TABLE_COLUMNS = ("id, place, guild, game, options, status, seed, turn_seconds, paused, created_by, created_at, meta,"
+                  " version")
+_NOTICE_COLUMNS = "id, table_id, place, ply, seat, data, created_at, attempts"
+
+
+class PostgresStore(Store):
+    """The store in a PostgreSQL database at `address` (`postgresql://user@host:5432/db`), in
+    `schema` if given, or `?search_path=<schema>` in the address (tests give each their own)."""
+
+    def __init__(self, address: str, *, schema: str | None = None, pool_size: int = 10) -> None:
+        base, _, query = address.partition("?")
+        settings = dict(part.split("=", 1) for part in query.split("&") if "=" in part)
+        self.schema = schema or settings.pop("search_path", None)
+        """A schema of the database to keep everything in (`?search_path=name` in the address)."""
+        self.address = base + ("?" + "&".join(f"{k}={v}" for k, v in settings.items()) if settings else "")
+        self.pool_size = pool_size
+        self._pool: asyncpg.Pool | None = None
+
+    def __repr__(self) -> str:
+        return f"PostgresStore({self.address.split('@')[-1]!r}{', schema=' + self.schema if self.schema else ''})"
+
+    async def open(self) -> None:
+        settings = {"search_path": self.schema} if self.schema else {}
+        if self.schema:
+            connection = await asyncpg.connect(self.address)
+            try:
+                await connection.execute(f'CREATE SCHEMA IF NOT EXISTS "{self.schema}"')
+            finally:
+                await connection.close()
+        self._pool = await asyncpg.create_pool(self.address, min_size=1, max_size=self.pool_size,
+                                               server_settings=settings)
+        try:
+            await self.migrate()
+        except BaseException:
+            await self.close()
+            raise
+
+    async def migrate(self) -> int:
+        """Bring the schema up to date (one process at a time); returns the schema version."""
+        async with self._transaction() as db:
+            await db.execute("SELECT pg_advisory_xact_lock($1, $2)", LOCKS, MIGRATION_LOCK)
+            await db.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
+            version = await db.fetchval("SELECT version FROM schema_version")
+            if version is None:
+                await db.execute("INSERT INTO schema_version (version) VALUES (0)")
+                version = 0
+            if version > len(PG_MIGRATIONS):
+                raise RuntimeError(f"the database has schema {version}; this tileref knows up to {len(PG_MIGRATIONS)}")
+            for number in range(version, len(PG_MIGRATIONS)):
+                log.info("migrating %r to schema %d", self, number + 1)
+                await db.execute(PG_MIGRATIONS[number])
+                await db.execute("UPDATE schema_version SET version = $1", number + 1)
+            return len(PG_MIGRATIONS)
+
+    async def close(self) -> None:
+        if self._pool is not None:
+            await self._pool.close()
+            self._pool = None
+
+    @property
+    def pool(self) -> asyncpg.Pool:
+        if self._pool is None:
+            raise RuntimeError("the store is not open")
+        return self._pool
+
+    @asynccontextmanager
+    async def _transaction(self) -> AsyncIterator[asyncpg.Connection]:
+        async with self.pool.acquire() as db, db.transaction():
+            yield db
+
+    @asynccontextmanager
+    async def command_lock(self, place: str) -> AsyncIterator[None]:
+        """Hold the place's advisory lock (on a connection of its own) while the command runs."""
+        async with self.pool.acquire() as db:
+            await db.execute("SELECT pg_advisory_lock($1, hashtext($2))", LOCKS, place)
+            try:
+                yield
+            finally:
+                await db.execute("SELECT pg_advisory_unlock($1, hashtext($2))", LOCKS, place)
+
+    # ---- tables -----------------------------------------------------------------------------
+
+    async def create_table(self, table: TableRecord) -> int:
+        async with self._transaction() as db:
+            try:
+                table.id = await db.fetchval(
+                    "INSERT INTO tables (place, guild, game, options, status, seed, turn_seconds, paused,"
+                    " created_by, created_at, meta) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING id",
+                    table.place, table.guild, table.game, json.dumps(table.options), table.status, table.seed,
+                    table.turn_seconds, int(table.paused), table.created_by, table.created_at, json.dumps(table.meta))
+            except asyncpg.UniqueViolationError:
+                raise PlaceTaken(table.place) from None
+            table.version = 0
+            await _write_seats(db, table)
+        return table.id
+
+    async def save_table(self, table: TableRecord) -> None:
+        async with self._transaction() as db:
+            await _write_table(db, table)
+        table.version += 1
+
+    async def get_table(self, table_id: int) -> TableRecord | None:
+        async with self.pool.acquire() as db:
+            rows = await db.fetch(f"SELECT {_TABLE_COLUMNS} FROM tables WHERE id = $1", table_id)
+            return (await _tables(db, rows))[0] if rows else None
+
+    async def table_at(self, place: str) -> TableRecord | None:
+        async with self.pool.acquire() as db:
+            rows = await db.fetch(f"SELECT {_TABLE_COLUMNS} FROM tables WHERE place = $1 ORDER BY id DESC LIMIT 1",
+                                  place)
+            return (await _tables(db, rows))[0] if rows else None
+
+    async def find_tables(self, *, place_prefix: str = "", statuses: Sequence[str] = OPEN_STATUSES,
+                          limit: int = 100) -> list[TableRecord]:
+        async with self.pool.acquire() as db:
+            rows = await db.fetch(
+                f"SELECT {_TABLE_COLUMNS} FROM tables WHERE status = ANY($1::text[]) AND left(place, $2) = $3"
+                " ORDER BY id DESC LIMIT $4", list(statuses), len(place_prefix), place_prefix, limit)
+            return await _tables(db, rows)
+
+    async def all_tables(self) -> list[TableRecord]:
+        async with self.pool.acquire() as db:
+            return await _tables(db, await db.fetch(f"SELECT {_TABLE_COLUMNS} FROM tables ORDER BY id"))
+
+    # ---- the action log ---------------------------------------------------------------------
+
+    async def actions(self, table_id: int, *, after: int = 0) -> list[ActionRecord]:
+        async with self.pool.acquire() as db:
+            rows = await db.fetch("SELECT ply, seat, action, actor, at FROM actions WHERE table_id = $1 AND undone = 0"
+                                  " AND ply > $2 ORDER BY ply", table_id, after)
+        return [ActionRecord(r["ply"], r["seat"], r["action"], r["actor"], r["at"]) for r in rows]
+
+    async def log_length(self, table_id: int) -> int:
+        async with self.pool.acquire() as db:
+            return await _count(db, table_id)
+
+    async def commit(self, table_id: int, *, expected: int, actions: Sequence[ActionRecord] = (),
+                     table: TableRecord | None = None, timers: Sequence[Timer] | None = None,
+                     undo_after: int | None = None, notices: Sequence[Notice] = (),
+                     delete_timer: int | None = None) -> None:
+        try:
+            async with self._transaction() as db:
+                await db.execute("SELECT pg_advisory_xact_lock($1, $2)", LOCKS, table_id)
+                actual = await _count(db, table_id)
+                if actual != expected:
+                    raise StaleLog(table_id, expected, actual)
+                if delete_timer is not None and timers is None:
+                    deleted = await db.execute("DELETE FROM timers WHERE id = $1", delete_timer)
+                    if deleted != "DELETE 1":
+                        raise StaleLog(table_id, expected, actual)
+                if undo_after is not None:
+                    await db.execute("UPDATE actions SET undone = 1 WHERE table_id = $1 AND undone = 0 AND ply > $2",
+                                     table_id, undo_after)
+                    await db.execute("DELETE FROM snapshots WHERE table_id = $1 AND ply > $2", table_id, undo_after)
+                if actions:
+                    await db.executemany(
+                        "INSERT INTO actions (table_id, ply, seat, action, actor, at) VALUES ($1, $2, $3, $4, $5, $6)",
+                        [(table_id, a.ply, a.seat, a.action, a.actor, a.at) for a in actions])
+                if table is not None:
+                    await _write_table(db, table)
+                if timers is not None:
+                    await db.execute("DELETE FROM timers WHERE table_id = $1", table_id)
+                    if timers:
+                        await db.executemany(
+                            "INSERT INTO timers (table_id, seat, kind, due, ply) VALUES ($1, $2, $3, $4, $5)",
+                            [(table_id, t.seat, t.kind, t.due, t.ply) for t in timers])
+                for notice in notices:
+                    notice.id = await db.fetchval(
+                        "INSERT INTO outbox (table_id, place, ply, seat, data, created_at, lease_until)"
+                        " VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id",
+                        notice.table_id, notice.place, notice.ply, notice.seat, json.dumps(notice.data()),
+                        notice.created_at, notice.lease_until or notice.created_at + OUTBOX_LEASE)
+        except asyncpg.UniqueViolationError:
+            raise StaleLog(table_id, expected, expected + 1) from None
+        if table is not None:
+            table.version += 1
+
+    # ---- the outbox -------------------------------------------------------------------------
+
+    async def claim_notices(self, now: float, lease: float, limit: int = 50) -> list[Notice]:
+        async with self._transaction() as db:
+            rows = await db.fetch(
+                f"SELECT {_NOTICE_COLUMNS} FROM outbox WHERE delivered_at IS NULL AND lease_until <= $1"
+                " ORDER BY id LIMIT $2 FOR UPDATE SKIP LOCKED", now, limit)
+            notices = [_notice(r) for r in rows]
+            if notices:
+                await db.executemany("UPDATE outbox SET lease_until = $1, attempts = attempts + 1 WHERE id = $2",
+                                     [(now + lease, n.id) for n in notices])
+        return notices
+
+    async def notices_delivered(self, ids: Sequence[int], now: float) -> None:
+        if not ids:
+            return
+        async with self._transaction() as db:
+            await db.execute("UPDATE outbox SET delivered_at = $1 WHERE id = ANY($2::bigint[])"
+                             " AND delivered_at IS NULL", now, list(ids))
+
+    async def pending_notices(self, table_id: int) -> list[Notice]:
+        async with self.pool.acquire() as db:
+            rows = await db.fetch(f"SELECT {_NOTICE_COLUMNS} FROM outbox WHERE table_id = $1 AND delivered_at IS NULL"
+                                  " ORDER BY id", table_id)
+        return [_notice(r) for r in rows]
+
+    # ---- timers -----------------------------------------------------------------------------
+
+    async def next_due(self) -> float | None:
+        async with self.pool.acquire() as db:
+            due = await db.fetchval("SELECT MIN(due) FROM timers")
+        return float(due) if due is not None else None
+
+    async def due_timers(self, now: float) -> list[Timer]:
+        async with self.pool.acquire() as db:
+            rows = await db.fetch("SELECT id, table_id, seat, kind, due, ply FROM timers WHERE due <= $1"
+                                  " ORDER BY due, id", now)
+        return [_timer(r) for r in rows]
+
+    async def timers(self, table_id: int) -> list[Timer]:
+        async with self.pool.acquire() as db:
+            rows = await db.fetch("SELECT id, table_id, seat, kind, due, ply FROM timers WHERE table_id = $1"
+                                  " ORDER BY due, id", table_id)
+        return [_timer(r) for r in rows]
+
+    async def delete_timer(self, timer_id: int) -> None:
+        async with self._transaction() as db:
+            await db.execute("DELETE FROM timers WHERE id = $1", timer_id)
+
+    # ---- settings, pictures and snapshots --------------------------------------------------
+
+    async def settings(self, guild: str) -> Settings:
+        async with self.pool.acquire() as db:
+            return settings_from(guild, await db.fetchval("SELECT data FROM settings WHERE guild = $1", guild))
+
+    async def save_settings(self, settings: Settings) -> None:
+        async with self._transaction() as db:
+            await _write_settings(db, settings)
+
+    async def update_settings(self, guild: str, change: Callable[[Settings], None]) -> Settings:
+        async with self._transaction() as db:
+            await db.execute("SELECT pg_advisory_xact_lock($1, hashtext($2))", LOCKS, "settings:" + guild)
+            settings = settings_from(guild, await db.fetchval("SELECT data FROM settings WHERE guild = $1", guild))
+            change(settings)
+            await _write_settings(db, settings)
+        return settings
+
+    async def save_picture(self, table_id: int, seat: int, kind: str, data: bytes, source: str,
+                           at: float) -> None:
+        async with self._transaction() as db:
+            await db.execute(
+                "INSERT INTO pictures (table_id, seat, kind, data, source, created_at) VALUES ($1, $2, $3, $4, $5, $6)"
+                " ON CONFLICT (table_id, seat, kind) DO UPDATE SET data = excluded.data, source = excluded.source,"
+                " created_at = excluded.created_at", table_id, seat, kind, data, source, at)
+
+    async def pictures(self, table_id: int, kind: str) -> dict[int, tuple[bytes, str]]:
+        async with self.pool.acquire() as db:
+            rows = await db.fetch("SELECT seat, data, source FROM pictures WHERE table_id = $1 AND kind = $2",
+                                  table_id, kind)
+        return {r["seat"]: (bytes(r["data"]), r["source"]) for r in rows}
+
+    async def snapshot(self, table_id: int) -> tuple[int, str, bytes] | None:
+        async with self.pool.acquire() as db:
+            row = await db.fetchrow("SELECT ply, version, data FROM snapshots WHERE table_id = $1", table_id)
+        return (row["ply"], row["version"], bytes(row["data"])) if row else None
+
+    async def save_snapshot(self, table_id: int, ply: int, version: str, data: bytes) -> None:
+        async with self._transaction() as db:
+            await db.execute(
+                "INSERT INTO snapshots (table_id, ply, version, data) VALUES ($1, $2, $3, $4) ON CONFLICT (table_id)"
+                " DO UPDATE SET ply = excluded.ply, version = excluded.version, data = excluded.data",
+                table_id, ply, version, data)
+
+    async def dump(self) -> dict[str, list[dict[str, Any]]]:
+        async with self.pool.acquire() as db:
+            return {name: [dict(r) for r in await db.fetch(f"SELECT * FROM {name}")] for name in DUMPED}
+
+    async def load(self, rows: dict[str, list[dict[str, Any]]]) -> None:
+        async with self._transaction() as db:
+            for name in DUMPED:
+                for row in rows.get(name, []):
+                    columns = ", ".join(row)
+                    marks = ", ".join(f"${i + 1}" for i in range(len(row)))
+                    await db.execute(f"INSERT INTO {name} ({columns}) VALUES ({marks})", *row.values())
+            for name in ("tables", "actions", "timers", "outbox"):  # new ids continue after the copied ones
+                await db.execute(f"SELECT setval(pg_get_serial_sequence('{name}', 'id'),"
+                                 f" COALESCE((SELECT MAX(id) FROM {name}), 0) + 1, false)")
+
+    async def drop_schema(self) -> None:
+        """Remove this store's schema and everything in it (tests clean up with it)."""
+        if not self.schema:
+            raise RuntimeError("only a store in a schema of its own can drop it")
+        await self.close()
+        connection = await asyncpg.connect(self.address)
+        try:
+            await connection.execute(f'DROP SCHEMA IF EXISTS "{self.schema}" CASCADE')
+        finally:
+            await connection.close()
+
+
+async def _count(db: asyncpg.Connection, table_id: int) -> int:
+    return int(await db.fetchval("SELECT COUNT(*) FROM actions WHERE table_id = $1 AND undone = 0", table_id))
+
+
+async def _write_table(db: asyncpg.Connection, table: TableRecord) -> None:
+    """Write the table and its seats if it is still at `table.version` (else StaleTable)."""
+    done = await db.execute(
+        "UPDATE tables SET place = $1, guild = $2, options = $3, status = $4, seed = $5, turn_seconds = $6,"
+        " paused = $7, meta = $8, version = version + 1 WHERE id = $9 AND version = $10",
+        table.place, table.guild, json.dumps(table.options), table.status, table.seed, table.turn_seconds,
+        int(table.paused), json.dumps(table.meta), table.id, table.version)
+    if done != "UPDATE 1":
+        raise StaleTable(table.id, table.version)
+    await _write_seats(db, table)
+
+
+async def _write_seats(db: asyncpg.Connection, table: TableRecord) -> None:
+    await db.execute("DELETE FROM seats WHERE table_id = $1", table.id)
+    if table.seats:
+        await db.executemany("INSERT INTO seats (table_id, seat, name, user_id, agent) VALUES ($1, $2, $3, $4, $5)",
+                             [(table.id, s.seat, s.name, s.user_id, s.agent) for s in table.seats])
+
+
+async def _tables(db: asyncpg.Connection, rows: Sequence[asyncpg.Record]) -> list[TableRecord]:
+    if not rows:
+        return []
+    seats: dict[int, list[SeatRecord]] = {}
+    for s in await db.fetch("SELECT table_id, seat, name, user_id, agent FROM seats WHERE table_id = ANY($1::bigint[])"
+                            " ORDER BY table_id, seat", [r["id"] for r in rows]):
+        seats.setdefault(s["table_id"], []).append(SeatRecord(s["seat"], s["name"], s["user_id"], s["agent"]))
+    return [TableRecord(
+        id=row["id"], place=row["place"], guild=row["guild"], game=row["game"], options=json.loads(row["options"]),
+        status=row["status"], seed=row["seed"], turn_seconds=row["turn_seconds"], paused=bool(row["paused"]),
+        created_by=row["created_by"], created_at=row["created_at"], meta=json.loads(row["meta"]),
+        version=row["version"], seats=seats.get(row["id"], [])) for row in rows]
+
+
+async def _write_settings(db: asyncpg.Connection, settings: Settings) -> None:
+    await db.execute("INSERT INTO settings (guild, data) VALUES ($1, $2) ON CONFLICT (guild) DO UPDATE"
+                     " SET data = excluded.data", settings.guild, json.dumps(asdict(settings)))
+
+
+def _notice(row: asyncpg.Record) -> Notice:
+    data: dict[str, Any] = json.loads(row["data"])
+    return Notice(table_id=row["table_id"], place=row["place"], ply=row["ply"], seat=row["seat"],
+                  text=data["text"], mentions=data.get("mentions", []), board=data.get("board", False),
+                  hand=data.get("hand", False), kind=data.get("kind", "move"), id=row["id"],
+                  created_at=row["created_at"], attempts=row["attempts"])
+
+
+def _timer(row: asyncpg.Record) -> Timer:
+    return Timer(table_id=row["table_id"], seat=row["seat"], kind=row["kind"], due=row["due"], ply=row["ply"],
+                 id=row["id"])
