@@ -1,6 +1,7 @@
 """The `tileref` command line.
 
   tileref run                                  run the Discord bot (DISCORD_TOKEN from the environment or .env)
+  tileref run --shards 0-3 --shard-count 8     run those shards of the gateway in this process
   tileref play tronimoes --players me,bot,bot  play in the terminal against AI players
   tileref play --resume                        continue your last terminal game
   tileref rules [game]                         how to play
@@ -24,6 +25,7 @@ from pathlib import Path
 from dotenv import find_dotenv, load_dotenv
 
 from bot.database import DEFAULT_DATABASE, DatabaseAddressError, is_postgres, store_for
+from bot.shards import ShardError, parse_shards
 from engine import GAMES
 
 NO_TOKEN = """\
@@ -55,7 +57,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("-v", "--verbose", action="store_true", help="log more")
     commands = parser.add_subparsers(dest="command")
 
-    commands.add_parser("run", help="run the Discord bot")
+    run = commands.add_parser("run", help="run the Discord bot")
+    run.add_argument("--shards", default=os.environ.get("TILEREF_SHARDS"),
+                     help="the gateway shards this process runs, like 0-3 (default: $TILEREF_SHARDS, or all)")
+    run.add_argument("--shard-count", default=os.environ.get("TILEREF_SHARD_COUNT"),
+                     help="how many shards the bot has in all, like 8 (default: $TILEREF_SHARD_COUNT)")
 
     play = commands.add_parser("play", help="play in the terminal against AI players")
     play.add_argument("game", nargs="?", help=f"the game: {', '.join(sorted(GAMES))}")
@@ -82,14 +88,14 @@ def main(argv: list[str] | None = None) -> int:
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     try:
         if args.command == "run":
-            return run_discord(database_address(args.db))
+            return run_discord(database_address(args.db), parse_shards(args.shards, args.shard_count))
         if args.command == "play":
             return asyncio.run(play_console(args))
         if args.command == "migrate":
             return asyncio.run(migrate(database_address(args.db)))
         if args.command == "copy-db":
             return asyncio.run(copy_db(args.source, args.target))
-    except DatabaseAddressError as error:
+    except (DatabaseAddressError, ShardError) as error:
         print(error, file=sys.stderr)
         return 2
     except OSError as error:
@@ -124,7 +130,7 @@ async def copy_db(source: str, target: str) -> int:
     return 0
 
 
-def run_discord(database: str) -> int:
+def run_discord(database: str, shards: tuple[list[int], int] | None = None) -> int:
     token = os.environ.get("DISCORD_TOKEN", "").strip()
     if not token:
         print(NO_TOKEN, file=sys.stderr)
@@ -136,7 +142,8 @@ def run_discord(database: str) -> int:
 
     try:
         with contextlib.suppress(KeyboardInterrupt):
-            asyncio.run(serve(token, database))
+            asyncio.run(serve(token, database, shard_ids=shards[0] if shards else None,
+                              shard_count=shards[1] if shards else None))
     except discord.LoginFailure:
         print("Discord refused the token in DISCORD_TOKEN. Copy it again from the Developer Portal "
               "(Bot page, Reset Token) into .env and run `tileref run` again.", file=sys.stderr)

@@ -142,12 +142,13 @@ class Gateway:
     async def dispatch(
         self, event: str, data: JSON, *, intents: int = 0, guild_id: int | None = None
     ) -> bool:
-        """Send a DISPATCH to the active session if it subscribed to ``intents`` (any bit).
+        """Send a DISPATCH to the active session (for a guild's event, the newest session whose
+        shard holds the guild) if it subscribed to ``intents`` (any bit).
 
         Returns False if no session is active or the event was filtered out.  Events for a
         session whose connection is momentarily down are kept for its RESUME.
         """
-        session = self.active
+        session = self.active if guild_id is None else self.session_for(guild_id)
         if session is None:
             return False
         if intents and not session.intents & intents:
@@ -156,6 +157,11 @@ class Gateway:
             return False
         await self._send_dispatch(session, event, data)
         return True
+
+    def session_for(self, guild_id: int) -> Session | None:
+        """The newest live session whose shard holds ``guild_id`` (every session, unsharded)."""
+        live = [s for s in self.sessions.values() if not s.invalidated and s.ready and s.wants_guild(guild_id)]
+        return max(live, key=lambda s: s.number) if live else None
 
     async def reconnect_active(self, *, resume: bool) -> None:
         """Ask the connected client to reconnect: op 7 RECONNECT (resume) or op 9 INVALID_SESSION."""

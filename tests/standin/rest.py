@@ -217,7 +217,7 @@ class Rest:
         return json_response(
             {
                 "url": self.state.gateway_url,
-                "shards": 1,
+                "shards": self.state.shard_count,
                 "session_start_limit": {
                     "total": 1000,
                     "remaining": 999,

@@ -198,6 +198,8 @@ class StandInState:
         self.errors: list[str] = []
         #: Every REST request as "METHOD /path", in order.
         self.requests: list[str] = []
+        #: The shard count ``GET /gateway/bot`` recommends.
+        self.shard_count = 1
         #: Typing indicators sent, as channel ids.
         self.typing: list[int] = []
         #: Users who do not accept DMs from the bot (see :meth:`close_dms`).

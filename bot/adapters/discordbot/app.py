@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 import discord
@@ -85,11 +85,21 @@ class TilerefBot(commands.Bot):
         self.media = media or Media.from_environment()
         referee.notify = self.notice
 
+    @property
+    def publishes_commands(self) -> bool:
+        """Whether this process publishes the slash commands: the one holding shard 0 does, so
+        several processes sharing the shards publish them once, not once each."""
+        shards = getattr(self, "shard_ids", None)
+        return shards is None or 0 in shards
+
     async def setup_hook(self) -> None:
         """Register the persistent buttons and publish the commands (to the test guilds if any,
-        which is instant, else globally)."""
+        which is instant, else globally) if this process is the one that does."""
         self.add_dynamic_items(TableButton, ConfirmButton, CancelButton, PickMenu)
         await self.tree.set_translator(Translator())
+        if not self.publishes_commands:
+            log.info("shards %s: the process holding shard 0 publishes the slash commands", self.shard_ids)
+            return
         try:
             if self.guild_ids:
                 for guild_id in self.guild_ids:
@@ -126,9 +136,20 @@ class TilerefBot(commands.Bot):
         await post_notice(self, self.referee, reply)
 
 
+class ShardedTilerefBot(TilerefBot, commands.AutoShardedBot):
+    """tileref on some of the gateway's shards (`shard_ids` of `shard_count`): this process
+    hears the servers of those shards only. Announcements, clocks and the outbox reach any
+    server through Discord's REST API, so whichever process fires a timer may announce it."""
+
+
 def build_bot(referee: Referee, *, guild_ids: Iterable[int] | None = None, message_content: bool = True,
-              media: Media | None = None, **options: Any) -> commands.Bot:
+              media: Media | None = None, shard_ids: Sequence[int] | None = None, shard_count: int | None = None,
+              **options: Any) -> commands.Bot:
     """A bot for `referee` (it becomes the referee's `notify`). Slash commands are synced to
-    `guild_ids` if given, else globally. Extra options go to `commands.Bot`
+    `guild_ids` if given, else globally. With `shard_ids` and `shard_count` it connects those
+    shards of the gateway (discord.py's AutoShardedBot). Extra options go to `commands.Bot`
     (e.g. `guild_ready_timeout`)."""
+    if shard_ids is not None:
+        return ShardedTilerefBot(referee, guild_ids=guild_ids, message_content=message_content, media=media,
+                                 shard_ids=list(shard_ids), shard_count=shard_count, **options)
     return TilerefBot(referee, guild_ids=guild_ids, message_content=message_content, media=media, **options)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -18,19 +18,22 @@ log = logging.getLogger(__name__)
 
 
 async def serve(token: str, database: str | Path, *, clock: Clock | None = None,
-                guild_ids: Iterable[int] | None = None, **referee_options: Any) -> None:
+                guild_ids: Iterable[int] | None = None, shard_ids: Sequence[int] | None = None,
+                shard_count: int | None = None, **referee_options: Any) -> None:
     """Open the store at `database` (an SQLite file or a PostgreSQL address), start the referee
     (its saved timers included) and run the bot until cancelled or closed; everything is closed
     on the way out. The outbox starts sending once the bot is connected. If Discord refuses the
     Message Content intent, connect without it (typed moves then work only as @mentions) and log
-    a warning. `referee_options` go to the `Referee` (e.g. `delivery_lease`)."""
+    a warning. With `shard_ids` of `shard_count` it runs those shards of the gateway only.
+    `referee_options` go to the `Referee` (e.g. `delivery_lease`)."""
     store = store_for(database)
     await store.open()
     referee = Referee(store, clock=clock, **referee_options)
     await referee.open(outbox=False)
     try:
         for message_content in (True, False):
-            bot = build_bot(referee, guild_ids=guild_ids, message_content=message_content)
+            bot = build_bot(referee, guild_ids=guild_ids, message_content=message_content, shard_ids=shard_ids,
+                            shard_count=shard_count)
             try:
                 async with bot:
                     await bot.start(token)

@@ -1,7 +1,10 @@
 """Run the real tileref bot (`serve`, as `tileref run` does) against the Discord stand-in, in a
 process of its own, so a test can kill it with SIGKILL.
 
-    python -m tests.bot.adapters.discordbot.bot_process API_BASE GATEWAY DATABASE GUILD TOKEN
+    python -m tests.bot.adapters.discordbot.bot_process API_BASE GATEWAY DATABASE GUILDS TOKEN [SHARDS COUNT]
+
+GUILDS: the servers to publish the commands to, comma-separated; SHARDS and COUNT: the gateway
+shards this process runs (`0` of `2`), as `tileref run --shards 0 --shard-count 2` would.
 
 The only difference from production: discord.py is pointed at the stand-in, and announcements
 are left to the transport for one second instead of thirty before the outbox sends them."""
@@ -18,14 +21,18 @@ from discord.gateway import DiscordWebSocket
 from discord.http import Route
 
 from bot.adapters.discordbot.service import serve
+from bot.shards import parse_shards
 
 
 def main(argv: list[str]) -> None:
-    api_base, gateway, database, guild, token = argv
+    api_base, gateway, database, guilds, token, *sharding = argv
     Route.BASE = api_base
     DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(gateway)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    asyncio.run(serve(token, Path(database), guild_ids=[int(guild)], delivery_lease=1.0, outbox_every=0.5))
+    shards = parse_shards(*sharding) if sharding else None
+    asyncio.run(serve(token, database if "://" in database else Path(database),
+                      guild_ids=[int(g) for g in guilds.split(",")], delivery_lease=1.0, outbox_every=0.5,
+                      shard_ids=shards[0] if shards else None, shard_count=shards[1] if shards else None))
 
 
 if __name__ == "__main__":

@@ -1,0 +1,29 @@
+"""Reading `--shards` and `--shard-count`: ranges and lists, and a clear refusal otherwise."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.__main__ import main
+from bot.shards import ShardError, parse_shards
+
+
+def test_shards_are_read_as_ranges_and_lists():
+    assert parse_shards("0-3", "8") == ([0, 1, 2, 3], 8)
+    assert parse_shards("6, 4,5-5", 8) == ([4, 5, 6], 8)
+    assert parse_shards(None, None) is None
+
+
+@pytest.mark.parametrize(("shards", "count", "says"), [
+    ("0-3", None, "give both"), ("0-8", "8", "8 is not one"), ("3-1", "4", "runs backwards"),
+    ("a-b", "4", "like 0-3"), ("0", "zero", "whole number"), ("0", "0", "at least 1")])
+def test_bad_shard_settings_say_what_to_write(shards, count, says):
+    with pytest.raises(ShardError, match=says):
+        parse_shards(shards, count)
+
+
+def test_tileref_run_refuses_bad_shards_before_anything_else(monkeypatch, capsys, tmp_path):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("DISCORD_TOKEN", "not-used")
+    assert main(["run", "--shards", "0-9", "--shard-count", "8"]) == 2
+    assert "the shards are 0 to 7" in capsys.readouterr().err
