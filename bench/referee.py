@@ -1,12 +1,16 @@
-"""Referee speed with 1,000 active tables in one SQLite file.
+"""Referee speed with many active tables in one database (an SQLite file, or PostgreSQL with
+`--database postgresql://…`, in a schema of its own that is dropped afterwards).
 
 Prints JSON lines:
   * act latency end to end (load, parse, apply, commit, render the board PNG): median and p99;
   * the same without rendering;
-  * sustained moves per second without rendering, many tables moving at once.
-Targets on a 2-core machine: p99 <= 100 ms with rendering; >= 200 moves/s without.
+  * sustained moves per second without rendering, many tables moving at once, in one process
+    and in several processes sharing the database (`--processes 1,4`), with the act p99.
+Targets on a 2-core machine: p99 <= 100 ms with rendering; >= 200 moves/s without; on PostgreSQL
+with 10,000 tables, >= 500 moves/s with 4 processes and act p99 <= 50 ms.
 
-    python bench/referee.py [--tables 1000] [--moves 400] [--seconds 10]
+    python bench/referee.py [--tables 1000] [--moves 400] [--seconds 10] [--processes 1,4]
+                            [--database postgresql://postgres@127.0.0.1:5432/test]
 """
 
 from __future__ import annotations
@@ -14,17 +18,21 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import multiprocessing
 import random
 import statistics
+import sys
 import tempfile
 import time
+import uuid
 from pathlib import Path
+from typing import Any
 
 import benchpath  # noqa: F401  (must come before the project's imports)
 
+from bot.database import is_postgres, store_for
 from bot.records import User
 from bot.referee import Referee
-from bot.store import SQLiteStore
 
 PLAYERS = [User(f"bench:{i}", f"player{i}") for i in range(6)]
 
@@ -35,16 +43,19 @@ def summary(seconds: list[float]) -> dict[str, float]:
             "p99": round(ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))] * 1000, 2)}
 
 
-async def open_tables(referee: Referee, count: int) -> list[str]:
-    places = []
-    for number in range(count):
-        place = f"bench:{number}"
-        players = PLAYERS[: 2 + number % 5]
-        await referee.create(place, players[0], "tronimoes", turn_time="1d")
-        for user in players[1:]:
-            await referee.join(place, user)
-        await referee.start(place, players[0])
-        places.append(place)
+async def open_tables(referee: Referee, count: int, workers: int = 16) -> list[str]:
+    """`count` started Tronimoes tables of 2 to 6 players, opened by `workers` at a time."""
+    places = [f"bench:{number}" for number in range(count)]
+
+    async def opener(start: int) -> None:
+        for number in range(start, count, workers):
+            players = PLAYERS[: 2 + number % 5]
+            await referee.create(places[number], players[0], "tronimoes", turn_time="1d")
+            for user in players[1:]:
+                await referee.join(places[number], user)
+            await referee.start(places[number], players[0])
+
+    await asyncio.gather(*(opener(n) for n in range(workers)))
     return places
 
 
@@ -79,46 +90,103 @@ async def latency(referee: Referee, places: list[str], moves: int, seed: int) ->
     return samples
 
 
-async def sustained(referee: Referee, places: list[str], seconds: float, workers: int) -> tuple[int, float]:
-    """Moves per second with `workers` tables moving at the same time."""
-    done = 0
+async def sustained(referee: Referee, places: list[str], seconds: float, workers: int,
+                    seed: int = 0) -> tuple[list[float], float]:
+    """The acts made in `seconds` with `workers` tables moving at the same time (their
+    latencies), and how long it took."""
+    samples: list[float] = []
     deadline = time.perf_counter() + seconds
 
     async def worker(number: int) -> None:
-        nonlocal done
-        rng = random.Random(number)
+        rng = random.Random(seed * 1000 + number)
         while time.perf_counter() < deadline:
-            if await one_move(referee, rng.choice(places), rng) is not None:
-                done += 1
+            measured = await one_move(referee, rng.choice(places), rng)
+            if measured is not None:
+                samples.append(measured)
 
     begin = time.perf_counter()
     await asyncio.gather(*(worker(n) for n in range(workers)))
-    return done, time.perf_counter() - begin
+    return samples, time.perf_counter() - begin
+
+
+def _process(address: str, places: list[str], seconds: float, workers: int, seed: int, start: Any,
+             results: Any) -> None:
+    async def run() -> tuple[list[float], float]:
+        store = store_for(address)
+        await store.open()
+        referee = Referee(store, render=False)
+        try:
+            start.wait()
+            return await sustained(referee, places, seconds, workers, seed)
+        finally:
+            await store.close()
+
+    results.put(asyncio.run(run()))
+
+
+def in_processes(address: str, places: list[str], seconds: float, processes: int,
+                 workers: int) -> dict[str, Any]:
+    """Sustained moves with `processes` processes sharing the database, each moving its own
+    share of the tables (as shards would) with `workers` tables at a time."""
+    spawn = multiprocessing.get_context("spawn")
+    start, results = spawn.Barrier(processes + 1), spawn.Queue()
+    here = str(Path(__file__).resolve().parent)
+    sys.path.append(here)  # last, so the children find `benchpath` but `engine` stays the package
+    running = [spawn.Process(target=_process, args=(address, places[n::processes], seconds, workers, n, start,
+                                                     results)) for n in range(processes)]
+    for process in running:
+        process.start()
+    sys.path.remove(here)
+    start.wait()
+    outcomes = [results.get(timeout=seconds + 120) for _ in running]
+    for process in running:
+        process.join(timeout=60)
+    samples = [s for found, _ in outcomes for s in found]
+    elapsed = max(took for _, took in outcomes)
+    return {"moves": len(samples), "moves_per_second": round(len(samples) / elapsed, 1),
+            "act_ms_without_render": summary(samples)}
 
 
 async def main(args: argparse.Namespace) -> None:
     with tempfile.TemporaryDirectory() as folder:
-        path = Path(folder) / "bench.sqlite3"
-        store = SQLiteStore(path)
+        address = args.database or str(Path(folder) / "bench.sqlite3")
+        schema = None
+        if is_postgres(address):
+            schema = f"bench_{uuid.uuid4().hex[:10]}"
+            address = f"{address}{'&' if '?' in address else '?'}search_path={schema}"
+        store = store_for(address)
         await store.open()
-        seeds = iter(range(1, 10**9))
-        setup = Referee(store, render=False, seeds=lambda: next(seeds))
-        begin = time.perf_counter()
-        places = await open_tables(setup, args.tables)
-        print(json.dumps({"bench": "referee", "step": "setup", "tables": len(places),
-                          "seconds": round(time.perf_counter() - begin, 1),
-                          "file_mb": round(path.stat().st_size / 1e6, 1)}), flush=True)
-        for render in (True, False):
-            referee = Referee(store, render=render)
-            samples = await latency(referee, places, args.moves, seed=1 if render else 2)
-            print(json.dumps({"bench": "referee", "step": "act latency", "render": render, "moves": len(samples),
-                              "tables": len(places), "latency_ms": summary(samples)}), flush=True)
-        referee = Referee(store, render=False)
-        for workers in (1, 16):
-            moves, elapsed = await sustained(referee, places, args.seconds, workers)
-            print(json.dumps({"bench": "referee", "step": "sustained", "render": False, "concurrent_tables": workers,
-                              "moves": moves, "moves_per_second": round(moves / elapsed, 1)}), flush=True)
-        await store.close()
+        kind = "postgresql" if schema else "sqlite"
+        try:
+            seeds = iter(range(1, 10**9))
+            setup = Referee(store, render=False, seeds=lambda: next(seeds))
+            begin = time.perf_counter()
+            places = await open_tables(setup, args.tables)
+            print(json.dumps({"bench": "referee", "database": kind, "step": "setup", "tables": len(places),
+                              "seconds": round(time.perf_counter() - begin, 1)}), flush=True)
+            for render in (True, False):
+                referee = Referee(store, render=render)
+                samples = await latency(referee, places, args.moves, seed=1 if render else 2)
+                print(json.dumps({"bench": "referee", "database": kind, "step": "act latency", "render": render,
+                                  "moves": len(samples), "tables": len(places), "latency_ms": summary(samples)}),
+                      flush=True)
+            referee = Referee(store, render=False)
+            for workers in (1, 16):
+                samples, elapsed = await sustained(referee, places, args.seconds, workers)
+                print(json.dumps({"bench": "referee", "database": kind, "step": "sustained", "render": False,
+                                  "processes": 1, "concurrent_tables": workers, "moves": len(samples),
+                                  "moves_per_second": round(len(samples) / elapsed, 1),
+                                  "act_ms": summary(samples)}), flush=True)
+            for processes in (int(p) for p in args.processes.split(",")):
+                figures = in_processes(address, places, args.seconds, processes, workers=16)
+                print(json.dumps({"bench": "referee", "database": kind, "step": "sustained", "render": False,
+                                  "processes": processes, "concurrent_tables": 16 * processes, **figures}),
+                      flush=True)
+        finally:
+            if schema and hasattr(store, "drop_schema"):
+                await store.drop_schema()
+            else:
+                await store.close()
 
 
 if __name__ == "__main__":
@@ -126,4 +194,6 @@ if __name__ == "__main__":
     parser.add_argument("--tables", type=int, default=1000)
     parser.add_argument("--moves", type=int, default=400, help="timed moves per latency case")
     parser.add_argument("--seconds", type=float, default=10.0, help="length of each sustained run")
+    parser.add_argument("--processes", default="1,4", help="process counts for the shared-database runs")
+    parser.add_argument("--database", help="postgresql://… to measure PostgreSQL (default: an SQLite file)")
     asyncio.run(main(parser.parse_args()))

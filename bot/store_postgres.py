@@ -141,6 +141,9 @@ class PostgresStore(Store):
         self.address = base + ("?" + "&".join(f"{k}={v}" for k, v in settings.items()) if settings else "")
         self.pool_size = pool_size
         self._pool: asyncpg.Pool | None = None
+        self._locks: asyncpg.Pool | None = None
+        """Connections that hold commands' advisory locks: a pool of their own, so commands
+        waiting for a lock never take the connections that commits need."""
 
     def __repr__(self) -> str:
         return f"PostgresStore({self.address.split('@')[-1]!r}{', schema=' + self.schema if self.schema else ''})"
@@ -155,6 +158,8 @@ class PostgresStore(Store):
                 await connection.close()
         self._pool = await asyncpg.create_pool(self.address, min_size=1, max_size=self.pool_size,
                                                server_settings=settings)
+        self._locks = await asyncpg.create_pool(self.address, min_size=1, max_size=self.pool_size,
+                                                server_settings=settings)
         try:
             await self.migrate()
         except BaseException:
@@ -179,9 +184,10 @@ class PostgresStore(Store):
             return len(PG_MIGRATIONS)
 
     async def close(self) -> None:
-        if self._pool is not None:
-            await self._pool.close()
-            self._pool = None
+        for pool in (self._locks, self._pool):
+            if pool is not None:
+                await pool.close()
+        self._pool = self._locks = None
 
     @property
     def pool(self) -> asyncpg.Pool:
@@ -197,7 +203,9 @@ class PostgresStore(Store):
     @asynccontextmanager
     async def command_lock(self, place: str) -> AsyncIterator[None]:
         """Hold the place's advisory lock (on a connection of its own) while the command runs."""
-        async with self.pool.acquire() as db:
+        if self._locks is None:
+            raise RuntimeError("the store is not open")
+        async with self._locks.acquire() as db:
             await db.execute("SELECT pg_advisory_lock($1, hashtext($2))", LOCKS, place)
             try:
                 yield
