@@ -524,7 +524,8 @@ class Tronix(Game):
         }
         if seat is not None:
             view["seat"] = seat
-            view["hand"] = sorted(k.upper() for k in self.seats[seat].hand)
+            held = self.seats[seat].hand
+            view["hand"] = {kind.upper(): held.count(kind) for kind in sorted(set(held))}
         return view
 
     def to_position(self) -> dict[str, Any]:

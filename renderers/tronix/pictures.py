@@ -10,7 +10,7 @@ The hand picture shows the six patterns a card can be placed in, named as they a
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -248,10 +248,10 @@ def _palette() -> Image.Image:
 def hand(game: Any, seat: int) -> bytes:
     """`seat`'s cards: how many of each kind, and the six patterns a card may show, by name."""
     view = game.view(seat)
-    held: Sequence[str] = view["hand"]
+    held: Mapping[str, int] = view["hand"]
     image = Image.new("RGB", (MIN_WIDTH, 170), PAPER)
     me = view["seats"][seat]
-    counts = ", ".join(f"{held.count(k)} {k}" for k in sorted(set(held))) or "no cards"
+    counts = ", ".join(f"{count} {kind}" for kind, count in held.items()) or "no cards"
     status = f"You play {me['team']} · your hand: {counts}"
     draw_text(image, (12, 20), fit_text(status, 18, MIN_WIDTH - 24, bold=True), 18, INK, anchor="lm", bold=True)
     draw = ImageDraw.Draw(image)
