@@ -1,18 +1,19 @@
 """The store on PostgreSQL (asyncpg), for several bot processes sharing one database.
 
-The same schema versions as SQLite, in PostgreSQL's dialect. What changes with several
-processes: a command on a table holds an advisory lock on its place for its whole length
-(`command_lock`), so commands on one table run one at a time whichever process takes them; every
-commit also takes the table's advisory lock and checks the log length it expected, and the
-unique index on (table, ply) refuses a second entry for a ply; a due timer fires only inside the
-commit that deletes it, so it fires once; announcements are claimed with `FOR UPDATE SKIP
-LOCKED`, so two processes never send the same one at once.
+The same schema versions as SQLite (`bot.store.MIGRATIONS`, translated to PostgreSQL's
+dialect). What changes with several processes: a command on a table holds an advisory lock on
+its place for its whole length (`command_lock`), so commands on one table run one at a time
+whichever process takes them; every commit also takes the table's advisory lock and checks the
+log length it expected, and the unique index on (table, ply) refuses a second entry for a ply; a
+due timer fires only inside the commit that deletes it, so it fires once; announcements are
+claimed with `FOR UPDATE SKIP LOCKED`, so two processes never send the same one at once.
 """
 
 from __future__ import annotations
 
 import json
 import logging
+import re
 from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import asdict
@@ -29,100 +30,23 @@ LOCKS = 0x7117
 """The first key of every advisory lock tileref takes (the second is the table or the place)."""
 MIGRATION_LOCK = 1
 
-PG_MIGRATIONS: list[str] = [
-    # 1: the first schema
-    """
-    CREATE TABLE tables (
-        id BIGSERIAL PRIMARY KEY,
-        place TEXT NOT NULL,
-        guild TEXT,
-        game TEXT NOT NULL,
-        options TEXT NOT NULL,
-        status TEXT NOT NULL,
-        seed BIGINT,
-        turn_seconds BIGINT,
-        paused INTEGER NOT NULL DEFAULT 0,
-        created_by TEXT NOT NULL,
-        created_at DOUBLE PRECISION NOT NULL,
-        meta TEXT NOT NULL DEFAULT '{}'
-    );
-    CREATE INDEX tables_by_place ON tables(place, id);
-    CREATE INDEX tables_by_status ON tables(status, id);
-    CREATE TABLE seats (
-        table_id BIGINT NOT NULL REFERENCES tables(id) ON DELETE CASCADE,
-        seat INTEGER NOT NULL,
-        name TEXT NOT NULL,
-        user_id TEXT,
-        agent TEXT,
-        PRIMARY KEY (table_id, seat)
-    );
-    CREATE TABLE actions (
-        id BIGSERIAL PRIMARY KEY,
-        table_id BIGINT NOT NULL REFERENCES tables(id) ON DELETE CASCADE,
-        ply INTEGER NOT NULL,
-        seat INTEGER NOT NULL,
-        action TEXT NOT NULL,
-        actor TEXT NOT NULL,
-        at DOUBLE PRECISION NOT NULL,
-        undone INTEGER NOT NULL DEFAULT 0
-    );
-    CREATE UNIQUE INDEX actions_live ON actions(table_id, ply) WHERE undone = 0;
-    CREATE TABLE timers (
-        id BIGSERIAL PRIMARY KEY,
-        table_id BIGINT NOT NULL REFERENCES tables(id) ON DELETE CASCADE,
-        seat INTEGER NOT NULL,
-        kind TEXT NOT NULL,
-        due DOUBLE PRECISION NOT NULL,
-        ply INTEGER NOT NULL
-    );
-    CREATE INDEX timers_by_due ON timers(due);
-    CREATE INDEX timers_by_table ON timers(table_id);
-    CREATE TABLE settings (
-        guild TEXT PRIMARY KEY,
-        data TEXT NOT NULL
-    );
-    CREATE TABLE snapshots (
-        table_id BIGINT PRIMARY KEY REFERENCES tables(id) ON DELETE CASCADE,
-        ply INTEGER NOT NULL,
-        version TEXT NOT NULL,
-        data BYTEA NOT NULL
-    );
-    """,
-    # 2: table versions, one open table per place, the outbox
-    """
-    ALTER TABLE tables ADD COLUMN version INTEGER NOT NULL DEFAULT 0;
-    UPDATE tables SET status = 'aborted' WHERE status IN ('lobby', 'playing') AND id NOT IN
-        (SELECT MAX(id) FROM tables WHERE status IN ('lobby', 'playing') GROUP BY place);
-    CREATE UNIQUE INDEX tables_open_place ON tables(place) WHERE status IN ('lobby', 'playing');
-    CREATE TABLE outbox (
-        id BIGSERIAL PRIMARY KEY,
-        table_id BIGINT NOT NULL REFERENCES tables(id) ON DELETE CASCADE,
-        place TEXT NOT NULL,
-        ply INTEGER NOT NULL,
-        seat INTEGER,
-        data TEXT NOT NULL,
-        created_at DOUBLE PRECISION NOT NULL,
-        lease_until DOUBLE PRECISION NOT NULL,
-        delivered_at DOUBLE PRECISION,
-        attempts INTEGER NOT NULL DEFAULT 0
-    );
-    CREATE INDEX outbox_pending ON outbox(lease_until) WHERE delivered_at IS NULL;
-    CREATE INDEX outbox_by_table ON outbox(table_id, id);
-    """,
-    # 3: pictures players chose for a table (the chicken-foot of the vision quest)
-    """
-    CREATE TABLE pictures (
-        table_id BIGINT NOT NULL REFERENCES tables(id) ON DELETE CASCADE,
-        seat INTEGER NOT NULL,
-        kind TEXT NOT NULL,
-        data BYTEA NOT NULL,
-        source TEXT NOT NULL,
-        created_at DOUBLE PRECISION NOT NULL,
-        PRIMARY KEY (table_id, seat, kind)
-    );
-    """,
-]
-assert len(PG_MIGRATIONS) == len(MIGRATIONS), "each schema version is written for both databases"
+DIALECT = (
+    (re.compile(r"INTEGER PRIMARY KEY AUTOINCREMENT"), "BIGSERIAL PRIMARY KEY"),
+    (re.compile(r"\b(table_id|seed|turn_seconds) INTEGER\b"), r"\1 BIGINT"),
+    (re.compile(r"\bREAL\b"), "DOUBLE PRECISION"),
+    (re.compile(r"\bBLOB\b"), "BYTEA"),
+)
+"""How the SQLite schema reads in PostgreSQL: 64-bit ids, seeds and times, bytes as BYTEA."""
+
+
+def in_postgres(script: str) -> str:
+    """One of `bot.store.MIGRATIONS` in PostgreSQL's dialect: one schema, written once."""
+    for pattern, replacement in DIALECT:
+        script = pattern.sub(replacement, script)
+    return script
+
+
+PG_MIGRATIONS: list[str] = [in_postgres(script) for script in MIGRATIONS]
 
 _TABLE_COLUMNS = ("id, place, guild, game, options, status, seed, turn_seconds, paused, created_by, created_at, meta,"
                   " version")
