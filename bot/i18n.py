@@ -26,6 +26,7 @@ from pathlib import Path
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 
+import renderers.common
 from engine.core import Term
 
 LOCALE = Path(__file__).resolve().parent / "locale"
@@ -90,11 +91,12 @@ def language_of(locale: str | None) -> str | None:
 
 
 def marked_messages(*roots: Path) -> set[str]:
-    """Every literal string marked with `_()`, `N_()` or `ngettext()` in the bot's and the
-    engine's code (the catalogs must cover them)."""
+    """Every literal string marked with `_()`, `N_()` or `ngettext()` in the bot's, the engine's
+    and the renderers' code (the catalogs must cover them)."""
     here = Path(__file__).resolve().parent
     found = set()
-    for path in (p for root in (roots or (here, here.parent / "engine")) for p in root.rglob("*.py")):
+    for path in (p for root in (roots or (here, here.parent / "engine", here.parent / "renderers"))
+                 for p in root.rglob("*.py")):
         tree = ast.parse(path.read_text(encoding="utf-8"))
         for node in ast.walk(tree):
             if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
@@ -125,6 +127,9 @@ def said(template: str, args: dict[str, object], text: str) -> str:
 def N_(message: str) -> str:
     """Mark `message` for translation without translating it now (it is translated when used)."""
     return message
+
+
+renderers.common.translate = _  # pictures say their words in the table's language too
 
 
 if __name__ == "__main__":

@@ -12,7 +12,7 @@ import io
 import re
 import time
 import unicodedata
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -82,6 +82,30 @@ def ink_on(colour: RGB) -> RGB:
     r, g, b = colour
     luminance = 0.299 * r + 0.587 * g + 0.114 * b
     return INK if luminance > 150 else WHITE
+
+
+# ---------------------------------------------------------------------------------------------
+# Words in the table's language
+
+
+def _as_written(text: str) -> str:
+    return text
+
+
+translate: Callable[[str], str] = _as_written
+"""How a picture's words are said at the table being served: English as written, unless the bot
+sets its catalogs' lookup here (`bot.i18n` does). Pictures mark their words with `N_` and pass
+them through `say`."""
+
+
+def N_(text: str) -> str:
+    """Mark a picture's words for the catalogs; returns them as they are."""
+    return text
+
+
+def say(text: str) -> str:
+    """`text` (marked with `N_`) in the language of the table being served."""
+    return translate(text)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -497,4 +521,4 @@ def text_board(game: Game, colour: bool = False, *, legend: bool = False) -> str
     if module is None:
         return None
     board = module.text(game, colour)
-    return f"{board}\n{module.LEGEND}" if legend else board
+    return f"{board}\n{say(module.LEGEND)}" if legend else board

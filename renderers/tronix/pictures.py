@@ -21,6 +21,7 @@ from renderers.common import (
     HIGHLIGHT,
     INK,
     MUTED,
+    N_,
     PAPER,
     RGB,
     WHITE,
@@ -31,6 +32,7 @@ from renderers.common import (
     fit_text,
     mix,
     palette_image,
+    say,
 )
 
 CELL = 56
@@ -47,6 +49,7 @@ GRID: RGB = (0xD6, 0xCE, 0xBD)
 GHOST = 0.72
 """How far a card just scored fades towards the background."""
 COLOURS = {"green": GREEN, "pink": PINK}
+PHASES = {"placement": N_("Placement"), "god": N_("God Mode"), "over": N_("Game over")}
 
 PORTS = {"N": (0.5, 0.0), "E": (1.0, 0.5), "S": (0.5, 1.0), "W": (0.0, 0.5)}
 LINES = {"NE": ("NE", "SW"), "SE": ("SE", "NW"), "SW": ("SW", "NE"), "NW": ("NW", "SE"),
@@ -204,16 +207,18 @@ def _labels(image: Image.Image, at: Layout) -> None:
 def _header(image: Image.Image, view: Mapping[str, Any], deadline: float | None) -> None:
     seats = view["seats"]
     outcome = view.get("outcome")
-    phase = {"placement": "Placement", "god": "God Mode", "over": "Game over"}[view["phase"]]
+    phase = say(PHASES[view["phase"]])
     if outcome:
         piles = view["piles"]
-        result = "a draw" if piles["green"] == piles["pink"] else \
-            ("green wins" if piles["green"] > piles["pink"] else "pink wins")
-        title = f"Tronix · game over: {result}"
+        result = say(N_("a draw")) if piles["green"] == piles["pink"] else \
+            say(N_("green wins")) if piles["green"] > piles["pink"] else say(N_("pink wins"))
+        title = say(N_("Tronix · game over: {result}")).format(result=result)
     else:
         mover = seats[view["turn"]]
-        extra = f" ({view['actions_left']} actions left)" if view["actions_left"] > 1 else ""
-        title = f"Tronix · {phase} · {mover['name']} ({mover['team']}) to play{extra}"
+        extra = say(N_(" ({count} actions left)")).format(count=view["actions_left"]) \
+            if view["actions_left"] > 1 else ""
+        title = say(N_("Tronix · {phase} · {player} ({team}) to play{extra}")).format(
+            phase=phase, player=mover["name"], team=say(mover["team"]), extra=extra)
     draw_text(image, (12, 20), fit_text(title, 20, image.width - 24, bold=True), 20, INK, anchor="lm", bold=True)
     draw = ImageDraw.Draw(image)
     x = 12
@@ -221,18 +226,19 @@ def _header(image: Image.Image, view: Mapping[str, Any], deadline: float | None)
         members = ", ".join(s["name"] for s in seats if s["team"] == team)
         draw.rectangle((x, 42, x + 26, 62), fill=CARD, outline=INK)
         draw.line((x + 3, 52, x + 23, 52), fill=colour, width=5)
-        label = fit_text(f"{team.capitalize()} {view['piles'][team]}: {members}", 16, image.width // 2 - 56,
-                         bold=True)
+        label = fit_text(f"{say(team).capitalize()} {view['piles'][team]}: {members}", 16,
+                         image.width // 2 - 56, bold=True)
         draw_text(image, (x + 34, 52), label, 16, INK, anchor="lm", bold=True)
         x = image.width // 2
     in_hands = sum(s["hand_size"] for s in seats)
-    stage = f"{in_hands} cards in hands · {len(view['table'])} on the table · {view['discarded']} discarded"
+    stage = say(N_("{hands} cards in hands · {table} on the table · {discarded} discarded")).format(
+        hands=in_hands, table=len(view["table"]), discarded=view["discarded"])
     if view["phase"] == "god" and not outcome:
-        stage += f" · {view['quiet']} quiet"
+        stage += say(N_(" · {count} quiet")).format(count=view["quiet"])
     if deadline is not None and not outcome:
-        stage += f" · plays by {deadline_text(deadline)}"
-    draw_text(image, (12, 80), fit_text(stage + " · green solid, pink dashed", 14, image.width - 24), 14, MUTED,
-              anchor="lm")
+        stage += say(N_(" · plays by {when}")).format(when=deadline_text(deadline))
+    stage += say(N_(" · green solid, pink dashed"))
+    draw_text(image, (12, 80), fit_text(stage, 14, image.width - 24), 14, MUTED, anchor="lm")
 
 
 @lru_cache(maxsize=1)
@@ -251,14 +257,15 @@ def hand(game: Any, seat: int) -> bytes:
     held: Mapping[str, int] = view["hand"]
     image = Image.new("RGB", (MIN_WIDTH, 170), PAPER)
     me = view["seats"][seat]
-    counts = ", ".join(f"{count} {kind}" for kind, count in held.items()) or "no cards"
-    status = f"You play {me['team']} · your hand: {counts}"
+    counts = ", ".join(f"{count} {kind}" for kind, count in held.items()) or say(N_("no cards"))
+    status = say(N_("You play {team} · your hand: {cards}")).format(team=say(me["team"]), cards=counts)
     draw_text(image, (12, 20), fit_text(status, 18, MIN_WIDTH - 24, bold=True), 18, INK, anchor="lm", bold=True)
     draw = ImageDraw.Draw(image)
     shown = ("NE", "SE", "SW", "NW", "NS", "EW")
     for index, pattern in enumerate(shown):
         x0 = 16 + index * (CELL + 32)
         card(draw, (x0, 44, x0 + CELL, 44 + CELL), pattern)
-        draw_text(image, (x0 + CELL / 2, 44 + CELL + 16), pattern, 16, INK, anchor="mm", bold=True)
-    draw_text(image, (12, 150), "The pattern is where the green line runs: `play 1,0 NE`", 14, MUTED, anchor="lm")
+        draw_text(image, (x0 + CELL / 2, 44 + CELL + 16), say(pattern), 16, INK, anchor="mm", bold=True)
+    draw_text(image, (12, 150), say(N_("The pattern is where the green line runs: `play 1,0 NE`")), 14, MUTED,
+              anchor="lm")
     return encode_png(image, _palette())

@@ -6,11 +6,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from renderers.common import N_, say
+from renderers.tronix.pictures import PHASES
+
 WIDTH = 5
 _GREEN, _HALO, _RESET = "\x1b[32m", "\x1b[1;33m", "\x1b[0m"
 
-LEGEND = ("Each card is named by where its green line runs (NE, SE, SW, NW curves; NS, EW straights), "
-          "`*` the card just played, `!` the locked card; a cell is x,y as labelled (y grows downwards).")
+LEGEND = N_("Each card is named by where its green line runs (NE, SE, SW, NW curves; NS, EW straights), "
+            "`*` the card just played, `!` the locked card; a cell is x,y as labelled (y grows downwards).")
 
 
 def text(game: Any, colour: bool = False) -> str:
@@ -25,17 +28,17 @@ def text(game: Any, colour: bool = False) -> str:
         for y in range(min(ys), max(ys) + 1):
             row = []
             for x in range(min(xs), max(xs) + 1):
-                shown = cards.get((x, y), ".")
+                shown = say(cards.get((x, y), "."))
                 shown += "*" if (x, y) == last else "!" if (x, y) == locked else ""
                 padded = shown.ljust(WIDTH)
                 row.append(f"{_HALO if (x, y) == last else _GREEN}{padded}{_RESET}" if colour and (x, y) in cards
                            else padded)
             lines.append(f"{y:>4} " + "".join(row).rstrip())
     piles = view["piles"]
-    phase = {"placement": "placement", "god": "God Mode", "over": "game over"}[view["phase"]]
-    status = f"{phase} · green {piles['green']}, pink {piles['pink']}"
+    status = say(N_("{phase} · green {green}, pink {pink}")).format(
+        phase=say(PHASES[view["phase"]]), green=piles["green"], pink=piles["pink"])
     if view["turn"] is not None:
         mover = view["seats"][view["turn"]]
-        status += f" · {mover['name']} ({mover['team']}) to play"
+        status += say(N_(" · {player} ({team}) to play")).format(player=mover["name"], team=say(mover["team"]))
     lines.append(status)
     return "\n".join(lines)

@@ -101,3 +101,16 @@ def test_many_positions_draw_without_a_crash():
         decode(render(game, deadline=1_800_000_000))
         decode(render_hand(game, 0))
         assert text_board(game, colour=True)
+
+
+def test_a_spanish_table_reads_its_pictures_and_text_board_in_spanish():
+    from bot.i18n import speaking
+
+    game = at([(0, 0, "SW")])
+    with speaking("es"):
+        shown = text_board(game, legend=True) or ""
+        spanish = render(game)
+    english = render(game)
+    assert "Colocación · verde 0, rosa 0 · juega P1 (verde)" in shown and "SO" in shown.splitlines()[1]
+    assert "dónde va su línea verde" in shown
+    assert spanish != english  # the header's words differ; the cards do not
