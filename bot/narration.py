@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from bot.i18n import _, said
 from bot.records import TableRecord
@@ -48,6 +49,31 @@ def who_is_next(table: TableRecord, game: Game, deadline: dict[int, float] | Non
     if len(waiting) == 1:
         return _("▶️ It's {player}'s turn{until}.").format(player=people[0], until=until)
     return _("▶️ Waiting for {players}{until}.").format(players=join(people), until=until)
+
+
+def forced_lines(table: TableRecord, forced: Sequence[tuple[int, str]]) -> list[str]:
+    """The actions the rules made for the players, a line per player in a row: repeats counted
+    (`draw` ×3, then `pass`), so three forced draws read as one line."""
+    runs: list[tuple[int, list[list[Any]]]] = []
+    for seat, action in forced:
+        if not runs or runs[-1][0] != seat:
+            runs.append((seat, []))
+        actions = runs[-1][1]
+        if actions and actions[-1][0] == action:
+            actions[-1][1] += 1
+        else:
+            actions.append([action, 1])
+    lines = []
+    for seat, actions in runs:
+        player = name_token(table.seats[seat].name)
+        if len(actions) == 1 and actions[0][1] == 1:
+            lines.append(_("🤖 {player} had no choice: `{action}` was played for them.").format(
+                player=player, action=actions[0][0]))
+            continue
+        listed = join([f"`{action}`" + (f" ×{count}" if count > 1 else "") for action, count in actions])
+        lines.append(_("🤖 {player} had no choice: {actions} were played for them.").format(
+            player=player, actions=listed))
+    return lines
 
 
 def final_result(table: TableRecord, game: Game) -> str:

@@ -651,9 +651,7 @@ class Referee(ModeratorCommands, ClockDuties):
 
     def _move_reply(self, turn: Turn, *, headline: str = "") -> Reply:
         table, game = turn.table, turn.game
-        forced = [_("🤖 {player} had no choice: `{action}` was played for them.").format(
-            player=name_token(table.seats[s].name), action=a) for s, a in turn.forced]
-        parts = [headline, narration.what_happened(turn.events), *forced,
+        parts = [headline, narration.what_happened(turn.events), *narration.forced_lines(table, turn.forced),
                  narration.who_is_next(table, game, turn.deadlines)]
         private: dict[int, Message] = {}
         for event in turn.events:

@@ -420,3 +420,16 @@ async def test_the_referee_forgets_locks_and_snapshot_marks_of_tables_it_no_long
         gc.collect()
         assert len(referee._locks) <= 1
         assert len(referee.games._games) <= 3 and len(referee.games._snapshot_ply) <= 3 + 1
+
+
+def test_forced_actions_in_a_row_read_as_one_line_with_their_count():
+    from bot.narration import forced_lines
+    from bot.records import LOBBY, SeatRecord, TableRecord
+
+    table = TableRecord(id=1, place="test:1", game="triominoes", options={}, status=LOBBY, created_by="test:alice",
+                        created_at=0.0, seats=[SeatRecord(0, "alice", "test:alice"), SeatRecord(1, "bob", "test:bob")])
+    lines = forced_lines(table, [(0, "draw"), (0, "draw"), (0, "draw"), (0, "pass"), (1, "draw"), (1, "2-1-2 r1c0")])
+    assert len(lines) == 2
+    assert "`draw` ×3 and `pass` were played for them" in lines[0]
+    assert "`draw` and `2-1-2 r1c0` were played for them" in lines[1]
+    assert forced_lines(table, [(1, "pass")])[0].endswith("`pass` was played for them.")
