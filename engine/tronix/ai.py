@@ -36,7 +36,7 @@ def ranked(game: Game, seat: int) -> list[str]:
         return actions
     mine = game.team_of(seat)
     theirs = PINK if mine == GREEN else GREEN
-    table = game._patterns()
+    table = game.patterns()
     now = closable(table)
     hot = _hot_cells(table, now[theirs] + now[mine])
     keyed = []
@@ -140,7 +140,7 @@ def tie_break(game: Game, seat: int, action: str, after: Game) -> tuple[float, .
     assert isinstance(after, Tronix)
     if after.outcome() is not None:
         return (0.0, 0.0)
-    chances = closable(after._patterns())
+    chances = closable(after.patterns())
     mine = after.team_of(seat)
     theirs = PINK if mine == GREEN else GREEN
     return (-float(len(chances[theirs])), float(len(chances[mine])))

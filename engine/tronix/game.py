@@ -320,12 +320,13 @@ class Tronix(Game):
         if self.phase == GOD:
             self.locked = landed if landed in self.table else None
             self.quiet = 0 if gained else self.quiet + 1
-            events += self._after_god_action(seat, [] if gained else lines)
+            events += self._after_god_action(seat, None if gained else lines)
         else:
             events += self._after_placement(seat)
         return events
 
-    def _patterns(self) -> dict[Cell, str]:
+    def patterns(self) -> dict[Cell, str]:
+        """Each card's cell -> the pattern it shows."""
         return {cell: card.pattern for cell, card in self.table.items()}
 
     def _score(self, lines: list[Line], seat: int, *, tronix: bool = False) -> list[Event]:
@@ -387,22 +388,26 @@ class Tronix(Game):
         """The lines through the card at `cell` (one, or two when they differ). No circuit stands
         on the table before an action, so any the action closed runs through the card it moved;
         and a TRONIX, touching every card, runs through it too."""
-        patterns = self._patterns()
+        patterns = self.patterns()
         first = line_through(patterns, (cell, GREEN))
         if (cell, PINK) in first.segments:
             return [first]
         return [first, line_through(patterns, (cell, PINK))]
 
-    def _after_god_action(self, seat: int, lines: list[Line]) -> list[Event]:
-        """`lines`: the lines through the card just moved, if no circuit changed the table
-        since (else they are traced again)."""
+    def _tronix(self, lines: list[Line] | None) -> Line | None:
+        """The open line through every card on the table, if any. `lines` are the lines through
+        the card just moved when nothing else changed since (a line through every card runs
+        through it too); None: circuits left the table meanwhile, so the table is traced."""
+        if lines is None:
+            return tronix_line(self.patterns())
         everyone = set(self.table)
-        candidates = lines or (self._lines_through(tuple(self.last["cell"])) if self.last and
-                               tuple(self.last["cell"]) in self.table else [])
-        found = next((line for line in candidates if not line.closed and len(everyone) >= 2
-                      and line.cells() == everyone), None)
-        if found is None and not lines:
-            found = tronix_line(self._patterns())
+        return next((line for line in lines if not line.closed and len(everyone) >= 2 and line.cells() == everyone),
+                    None)
+
+    def _after_god_action(self, seat: int, lines: list[Line] | None) -> list[Event]:
+        """TRONIX, the end of the cards, the turn's next action and the stalemate caps, after a
+        God Mode action (`lines`: see `_tronix`)."""
+        found = self._tronix(lines)
         if found is not None:
             events = self._score([found], seat, tronix=True)
             self.discarded += len(self.table)

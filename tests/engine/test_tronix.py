@@ -306,7 +306,7 @@ def test_greedy_closes_its_own_circuit_and_blocks_the_other_teams():
     game = at(SQUARE)
     assert ranked(game, 0)[0] == "play 1,1 NW"
     blocker = at(SQUARE, turn=2)
-    assert closable(blocker._patterns())["green"] == [(1, 1)]
+    assert closable(blocker.patterns())["green"] == [(1, 1)]
     first = ranked(blocker, 2)[0]  # pink fills the gap with a card that closes nothing
     assert first.startswith("play 1,1") and first.split()[-1] not in ("NW", "SE")
 
