@@ -49,7 +49,9 @@ def in_postgres(script: str) -> str:
 PG_MIGRATIONS: list[str] = [in_postgres(script) for script in MIGRATIONS]
 
 _TABLE_COLUMNS = ("id, place, guild, game, options, status, seed, turn_seconds, paused, created_by, created_at, meta,"
-                  " version")
+                  " version, (SELECT COALESCE(json_agg(json_build_array(s.seat, s.name, s.user_id, s.agent)"
+                  " ORDER BY s.seat), '[]') FROM seats s WHERE s.table_id = tables.id) AS seat_rows")
+"""A table's columns and, in the same row, its seats (one round trip per read)."""
 _NOTICE_COLUMNS = "id, table_id, place, ply, seat, data, created_at, attempts"
 
 
@@ -160,13 +162,13 @@ class PostgresStore(Store):
     async def get_table(self, table_id: int) -> TableRecord | None:
         async with self.pool.acquire() as db:
             rows = await db.fetch(f"SELECT {_TABLE_COLUMNS} FROM tables WHERE id = $1", table_id)
-            return (await _tables(db, rows))[0] if rows else None
+            return _tables(rows)[0] if rows else None
 
     async def table_at(self, place: str) -> TableRecord | None:
         async with self.pool.acquire() as db:
             rows = await db.fetch(f"SELECT {_TABLE_COLUMNS} FROM tables WHERE place = $1 ORDER BY id DESC LIMIT 1",
                                   place)
-            return (await _tables(db, rows))[0] if rows else None
+            return _tables(rows)[0] if rows else None
 
     async def find_tables(self, *, place_prefix: str = "", statuses: Sequence[str] = OPEN_STATUSES,
                           limit: int = 100) -> list[TableRecord]:
@@ -174,11 +176,11 @@ class PostgresStore(Store):
             rows = await db.fetch(
                 f"SELECT {_TABLE_COLUMNS} FROM tables WHERE status = ANY($1::text[]) AND left(place, $2) = $3"
                 " ORDER BY id DESC LIMIT $4", list(statuses), len(place_prefix), place_prefix, limit)
-            return await _tables(db, rows)
+            return _tables(rows)
 
     async def all_tables(self) -> list[TableRecord]:
         async with self.pool.acquire() as db:
-            return await _tables(db, await db.fetch(f"SELECT {_TABLE_COLUMNS} FROM tables ORDER BY id"))
+            return _tables(await db.fetch(f"SELECT {_TABLE_COLUMNS} FROM tables ORDER BY id"))
 
     # ---- the action log ---------------------------------------------------------------------
 
@@ -249,7 +251,7 @@ class PostgresStore(Store):
     async def notices_delivered(self, ids: Sequence[int], now: float) -> None:
         if not ids:
             return
-        async with self._transaction() as db:
+        async with self.pool.acquire() as db:  # one statement: its own transaction
             await db.execute("UPDATE outbox SET delivered_at = $1 WHERE id = ANY($2::bigint[])"
                              " AND delivered_at IS NULL", now, list(ids))
 
@@ -279,7 +281,7 @@ class PostgresStore(Store):
         return [_timer(r) for r in rows]
 
     async def delete_timer(self, timer_id: int) -> None:
-        async with self._transaction() as db:
+        async with self.pool.acquire() as db:  # one statement: its own transaction
             await db.execute("DELETE FROM timers WHERE id = $1", timer_id)
 
     # ---- settings, pictures and snapshots --------------------------------------------------
@@ -289,7 +291,7 @@ class PostgresStore(Store):
             return settings_from(guild, await db.fetchval("SELECT data FROM settings WHERE guild = $1", guild))
 
     async def save_settings(self, settings: Settings) -> None:
-        async with self._transaction() as db:
+        async with self.pool.acquire() as db:  # one statement: its own transaction
             await _write_settings(db, settings)
 
     async def update_settings(self, guild: str, change: Callable[[Settings], None]) -> Settings:
@@ -302,7 +304,7 @@ class PostgresStore(Store):
 
     async def save_picture(self, table_id: int, seat: int, kind: str, data: bytes, source: str,
                            at: float) -> None:
-        async with self._transaction() as db:
+        async with self.pool.acquire() as db:  # one statement: its own transaction
             await db.execute(
                 "INSERT INTO pictures (table_id, seat, kind, data, source, created_at) VALUES ($1, $2, $3, $4, $5, $6)"
                 " ON CONFLICT (table_id, seat, kind) DO UPDATE SET data = excluded.data, source = excluded.source,"
@@ -320,7 +322,7 @@ class PostgresStore(Store):
         return (row["ply"], row["version"], bytes(row["data"])) if row else None
 
     async def save_snapshot(self, table_id: int, ply: int, version: str, data: bytes) -> None:
-        async with self._transaction() as db:
+        async with self.pool.acquire() as db:  # one statement: its own transaction
             await db.execute(
                 "INSERT INTO snapshots (table_id, ply, version, data) VALUES ($1, $2, $3, $4) ON CONFLICT (table_id)"
                 " DO UPDATE SET ply = excluded.ply, version = excluded.version, data = excluded.data",
@@ -376,18 +378,13 @@ async def _write_seats(db: asyncpg.Connection, table: TableRecord) -> None:
                              [(table.id, s.seat, s.name, s.user_id, s.agent) for s in table.seats])
 
 
-async def _tables(db: asyncpg.Connection, rows: Sequence[asyncpg.Record]) -> list[TableRecord]:
-    if not rows:
-        return []
-    seats: dict[int, list[SeatRecord]] = {}
-    for s in await db.fetch("SELECT table_id, seat, name, user_id, agent FROM seats WHERE table_id = ANY($1::bigint[])"
-                            " ORDER BY table_id, seat", [r["id"] for r in rows]):
-        seats.setdefault(s["table_id"], []).append(SeatRecord(s["seat"], s["name"], s["user_id"], s["agent"]))
+def _tables(rows: Sequence[asyncpg.Record]) -> list[TableRecord]:
+    """Table records from rows of `_TABLE_COLUMNS`."""
     return [TableRecord(
         id=row["id"], place=row["place"], guild=row["guild"], game=row["game"], options=json.loads(row["options"]),
         status=row["status"], seed=row["seed"], turn_seconds=row["turn_seconds"], paused=bool(row["paused"]),
         created_by=row["created_by"], created_at=row["created_at"], meta=json.loads(row["meta"]),
-        version=row["version"], seats=seats.get(row["id"], [])) for row in rows]
+        version=row["version"], seats=[SeatRecord(*seat) for seat in json.loads(row["seat_rows"])]) for row in rows]
 
 
 async def _write_settings(db: asyncpg.Connection, settings: Settings) -> None:
