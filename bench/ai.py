@@ -7,7 +7,7 @@ best opponent), and the strong agent's move times (median, p95) against its budg
 how many copies of a mid-game position each game makes per second, by replaying its log (the
 contract's default) and by its own structural copy.
 
-    python bench/ai.py [--games 20] [--budget 0.25] [--game tronimoes] [--players 2,4]
+    python bench/ai.py [--games 20] [--budget 0.25 | --simulations 200] [--game tronimoes] [--players 2,4]
 
 Targets: strong beats greedy in >= 65% of games in every game; p95 move time within the budget.
 """
@@ -39,10 +39,10 @@ def wilson(wins: float, games: int, z: float = 1.96) -> tuple[float, float]:
 
 
 def play(cls: type[Game], players: int, seed: int, strong_seat: int, opponent: str,
-         budget: float) -> tuple[float, float, list[float]]:
+         budget: float, simulations: int | None = None) -> tuple[float, float, list[float]]:
     """One game; (the strong seat's share of the win, its margin, its move times)."""
     game = cls.new(players, seed=seed)
-    strong = PlanningAgent(budget)
+    strong = PlanningAgent(budget, simulations)
     other = GreedyAgent() if opponent == "greedy" else RandomAgent()
     times: list[float] = []
     for _ in range(STEP_LIMIT):
@@ -86,6 +86,9 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=20)
     parser.add_argument("--budget", type=float, default=0.25)
     parser.add_argument("--game", action="append", help="only these games (default: all)")
+    parser.add_argument("--simulations", type=int,
+                        help="plan with exactly this many simulations a move instead of a time budget "
+                             "(results that do not depend on how busy the machine is)")
     parser.add_argument("--players", default="2,4")
     parser.add_argument("--opponents", default="greedy,random")
     args = parser.parse_args()
@@ -98,7 +101,8 @@ def main() -> None:
             for opponent in args.opponents.split(","):
                 wins, margins, times = 0.0, [], []
                 for number in range(args.games):
-                    share, lead, moves = play(cls, players, 1000 + number, number % players, opponent, args.budget)
+                    share, lead, moves = play(cls, players, 1000 + number, number % players, opponent,
+                                               args.budget, args.simulations)
                     wins += share
                     margins.append(lead)
                     times += moves
@@ -107,7 +111,7 @@ def main() -> None:
                     "game": name, "players": players, "opponent": opponent, "games": args.games,
                     "strong_wins": wins, "win_rate": round(wins / args.games, 3),
                     "ci95": wilson(wins, args.games), "mean_margin": round(statistics.mean(margins), 2),
-                    "budget": args.budget,
+                    "budget": args.budget, "simulations": args.simulations,
                     "move_seconds": {"median": round(statistics.median(times), 3) if times else None,
                                      "p95": round(times[int(len(times) * 0.95)], 3) if times else None},
                 }), flush=True)

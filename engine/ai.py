@@ -6,18 +6,17 @@ No agent looks at anything its seat could not see at the table. Each plans on
 generator `rng` is seeded from the seat's own view of the game, never from the game's seed, so
 re-dealing what the seat cannot see never changes what it does.
 
-Each game's heuristics live with the game (`engine/<game>/ai.py`) and register here:
-`TIE_BREAKS[name]` orders actions of equal immediate gain for the greedy agent,
-`ROLLOUT_POLICIES[name]` plays the planning agent's simulated games, `LEAF_VALUES[name]` judges
-where a simulation stops, `GAINS[name]` says what an action won (team games: the team's cards
-minus the other team's), `RANKERS[name]` replaces the greedy agent's ranking altogether. A game
-without them gets sensible defaults.
+What an agent knows about a particular game lives with the game: `engine/<game>/ai.py` defines
+a `Heuristics` subclass (how to rank actions, how to play a simulated game quickly, how to judge
+where a simulation stops, how deep and wide to plan) and registers it in `HEURISTICS`. A game
+without one gets `Heuristics()`, whose defaults work for any game.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import math
 import random
 import time
 from collections.abc import Callable
@@ -34,34 +33,66 @@ class Agent(Protocol):
         ...
 
 
-TieBreak = Callable[[Game, int, str, Game], tuple[float, ...]]
-"""(game before, seat, action, game after) -> a key; higher is better among equal score gains."""
-RolloutPolicy = Callable[[Game, int, random.Random], str]
-"""(game, seat to act, generator) -> a legal action, quickly (simulations make thousands)."""
-LeafValue = Callable[[Game, int], float]
-"""(game where a simulation stopped, seat) -> how good it looks for the seat beyond its score."""
+class Heuristics:
+    """What the shared agents know about one game. Every method sees only what it is given: the
+    agents pass a determinised copy, never the real game, wherever something is hidden."""
 
-Gain = Callable[[Game, int, Game], float]
-"""(game before, seat, game after) -> what an action won the seat (by default its score's change;
-a team game counts its team's cards minus the other team's)."""
+    depth = 24
+    """How many actions a simulated game goes on past the candidate before it is judged."""
+    candidates = 8
+    """How many of the greedy ranking's best actions the planning agent weighs."""
+    decisive = 0.25
+    """How much better (in the seat's score margin, on average) a simulated action must do than
+    the greedy favourite to be preferred to it."""
 
-Ranker = Callable[[Game, int], list[str]]
-"""(game, seat) -> every legal action of the seat, best first, by the game's own greedy rule:
-for games with thousands of actions a turn, where trying each on a copy would be slow."""
+    def gain(self, before: Game, seat: int, after: Game) -> float:
+        """What going from `before` to `after` won `seat`: by default its score's change."""
+        return after.scores()[seat] - before.scores()[seat]
 
-TIE_BREAKS: dict[str, TieBreak] = {}
-ROLLOUT_POLICIES: dict[str, RolloutPolicy] = {}
-LEAF_VALUES: dict[str, LeafValue] = {}
-GAINS: dict[str, Gain] = {}
-RANKERS: dict[str, Ranker] = {}
+    def tie_break(self, before: Game, seat: int, action: str, after: Game) -> tuple[float, ...]:
+        """A key ordering actions of equal gain, higher is better (by default, none)."""
+        return ()
+
+    def ranked(self, game: Game, seat: int) -> list[str] | None:
+        """Every legal action of the seat, best first, by the game's own greedy rule; or None to
+        let the greedy agent try each action on a copy and rank it by gain and tie-break (games
+        with thousands of actions a turn rank without copies)."""
+        return None
+
+    def rollout(self, game: Game, seat: int, rng: random.Random) -> str:
+        """A legal action for a simulated game, quickly (plans make thousands): by default the
+        best by gain and tie-break of a few legal actions drawn at random."""
+        actions = game.legal_actions(seat)
+        if len(actions) == 1:
+            return actions[0]
+        best: tuple[tuple[float, ...], str] | None = None
+        for action in rng.sample(actions, min(4, len(actions))):
+            after = game.clone()
+            after.apply(seat, action)
+            key = (self.gain(game, seat, after), *self.tie_break(game, seat, action, after))
+            if best is None or key > best[0]:
+                best = (key, action)
+        assert best is not None
+        return best[1]
+
+    def leaf_value(self, game: Game, seat: int) -> float:
+        """How good a position where a simulation stopped looks for the seat beyond its score."""
+        return 0.0
+
+
+HEURISTICS: dict[str, Heuristics] = {}
+"""Each game's heuristics by game name (registered by the game's package)."""
+_DEFAULT = Heuristics()
+
+
+def heuristics(game: Game) -> Heuristics:
+    """The heuristics registered for `game`'s kind, or the defaults."""
+    return HEURISTICS.get(game.name, _DEFAULT)
 
 
 def gain(before: Game, seat: int, after: Game) -> float:
-    """What going from `before` to `after` won `seat` (see `GAINS`)."""
-    counted = GAINS.get(before.name)
-    if counted is not None:
-        return counted(before, seat, after)
-    return after.scores()[seat] - before.scores()[seat]
+    """What going from `before` to `after` won `seat`, by the game's own count."""
+    return heuristics(before).gain(before, seat, after)
 
 
 def seat_rng(game: Game, seat: int, purpose: str) -> random.Random:
@@ -89,9 +120,9 @@ class RandomAgent:
 
 
 class GreedyAgent:
-    """The action with the best immediate change of its own score, tried on a copy in which
-    everything it cannot see is dealt at random; ties broken by the game's heuristic (see
-    `TIE_BREAKS`), then by the action's text so the choice is stable."""
+    """The action with the best immediate gain, tried on a copy in which everything it cannot
+    see is dealt at random; ties broken by the game's heuristic, then by the action's text so
+    the choice is stable."""
 
     name = "greedy"
 
@@ -100,19 +131,19 @@ class GreedyAgent:
 
     def ranked(self, game: Game, seat: int) -> list[str]:
         """Every legal action, best first."""
-        ranker = RANKERS.get(game.name)
-        if ranker is not None:
-            return ranker(game, seat)
+        known = heuristics(game)
+        ranking = known.ranked(game, seat)
+        if ranking is not None:
+            return ranking
         actions = game.legal_actions(seat)
         if len(actions) == 1:
             return actions
         sample = game.determinize(seat, seat_rng(game, seat, "greedy"))
-        tie_break = TIE_BREAKS.get(game.name, _no_tie_break)
         keyed = []
         for action in actions:
             after = sample.clone()
             after.apply(seat, action)
-            keyed.append(((gain(sample, seat, after), *tie_break(sample, seat, action, after)), action))
+            keyed.append(((known.gain(sample, seat, after), *known.tie_break(sample, seat, action, after)), action))
         keyed.sort(key=lambda item: (tuple(-k for k in item[0]), item[1]))
         return [action for _, action in keyed]
 
@@ -120,17 +151,14 @@ class GreedyAgent:
 class PlanningAgent:
     """Determinised Monte-Carlo planning: deal what the seat cannot see at random many times,
     play each promising action out through the real engine by the game's rollout policy, and
-    pick the action with the best average outcome. Works for `budget` seconds (or exactly
-    `simulations` simulations, for reproducible tests); falls back to greedy when the budget is
-    too small to plan."""
+    pick the action with the best average outcome. Every candidate is played out on the same
+    deals with the same random choices afterwards (common random numbers), so the comparison
+    measures the actions, not the luck. Works for `budget` seconds (or exactly `simulations`
+    simulations, for reproducible play); falls back to greedy when the budget is too small to
+    plan, and keeps the greedy favourite unless another action does clearly better."""
 
     name = "strong"
     SMALLEST_BUDGET = 0.05
-    CANDIDATES = 8
-    DEPTH = 24
-    DECISIVE = 0.25
-    """How much better (in the seat's score margin) a simulated action must do on average to be
-    preferred to the greedy agent's favourite."""
 
     def __init__(self, budget: float = 2.0, simulations: int | None = None) -> None:
         self.budget = budget
@@ -140,75 +168,69 @@ class PlanningAgent:
         actions = game.legal_actions(seat)
         if len(actions) == 1:
             return actions[0]
+        known = heuristics(game)
         ranked = GreedyAgent().ranked(game, seat)
         if self.simulations is None and self.budget < self.SMALLEST_BUDGET:
             return ranked[0]
-        candidates = ranked[:self.CANDIDATES]
+        candidates = ranked[:known.candidates]
+        if len(candidates) == 1:
+            return candidates[0]
         rng = seat_rng(game, seat, "plan")
-        totals = dict.fromkeys(candidates, 0.0)
-        runs = dict.fromkeys(candidates, 0)
+        results: dict[str, list[float]] = {action: [] for action in candidates}
         deadline = time.perf_counter() + self.budget
         made = 0
         while not self._done(made, deadline):
             sample = game.determinize(seat, rng)
+            before = margin(sample, seat)
+            luck = rng.getrandbits(64)
             for action in candidates:
                 if self._done(made, deadline):
                     break
                 simulated = sample.clone()
                 simulated.apply(seat, action)
-                totals[action] += self._rollout(simulated, seat, rng) - margin(sample, seat)
-                runs[action] += 1
+                results[action].append(self._rollout(known, simulated, seat, random.Random(luck)) - before)
                 made += 1
-        means = {a: totals[a] / runs[a] for a in candidates if runs[a]}
-        best = max(means, key=lambda a: (means[a], -candidates.index(a)))
-        favourite = candidates[0]
-        if favourite in means and means[best] - means[favourite] < self.DECISIVE:
-            return favourite  # too little evidence to overrule the game's own heuristic
-        return best
+        return _preferred(candidates, results, known.decisive)
 
     def _done(self, made: int, deadline: float) -> bool:
         if self.simulations is not None:
             return made >= self.simulations
         return made > 0 and time.perf_counter() >= deadline
 
-    def _rollout(self, game: Game, seat: int, rng: random.Random) -> float:
+    @staticmethod
+    def _rollout(known: Heuristics, game: Game, seat: int, rng: random.Random) -> float:
         """Play on from `game` for a while; the seat's margin where it stops, plus the game's
         judgement of that position."""
-        policy = ROLLOUT_POLICIES.get(game.name, _sampled_greedy_policy)
-        for _ in range(self.DEPTH):
+        for _ in range(known.depth):
             if game.outcome() is not None:
                 break
             waiting = game.to_move()
             actor = waiting[0] if len(waiting) == 1 else rng.choice(waiting)
-            game.apply(actor, policy(game, actor, rng))
-        return margin(game, seat) + LEAF_VALUES.get(game.name, _no_leaf_value)(game, seat)
+            game.apply(actor, known.rollout(game, actor, rng))
+        return margin(game, seat) + known.leaf_value(game, seat)
 
 
-def _no_tie_break(game: Game, seat: int, action: str, after: Game) -> tuple[float, ...]:
-    return ()
-
-
-def _sampled_greedy_policy(game: Game, seat: int, rng: random.Random) -> str:
-    """The default rollout policy: the greedy agent's pick among a few legal actions drawn at
-    random (cheap, and far better than uniform play, which concedes and forfeits)."""
-    actions = game.legal_actions(seat)
-    if len(actions) == 1:
-        return actions[0]
-    tried = rng.sample(actions, min(4, len(actions)))
-    tie_break = TIE_BREAKS.get(game.name, _no_tie_break)
-    best: tuple[tuple[float, ...], str] | None = None
-    for action in tried:
-        after = game.clone()
-        after.apply(seat, action)
-        key = (gain(game, seat, after), *tie_break(game, seat, action, after))
-        if best is None or key > best[0]:
-            best = (key, action)
-    assert best is not None
-    return best[1]
-
-
-def _no_leaf_value(game: Game, seat: int) -> float:
-    return 0.0
+def _preferred(candidates: list[str], results: dict[str, list[float]], decisive: float) -> str:
+    """The best candidate by mean result; the first (the greedy favourite) unless the best beats
+    it by more than `decisive` and by more than the noise of the difference (one standard error,
+    paired over the shared deals)."""
+    favourite = candidates[0]
+    means = {a: sum(r) / len(r) for a, r in results.items() if r}
+    if not means:
+        return favourite
+    best = max(means, key=lambda a: (means[a], -candidates.index(a)))
+    if best == favourite or favourite not in means:
+        return best
+    paired = [b - f for b, f in zip(results[best], results[favourite], strict=False)]
+    lead = means[best] - means[favourite]
+    if lead <= decisive:
+        return favourite
+    if len(paired) > 1:
+        mean = sum(paired) / len(paired)
+        spread = math.sqrt(sum((d - mean) ** 2 for d in paired) / (len(paired) - 1) / len(paired))
+        if lead <= spread:
+            return favourite
+    return best
 
 
 AGENTS: dict[str, Callable[[], Agent]] = {"random": RandomAgent, "greedy": GreedyAgent, "strong": PlanningAgent}

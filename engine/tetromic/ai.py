@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 
+from engine.ai import Heuristics
 from engine.core import Game
 from engine.tetromic.board import OFF, Board
 from engine.tetromic.game import Tetromic
@@ -59,3 +60,16 @@ def leaf_value(game: Game, seat: int) -> float:
     assert isinstance(game, Tetromic)
     me = game.seats[seat]
     return me.points / (me.level + 1) + 0.05 * board_value(me.board)
+
+
+class TetromicHeuristics(Heuristics):
+    """Tetromic for the shared agents: the functions above."""
+
+    def tie_break(self, before: Game, seat: int, action: str, after: Game) -> tuple[float, ...]:
+        return tie_break(before, seat, action, after)
+
+    def rollout(self, game: Game, seat: int, rng: random.Random) -> str:
+        return rollout_policy(game, seat, rng)
+
+    def leaf_value(self, game: Game, seat: int) -> float:
+        return leaf_value(game, seat)

@@ -1,10 +1,10 @@
 """Triominoes: Pressman Tri-Ominos (shared/rules/triominoes.md)."""
 
-from engine.ai import TIE_BREAKS
+from engine.ai import HEURISTICS
 from engine.triominoes import ai
 from engine.triominoes.game import Triominoes
 from engine.triominoes.options import TriominoesOptions
 
-TIE_BREAKS[Triominoes.name] = ai.tie_break
+HEURISTICS[Triominoes.name] = ai.TriominoesHeuristics()
 
 __all__ = ["Triominoes", "TriominoesOptions"]

@@ -3,6 +3,7 @@ now, keep the hand that fits the table in the most ways (tiles that fit more ope
 
 from __future__ import annotations
 
+from engine.ai import Heuristics
 from engine.core import Game
 from engine.triominoes.game import Triominoes
 
@@ -13,3 +14,10 @@ def tie_break(game: Game, seat: int, action: str, after: Game) -> tuple[float, .
         return (1e9,)
     hand = set(after.seats[seat].hand)
     return (float(sum(len(after.board.placements(tile)) for tile in hand)),)
+
+
+class TriominoesHeuristics(Heuristics):
+    """Triominoes for the shared agents: the functions above."""
+
+    def tie_break(self, before: Game, seat: int, action: str, after: Game) -> tuple[float, ...]:
+        return tie_break(before, seat, action, after)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import random
 
+from engine.ai import Heuristics
 from engine.core import Game
 from engine.tromino_go.game import TrominoGo
 from engine.tromino_go.geometry import groups
@@ -59,3 +60,13 @@ def rollout_policy(game: Game, seat: int, rng: random.Random) -> str:
             best = (key, action)
     assert best is not None
     return best[1]
+
+
+class TrominoGoHeuristics(Heuristics):
+    """TrominoGo for the shared agents: the functions above."""
+
+    def tie_break(self, before: Game, seat: int, action: str, after: Game) -> tuple[float, ...]:
+        return tie_break(before, seat, action, after)
+
+    def rollout(self, game: Game, seat: int, rng: random.Random) -> str:
+        return rollout_policy(game, seat, rng)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 
+from engine.ai import Heuristics
 from engine.core import Game
 from engine.tronimoes.game import Tronimoes
 
@@ -59,3 +60,16 @@ def leaf_value(game: Game, seat: int) -> float:
 def _pips(action: str) -> int:
     low, high = action.split()[0].split(":")
     return int(low) + int(high)
+
+
+class TronimoesHeuristics(Heuristics):
+    """Tronimoes for the shared agents: the functions above."""
+
+    def tie_break(self, before: Game, seat: int, action: str, after: Game) -> tuple[float, ...]:
+        return tie_break(before, seat, action, after)
+
+    def rollout(self, game: Game, seat: int, rng: random.Random) -> str:
+        return rollout_policy(game, seat, rng)
+
+    def leaf_value(self, game: Game, seat: int) -> float:
+        return leaf_value(game, seat)

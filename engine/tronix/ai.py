@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from engine.ai import Heuristics
 from engine.core import Game
 from engine.tronix import notation
 from engine.tronix.cards import GREEN, PINK, PORT_STEP, Cell, neighbours
@@ -146,4 +147,17 @@ def tie_break(game: Game, seat: int, action: str, after: Game) -> tuple[float, .
     return (-float(len(chances[theirs])), float(len(chances[mine])))
 
 
-__all__ = ["Line", "closable", "gain", "ranked", "tie_break"]
+__all__ = ["Line", "TronixHeuristics", "closable", "gain", "ranked", "tie_break"]
+
+
+class TronixHeuristics(Heuristics):
+    """Tronix for the shared agents: the functions above."""
+
+    def tie_break(self, before: Game, seat: int, action: str, after: Game) -> tuple[float, ...]:
+        return tie_break(before, seat, action, after)
+
+    def gain(self, before: Game, seat: int, after: Game) -> float:
+        return gain(before, seat, after)
+
+    def ranked(self, game: Game, seat: int) -> list[str] | None:
+        return ranked(game, seat)
