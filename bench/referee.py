@@ -5,11 +5,20 @@ Prints JSON lines:
   * act latency end to end (load, parse, apply, commit, render the board PNG): median and p99;
   * the same without rendering;
   * sustained moves per second without rendering, many tables moving at once, in one process
-    and in several processes sharing the database (`--processes 1,4`), with the act p99.
+    and in several processes sharing the database (`--processes 1,4`), with the act p99;
+  * paced: moves arriving at random at `--rate` a second in all (an open load, as players'
+    moves arrive), spread over the processes, with the act latency they see. The sustained runs
+    keep 16 moves in flight a process whatever the speed, so their latency is mostly queueing
+    (64 moves in flight at 500 a second wait 128 ms on average by Little's law); the paced run
+    measures what a move costs at that load.
 Targets on a 2-core machine: p99 <= 100 ms with rendering; >= 200 moves/s without; on PostgreSQL
-with 10,000 tables, >= 500 moves/s with 4 processes and act p99 <= 50 ms.
+with 10,000 tables, >= 500 moves/s with 4 processes and act p99 <= 50 ms at 500 moves a second.
+The load generator (choosing each move) runs in the bot's processes and takes its share of the
+two cores. Every process first loads its tables' games into memory (as a process that has run
+a while holds them; `TILEREF_GAME_CACHE` sizes that memory in the bot), and the time that takes,
+per game, is what a move on a table not in memory costs on top.
 
-    python bench/referee.py [--tables 1000] [--moves 400] [--seconds 10] [--processes 1,4]
+    python bench/referee.py [--tables 1000] [--moves 400] [--seconds 10] [--processes 1,4] [--rate 500]
                             [--database postgresql://postgres@127.0.0.1:5432/test]
 """
 
@@ -80,6 +89,24 @@ async def one_move(referee: Referee, place: str, rng: random.Random) -> float | 
     return elapsed
 
 
+async def warm(referee: Referee, places: list[str], workers: int = 8) -> float:
+    """Load every table's game into the referee's memory, as a process that has been running a
+    while holds its tables' games; returns the seconds it took."""
+    begin = time.perf_counter()
+
+    async def loader(start: int) -> None:
+        for place in places[start::workers]:
+            await referee.view(place)
+
+    await asyncio.gather(*(loader(n) for n in range(workers)))
+    return time.perf_counter() - begin
+
+
+def warm_referee(store: Any, places: list[str], **options: Any) -> Referee:
+    """A referee whose memory holds every one of `places`' games once `warm` has run."""
+    return Referee(store, render=False, cache_size=len(places) + 64, **options)
+
+
 async def latency(referee: Referee, places: list[str], moves: int, seed: int) -> list[float]:
     rng = random.Random(seed)
     samples = []
@@ -109,14 +136,51 @@ async def sustained(referee: Referee, places: list[str], seconds: float, workers
     return samples, time.perf_counter() - begin
 
 
-def _process(address: str, places: list[str], seconds: float, workers: int, seed: int, start: Any,
-             results: Any) -> None:
+async def paced(referee: Referee, places: list[str], seconds: float, rate: float,
+                seed: int = 0) -> tuple[list[float], float]:
+    """Moves arriving at random at `rate` a second on average for `seconds`, each on a table
+    nobody is moving on (as players' moves arrive, whether or not the bot is busy): their act
+    latencies, and how long it took."""
+    rng = random.Random(seed)
+    loop = asyncio.get_running_loop()
+    samples: list[float] = []
+    busy: set[str] = set()
+    running: set[asyncio.Task[None]] = set()
+
+    async def move(place: str) -> None:
+        try:
+            measured = await one_move(referee, place, rng)
+            if measured is not None:
+                samples.append(measured)
+        finally:
+            busy.discard(place)
+
+    begin = loop.time()
+    arrival = begin
+    while arrival < begin + seconds:
+        await asyncio.sleep(max(0.0, arrival - loop.time()))
+        place = rng.choice(places)
+        if place not in busy:
+            busy.add(place)
+            task = asyncio.create_task(move(place))
+            running.add(task)
+            task.add_done_callback(running.discard)
+        arrival += rng.expovariate(rate)
+    await asyncio.gather(*running)
+    return samples, loop.time() - begin
+
+
+def _process(address: str, places: list[str], seconds: float, workers: int, rate: float | None, seed: int,
+             start: Any, results: Any) -> None:
     async def run() -> tuple[list[float], float]:
         store = store_for(address)
         await store.open()
-        referee = Referee(store, render=False)
+        referee = warm_referee(store, places)
         try:
+            await warm(referee, places)
             start.wait()
+            if rate is not None:
+                return await paced(referee, places, seconds, rate, seed)
             return await sustained(referee, places, seconds, workers, seed)
         finally:
             await store.close()
@@ -125,15 +189,17 @@ def _process(address: str, places: list[str], seconds: float, workers: int, seed
 
 
 def in_processes(address: str, places: list[str], seconds: float, processes: int,
-                 workers: int) -> dict[str, Any]:
-    """Sustained moves with `processes` processes sharing the database, each moving its own
-    share of the tables (as shards would) with `workers` tables at a time."""
+                 workers: int, rate: float | None = None) -> dict[str, Any]:
+    """Moves with `processes` processes sharing the database, each moving its own share of the
+    tables (as shards would): as fast as they go with `workers` tables at a time each, or, given
+    a `rate`, with moves arriving at that rate in all."""
     spawn = multiprocessing.get_context("spawn")
     start, results = spawn.Barrier(processes + 1), spawn.Queue()
     here = str(Path(__file__).resolve().parent)
     sys.path.append(here)  # last, so the children find `benchpath` but `engine` stays the package
-    running = [spawn.Process(target=_process, args=(address, places[n::processes], seconds, workers, n, start,
-                                                     results)) for n in range(processes)]
+    share = None if rate is None else rate / processes
+    running = [spawn.Process(target=_process, args=(address, places[n::processes], seconds, workers, share, n,
+                                                     start, results)) for n in range(processes)]
     for process in running:
         process.start()
     sys.path.remove(here)
@@ -164,13 +230,17 @@ async def main(args: argparse.Namespace) -> None:
             places = await open_tables(setup, args.tables)
             print(json.dumps({"bench": "referee", "database": kind, "step": "setup", "tables": len(places),
                               "seconds": round(time.perf_counter() - begin, 1)}), flush=True)
+            referee = warm_referee(store, places)
+            took = await warm(referee, places)
+            print(json.dumps({"bench": "referee", "database": kind, "step": "load every game", "tables": len(places),
+                              "seconds": round(took, 1), "ms_per_game": round(took * 1000 / len(places), 2)}),
+                  flush=True)
             for render in (True, False):
-                referee = Referee(store, render=render)
+                referee.render_images = render
                 samples = await latency(referee, places, args.moves, seed=1 if render else 2)
                 print(json.dumps({"bench": "referee", "database": kind, "step": "act latency", "render": render,
                                   "moves": len(samples), "tables": len(places), "latency_ms": summary(samples)}),
                       flush=True)
-            referee = Referee(store, render=False)
             for workers in (1, 16):
                 samples, elapsed = await sustained(referee, places, args.seconds, workers)
                 print(json.dumps({"bench": "referee", "database": kind, "step": "sustained", "render": False,
@@ -181,6 +251,10 @@ async def main(args: argparse.Namespace) -> None:
                 figures = in_processes(address, places, args.seconds, processes, workers=16)
                 print(json.dumps({"bench": "referee", "database": kind, "step": "sustained", "render": False,
                                   "processes": processes, "concurrent_tables": 16 * processes, **figures}),
+                      flush=True)
+                figures = in_processes(address, places, args.seconds, processes, workers=16, rate=args.rate)
+                print(json.dumps({"bench": "referee", "database": kind, "step": "paced", "render": False,
+                                  "processes": processes, "offered_moves_per_second": args.rate, **figures}),
                       flush=True)
         finally:
             if schema and hasattr(store, "drop_schema"):
@@ -195,5 +269,7 @@ if __name__ == "__main__":
     parser.add_argument("--moves", type=int, default=400, help="timed moves per latency case")
     parser.add_argument("--seconds", type=float, default=10.0, help="length of each sustained run")
     parser.add_argument("--processes", default="1,4", help="process counts for the shared-database runs")
+    parser.add_argument("--rate", type=float, default=500.0,
+                        help="moves a second arriving in all in the paced runs (their act latency is the target's)")
     parser.add_argument("--database", help="postgresql://… to measure PostgreSQL (default: an SQLite file)")
     asyncio.run(main(parser.parse_args()))

@@ -25,6 +25,7 @@ from pathlib import Path
 from dotenv import find_dotenv, load_dotenv
 
 from bot.database import DEFAULT_DATABASE, DatabaseAddressError, is_postgres, store_for
+from bot.loader import DEFAULT_GAME_CACHE
 from bot.shards import ShardError, parse_shards
 from engine import GAMES
 
@@ -130,6 +131,21 @@ async def copy_db(source: str, target: str) -> int:
     return 0
 
 
+def game_cache_size(given: str | None) -> int:
+    """How many games a process keeps in memory ($TILEREF_GAME_CACHE; ValueError, saying what to
+    write, if it is not a whole number of at least 1)."""
+    if not given or not given.strip():
+        return DEFAULT_GAME_CACHE
+    try:
+        size = int(given.strip())
+    except ValueError:
+        size = 0
+    if size < 1:
+        raise ValueError(f"TILEREF_GAME_CACHE must be a whole number of games, like {DEFAULT_GAME_CACHE}; "
+                         f"it is {given!r}")
+    return size
+
+
 def run_discord(database: str, shards: tuple[list[int], int] | None = None) -> int:
     token = os.environ.get("DISCORD_TOKEN", "").strip()
     if not token:
@@ -141,9 +157,14 @@ def run_discord(database: str, shards: tuple[list[int], int] | None = None) -> i
     from bot.adapters.discordbot import serve
 
     try:
+        cache_size = game_cache_size(os.environ.get("TILEREF_GAME_CACHE"))
+    except ValueError as error:
+        print(error, file=sys.stderr)
+        return 2
+    try:
         with contextlib.suppress(KeyboardInterrupt):
             asyncio.run(serve(token, database, shard_ids=shards[0] if shards else None,
-                              shard_count=shards[1] if shards else None))
+                              shard_count=shards[1] if shards else None, cache_size=cache_size))
     except discord.LoginFailure:
         print("Discord refused the token in DISCORD_TOKEN. Copy it again from the Developer Portal "
               "(Bot page, Reset Token) into .env and run `tileref run` again.", file=sys.stderr)

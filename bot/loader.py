@@ -18,6 +18,10 @@ from engine import GAMES, Game
 
 log = logging.getLogger(__name__)
 
+DEFAULT_GAME_CACHE = 2048
+"""Games a process keeps in memory (a Tronimoes game takes about 70 KB): enough for the active
+tables of a few shards; a game not in memory is rebuilt from its snapshot and log."""
+
 STARTING_SEATS = "players"
 """The table meta key holding how many seats the game started with."""
 
@@ -50,7 +54,7 @@ def replay(game: Game, actions: list[ActionRecord]) -> None:
 class GameLoader:
     """Games by table id, loaded from snapshots and logs, most recently used kept in memory."""
 
-    def __init__(self, store: Store, *, capacity: int = 512, snapshot_every: int = 50) -> None:
+    def __init__(self, store: Store, *, capacity: int = DEFAULT_GAME_CACHE, snapshot_every: int = 50) -> None:
         self.store = store
         self.capacity = capacity
         self.snapshot_every = snapshot_every

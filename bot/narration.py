@@ -43,7 +43,7 @@ def who_is_next(table: TableRecord, game: Game, deadline: dict[int, float] | Non
               else name_token(table.seats[s].name) for s in waiting]
     ends = sorted({deadline[s] for s in waiting if deadline and s in deadline})
     until = " " + _("(ends {when})").format(when=deadline_token(ends[0])) if len(ends) == 1 else ""
-    if waiting and game.legal_actions(waiting[0]) == ["ready"]:
+    if waiting and game.between_rounds():
         return _("⏸️ Round over. Type `ready` to start the next round; waiting for {players}{until}.").format(
             players=join(people), until=until)
     if len(waiting) == 1:

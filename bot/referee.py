@@ -21,7 +21,7 @@ from bot import narration
 from bot.announcing import ClockDuties
 from bot.i18n import DEFAULT as DEFAULT_LANGUAGE
 from bot.i18n import N_, _, said, speak
-from bot.loader import STARTING_SEATS, GameLoader, new_game
+from bot.loader import DEFAULT_GAME_CACHE, STARTING_SEATS, GameLoader, new_game
 from bot.media import decoded
 from bot.moderation import ModeratorCommands
 from bot.outbox import DEFAULT_LEASE, SWEEP_SECONDS, OutboxSender
@@ -79,7 +79,8 @@ class Referee(ModeratorCommands, ClockDuties):
 
     def __init__(self, store: Store, *, clock: Clock | None = None, render: bool = True,
                  notify: Callable[[Reply], Awaitable[None]] | None = None, snapshot_every: int = 50,
-                 cache_size: int = 512, seeds: Callable[[], int] | None = None, confirms_delivery: bool = True,
+                 cache_size: int = DEFAULT_GAME_CACHE, seeds: Callable[[], int] | None = None,
+                 confirms_delivery: bool = True,
                  delivery_lease: float = DEFAULT_LEASE, outbox_every: float = SWEEP_SECONDS,
                  ai_seconds: float = 2.0) -> None:
         self.store = store
@@ -354,7 +355,7 @@ class Referee(ModeratorCommands, ClockDuties):
             seat = table.seat_of(user.id)
             if typed and (seat is None or table.status != PLAYING):
                 return chat()
-            table, game, seat = await self._playing_seat(place, user)
+            table, game, seat = await self._playing_seat(place, user, table)
             if typed and not is_move_text(game, seat, text):
                 return chat()
             stale = await self._stale(table, game, seat, user, seen)
@@ -550,20 +551,24 @@ class Referee(ModeratorCommands, ClockDuties):
             speak(table.meta.get(LANGUAGE))
         return table
 
-    async def _playing(self, place: str) -> tuple[TableRecord, Game]:
-        table = await self._table(place)
+    async def _playing(self, place: str, table: TableRecord | None = None) -> tuple[TableRecord, Game]:
+        """The table at `place` (or `table`, already read) and its game, Refused unless it is
+        being played."""
+        table = table or await self._table(place)
         if table.status == LOBBY:
             raise Refused(_("the game has not started yet"))
         if table.status != PLAYING:
             raise Refused(_("this game is over") if table.status != ABORTED else _("this game was stopped"))
         return table, await self.games.get(table)
 
-    async def _playing_seat(self, place: str, user: User) -> tuple[TableRecord, Game, int]:
-        table = await self._table(place)
+    async def _playing_seat(self, place: str, user: User,
+                            table: TableRecord | None = None) -> tuple[TableRecord, Game, int]:
+        """As `_playing`, with the caller's seat (Refused if they have none)."""
+        table = table or await self._table(place)
         seat = table.seat_of(user.id)
         if seat is None:
             raise Refused(_("you are not playing at this table"))
-        table, game = await self._playing(place)
+        table, game = await self._playing(place, table)
         return table, game, seat
 
     @staticmethod

@@ -387,6 +387,11 @@ class Game(ABC):
     def _execute(self, seat: int, action: str) -> list[Event]:
         """Carry out an action `parse` returned; must not fail."""
 
+    def between_rounds(self) -> bool:
+        """True while the game waits for the players to say they are ready for the next round
+        (Tronimoes' `ready`), and nothing else can be played."""
+        return False
+
     def forced_action(self, seat: int) -> str | None:
         """The action the rules make for `seat` without asking (Tromino Go's pass when nothing
         else is legal), or None when the player must choose. The referee applies it at once and

@@ -191,6 +191,9 @@ class Tronimoes(Game):
             actions += [notation.write(p, self.grid, None) for p in self._pass_moves(seat)]
         return actions
 
+    def between_rounds(self) -> bool:
+        return self.phase == BETWEEN_ROUNDS
+
     def timeout_actions(self, seat: int) -> list[str]:
         self._check_seat(seat)
         me = self.seats[seat]

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from bot.__main__ import main
+from bot.__main__ import game_cache_size, main
+from bot.loader import DEFAULT_GAME_CACHE
 from bot.shards import ShardError, parse_shards
 
 
@@ -27,3 +28,19 @@ def test_tileref_run_refuses_bad_shards_before_anything_else(monkeypatch, capsys
     monkeypatch.setenv("DISCORD_TOKEN", "not-used")
     assert main(["run", "--shards", "0-9", "--shard-count", "8"]) == 2
     assert "the shards are 0 to 7" in capsys.readouterr().err
+
+
+def test_the_game_cache_size_is_a_whole_number_of_games():
+    assert game_cache_size(None) == game_cache_size(" ") == DEFAULT_GAME_CACHE
+    assert game_cache_size("5000") == 5000
+    for bad in ("lots", "0", "-3", "2.5"):
+        with pytest.raises(ValueError, match="TILEREF_GAME_CACHE must be a whole number of games, like 2048"):
+            game_cache_size(bad)
+
+
+def test_tileref_run_refuses_a_bad_game_cache_before_connecting(monkeypatch, capsys, tmp_path):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("DISCORD_TOKEN", "not-used")
+    monkeypatch.setenv("TILEREF_GAME_CACHE", "lots")
+    assert main(["run"]) == 2
+    assert "TILEREF_GAME_CACHE must be a whole number" in capsys.readouterr().err

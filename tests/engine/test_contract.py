@@ -88,6 +88,19 @@ def test_finished_games_wait_for_nobody_and_report_an_outcome(cls: type[Game]) -
         assert all(game.legal_actions(s) == [] for s in range(game.players))
 
 
+def test_between_rounds_nothing_but_ready_is_legal(cls: type[Game]) -> None:
+    breaks = 0
+    for seed in range(6):
+        for game in playout(cls, seed):
+            if game.between_rounds():
+                breaks += 1
+                assert all(game.legal_actions(s) in ([], ["ready"]) for s in range(game.players))
+                assert any(game.legal_actions(s) == ["ready"] for s in game.to_move())
+            else:
+                assert all(game.legal_actions(s) != ["ready"] for s in game.to_move())
+    assert breaks or cls.name != "tronimoes"  # the only game with a round break, which playouts reach
+
+
 def test_every_legal_action_reads_back_as_itself_and_applies(cls: type[Game]) -> None:
     most = getattr(hooks(cls), "ACTIONS_CHECKED", None)
     for seed in range(getattr(hooks(cls), "ROUND_TRIP_GAMES", 12)):
