@@ -604,8 +604,11 @@ class Referee(ModeratorCommands, ClockDuties):
         return {t.seat: t.due for t in await self.store.timers(table.id) if t.kind == DEADLINE}
 
     def _notice(self, table: TableRecord, ply: int, text: str, *, seat: int | None = None,
-                mentions: list[str] | None = None, board: bool = False, kind: str = "move") -> Notice:
-        now = self.clock.now()
+                mentions: list[str] | None = None, board: bool = False, kind: str = "move",
+                now: float | None = None) -> Notice:
+        """An announcement to commit; those of one commit share its moment `now`, which is how
+        the outbox knows to send them together."""
+        now = self.clock.now() if now is None else now
         return Notice(table_id=table.id, place=table.place, ply=ply, text=text, seat=seat,
                       mentions=list(mentions or []), board=board, kind=kind, created_at=now,
                       lease_until=now + self.delivery_lease)
@@ -620,11 +623,12 @@ class Referee(ModeratorCommands, ClockDuties):
         reply = self._move_reply(turn, headline=headline)
         table = turn.table
         notices = []
+        now = self.clock.now()
         if reply.public is not None:
             notices.append(self._notice(table, len(turn.game.log), reply.public.text, mentions=reply.mentions,
-                                        board=True))
+                                        board=True, now=now))
         self._ask_for_pictures(turn, reply)
-        notices += [self._notice(table, len(turn.game.log), m.text, seat=seat, kind="private")
+        notices += [self._notice(table, len(turn.game.log), m.text, seat=seat, kind="private", now=now)
                     for seat, m in reply.private.items()]
         await self._commit(turn, undo_after=undo_after, expected=expected, notices=notices)
         reply.notices = [n.id for n in notices if n.id is not None]

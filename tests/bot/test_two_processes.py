@@ -233,3 +233,63 @@ async def test_due_timers_fire_once_across_processes_and_go_on_when_one_is_kille
                 turns.append([action])
         assert len(turns) >= 4, turns  # the game went on after the kill
         assert all(len({a.seat for a in turn}) == 1 for turn in turns), turns  # each deadline fired once
+
+
+def _mover_worker(path: str, moved: Any) -> None:
+    """Make one move whose announcement is never confirmed (the transport died with it), then
+    wait to be killed."""
+    async def serve() -> None:
+        store = store_for(path)
+        await store.open()
+        referee = Referee(store, render=False, confirms_delivery=True, delivery_lease=1.0)
+        _, game = await referee.view(PLACE)
+        user = (ALICE, BOB)[game.to_move()[0]]
+        reply = await referee.act(PLACE, user, "draw")
+        assert reply.ok, reply
+        moved.put((reply.ply, reply.public.text))
+        await asyncio.sleep(60)
+
+    asyncio.run(serve())
+
+
+def _announcer_worker(path: str, seconds: float, sent: Any) -> None:
+    """Run an outbox for `seconds`, reporting every announcement it sends (its move number and
+    public text)."""
+    async def serve() -> None:
+        store = store_for(path)
+        await store.open()
+
+        async def deliver(reply: Any) -> None:
+            sent.put((reply.ply, reply.public.text if reply.public else None))
+
+        referee = Referee(store, render=False, notify=deliver, confirms_delivery=True, delivery_lease=1.0,
+                          outbox_every=0.2)
+        await referee.open()
+        try:
+            await asyncio.sleep(seconds)
+        finally:
+            await referee.close()
+            await store.close()
+
+    asyncio.run(serve())
+
+
+async def test_a_move_announced_by_nobody_is_sent_once_by_the_other_process_after_a_kill(database, clock):
+    async with running_referee(database, clock) as referee:
+        await started(referee, ALICE, BOB)
+    moved, sent = SPAWN.Queue(), SPAWN.Queue()
+    mover = SPAWN.Process(target=_mover_worker, args=(database, moved))
+    mover.start()
+    ply, announced = moved.get(timeout=60)
+    mover.kill()  # SIGKILL before its transport could confirm the announcement
+    mover.join(timeout=10)
+    announcer = SPAWN.Process(target=_announcer_worker, args=(database, 4.0, sent))
+    announcer.start()
+    announcer.join(timeout=60)
+    assert mover.exitcode == -9 and announcer.exitcode == 0
+    delivered = []
+    while not sent.empty():
+        delivered.append(sent.get(timeout=5))
+    assert [d for d in delivered if d[0] == ply] == [(ply, announced)]  # the other process sent it, once
+    async with running_referee(database, clock) as referee:
+        assert await referee.store.pending_notices(1) == []
