@@ -40,6 +40,7 @@ from typing import Any
 import benchpath  # noqa: F401  (must come before the project's imports)
 
 from bot.database import is_postgres, store_for
+from bot.memory import CollectorMaintenance
 from bot.records import User
 from bot.referee import Referee
 
@@ -176,13 +177,16 @@ def _process(address: str, places: list[str], seconds: float, workers: int, rate
         store = store_for(address)
         await store.open()
         referee = warm_referee(store, places)
+        collector = CollectorMaintenance()
         try:
             await warm(referee, places)
+            collector.start()  # as the bot does once it serves
             start.wait()
             if rate is not None:
                 return await paced(referee, places, seconds, rate, seed)
             return await sustained(referee, places, seconds, workers, seed)
         finally:
+            await collector.stop()
             await store.close()
 
     results.put(asyncio.run(run()))
@@ -232,6 +236,8 @@ async def main(args: argparse.Namespace) -> None:
                               "seconds": round(time.perf_counter() - begin, 1)}), flush=True)
             referee = warm_referee(store, places)
             took = await warm(referee, places)
+            collector = CollectorMaintenance()
+            collector.start()
             print(json.dumps({"bench": "referee", "database": kind, "step": "load every game", "tables": len(places),
                               "seconds": round(took, 1), "ms_per_game": round(took * 1000 / len(places), 2)}),
                   flush=True)
@@ -252,10 +258,11 @@ async def main(args: argparse.Namespace) -> None:
                 print(json.dumps({"bench": "referee", "database": kind, "step": "sustained", "render": False,
                                   "processes": processes, "concurrent_tables": 16 * processes, **figures}),
                       flush=True)
-                figures = in_processes(address, places, args.seconds, processes, workers=16, rate=args.rate)
-                print(json.dumps({"bench": "referee", "database": kind, "step": "paced", "render": False,
-                                  "processes": processes, "offered_moves_per_second": args.rate, **figures}),
-                      flush=True)
+                for rate in (float(r) for r in args.rate.split(",")):
+                    figures = in_processes(address, places, args.seconds, processes, workers=16, rate=rate)
+                    print(json.dumps({"bench": "referee", "database": kind, "step": "paced", "render": False,
+                                      "processes": processes, "offered_moves_per_second": rate, **figures}),
+                          flush=True)
         finally:
             if schema and hasattr(store, "drop_schema"):
                 await store.drop_schema()
@@ -269,7 +276,7 @@ if __name__ == "__main__":
     parser.add_argument("--moves", type=int, default=400, help="timed moves per latency case")
     parser.add_argument("--seconds", type=float, default=10.0, help="length of each sustained run")
     parser.add_argument("--processes", default="1,4", help="process counts for the shared-database runs")
-    parser.add_argument("--rate", type=float, default=500.0,
-                        help="moves a second arriving in all in the paced runs (their act latency is the target's)")
+    parser.add_argument("--rate", default="500",
+                        help="moves a second arriving in all in the paced runs, like 300,500 (the target's is 500)")
     parser.add_argument("--database", help="postgresql://… to measure PostgreSQL (default: an SQLite file)")
     asyncio.run(main(parser.parse_args()))

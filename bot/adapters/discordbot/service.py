@@ -11,6 +11,7 @@ import discord
 
 from bot.adapters.discordbot.app import build_bot
 from bot.database import store_for
+from bot.memory import CollectorMaintenance
 from bot.referee import Referee
 from bot.timers import Clock
 
@@ -30,6 +31,8 @@ async def serve(token: str, database: str | Path, *, clock: Clock | None = None,
     await store.open()
     referee = Referee(store, clock=clock, **referee_options)
     await referee.open(outbox=False)
+    collector = CollectorMaintenance()
+    collector.start()
     try:
         for message_content in (True, False):
             bot = build_bot(referee, guild_ids=guild_ids, message_content=message_content, shard_ids=shard_ids,
@@ -44,5 +47,6 @@ async def serve(token: str, database: str | Path, *, clock: Clock | None = None,
                 log.warning("Discord refused the Message Content intent (turn it on in the Developer Portal, "
                             "Bot page); connecting without it: typed moves work only as @mentions")
     finally:
+        await collector.stop()
         await referee.close()
         await store.close()

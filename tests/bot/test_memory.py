@@ -1,0 +1,35 @@
+"""The process's garbage-collection schedule: what survives a full collection is frozen, so the
+collector's automatic passes skip the games kept in memory; stopping thaws everything."""
+
+from __future__ import annotations
+
+import gc
+
+from bot.memory import CollectorMaintenance
+from engine import GAMES
+
+
+async def test_survivors_are_frozen_until_the_schedule_stops():
+    kept = [GAMES["tronimoes"].new(4, seed=seed) for seed in range(20)]
+    assert gc.get_freeze_count() == 0
+    collector = CollectorMaintenance(every=3600)
+    collector.start()
+    try:
+        assert gc.get_freeze_count() > len(kept)
+        assert collector.collect() >= 0 and gc.get_freeze_count() > 0
+    finally:
+        await collector.stop()
+    assert gc.get_freeze_count() == 0
+
+
+def test_a_game_dropped_from_memory_leaves_no_cycle_for_the_collector():
+    for name, cls in sorted(GAMES.items()):
+        game = cls.new(max(2, cls.min_players), seed=1)
+        for _ in range(12):
+            if game.outcome() is not None:
+                break
+            seat = game.to_move()[0]
+            game.apply(seat, game.legal_actions(seat)[-1])
+        gc.collect()
+        del game
+        assert gc.collect() == 0, f"dropping a {name} game left reference cycles behind"
