@@ -184,20 +184,23 @@ async def test_two_processes_hammering_one_table_keep_one_move_per_ply(database,
         assert len(game.log) == len(actions)  # and the log replays
 
 
-def _clock_worker(path: str, seconds: float, ready: Any) -> None:
-    async def serve() -> None:
-        store = store_for(path)
-        await store.open()
-        referee = Referee(store, render=False, confirms_delivery=False)
-        await referee.open()
+async def _serve(path: str, seconds: float, ready: Any = None, **options: Any) -> None:
+    """A referee running its timers and outbox on the database at `path` for `seconds`."""
+    store = store_for(path)
+    await store.open()
+    referee = Referee(store, render=False, **options)
+    await referee.open()
+    if ready is not None:
         ready.set()
-        try:
-            await asyncio.sleep(seconds)
-        finally:
-            await referee.close()
-            await store.close()
+    try:
+        await asyncio.sleep(seconds)
+    finally:
+        await referee.close()
+        await store.close()
 
-    asyncio.run(serve())
+
+def _clock_worker(path: str, seconds: float, ready: Any) -> None:
+    asyncio.run(_serve(path, seconds, ready, confirms_delivery=False))
 
 
 async def test_due_timers_fire_once_across_processes_and_go_on_when_one_is_killed(database, clock):
@@ -255,23 +258,10 @@ def _mover_worker(path: str, moved: Any) -> None:
 def _announcer_worker(path: str, seconds: float, sent: Any) -> None:
     """Run an outbox for `seconds`, reporting every announcement it sends (its move number and
     public text)."""
-    async def serve() -> None:
-        store = store_for(path)
-        await store.open()
+    async def deliver(reply: Any) -> None:
+        sent.put((reply.ply, reply.public.text if reply.public else None))
 
-        async def deliver(reply: Any) -> None:
-            sent.put((reply.ply, reply.public.text if reply.public else None))
-
-        referee = Referee(store, render=False, notify=deliver, confirms_delivery=True, delivery_lease=1.0,
-                          outbox_every=0.2)
-        await referee.open()
-        try:
-            await asyncio.sleep(seconds)
-        finally:
-            await referee.close()
-            await store.close()
-
-    asyncio.run(serve())
+    asyncio.run(_serve(path, seconds, notify=deliver, confirms_delivery=True, delivery_lease=1.0, outbox_every=0.2))
 
 
 async def test_a_move_announced_by_nobody_is_sent_once_by_the_other_process_after_a_kill(database, clock):
