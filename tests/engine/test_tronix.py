@@ -365,9 +365,8 @@ def test_the_planner_weighs_greedys_favourite_first_among_every_legal_action():
         assert sorted(order) == sorted(game.legal_actions(0))
 
 
-def test_the_leaf_counts_the_teams_lead_which_the_seat_margin_misses_with_team_mates():
-    game = at([(0, 0, "NE")], piles={"green": 6, "pink": 2})
-    assert margin(game, 0) == 0.0  # the team-mate's score is the seat's own
+def test_the_planner_judges_a_seat_by_its_teams_lead_over_the_other_team():
+    game = at([(0, 0, "NE")], piles={"green": 6, "pink": 2})  # a team-mate's score is no rival's
     assert margin(game, 0) + leaf_value(game, 0) == 4.0
     assert margin(game, 2) + leaf_value(game, 2) == -4.0
 
