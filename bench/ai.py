@@ -1,11 +1,12 @@
 """AI tournament: the strong (planning) agent against greedy and against random, in every game.
 
 For each game and player count (2, and 4 where the game allows), plays `--games` games per
-pairing with the seats rotated, and prints one JSON line: the strong agent's wins (a shared win
-counts half), the win rate with its 95% Wilson interval, the mean score margin (strong minus the
-best opponent), and the strong agent's move times (median, p95) against its budget. Also prints
-how many copies of a mid-game position each game makes per second, by replaying its log (the
-contract's default) and by its own structural copy.
+pairing with the seats rotated, and prints one JSON line: the strong agent's wins (a win its
+team shares counts whole, a draw between sides is split among them), the win rate with its 95%
+Wilson interval, the mean score margin (strong minus the best opponent outside its team), and
+the strong agent's move times (median, p95) against its budget. Also prints how many copies of a
+mid-game position each game makes per second, by replaying its log (the contract's default) and
+by its own structural copy.
 
     python bench/ai.py [--games 20] [--budget 0.25 | --simulations 200] [--game tronimoes] [--players 2,4]
 
@@ -25,6 +26,7 @@ import benchpath  # noqa: F401  (must come before the project's imports)
 
 from engine import GAMES, Game
 from engine.ai import GreedyAgent, PlanningAgent, RandomAgent
+from engine.core import Outcome
 
 STEP_LIMIT = 20_000
 
@@ -58,9 +60,29 @@ def play(cls: type[Game], players: int, seed: int, strong_seat: int, opponent: s
     outcome = game.outcome()
     if outcome is None:
         return 0.0, 0.0, times
-    share = 1 / len(outcome.winners) if strong_seat in outcome.winners else 0.0
-    others = [s for i, s in enumerate(outcome.scores) if i != strong_seat]
-    return share, outcome.scores[strong_seat] - max(others), times
+    return share_of_win(outcome, strong_seat), margin_of(outcome, strong_seat), times
+
+
+def side_of(outcome: Outcome, seat: int) -> tuple[int, ...]:
+    """The seats that win or lose with `seat`: its team, or the seat alone."""
+    return next((team for team in outcome.teams if seat in team), (seat,))
+
+
+def share_of_win(outcome: Outcome, seat: int) -> float:
+    """The seat's share of the win: 1 when its side (team or seat) wins alone, split evenly
+    among the sides that share a win (a draw), 0 when it lost. Team-mates do not split a
+    team's win."""
+    if seat not in outcome.winners:
+        return 0.0
+    sides = {side_of(outcome, winner) for winner in outcome.winners}
+    return 1 / len(sides)
+
+
+def margin_of(outcome: Outcome, seat: int) -> float:
+    """The seat's score minus the best score of a seat not on its side (team-mates share it)."""
+    mine = side_of(outcome, seat)
+    others = [s for i, s in enumerate(outcome.scores) if i not in mine]
+    return outcome.scores[seat] - max(others) if others else 0.0
 
 
 def copies_per_second(cls: type[Game]) -> dict[str, float]:

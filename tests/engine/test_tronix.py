@@ -3,13 +3,15 @@ scenarios."""
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 import pytest
 
 from engine import GAMES, IllegalMove, NotationError, NotYourTurn, PositionError
+from engine.ai import GreedyAgent, heuristics, margin
 from engine.tronix import Tronix, TronixOptions
-from engine.tronix.ai import closable, ranked
+from engine.tronix.ai import ROLLOUT, closable, leaf_value, proposals, ranked, threats
 from engine.tronix.cards import read_pattern
 from engine.tronix.lines import circuits, shares, tronix_line
 from engine.tronix.teams import seating
@@ -309,6 +311,64 @@ def test_greedy_closes_its_own_circuit_and_blocks_the_other_teams():
     assert closable(blocker.patterns())["green"] == [(1, 1)]
     first = ranked(blocker, 2)[0]  # pink fills the gap with a card that closes nothing
     assert first.startswith("play 1,1") and first.split()[-1] not in ("NW", "SE")
+
+
+# ---- the planning agent's simulated games ----------------------------------------------------------
+
+
+def test_open_lines_one_card_could_close_are_threats_with_the_cards_each_colour_would_win():
+    (gap,) = threats(at(SQUARE).patterns())
+    assert gap.cell == (1, 1) and (gap.green, gap.pink) == (3, 0)
+    assert gap.worth("green") == 4 and gap.worth("pink") == -2
+
+
+def test_the_rollout_closes_its_teams_circuit_when_one_card_can():
+    game = at(SQUARE)
+    action = ROLLOUT.choose(game, 0, random.Random(1))
+    assert game.parse(0, action) == "play 1,1 NW"
+    moved = god([*SQUARE, (2, 0, "NS")])  # God Mode: a card comes from elsewhere to close it
+    action = ROLLOUT.choose(moved, 0, random.Random(1))
+    assert action in moved.legal_actions(0)
+    moved.apply(0, action)
+    assert moved.piles == {"green": 4, "pink": 0}
+
+
+def test_the_rollout_fills_the_other_teams_gap_without_closing_it():
+    game = at(SQUARE, turn=2)
+    for seed in range(5):
+        action = game.parse(2, ROLLOUT.choose(game, 2, random.Random(seed)))
+        assert action.startswith("play 1,1") and action.split()[-1] not in ("NW", "SE")
+
+
+def test_rollout_actions_are_legal_all_game_long():
+    game = Tronix.new(4, seed=3)
+    rng = random.Random(3)
+    while game.outcome() is None:
+        seat = game.to_move()[0]
+        action = ROLLOUT.choose(game, seat, rng)
+        assert game.parse(seat, action) in game.legal_actions(seat)
+        game.apply(seat, action)
+
+
+def test_proposals_bring_the_ends_of_the_teams_line_together():
+    game = at([(0, 0, "SE"), (1, 0, "SW")])  # a green line whose ends face 0,1 and 1,1
+    best = game.parse(0, proposals(game, 0, game.patterns())[0])
+    assert best in ("play 0,1 NE", "play 1,1 NW")
+    game.apply(0, best)
+    assert [t.worth("green") for t in threats(game.patterns())] == [4]
+
+
+def test_the_planner_weighs_greedys_favourite_first_among_every_legal_action():
+    for game in (at(SQUARE), at([(0, 0, "SE"), (1, 0, "SW")]), god([*SQUARE, (2, 0, "NS")])):
+        order = heuristics(game).ranked(game, 0)
+        assert order is not None and order[0] == ranked(game, 0)[0] == GreedyAgent().choose(game, 0)
+        assert sorted(order) == sorted(game.legal_actions(0))
+
+
+def test_the_planner_judges_a_seat_by_its_teams_lead_over_the_other_team():
+    game = at([(0, 0, "NE")], piles={"green": 6, "pink": 2})  # a team-mate's score is no rival's
+    assert margin(game, 0) + leaf_value(game, 0) == 4.0
+    assert margin(game, 2) + leaf_value(game, 2) == -4.0
 
 
 def test_the_game_is_registered():
