@@ -8,7 +8,8 @@ the strong agent's move times (median, p95) against its budget. Also prints how 
 mid-game position each game makes per second, by replaying its log (the contract's default) and
 by its own structural copy.
 
-    python bench/ai.py [--games 20] [--budget 0.25 | --simulations 200] [--game tronimoes] [--players 2,4]
+    python bench/ai.py [--games 20] [--budget 0.25 | --simulations 200] [--opening 4]
+                       [--game tronimoes] [--players 2,4]
 
 Targets: strong beats greedy in >= 65% of games in every game; p95 move time within the budget.
 """
@@ -41,9 +42,17 @@ def wilson(wins: float, games: int, z: float = 1.96) -> tuple[float, float]:
 
 
 def play(cls: type[Game], players: int, seed: int, strong_seat: int, opponent: str,
-         budget: float, simulations: int | None = None) -> tuple[float, float, list[float]]:
-    """One game; (the strong seat's share of the win, its margin, its move times)."""
+         budget: float, simulations: int | None = None, opening: int = 0) -> tuple[float, float, list[float]]:
+    """One game, begun with `opening` random legal moves (so games of a game without hidden
+    chance, where both agents are deterministic, differ); (the strong seat's share of the win,
+    its margin, its move times)."""
     game = cls.new(players, seed=seed)
+    chance = random.Random(seed)
+    for _ in range(opening):
+        if game.outcome() is not None:
+            break
+        mover = game.to_move()[0]
+        game.apply(mover, chance.choice(game.legal_actions(mover)))
     strong = PlanningAgent(budget, simulations)
     other = GreedyAgent() if opponent == "greedy" else RandomAgent()
     times: list[float] = []
@@ -111,6 +120,8 @@ def main() -> None:
     parser.add_argument("--simulations", type=int,
                         help="plan with exactly this many simulations a move instead of a time budget "
                              "(results that do not depend on how busy the machine is)")
+    parser.add_argument("--opening", type=int, default=0,
+                        help="random legal moves that begin each game, so games without hidden chance differ")
     parser.add_argument("--players", default="2,4")
     parser.add_argument("--opponents", default="greedy,random")
     args = parser.parse_args()
@@ -124,7 +135,7 @@ def main() -> None:
                 wins, margins, times = 0.0, [], []
                 for number in range(args.games):
                     share, lead, moves = play(cls, players, 1000 + number, number % players, opponent,
-                                               args.budget, args.simulations)
+                                               args.budget, args.simulations, args.opening)
                     wins += share
                     margins.append(lead)
                     times += moves
@@ -133,7 +144,7 @@ def main() -> None:
                     "game": name, "players": players, "opponent": opponent, "games": args.games,
                     "strong_wins": wins, "win_rate": round(wins / args.games, 3),
                     "ci95": wilson(wins, args.games), "mean_margin": round(statistics.mean(margins), 2),
-                    "budget": args.budget, "simulations": args.simulations,
+                    "budget": args.budget, "simulations": args.simulations, "opening": args.opening,
                     "move_seconds": {"median": round(statistics.median(times), 3) if times else None,
                                      "p95": round(times[int(len(times) * 0.95)], 3) if times else None},
                 }), flush=True)

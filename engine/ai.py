@@ -104,9 +104,11 @@ def seat_rng(game: Game, seat: int, purpose: str) -> random.Random:
 
 
 def margin(game: Game, seat: int) -> float:
-    """The seat's score minus the best other score (what every agent tries to raise)."""
+    """The seat's score minus the best score outside its side (its team, or itself alone): what
+    every agent tries to raise. Team-mates are not rivals."""
     scores = game.scores()
-    others = [score for index, score in enumerate(scores) if index != seat]
+    side = next((team for team in game.teams(game.players) if seat in team), (seat,))
+    others = [score for index, score in enumerate(scores) if index not in side]
     return scores[seat] - (max(others) if others else 0.0)
 
 
@@ -165,6 +167,7 @@ class PlanningAgent:
         self.simulations = simulations
 
     def choose(self, game: Game, seat: int) -> str:
+        deadline = time.perf_counter() + self.budget  # the ranking below counts against the budget
         actions = game.legal_actions(seat)
         if len(actions) == 1:
             return actions[0]
@@ -177,14 +180,13 @@ class PlanningAgent:
             return candidates[0]
         rng = seat_rng(game, seat, "plan")
         results: dict[str, list[float]] = {action: [] for action in candidates}
-        deadline = time.perf_counter() + self.budget
-        made = 0
-        while not self._done(made, deadline):
+        started, made = time.perf_counter(), 0
+        while not self._done(made, deadline, started):
             sample = game.determinize(seat, rng)
             before = margin(sample, seat)
             luck = rng.getrandbits(64)
             for action in candidates:
-                if self._done(made, deadline):
+                if self._done(made, deadline, started):
                     break
                 simulated = sample.clone()
                 simulated.apply(seat, action)
@@ -192,10 +194,15 @@ class PlanningAgent:
                 made += 1
         return _preferred(candidates, results, known.decisive)
 
-    def _done(self, made: int, deadline: float) -> bool:
+    def _done(self, made: int, deadline: float, started: float) -> bool:
+        """Enough simulations: the count asked for, or (at least one made) no time left for
+        another of average length before the deadline."""
         if self.simulations is not None:
             return made >= self.simulations
-        return made > 0 and time.perf_counter() >= deadline
+        if made == 0:
+            return False
+        now = time.perf_counter()
+        return now + (now - started) / made >= deadline
 
     @staticmethod
     def _rollout(known: Heuristics, game: Game, seat: int, rng: random.Random) -> float:

@@ -11,7 +11,7 @@ import random
 import pytest
 
 from engine import GAMES, Game
-from engine.ai import GreedyAgent, PlanningAgent, RandomAgent, agent, seat_rng
+from engine.ai import GreedyAgent, PlanningAgent, RandomAgent, agent, margin, seat_rng
 from tests.engine.test_contract import playout
 
 
@@ -89,3 +89,15 @@ def test_the_seat_generator_depends_on_the_seats_view_only() -> None:
     seat = game.to_move()[0]
     assert seat_rng(game, seat, "x").random() == seat_rng(redealt(game, seat), seat, "x").random()
     assert seat_rng(game, seat, "x").random() != seat_rng(game, (seat + 1) % 3, "x").random()
+
+
+def test_team_mates_are_not_rivals_in_the_margin(monkeypatch: pytest.MonkeyPatch) -> None:
+    tronix = GAMES["tronix"]
+    game = tronix.new(4, seed=2)
+    (first, mate), (rival, other_rival) = tronix.teams(4)
+    scores = {first: 5.0, mate: 5.0, rival: 2.0, other_rival: 2.0}
+    monkeypatch.setattr(game, "scores", lambda: [scores[seat] for seat in range(4)])
+    assert margin(game, first) == 3.0 and margin(game, rival) == -3.0
+    alone = GAMES["tronimoes"].new(3, seed=1)
+    monkeypatch.setattr(alone, "scores", lambda: [4.0, 6.0, 1.0])
+    assert margin(alone, 0) == -2.0  # every other seat is a rival
