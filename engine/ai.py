@@ -49,8 +49,9 @@ class Heuristics:
         """What going from `before` to `after` won `seat`: by default its score's change."""
         return after.scores()[seat] - before.scores()[seat]
 
-    def tie_break(self, before: Game, seat: int, action: str, after: Game) -> tuple[float, ...]:
-        """A key ordering actions of equal gain, higher is better (by default, none)."""
+    def tie_break(self, game: Game, seat: int, action: str, after: Game) -> tuple[float, ...]:
+        """A key ordering actions of equal gain (`game` before the action, `after` it), higher
+        is better (by default, none)."""
         return ()
 
     def ranked(self, game: Game, seat: int) -> list[str] | None:
@@ -62,11 +63,15 @@ class Heuristics:
     def rollout(self, game: Game, seat: int, rng: random.Random) -> str:
         """A legal action for a simulated game, quickly (plans make thousands): by default the
         best by gain and tie-break of a few legal actions drawn at random."""
-        actions = game.legal_actions(seat)
+        return self.best_of_a_few(game, seat, game.legal_actions(seat), rng)
+
+    def best_of_a_few(self, game: Game, seat: int, actions: list[str], rng: random.Random, tries: int = 4) -> str:
+        """The best by gain and tie-break of `tries` of `actions` (legal for `seat`) drawn at
+        random, each tried on a copy."""
         if len(actions) == 1:
             return actions[0]
         best: tuple[tuple[float, ...], str] | None = None
-        for action in rng.sample(actions, min(4, len(actions))):
+        for action in rng.sample(actions, min(tries, len(actions))):
             after = game.clone()
             after.apply(seat, action)
             key = (self.gain(game, seat, after), *self.tie_break(game, seat, action, after))

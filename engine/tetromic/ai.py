@@ -65,11 +65,6 @@ def leaf_value(game: Game, seat: int) -> float:
 class TetromicHeuristics(Heuristics):
     """Tetromic for the shared agents: the functions above."""
 
-    def tie_break(self, before: Game, seat: int, action: str, after: Game) -> tuple[float, ...]:
-        return tie_break(before, seat, action, after)
-
-    def rollout(self, game: Game, seat: int, rng: random.Random) -> str:
-        return rollout_policy(game, seat, rng)
-
-    def leaf_value(self, game: Game, seat: int) -> float:
-        return leaf_value(game, seat)
+    tie_break = staticmethod(tie_break)
+    rollout = staticmethod(rollout_policy)
+    leaf_value = staticmethod(leaf_value)

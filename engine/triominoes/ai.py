@@ -19,5 +19,4 @@ def tie_break(game: Game, seat: int, action: str, after: Game) -> tuple[float, .
 class TriominoesHeuristics(Heuristics):
     """Triominoes for the shared agents: the functions above."""
 
-    def tie_break(self, before: Game, seat: int, action: str, after: Game) -> tuple[float, ...]:
-        return tie_break(before, seat, action, after)
+    tie_break = staticmethod(tie_break)

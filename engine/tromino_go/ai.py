@@ -41,32 +41,17 @@ def tie_break(game: Game, seat: int, action: str, after: Game) -> tuple[float, .
     return (-given, float(weakest[seat]), -float(weakest[1 - seat]), -float(theirs), float(mine))
 
 
-def rollout_policy(game: Game, seat: int, rng: random.Random) -> str:
-    """The planning agent's simulated play: the best by `tie_break` of a few plays or moves drawn
-    at random (never a concession or a forfeit, which uniform sampling would often pick), or the
-    forced pass."""
-    assert isinstance(game, TrominoGo)
-    actions = [a for a in game.legal_actions(seat) if a.split()[0] in ("play", "move", "pass")]
-    if not actions:
-        return game.legal_actions(seat)[0]
-    if len(actions) == 1:
-        return actions[0]
-    best: tuple[tuple[float, ...], str] | None = None
-    for action in rng.sample(actions, min(4, len(actions))):
-        after = game.clone()
-        after.apply(seat, action)
-        key = (after.scores()[seat] - game.scores()[seat], *tie_break(game, seat, action, after))
-        if best is None or key > best[0]:
-            best = (key, action)
-    assert best is not None
-    return best[1]
-
-
 class TrominoGoHeuristics(Heuristics):
-    """TrominoGo for the shared agents: the functions above."""
+    """Tromino Go for the shared agents: greedy breaks ties by `tie_break`; simulated games
+    never concede or forfeit."""
 
-    def tie_break(self, before: Game, seat: int, action: str, after: Game) -> tuple[float, ...]:
-        return tie_break(before, seat, action, after)
+    tie_break = staticmethod(tie_break)
 
     def rollout(self, game: Game, seat: int, rng: random.Random) -> str:
-        return rollout_policy(game, seat, rng)
+        """The best by `tie_break` of a few plays or moves drawn at random (never a concession or
+        a forfeit, which uniform sampling would often pick), or the forced pass."""
+        legal = game.legal_actions(seat)
+        actions = [a for a in legal if a.split()[0] in ("play", "move", "pass")]
+        if not actions:
+            return legal[0]
+        return self.best_of_a_few(game, seat, actions, rng)

@@ -487,11 +487,8 @@ class TronixHeuristics(Heuristics):
     proposed = 5
     """How many of the planning agent's candidates come from `proposals` (after greedy's favourite)."""
 
-    def tie_break(self, before: Game, seat: int, action: str, after: Game) -> tuple[float, ...]:
-        return tie_break(before, seat, action, after)
-
-    def gain(self, before: Game, seat: int, after: Game) -> float:
-        return gain(before, seat, after)
+    tie_break = staticmethod(tie_break)
+    gain = staticmethod(gain)
 
     def ranked(self, game: Game, seat: int) -> list[str] | None:
         """Greedy's favourite first (all the greedy agent plays); then, for the planning agent

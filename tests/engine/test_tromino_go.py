@@ -596,8 +596,9 @@ def test_an_empty_grid_has_no_no_mans_land():
 def test_the_planning_agents_simulations_play_legal_moves_and_never_concede():
     import random
 
-    from engine.tromino_go.ai import rollout_policy
+    from engine.tromino_go.ai import TrominoGoHeuristics
 
+    rollout_policy = TrominoGoHeuristics().rollout
     rng = random.Random(1)
     for g in (game(OPENING), board(MOVING, first=1, t=65, phase="moving"), board(TIE, first=1, t=91, phase="moving")):
         for _ in range(5):
