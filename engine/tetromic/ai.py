@@ -63,7 +63,12 @@ def leaf_value(game: Game, seat: int) -> float:
 
 
 class TetromicHeuristics(Heuristics):
-    """Tetromic for the shared agents: the functions above."""
+    """Tetromic for the shared agents: the functions above. Simulations stop after 8 actions and
+    judge the boards by `leaf_value`: against greedy, 48 simulations a move won 7 of 12 games at
+    depth 8, 8 of 20 at the default 24 and 4 of 12 at 4 (`bench/ai.py --game tetromic`), and
+    depth 8 is nearly three times as fast, so a time budget plans with more deals."""
+
+    depth = 8
 
     tie_break = staticmethod(tie_break)
     rollout = staticmethod(rollout_policy)
