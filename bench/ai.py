@@ -21,6 +21,7 @@ import json
 import math
 import random
 import statistics
+import sys
 import time
 
 import benchpath  # noqa: F401  (must come before the project's imports)
@@ -139,6 +140,9 @@ def main() -> None:
                     wins += share
                     margins.append(lead)
                     times += moves
+                    print(json.dumps({"game": name, "players": players, "opponent": opponent, "number": number,
+                                      "share": share, "margin": lead, "strong_moves": len(moves)}),
+                          file=sys.stderr, flush=True)
                 times.sort()
                 print(json.dumps({
                     "game": name, "players": players, "opponent": opponent, "games": args.games,

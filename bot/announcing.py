@@ -46,7 +46,7 @@ class ClockDuties(_Base):
         assert timer.id is not None
         async with self._lock(place):
             table, game = await self._playing(place)
-            current = await self.store.timers(table.id)
+            current = await self._timers(table)
             if timer.id not in {t.id for t in current}:
                 return None
             if timer.seat not in game.to_move():
@@ -69,7 +69,7 @@ class ClockDuties(_Base):
             now = self.clock.now()
             late = sorted({t.seat for t in current if t.kind == DEADLINE and t.due <= now and t.seat in game.to_move()}
                           | {timer.seat})
-            turn = await self._turn(table, game)
+            turn = await self._turn(table, game, current)
             for late_seat in late:  # every seat whose time ran out: one announcement (a phase that ends)
                 if late_seat in turn.game.to_move():
                     turn.time_out(late_seat, "clock")

@@ -95,7 +95,7 @@ class ModeratorCommands(_Base):
             if table.paused == paused:
                 raise Refused(_("the clock is already paused") if paused else _("the clock is not paused"))
             now = self.clock.now()
-            timers = await self.store.timers(table.id)
+            timers = await self._timers(table)
             turn = Turn(self.store, table, game, timers, now, await self._reminders(table))
             if paused:
                 left = {str(t.seat): max(0.0, t.due - now) for t in timers if t.kind == DEADLINE}

@@ -100,6 +100,15 @@ DEADLINE, REMINDER = "deadline", "reminder"
 
 
 @dataclass
+class FirstRead:
+    """The table at a place (None if there is none) and its timers, read by a store's command
+    lock as soon as it held the place, in the same round trip where the database allows."""
+
+    table: TableRecord | None
+    timers: list[Timer]
+
+
+@dataclass
 class Notice:
     """One announcement in the outbox: committed with the change that caused it, delivered after,
     re-sent after a crash until a transport confirms it. `seat` is None for the public message at

@@ -34,6 +34,7 @@ from bot.records import (
     SeatRecord,
     Settings,
     TableRecord,
+    Timer,
     User,
 )
 from bot.refusals import Refused, duration, language, parse_options
@@ -95,6 +96,10 @@ class Referee(ModeratorCommands, ClockDuties):
         self.timers = TimerDispatcher(store, self.clock, self._on_timer)
         self.outbox = OutboxSender(store, self.clock, self._send_notices, lease=delivery_lease, every=outbox_every)
         self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
+        self._first_tables: dict[str, TableRecord | None] = {}
+        self._first_timers: dict[str, tuple[int, list[Timer]]] = {}
+        """What the store's command lock read with the lock, by place, until the command takes it
+        (see `_lock`)."""
 
     async def open(self, *, outbox: bool = True) -> None:
         """Start firing timers (those saved before a restart included) and, unless `outbox` is
@@ -111,13 +116,25 @@ class Referee(ModeratorCommands, ClockDuties):
     @asynccontextmanager
     async def _lock(self, place: str) -> AsyncIterator[None]:
         """Commands on a table run one at a time: one lock per place in this process (a lock
-        nobody holds or waits for is forgotten), and the store's lock across processes."""
+        nobody holds or waits for is forgotten), and the store's lock across processes.
+
+        Where the store reads the table and its timers as it takes the lock (PostgreSQL, in the
+        same round trip), the command's first `_table` and first `_timers` are those; anything
+        read again, or after the command has committed, comes from the store."""
         lock = self._locks.get(place)
         if lock is None:
             lock = asyncio.Lock()
             self._locks[place] = lock
-        async with lock, self.store.command_lock(place):
-            yield
+        async with lock, self.store.command_lock(place) as first:
+            if first is not None:
+                self._first_tables[place] = first.table
+                if first.table is not None:
+                    self._first_timers[place] = (first.table.id, first.timers)
+            try:
+                yield
+            finally:
+                self._first_tables.pop(place, None)
+                self._first_timers.pop(place, None)
 
     async def delivered(self, reply: Reply) -> None:
         """The transport delivered `reply`: its announcements are not to be sent again."""
@@ -537,7 +554,7 @@ class Referee(ModeratorCommands, ClockDuties):
     async def _table(self, place: str) -> TableRecord:
         """The table at `place` (Refused if there is none); from here on the referee speaks the
         table's language."""
-        table = await self.store.table_at(place)
+        table = self._first_tables.pop(place) if place in self._first_tables else await self.store.table_at(place)
         if table is None:
             raise Refused(_("there is no game here; start one first"))
         speak(table.meta.get(LANGUAGE))
@@ -581,12 +598,22 @@ class Referee(ModeratorCommands, ClockDuties):
             return list(Settings("").reminders)
         return (await self.store.settings(table.guild)).reminders
 
-    async def _turn(self, table: TableRecord, game: Game) -> Turn:
-        return Turn(self.store, table, game, await self.store.timers(table.id), self.clock.now(),
-                    await self._reminders(table))
+    async def _turn(self, table: TableRecord, game: Game, timers: list[Timer] | None = None) -> Turn:
+        """A turn on the table's game, with its timers (`timers`, if just read)."""
+        timers = await self._timers(table) if timers is None else timers
+        return Turn(self.store, table, game, timers, self.clock.now(), await self._reminders(table))
+
+    async def _timers(self, table: TableRecord) -> list[Timer]:
+        """The table's timers: as the command lock read them, the first time a command asks
+        before it commits, else from the store."""
+        first = self._first_timers.pop(table.place, None)
+        if first is not None and first[0] == table.id:
+            return first[1]
+        return await self.store.timers(table.id)
 
     async def _commit(self, turn: Turn, *, undo_after: int | None = None, expected: int | None = None,
                       notices: list[Notice] | None = None) -> None:
+        self._first_timers.pop(turn.table.place, None)  # a commit rewrites them
         try:
             timers = await turn.commit(undo_after=undo_after, expected=expected, notices=notices or [])
         except BaseException:
@@ -601,7 +628,7 @@ class Referee(ModeratorCommands, ClockDuties):
             log.exception("saving a snapshot of table %s failed; the log has every move", turn.table.id)
 
     async def _deadlines(self, table: TableRecord) -> dict[int, float]:
-        return {t.seat: t.due for t in await self.store.timers(table.id) if t.kind == DEADLINE}
+        return {t.seat: t.due for t in await self._timers(table) if t.kind == DEADLINE}
 
     def _notice(self, table: TableRecord, ply: int, text: str, *, seat: int | None = None,
                 mentions: list[str] | None = None, board: bool = False, kind: str = "move",

@@ -22,7 +22,7 @@ from typing import Any
 
 import aiosqlite
 
-from bot.records import OPEN_STATUSES, ActionRecord, Notice, SeatRecord, Settings, TableRecord, Timer
+from bot.records import OPEN_STATUSES, ActionRecord, FirstRead, Notice, SeatRecord, Settings, TableRecord, Timer
 
 log = logging.getLogger(__name__)
 
@@ -65,11 +65,13 @@ class Store(ABC):
     async def close(self) -> None: ...
 
     @asynccontextmanager
-    async def command_lock(self, place: str) -> AsyncIterator[None]:
+    async def command_lock(self, place: str) -> AsyncIterator[FirstRead | None]:
         """Held while a command on the table at `place` runs, so commands on one table run one at
-        a time across processes (PostgreSQL: an advisory lock). SQLite needs none: its writes
-        are serialised and every commit checks the log length it expected."""
-        yield
+        a time across processes (PostgreSQL: an advisory lock). Yields the table at the place
+        and its timers as they stood once the lock was held, where reading them with the lock
+        saves a round trip, else None. SQLite needs no lock: its writes are serialised and every
+        commit checks the log length it expected."""
+        yield None
 
     @abstractmethod
     async def dump(self) -> dict[str, list[dict[str, Any]]]:

@@ -21,7 +21,7 @@ from typing import Any
 
 import asyncpg
 
-from bot.records import OPEN_STATUSES, ActionRecord, Notice, SeatRecord, Settings, TableRecord, Timer
+from bot.records import OPEN_STATUSES, ActionRecord, FirstRead, Notice, SeatRecord, Settings, TableRecord, Timer
 from bot.store import DUMPED, MIGRATIONS, OUTBOX_LEASE, PlaceTaken, StaleLog, StaleTable, Store, settings_from
 
 log = logging.getLogger(__name__)
@@ -122,6 +122,26 @@ _TABLE_COLUMNS = ("id, place, guild, game, options, status, seed, turn_seconds, 
 """A table's columns and, in the same row, its seats (one round trip per read)."""
 _NOTICE_COLUMNS = "id, table_id, place, ply, seat, data, created_at, attempts"
 
+LOCK_FUNCTION = """
+CREATE OR REPLACE FUNCTION tileref_lock_place(p_place TEXT) RETURNS TABLE (
+    id BIGINT, place TEXT, guild TEXT, game TEXT, options TEXT, status TEXT, seed BIGINT, turn_seconds BIGINT,
+    paused INTEGER, created_by TEXT, created_at DOUBLE PRECISION, meta TEXT, version INTEGER, seat_rows JSON,
+    timer_rows JSON
+) LANGUAGE plpgsql VOLATILE AS $$
+#variable_conflict use_column
+BEGIN
+    PERFORM pg_advisory_lock(LOCKS_KEY, hashtext(p_place));
+    -- a statement after the lock: it sees every command that finished while this one waited
+    RETURN QUERY SELECT TABLE_COLUMNS,
+        (SELECT COALESCE(json_agg(json_build_array(m.id, m.seat, m.kind, m.due, m.ply) ORDER BY m.due, m.id), '[]')
+         FROM timers m WHERE m.table_id = tables.id)
+        FROM tables WHERE place = p_place ORDER BY id DESC LIMIT 1;
+END
+$$
+""".replace("LOCKS_KEY", str(LOCKS)).replace("TABLE_COLUMNS", _TABLE_COLUMNS)
+"""A command's lock on its place (a session advisory lock, held after the call returns) and its
+first read, the table at the place with its seats and timers, in one round trip."""
+
 
 class PostgresStore(Store):
     """The store in a PostgreSQL database at `address` (`postgresql://user@host:5432/db`), in
@@ -176,6 +196,7 @@ class PostgresStore(Store):
                 await db.execute(PG_MIGRATIONS[number])
                 await db.execute("UPDATE schema_version SET version = $1", number + 1)
             await db.execute(COMMIT_FUNCTION)
+            await db.execute(LOCK_FUNCTION)
             return len(PG_MIGRATIONS)
 
     async def close(self) -> None:
@@ -196,14 +217,21 @@ class PostgresStore(Store):
             yield db
 
     @asynccontextmanager
-    async def command_lock(self, place: str) -> AsyncIterator[None]:
-        """Hold the place's advisory lock (on a connection of its own) while the command runs."""
+    async def command_lock(self, place: str) -> AsyncIterator[FirstRead]:
+        """Hold the place's advisory lock (on a connection of its own) while the command runs;
+        the lock and the first read of the table are one round trip."""
         if self._locks is None:
             raise RuntimeError("the store is not open")
         async with self._locks.acquire() as db:
-            await db.execute("SELECT pg_advisory_lock($1, hashtext($2))", LOCKS, place)
             try:
-                yield
+                rows = await db.fetch("SELECT * FROM tileref_lock_place($1)", place)
+            except BaseException:
+                db.terminate()  # the lock may have been taken before the call failed or was cancelled
+                raise
+            try:
+                yield FirstRead(_tables(rows)[0] if rows else None,
+                                [_timer_from(rows[0]["id"], *timer) for timer in json.loads(rows[0]["timer_rows"])]
+                                if rows else [])
             finally:
                 try:
                     await db.execute("SELECT pg_advisory_unlock($1, hashtext($2))", LOCKS, place)
@@ -473,3 +501,7 @@ def _notice(row: asyncpg.Record) -> Notice:
 def _timer(row: asyncpg.Record) -> Timer:
     return Timer(table_id=row["table_id"], seat=row["seat"], kind=row["kind"], due=row["due"], ply=row["ply"],
                  id=row["id"])
+
+
+def _timer_from(table_id: int, timer_id: int, seat: int, kind: str, due: float, ply: int) -> Timer:
+    return Timer(table_id=table_id, seat=seat, kind=kind, due=due, ply=ply, id=timer_id)

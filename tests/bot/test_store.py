@@ -194,6 +194,41 @@ async def test_commands_on_one_table_wait_for_each_other_across_stores(database,
                      ["second in", "second out", "first in", "first out"])
 
 
+async def test_the_lock_reads_the_table_as_the_command_before_it_left_it(database, store):
+    """A command's first read comes with its lock (PostgreSQL: one round trip): it sees the
+    move and the clocks the command that held the lock before committed while it waited."""
+    table_id = await store.create_table(a_table())
+    other = store_for(database)
+    await other.open()
+    seen = []
+
+    async def first_command():
+        async with store.command_lock("test:1"):
+            await asyncio.sleep(0.2)
+            table = await store.get_table(table_id)
+            table.status = PLAYING
+            await store.commit(table_id, expected=0, actions=actions("a"), table=table,
+                               timers=[Timer(table_id, 1, DEADLINE, 9.0, 1)])
+
+    async def second_command():
+        await asyncio.sleep(0.05)
+        async with other.command_lock("test:1") as first:
+            seen.append(first)
+
+    try:
+        await asyncio.gather(first_command(), second_command())
+        async with other.command_lock("test:nowhere") as nothing:
+            pass
+    finally:
+        await other.close()
+    if isinstance(store, SQLiteStore):
+        assert seen == [None] and nothing is None  # SQLite reads nothing with its (absent) lock
+        return
+    assert seen[0].table.status == PLAYING and seen[0].table.version == 1
+    assert [(t.table_id, t.seat, t.kind, t.due, t.ply) for t in seen[0].timers] == [(table_id, 1, DEADLINE, 9.0, 1)]
+    assert nothing.table is None and nothing.timers == []
+
+
 async def test_a_copy_holds_every_row_and_new_ids_follow_the_copied_ones(store, tmp_path):
     table_id = await store.create_table(a_table())
     await store.commit(table_id, expected=0, actions=actions("a", "b"), timers=[Timer(table_id, 1, DEADLINE, 9.0, 2)])
