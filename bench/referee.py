@@ -45,6 +45,8 @@ from bot.records import User
 from bot.referee import Referee
 
 PLAYERS = [User(f"bench:{i}", f"player{i}") for i in range(6)]
+WARMUP_SECONDS = 2.0
+"""Load before a paced run's timed part (connections opened, statements prepared)."""
 
 
 def summary(seconds: list[float]) -> dict[str, float]:
@@ -138,32 +140,34 @@ async def sustained(referee: Referee, places: list[str], seconds: float, workers
 
 
 async def paced(referee: Referee, places: list[str], seconds: float, rate: float,
-                seed: int = 0) -> tuple[list[float], float]:
+                seed: int = 0, warmup: float = WARMUP_SECONDS) -> tuple[list[float], float]:
     """Moves arriving at random at `rate` a second on average for `seconds`, each on a table
     nobody is moving on (as players' moves arrive, whether or not the bot is busy): their act
-    latencies, and how long it took."""
+    latencies, and how long it took. The first `warmup` seconds of the same load come before
+    and are not counted: a process that has served a while has its database connections open
+    and their statements prepared."""
     rng = random.Random(seed)
     loop = asyncio.get_running_loop()
     samples: list[float] = []
     busy: set[str] = set()
     running: set[asyncio.Task[None]] = set()
 
-    async def move(place: str) -> None:
+    async def move(place: str, counted: bool) -> None:
         try:
             measured = await one_move(referee, place, rng)
-            if measured is not None:
+            if measured is not None and counted:
                 samples.append(measured)
         finally:
             busy.discard(place)
 
-    begin = loop.time()
-    arrival = begin
+    begin = loop.time() + warmup
+    arrival = loop.time()
     while arrival < begin + seconds:
         await asyncio.sleep(max(0.0, arrival - loop.time()))
         place = rng.choice(places)
         if place not in busy:
             busy.add(place)
-            task = asyncio.create_task(move(place))
+            task = asyncio.create_task(move(place, counted=arrival >= begin))
             running.add(task)
             task.add_done_callback(running.discard)
         arrival += rng.expovariate(rate)

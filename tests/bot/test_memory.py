@@ -1,5 +1,6 @@
 """The process's garbage-collection schedule: what survives a full collection is frozen, so the
-collector's automatic passes skip the games kept in memory; stopping thaws everything."""
+collector's automatic passes skip the games kept in memory; what survives the collector's own
+oldest-generation passes is frozen too; stopping thaws everything."""
 
 from __future__ import annotations
 
@@ -20,6 +21,20 @@ async def test_survivors_are_frozen_until_the_schedule_stops():
     finally:
         await collector.stop()
     assert gc.get_freeze_count() == 0
+
+
+async def test_what_survives_an_automatic_oldest_generation_pass_is_frozen():
+    collector = CollectorMaintenance(every=3600)
+    collector.start()
+    try:
+        before = gc.get_freeze_count()
+        made_since = [GAMES["tronimoes"].new(2, seed=seed) for seed in range(5)]
+        gc.collect(2)  # as the collector's own threshold would start it
+        assert gc.get_freeze_count() > before + len(made_since)
+    finally:
+        await collector.stop()
+    gc.collect(2)
+    assert gc.get_freeze_count() == 0, "stopping the schedule stops the freezing"
 
 
 def test_a_game_dropped_from_memory_leaves_no_cycle_for_the_collector():
