@@ -10,7 +10,8 @@ Prints JSON lines:
     moves arrive), spread over the processes, with the act latency they see. The sustained runs
     keep 16 moves in flight a process whatever the speed, so their latency is mostly queueing
     (64 moves in flight at 500 a second wait 128 ms on average by Little's law); the paced run
-    measures what a move costs at that load.
+    measures what a move costs at that load, after 2 seconds of the same load that are not
+    timed (a process that has served a while has its connections open).
 Targets on a 2-core machine: p99 <= 100 ms with rendering; >= 200 moves/s without; on PostgreSQL
 with 10,000 tables, >= 500 moves/s with 4 processes and act p99 <= 50 ms at 500 moves a second.
 The load generator (choosing each move) runs in the bot's processes and takes its share of the

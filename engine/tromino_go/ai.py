@@ -21,6 +21,19 @@ BREATHING = 4
 """Outside edges beyond which a group counts as safe."""
 
 
+def weakest_groups(game: TrominoGo) -> dict[int, int]:
+    """Each player's fewest outside edges of any of their groups (BREATHING if they have none,
+    or if all their groups have more)."""
+    analysis = game.analysis()
+    pieces = game.pieces
+    weakest = {0: BREATHING, 1: BREATHING}
+    for group in groups([p.cells for p in pieces], [p.owner for p in pieces],
+                        single=game.options.group_mode == "single"):
+        owner = pieces[group[0]].owner
+        weakest[owner] = min(weakest[owner], sum(analysis.out[i] for i in group))
+    return weakest
+
+
 def tie_break(game: Game, seat: int, action: str, after: Game) -> tuple[float, ...]:
     assert isinstance(after, TrominoGo) and isinstance(game, TrominoGo)
     word = action.split()[0]
@@ -41,11 +54,27 @@ def tie_break(game: Game, seat: int, action: str, after: Game) -> tuple[float, .
     return (-given, float(weakest[seat]), -float(weakest[1 - seat]), -float(theirs), float(mine))
 
 
+def leaf_value(game: Game, seat: int) -> float:
+    """Where a simulation stops mid-round: a point (about what a round is worth) for breathing
+    room, the seat's weakest group against the opponent's, each counted up to BREATHING."""
+    assert isinstance(game, TrominoGo)
+    if game.winner is not None:
+        return 0.0
+    weakest = weakest_groups(game)
+    return (weakest[seat] - weakest[1 - seat]) / BREATHING
+
+
 class TrominoGoHeuristics(Heuristics):
     """Tromino Go for the shared agents: greedy breaks ties by `tie_break`; simulated games
-    never concede or forfeit."""
+    never concede or forfeit. A simulated action costs several copies and analyses, so
+    simulations are short (`depth` actions) and judged by `leaf_value`; at the default 24 actions
+    a 2-second budget allowed about 12 simulations in all."""
+
+    depth = 4
+    candidates = 6
 
     tie_break = staticmethod(tie_break)
+    leaf_value = staticmethod(leaf_value)
 
     def rollout(self, game: Game, seat: int, rng: random.Random) -> str:
         """The best by `tie_break` of a few plays or moves drawn at random (never a concession or
