@@ -60,11 +60,6 @@ class Heuristics:
         with thousands of actions a turn rank without copies)."""
         return None
 
-    def proposals(self, game: Game, seat: int) -> list[str]:
-        """Legal actions the planning agent should weigh besides greedy's best `candidates`
-        (actions greedy ranks low by its nature that are sometimes right): by default none."""
-        return []
-
     def rollout(self, game: Game, seat: int, rng: random.Random) -> str:
         """A legal action for a simulated game, quickly (plans make thousands): by default the
         best by gain and tie-break of a few legal actions drawn at random."""
@@ -186,7 +181,6 @@ class PlanningAgent:
         if self.simulations is None and self.budget < self.SMALLEST_BUDGET:
             return ranked[0]
         candidates = ranked[:known.candidates]
-        candidates += [a for a in known.proposals(game, seat) if a in actions and a not in candidates]
         if len(candidates) == 1:
             return candidates[0]
         rng = seat_rng(game, seat, "plan")

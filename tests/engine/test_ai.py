@@ -102,29 +102,3 @@ def test_team_mates_are_not_rivals_in_the_margin(monkeypatch: pytest.MonkeyPatch
     monkeypatch.setattr(alone, "scores", lambda: [4.0, 6.0, 1.0])
     assert margin(alone, 0) == -2.0  # every other seat is a rival
 
-
-def test_the_planner_weighs_a_games_proposals_beside_greedys_best(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A game's heuristics may propose actions greedy ranks low; the planner plays them out too,
-    and takes one that does clearly better."""
-    from engine.ai import HEURISTICS, Heuristics
-
-    tronimoes = GAMES["tronimoes"]
-    game = tronimoes.new(2, seed=5)
-    while len(game.legal_actions(game.to_move()[0])) < 3:
-        game.apply(game.to_move()[0], GreedyAgent().choose(game, game.to_move()[0]))
-    seat = game.to_move()[0]
-    worst = GreedyAgent().ranked(game, seat)[-1]
-    start = len(game.log)
-
-    class Proposing(Heuristics):
-        candidates = 1
-        depth = 0
-
-        def proposals(self, game: Game, seat: int) -> list[str]:
-            return [worst, "no such action"]
-
-        def leaf_value(self, game: Game, seat: int) -> float:
-            return 100.0 if game.log[start][1] == worst else 0.0
-
-    monkeypatch.setitem(HEURISTICS, "tronimoes", Proposing())
-    assert PlanningAgent(simulations=4).choose(game, seat) == worst
