@@ -317,11 +317,15 @@ class SQLiteStore(Store):
 
     async def _connect(self) -> aiosqlite.Connection:
         connection = await aiosqlite.connect(self.path, isolation_level=None)
-        connection.row_factory = aiosqlite.Row
-        await connection.execute("PRAGMA journal_mode=WAL")
-        await connection.execute("PRAGMA busy_timeout=10000")
-        await connection.execute(f"PRAGMA synchronous={self.synchronous}")
-        await connection.execute("PRAGMA foreign_keys=ON")
+        try:
+            connection.row_factory = aiosqlite.Row
+            await connection.execute("PRAGMA busy_timeout=10000")
+            await _write_ahead_logging(connection)
+            await connection.execute(f"PRAGMA synchronous={self.synchronous}")
+            await connection.execute("PRAGMA foreign_keys=ON")
+        except BaseException:
+            await connection.close()
+            raise
         return connection
 
     async def _migrate(self) -> None:
@@ -620,6 +624,22 @@ def _notice(row: aiosqlite.Row) -> Notice:
 def _timer(row: aiosqlite.Row) -> Timer:
     return Timer(table_id=row["table_id"], seat=row["seat"], kind=row["kind"], due=row["due"], ply=row["ply"],
                  id=row["id"])
+
+
+async def _write_ahead_logging(connection: aiosqlite.Connection, *, patience: float = 10.0) -> None:
+    """Put the file in write-ahead-logging mode (it stays so), waiting up to `patience` seconds
+    for other connections that are opening the same new file at this moment: SQLite refuses a
+    change of journal mode at once, without its busy timeout, while another connection holds
+    the file."""
+    deadline = asyncio.get_running_loop().time() + patience
+    while True:
+        try:
+            await connection.execute("PRAGMA journal_mode=WAL")
+            return
+        except sqlite3.OperationalError as error:
+            if "locked" not in str(error) or asyncio.get_running_loop().time() > deadline:
+                raise
+        await asyncio.sleep(0.02)
 
 
 def _statements(script: str) -> list[str]:

@@ -166,8 +166,10 @@ class PostgresStore(Store):
         settings = {"search_path": self.schema} if self.schema else {}
         if self.schema:
             connection = await asyncpg.connect(self.address)
-            try:
-                await connection.execute(f'CREATE SCHEMA IF NOT EXISTS "{self.schema}"')
+            try:  # under the migration lock: two processes creating one schema at once would collide
+                async with connection.transaction():
+                    await connection.execute("SELECT pg_advisory_xact_lock($1, $2)", LOCKS, MIGRATION_LOCK)
+                    await connection.execute(f'CREATE SCHEMA IF NOT EXISTS "{self.schema}"')
             finally:
                 await connection.close()
         self._pool = await asyncpg.create_pool(self.address, min_size=1, max_size=self.pool_size,

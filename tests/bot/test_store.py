@@ -55,6 +55,18 @@ async def test_opening_an_existing_database_migrates_nothing_again(database, sto
     await again.close()
 
 
+async def test_processes_starting_at_once_on_a_new_database_all_start(database):
+    stores = [store_for(database) for _ in range(4)]
+    opened = await asyncio.gather(*(store.open() for store in stores), return_exceptions=True)
+    try:
+        assert [outcome for outcome in opened if outcome is not None] == []
+        table_id = await stores[0].create_table(a_table())
+        assert (await stores[3].get_table(table_id)).place == "test:1"
+    finally:
+        for store in stores:
+            await store.close()
+
+
 async def test_a_file_from_a_newer_tileref_is_refused(tmp_path):
     path = tmp_path / "new.sqlite3"
     sqlite3.connect(path).execute(f"PRAGMA user_version={len(MIGRATIONS) + 1}")

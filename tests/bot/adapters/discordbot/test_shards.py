@@ -66,6 +66,9 @@ async def test_two_processes_each_serve_the_servers_of_their_shard(standin, data
             await asyncio.sleep(0.2)
         published = [r for r in s.requests if r.startswith("PUT") and r.endswith("/commands")]
         assert len(published) == 2, published  # once per server, by one process
+    except AssertionError as failure:  # with what the processes said, which tells why
+        raise AssertionError(f"{failure}\n" + "\n".join(f"--- shard {n} said:\n{log.read_text()[-3000:]}"
+                                                     for n, log in enumerate(logs))) from None
     finally:
         for process in processes:
             process.terminate()
