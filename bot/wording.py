@@ -66,15 +66,16 @@ def hand_text(game: Game, seat: int) -> str:
     held = game.view(seat).get("hand")
     playable = set(map(str, game.view(seat).get("playable", []))) if seat in game.to_move() else set()
     if isinstance(held, dict):
-        pieces = [f"{name} ×{count}" if count != 1 else str(name) for name, count in held.items() if count]
+        counted = [(str(name), count) for name, count in held.items() if count]
     elif isinstance(held, list):
-        pieces = [str(piece) for piece in held]
+        counted = [(str(piece), 1) for piece in held]
     else:
         return _("Nothing is hidden in this game: everything you have is on the board.")
-    if not pieces:
+    if not counted:
         return _("Your hand is empty.")
-    listed = ", ".join(f"**{p}**" if p in playable else p for p in pieces)
-    text = _("Your hand ({count}): {pieces}").format(count=len(pieces), pieces=listed)
+    listed = ", ".join((f"**{name}**" if name in playable else name) + (f" ×{count}" if count != 1 else "")
+                       for name, count in counted)
+    text = _("Your hand ({count}): {pieces}").format(count=sum(count for _name, count in counted), pieces=listed)
     return text + ("\n" + _("The ones in bold can be played now.") if playable else "")
 
 
