@@ -2,7 +2,9 @@
 
 * `legal_actions` with a hand of all 5 kinds (10 pieces) on half-full boards [p99 <= 5 ms];
 * the picture of 8 boards mid-game [<= 60 ms, <= 300 KB];
-* greedy solo games to level 10: phases used, median and range [the rules' simulation: ~22].
+* solo games to level 10, the same deals for greedy and for the planning agent's packing by row
+  covers (`engine.tetromic.packing`): phases used, median, mean and range [the rules'
+  simulation: ~22].
 
     python bench/tetromic.py [--solo-games 50] [--renders 100]
 """
@@ -14,11 +16,14 @@ import json
 import random
 import statistics
 import time
+from collections.abc import Callable
 
 import benchpath  # noqa: F401  (must come before the project's imports)
 
 from engine.ai import GreedyAgent
+from engine.core import Game
 from engine.tetromic import Tetromic
+from engine.tetromic.ai import packing_action
 from renderers import render
 
 
@@ -77,20 +82,20 @@ def picture_case(renders: int) -> dict[str, object]:
             "p99_ms": round(percentile(times, 0.99) * 1000, 2), "max_kb": round(max(sizes) / 1024, 1)}
 
 
-def solo_case(games: int) -> dict[str, object]:
-    agent = GreedyAgent()
+def solo_case(games: int, name: str, choose: Callable[[Game, int], str]) -> dict[str, object]:
     phases = []
     for seed in range(games):
         game = Tetromic.new(1, seed=seed)
         for _ in range(5000):
             if game.outcome() is not None:
                 break
-            game.apply(0, agent.choose(game, 0))
+            game.apply(0, choose(game, 0))
         outcome = game.outcome()
         if outcome is not None and outcome.winners == (0,) and game.seats[0].level >= game.target:
             phases.append(game.phase)
-    return {"case": "greedy_solo_phases_to_level_10", "games": games, "reached": len(phases),
+    return {"case": f"{name}_solo_phases_to_level_10", "games": games, "reached": len(phases),
             "median": statistics.median(phases) if phases else None,
+            "mean": round(statistics.mean(phases), 2) if phases else None,
             "range": [min(phases), max(phases)] if phases else None}
 
 
@@ -102,7 +107,8 @@ def main() -> None:
     args = parser.parse_args()
     print(json.dumps(legal_actions_case(args.positions)), flush=True)
     print(json.dumps(picture_case(args.renders)), flush=True)
-    print(json.dumps(solo_case(args.solo_games)), flush=True)
+    print(json.dumps(solo_case(args.solo_games, "greedy", GreedyAgent().choose)), flush=True)
+    print(json.dumps(solo_case(args.solo_games, "packing", packing_action)), flush=True)
 
 
 if __name__ == "__main__":

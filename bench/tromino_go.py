@@ -17,7 +17,7 @@ import time
 
 import benchpath  # noqa: F401  (must come before the project's imports)
 
-from engine.ai import GreedyAgent, RandomAgent
+from engine.ai import GreedyAgent, RandomAgent, heuristics
 from engine.tromino_go import TrominoGo
 from renderers import render
 
@@ -25,10 +25,6 @@ from renderers import render
 def percentile(samples: list[float], fraction: float) -> float:
     ordered = sorted(samples)
     return ordered[min(len(ordered) - 1, int(len(ordered) * fraction))]
-
-
-def no_concessions(game: TrominoGo, seat: int) -> list[str]:
-    return [a for a in game.legal_actions(seat) if a.split()[0] in ("play", "move", "pass")]
 
 
 def timings(games: int) -> list[dict[str, object]]:
@@ -49,7 +45,7 @@ def timings(games: int) -> list[dict[str, object]]:
             data = render(game)
             pictures.append(time.perf_counter() - started)
             sizes.append(len(data))
-            choices = no_concessions(game, seat)
+            choices = heuristics(game).playing(game, seat)
             game.apply(seat, greedy.choose(game, seat) if len(choices) > 1 else choices[0])
     def summary(name: str, samples: list[float]) -> dict[str, object]:
         return {"case": name, "samples": len(samples),
@@ -71,14 +67,12 @@ def duel(rounds: int) -> dict[str, object]:
         while game.outcome() is None and sum(won.values()) < rounds:
             before, round_number = list(game.points), game.round
             seat = game.to_move()[0]
-            choices = no_concessions(game, seat)
+            choices = heuristics(game).playing(game, seat)
             if seat == greedy_seat:
                 action = greedy.choose(game, seat)
                 action = action if action in choices else choices[0]
             else:
                 action = randomly.choose(game, seat)
-                if action not in choices:
-                    action = choices[len(game.log) % len(choices)]
             game.apply(seat, action)
             if game.round != round_number or game.outcome() is not None:
                 gained = [game.points[i] - before[i] for i in (0, 1)]

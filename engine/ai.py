@@ -43,7 +43,7 @@ class Heuristics:
     """How many of the greedy ranking's best actions the planning agent weighs."""
     decisive = 0.25
     """How much better (in the seat's score margin, on average) a simulated action must do than
-    the greedy favourite to be preferred to it."""
+    the favourite (see `favourite`) to be preferred to it."""
 
     def gain(self, before: Game, seat: int, after: Game) -> float:
         """What going from `before` to `after` won `seat`: by default its score's change."""
@@ -60,10 +60,24 @@ class Heuristics:
         with thousands of actions a turn rank without copies)."""
         return None
 
+    def playing(self, game: Game, seat: int) -> list[str]:
+        """The seat's legal actions that play the game on: by default all of them; a game whose
+        players may give up (Tromino Go's `concede` and `forfeit`) leaves those out, unless
+        nothing else is legal."""
+        return game.legal_actions(seat)
+
+    def favourite(self, game: Game, seat: int) -> str | None:
+        """The action the planning agent starts from and keeps unless its simulations find a
+        clearly better one, when the game knows a better plan than greedy's one-action look
+        (Tetromic: the next piece of the biggest set of rows its hand can fill); by default None,
+        and greedy's best is the favourite."""
+        return None
+
     def rollout(self, game: Game, seat: int, rng: random.Random) -> str:
         """A legal action for a simulated game, quickly (plans make thousands): by default the
-        best by gain and tie-break of a few legal actions drawn at random."""
-        return self.best_of_a_few(game, seat, game.legal_actions(seat), rng)
+        best by gain and tie-break of a few of the actions that play on (`playing`) drawn at
+        random."""
+        return self.best_of_a_few(game, seat, self.playing(game, seat), rng)
 
     def best_of_a_few(self, game: Game, seat: int, actions: list[str], rng: random.Random, tries: int = 4) -> str:
         """The best by gain and tie-break of `tries` of `actions` (legal for `seat`) drawn at
@@ -118,12 +132,13 @@ def margin(game: Game, seat: int) -> float:
 
 
 class RandomAgent:
-    """Any legal action, uniformly."""
+    """Any action that plays the game on (`Heuristics.playing`: never giving the game up while
+    something else is legal), uniformly."""
 
     name = "random"
 
     def choose(self, game: Game, seat: int) -> str:
-        return seat_rng(game, seat, "random").choice(game.legal_actions(seat))
+        return seat_rng(game, seat, "random").choice(heuristics(game).playing(game, seat))
 
 
 class GreedyAgent:
@@ -161,8 +176,9 @@ class PlanningAgent:
     pick the action with the best average outcome. Every candidate is played out on the same
     deals with the same random choices afterwards (common random numbers), so the comparison
     measures the actions, not the luck. Works for `budget` seconds (or exactly `simulations`
-    simulations, for reproducible play); falls back to greedy when the budget is too small to
-    plan, and keeps the greedy favourite unless another action does clearly better."""
+    simulations, for reproducible play); falls back to its favourite (the game's own plan, see
+    `Heuristics.favourite`, else greedy's best) when the budget is too small to plan, and keeps
+    the favourite unless another action does clearly better."""
 
     name = "strong"
     SMALLEST_BUDGET = 0.05
@@ -178,6 +194,9 @@ class PlanningAgent:
             return actions[0]
         known = heuristics(game)
         ranked = GreedyAgent().ranked(game, seat)
+        favourite = known.favourite(game, seat)
+        if favourite is not None:
+            ranked = [favourite, *(action for action in ranked if action != favourite)]
         if self.simulations is None and self.budget < self.SMALLEST_BUDGET:
             return ranked[0]
         candidates = ranked[:known.candidates]
@@ -223,7 +242,7 @@ class PlanningAgent:
 
 
 def _preferred(candidates: list[str], results: dict[str, list[float]], decisive: float) -> str:
-    """The best candidate by mean result; the first (the greedy favourite) unless the best beats
+    """The best candidate by mean result; the first (the favourite) unless the best beats
     it by more than `decisive` and by more than the noise of the difference (one standard error,
     paired over the shared deals)."""
     favourite = candidates[0]

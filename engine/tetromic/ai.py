@@ -1,6 +1,8 @@
-"""Tetromic heuristics for the shared agents (`engine.ai`), per §2.4: rows cleared first, then
-how full the rows are (squared, so nearly full rows count most), with a penalty for single off
-cells shut in on every side, which no piece can ever fill."""
+"""Tetromic heuristics for the shared agents (`engine.ai`). Greedy ranks placements per §2.4:
+rows cleared first, then how full the rows are (squared, so nearly full rows count most), with
+a penalty for single off cells shut in on every side, which no piece can ever fill. The planning
+agent packs by row covers instead (`engine.tetromic.packing`): it places a piece only as part of
+a set of held pieces that clears rows now, and otherwise draws."""
 
 from __future__ import annotations
 
@@ -10,6 +12,8 @@ from engine.ai import Heuristics
 from engine.core import Game
 from engine.tetromic.board import OFF, Board
 from engine.tetromic.game import Tetromic
+from engine.tetromic.notation import canonical_play
+from engine.tetromic.packing import LARGEST_COVER, best_cover
 from engine.tetromic.pieces import placed_cells
 
 
@@ -34,18 +38,24 @@ def tie_break(game: Game, seat: int, action: str, after: Game) -> tuple[float, .
     return (rows, placing, board_value(me.board), drawing)
 
 
-def rollout_policy(game: Game, seat: int, rng: random.Random) -> str:
-    """Place a piece where it fills rows best (among a few tried at random), else draw, else skip."""
+def packing_action(game: Game, seat: int) -> str:
+    """The next piece of the best row cover the seat's hand makes (`packing.best_cover`); with
+    none, a draw (or, having drawn, `skip`). A hand grown past any cover's size with no cover in
+    sight places its best piece as greedy would, so a board no cover fits still moves on."""
     assert isinstance(game, Tetromic)
+    me = game.seats[seat]
+    cover = best_cover(me.board, me.hand)
+    if cover:
+        orientation, anchor = cover[0]
+        return canonical_play(orientation, anchor)
     actions = game.legal_actions(seat)
     plays = [a for a in actions if a.startswith("play ")]
-    if plays:
-        tried = rng.sample(plays, min(6, len(plays)))
-        return max(tried, key=lambda a: _value_after(game, seat, a))
+    if plays and len(me.hand) > LARGEST_COVER:
+        return max(plays, key=lambda a: _value_after(game, seat, a))
     for word in ("draw", "skip"):
         if word in actions:
             return word
-    return rng.choice(actions)
+    return actions[0]
 
 
 def _value_after(game: Tetromic, seat: int, action: str) -> float:
@@ -63,19 +73,23 @@ def leaf_value(game: Game, seat: int) -> float:
 
 
 class TetromicHeuristics(Heuristics):
-    """Tetromic for the shared agents: the functions above. Simulations stop after 8 actions and
-    judge the boards by `leaf_value`: against greedy, 48 simulations a move won 7 of 12 games at
-    depth 8, 8 of 20 at the default 24 and 4 of 12 at 4 (`bench/ai.py --game tetromic`), and
-    depth 8 is nearly three times as fast, so a time budget plans with more deals.
+    """Tetromic for the shared agents: the functions above. The planning agent's favourite and
+    its simulated players pack by row covers (`packing_action`); simulations stop after 8 actions
+    (about a phase) and judge the boards by `leaf_value`.
 
-    Little is left to gain over greedy: playing alone it reached level 10 with 83 to 88 pieces in
-    16 games (83 is the least possible) in 22 to 26 phases, so which of two such packers wins is
-    mostly the luck of the draws. Weighing `draw` early (keeping pieces that fit badly) and
-    preferring any action 0.02 better than greedy's won 2 of 7: the noise of 64 simulations
-    outweighed what they found."""
+    Greedy playing alone reached level 10 in 22 to 26 phases (23.4 on average over 12 deals):
+    which of two packers wins is much the luck of the draws, and simulations of greedy's own
+    play found little it missed (48 a move won 7 of 12 games against it). Packing by covers
+    takes a phase less on average (see `engine.tetromic.packing`), and with it 48 simulations a
+    move won 20 of 20 games against greedy (`bench/ai.py --game tetromic`)."""
 
     depth = 8
 
     tie_break = staticmethod(tie_break)
-    rollout = staticmethod(rollout_policy)
     leaf_value = staticmethod(leaf_value)
+
+    def favourite(self, game: Game, seat: int) -> str | None:
+        return packing_action(game, seat)
+
+    def rollout(self, game: Game, seat: int, rng: random.Random) -> str:
+        return packing_action(game, seat)

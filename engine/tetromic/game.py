@@ -8,7 +8,7 @@ or skipped); a seat may place pieces at any time, in or out of its turn."""
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Self
 
@@ -167,9 +167,13 @@ class Tetromic(Game):
 
     def placements(self, seat: int) -> list[str]:
         """Every placement of a held kind on `seat`'s board, in the rules' orientation order."""
+        return [notation.canonical_play(orientation, anchor) for orientation, anchor in self._fits(seat)]
+
+    def _fits(self, seat: int) -> Iterator[tuple[str, Cell]]:
+        """Each orientation of a held kind and anchor where it fits on `seat`'s board, in the
+        rules' order, found one at a time."""
         me = self.seats[seat]
-        board = me.board
-        found = []
+        cells = me.board.cells
         for kind in KINDS:
             if kind not in me.hand:
                 continue
@@ -177,14 +181,13 @@ class Tetromic(Game):
                 offsets = ORIENTATIONS[orientation]
                 span_x = max(x for x, _ in offsets)
                 span_y = max(y for _, y in offsets)
-                for y in range(board.height - span_y):
-                    for x in range(board.width - span_x):
-                        if all(board.cells[y + dy][x + dx] == "." for dx, dy in offsets):
-                            found.append(notation.canonical_play(orientation, (x, y)))
-        return found
+                for y in range(me.board.height - span_y):
+                    for x in range(me.board.width - span_x):
+                        if all(cells[y + dy][x + dx] == "." for dx, dy in offsets):
+                            yield orientation, (x, y)
 
     def _anything_fits(self, seat: int) -> bool:
-        return bool(self.placements(seat))
+        return next(self._fits(seat), None) is not None
 
     def _locked(self, seat: int) -> bool:
         """Whether no tetromino of any kind fits anywhere on the seat's board: it can never

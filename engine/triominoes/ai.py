@@ -6,6 +6,7 @@ from __future__ import annotations
 from engine.ai import Heuristics
 from engine.core import Game
 from engine.triominoes.game import Triominoes
+from engine.triominoes.tiles import value
 
 
 def tie_break(game: Game, seat: int, action: str, after: Game) -> tuple[float, ...]:
@@ -16,7 +17,29 @@ def tie_break(game: Game, seat: int, action: str, after: Game) -> tuple[float, .
     return (float(sum(len(after.board.placements(tile)) for tile in hand)),)
 
 
+def leaf_value(game: Game, seat: int) -> float:
+    """Where a simulation stops mid-round, half of what going out would be worth against the
+    hands as they stand: the rivals' tiles against the seat's own (tiles are points for whoever
+    goes out)."""
+    assert isinstance(game, Triominoes)
+    if game.outcome() is not None:
+        return 0.0
+    hands = {i: sum(map(value, game.seats[i].hand)) for i in game.active()}
+    if seat not in hands or len(hands) < 2:
+        return 0.0
+    others = [total for i, total in hands.items() if i != seat]
+    return 0.5 * (sum(others) / len(others) - hands[seat])
+
+
 class TriominoesHeuristics(Heuristics):
-    """Triominoes for the shared agents: the functions above."""
+    """Triominoes for the shared agents: the functions above. A placement scores tens of points,
+    so the planner leaves greedy's favourite only for an action at least 5 points better on
+    average (the shared 0.25 let the luckiest of eight candidates win on noise). Against greedy,
+    120 simulations a move won 21.5 of 30 two-player games (mean margin +76 points; 20.5 and +69
+    with the shared threshold, 20 and +46 without `leaf_value` either), and with three greedy
+    opponents 64 a move won 5 of 12 (3 of 12 with the shared threshold; chance is 3)."""
+
+    decisive = 5.0
 
     tie_break = staticmethod(tie_break)
+    leaf_value = staticmethod(leaf_value)

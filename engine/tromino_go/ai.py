@@ -10,8 +10,6 @@ heuristic, 2 and 3 left out, won 80): `python bench/tromino_go.py --rounds 100`.
 
 from __future__ import annotations
 
-import random
-
 from engine.ai import Heuristics
 from engine.core import Game
 from engine.tromino_go.game import TrominoGo
@@ -21,12 +19,12 @@ BREATHING = 4
 """Outside edges beyond which a group counts as safe."""
 
 
-def weakest_groups(game: TrominoGo) -> dict[int, int]:
-    """Each player's fewest outside edges of any of their groups (BREATHING if they have none,
-    or if all their groups have more)."""
+def weakest_groups(game: TrominoGo, ceiling: dict[int, int] | None = None) -> dict[int, int]:
+    """Each player's fewest outside edges of any of their groups, counted up to the player's
+    `ceiling` (what a player with no group gets; BREATHING for both by default)."""
     analysis = game.analysis()
     pieces = game.pieces
-    weakest = {0: BREATHING, 1: BREATHING}
+    weakest = dict(ceiling) if ceiling is not None else {0: BREATHING, 1: BREATHING}
     for group in groups([p.cells for p in pieces], [p.owner for p in pieces],
                         single=game.options.group_mode == "single"):
         owner = pieces[group[0]].owner
@@ -42,13 +40,9 @@ def tie_break(game: Game, seat: int, action: str, after: Game) -> tuple[float, .
     given = float(after.points[1 - seat] - game.points[1 - seat])
     if after.round != game.round:
         return (-given, 0.0, 0.0, 0.0, 0.0)
+    weakest = weakest_groups(after, {seat: BREATHING, 1 - seat: 10_000})
     analysis = after.analysis()
     pieces = after.pieces
-    weakest = {seat: BREATHING, 1 - seat: 10_000}
-    for group in groups([p.cells for p in pieces], [p.owner for p in pieces],
-                        single=after.options.group_mode == "single"):
-        owner = pieces[group[0]].owner
-        weakest[owner] = min(weakest[owner], sum(analysis.out[i] for i in group))
     mine = sum(analysis.out[i] for i, p in enumerate(pieces) if p.owner == seat)
     theirs = sum(analysis.out[i] for i, p in enumerate(pieces) if p.owner != seat)
     return (-given, float(weakest[seat]), -float(weakest[1 - seat]), -float(theirs), float(mine))
@@ -65,10 +59,10 @@ def leaf_value(game: Game, seat: int) -> float:
 
 
 class TrominoGoHeuristics(Heuristics):
-    """Tromino Go for the shared agents: greedy breaks ties by `tie_break`; simulated games
-    never concede or forfeit. A simulated action costs several copies and analyses, so
-    simulations are short (`depth` actions) and judged by `leaf_value`; at the default 24 actions
-    a 2-second budget allowed about 12 simulations in all."""
+    """Tromino Go for the shared agents: greedy breaks ties by `tie_break`; simulated games and
+    the random agent never concede or forfeit (`playing`). A simulated action costs several
+    copies and analyses, so simulations are short (`depth` actions) and judged by `leaf_value`;
+    at the default 24 actions a 2-second budget allowed about 12 simulations in all."""
 
     depth = 4
     candidates = 6
@@ -76,11 +70,9 @@ class TrominoGoHeuristics(Heuristics):
     tie_break = staticmethod(tie_break)
     leaf_value = staticmethod(leaf_value)
 
-    def rollout(self, game: Game, seat: int, rng: random.Random) -> str:
-        """The best by `tie_break` of a few plays or moves drawn at random (never a concession or
-        a forfeit, which uniform sampling would often pick), or the forced pass."""
+    def playing(self, game: Game, seat: int) -> list[str]:
+        """Plays, moves or the forced pass: never a concession, an acceptance or a forfeit (which
+        uniform sampling would mostly pick: they are most of the legal actions), unless nothing
+        else is legal."""
         legal = game.legal_actions(seat)
-        actions = [a for a in legal if a.split()[0] in ("play", "move", "pass")]
-        if not actions:
-            return legal[0]
-        return self.best_of_a_few(game, seat, actions, rng)
+        return [a for a in legal if a.split()[0] in ("play", "move", "pass")] or legal

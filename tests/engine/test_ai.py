@@ -72,6 +72,16 @@ def test_a_determinised_copy_keeps_what_the_seat_sees_and_the_rules(cls: type[Ga
         assert sample.legal_actions(seat) == game.legal_actions(seat)
 
 
+def test_the_random_agent_never_gives_up_while_it_can_play() -> None:
+    game = GAMES["tromino_go"].new(2, seed=3)
+    for _ in range(12):
+        seat = game.to_move()[0]
+        action = RandomAgent().choose(game, seat)
+        assert action.split()[0] in ("play", "move", "pass"), action
+        game.apply(seat, action)
+    assert game.outcome() is None
+
+
 def test_the_planning_agent_falls_back_to_greedy_on_a_tiny_budget() -> None:
     game = GAMES["tronimoes"].new(2, seed=5)
     seat = game.to_move()[0]

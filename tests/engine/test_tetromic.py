@@ -5,8 +5,11 @@ from __future__ import annotations
 import pytest
 
 from engine import GAMES, AmbiguousMove, IllegalMove, NotationError, NotYourTurn, PositionError
+from engine.ai import GreedyAgent, PlanningAgent
 from engine.tetromic import Tetromic
-from engine.tetromic.pieces import BY_KIND, ORIENTATIONS
+from engine.tetromic.board import Board
+from engine.tetromic.packing import best_cover
+from engine.tetromic.pieces import BY_KIND, ORIENTATIONS, placed_cells
 
 EMPTY = ["......"] * 10
 
@@ -236,7 +239,6 @@ def test_suggestions_put_the_placements_that_clear_rows_first():
 
 def test_the_invariant_on_cells_is_four_per_piece_less_six_per_row():
     g = GAMES["tetromic"].new(1, seed=9)
-    from engine.ai import GreedyAgent
     agent = GreedyAgent()
     for _ in range(200):
         if g.outcome() is not None:
@@ -263,3 +265,54 @@ def test_in_calendar_mode_drawing_does_not_end_your_phase():
 def test_the_nomic_preset_has_48_hour_phases():
     assert Tetromic.default_turn_seconds_for(Tetromic.Options.parse({"preset": "nomic"})) == 48 * 3600
     assert Tetromic.default_turn_seconds_for(Tetromic.Options()) == 24 * 3600
+
+
+# ---- packing by row covers (the planning agent's plan) -----------------------------------------------
+
+
+def covered(cover: list[tuple[str, tuple[int, int]]]) -> set[tuple[int, int]]:
+    cells = [c for orientation, anchor in cover for c in placed_cells(orientation, anchor)]
+    assert len(cells) == len(set(cells)), "pieces of a cover never overlap"
+    return set(cells)
+
+
+def test_three_squares_fill_the_two_bottom_rows():
+    cover = best_cover(Board(6, 10), ["O", "O", "O"])
+    assert cover is not None and covered(cover) == {(x, y) for x in range(6) for y in (0, 1)}
+
+
+def test_a_cover_may_stick_out_of_the_rows_it_fills():
+    cover = best_cover(Board(6, 10), ["I", "O"])
+    assert cover is not None and {(x, 0) for x in range(6)} <= covered(cover) and len(covered(cover)) == 8
+
+
+def test_the_cover_that_clears_most_rows_is_preferred():
+    cover = best_cover(Board(6, 10), ["O"] * 6)
+    assert cover is not None and covered(cover) == {(x, y) for x in range(6) for y in range(4)}
+
+
+def test_no_cover_when_the_hand_fills_no_row():
+    assert best_cover(Board(6, 10), ["T"]) is None
+    assert best_cover(Board(6, 10), []) is None
+
+
+def test_a_cover_finishes_rows_already_begun_with_the_pieces_held():
+    board = Board.from_rows(["......"] * 9 + ["LL...."])
+    cover = best_cover(board, ["I", "T"])
+    assert cover == [("I-h", (2, 0))]
+
+
+def test_the_planning_agent_keeps_pieces_that_clear_nothing_and_draws():
+    g = game({"hand": ["T", "S"]})
+    assert GreedyAgent().choose(g, 0).startswith("play ")
+    assert PlanningAgent(simulations=8).choose(g, 0) == "draw"
+
+
+def test_the_planning_agent_clears_rows_before_it_draws():
+    g = game({"hand": ["I", "O"]})
+    agent = PlanningAgent(simulations=8)
+    for _ in range(2):
+        action = agent.choose(g, 0)
+        assert action.startswith("play "), action
+        g.apply(0, action)
+    assert g.seats[0].cleared == 1 and g.seats[0].level == 1
