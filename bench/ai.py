@@ -3,7 +3,10 @@
 For each game and player count (2, and 4 where the game allows), plays `--games` games per
 pairing with the seats rotated, and prints one JSON line: the strong agent's wins (a win its
 team shares counts whole, a draw between sides is split among them), the win rate with its 95%
-Wilson interval, the mean score margin (strong minus the best opponent outside its team), and
+Wilson interval, with more than two sides how often it finished above each opponent (every
+pairing of the strong seat with another side, a tie counting half; chance is 50%
+where an outright win's is 25%; its interval counts games, not pairings, as a game's pairings
+are not independent), the mean score margin (strong minus the best opponent outside its team), and
 the strong agent's move times (median, p95) against its budget. Also prints how many copies of a
 mid-game position each game makes per second, by replaying its log (the contract's default) and
 by its own structural copy.
@@ -43,10 +46,11 @@ def wilson(wins: float, games: int, z: float = 1.96) -> tuple[float, float]:
 
 
 def play(cls: type[Game], players: int, seed: int, strong_seat: int, opponent: str,
-         budget: float, simulations: int | None = None, opening: int = 0) -> tuple[float, float, list[float]]:
+         budget: float, simulations: int | None = None, opening: int = 0
+         ) -> tuple[float, float, list[float], list[float]]:
     """One game, begun with `opening` random legal moves (so games of a game without hidden
     chance, where both agents are deterministic, differ); (the strong seat's share of the win,
-    its margin, its move times)."""
+    its margin, its move times, its result against each opponent: 1 above, 0.5 level, 0 below)."""
     game = cls.new(players, seed=seed)
     chance = random.Random(seed)
     for _ in range(opening):
@@ -69,8 +73,9 @@ def play(cls: type[Game], players: int, seed: int, strong_seat: int, opponent: s
         game.apply(seat, action)
     outcome = game.outcome()
     if outcome is None:
-        return 0.0, 0.0, times
-    return share_of_win(outcome, strong_seat), margin_of(outcome, strong_seat), times
+        return 0.0, 0.0, times, []
+    return (share_of_win(outcome, strong_seat), margin_of(outcome, strong_seat), times,
+            against_each(outcome, strong_seat))
 
 
 def side_of(outcome: Outcome, seat: int) -> tuple[int, ...]:
@@ -93,6 +98,15 @@ def margin_of(outcome: Outcome, seat: int) -> float:
     mine = side_of(outcome, seat)
     others = [s for i, s in enumerate(outcome.scores) if i not in mine]
     return outcome.scores[seat] - max(others) if others else 0.0
+
+
+def against_each(outcome: Outcome, seat: int) -> list[float]:
+    """The seat's result against each other side (a team, or a seat alone), by its best score:
+    1 if the seat scored more, 0.5 level, 0 less."""
+    mine = side_of(outcome, seat)
+    rivals = {side_of(outcome, index) for index in range(len(outcome.scores)) if index not in mine}
+    best = [max(outcome.scores[index] for index in side) for side in sorted(rivals)]
+    return [1.0 if outcome.scores[seat] > score else 0.5 if outcome.scores[seat] == score else 0.0 for score in best]
 
 
 def copies_per_second(cls: type[Game]) -> dict[str, float]:
@@ -133,21 +147,27 @@ def main() -> None:
             if not cls.min_players <= players <= cls.max_players:
                 continue
             for opponent in args.opponents.split(","):
-                wins, margins, times = 0.0, [], []
+                wins, margins, times, pairings = 0.0, [], [], []
                 for number in range(args.games):
-                    share, lead, moves = play(cls, players, 1000 + number, number % players, opponent,
+                    share, lead, moves, against = play(cls, players, 1000 + number, number % players, opponent,
                                                args.budget, args.simulations, args.opening)
                     wins += share
                     margins.append(lead)
                     times += moves
+                    if len(against) > 1:
+                        pairings.append(sum(against) / len(against))
                     print(json.dumps({"game": name, "players": players, "opponent": opponent, "number": number,
-                                      "share": share, "margin": lead, "strong_moves": len(moves)}),
+                                      "share": share, "margin": lead, "against_each": against,
+                                      "strong_moves": len(moves)}),
                           file=sys.stderr, flush=True)
                 times.sort()
                 print(json.dumps({
                     "game": name, "players": players, "opponent": opponent, "games": args.games,
                     "strong_wins": wins, "win_rate": round(wins / args.games, 3),
-                    "ci95": wilson(wins, args.games), "mean_margin": round(statistics.mean(margins), 2),
+                    "ci95": wilson(wins, args.games),
+                    **({"above_each_opponent": round(sum(pairings) / len(pairings), 3),
+                        "above_each_ci95": wilson(sum(pairings), len(pairings))} if pairings else {}),
+                    "mean_margin": round(statistics.mean(margins), 2),
                     "budget": args.budget, "simulations": args.simulations, "opening": args.opening,
                     "move_seconds": {"median": round(statistics.median(times), 3) if times else None,
                                      "p95": round(times[int(len(times) * 0.95)], 3) if times else None},
