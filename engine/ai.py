@@ -176,9 +176,9 @@ class PlanningAgent:
     pick the action with the best average outcome. Every candidate is played out on the same
     deals with the same random choices afterwards (common random numbers), so the comparison
     measures the actions, not the luck. Works for `budget` seconds (or exactly `simulations`
-    simulations, for reproducible play); falls back to its favourite (the game's own plan, see
-    `Heuristics.favourite`, else greedy's best) when the budget is too small to plan, and keeps
-    the favourite unless another action does clearly better."""
+    simulations, for reproducible play); falls back to greedy's best when the budget is too
+    small to plan, and otherwise keeps its favourite (the game's own plan, see
+    `Heuristics.favourite`, else greedy's best) unless another action does clearly better."""
 
     name = "strong"
     SMALLEST_BUDGET = 0.05
@@ -194,11 +194,11 @@ class PlanningAgent:
             return actions[0]
         known = heuristics(game)
         ranked = GreedyAgent().ranked(game, seat)
+        if self.simulations is None and self.budget < self.SMALLEST_BUDGET:
+            return ranked[0]
         favourite = known.favourite(game, seat)
         if favourite is not None:
             ranked = [favourite, *(action for action in ranked if action != favourite)]
-        if self.simulations is None and self.budget < self.SMALLEST_BUDGET:
-            return ranked[0]
         candidates = ranked[:known.candidates]
         if len(candidates) == 1:
             return candidates[0]
