@@ -637,7 +637,7 @@ async def _write_ahead_logging(connection: aiosqlite.Connection, *, patience: fl
             await connection.execute("PRAGMA journal_mode=WAL")
             return
         except sqlite3.OperationalError as error:
-            if "locked" not in str(error) or asyncio.get_running_loop().time() > deadline:
+            if error.sqlite_errorcode != sqlite3.SQLITE_BUSY or asyncio.get_running_loop().time() > deadline:
                 raise
         await asyncio.sleep(0.02)
 

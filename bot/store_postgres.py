@@ -164,14 +164,6 @@ class PostgresStore(Store):
 
     async def open(self) -> None:
         settings = {"search_path": self.schema} if self.schema else {}
-        if self.schema:
-            connection = await asyncpg.connect(self.address)
-            try:  # under the migration lock: two processes creating one schema at once would collide
-                async with connection.transaction():
-                    await connection.execute("SELECT pg_advisory_xact_lock($1, $2)", LOCKS, MIGRATION_LOCK)
-                    await connection.execute(f'CREATE SCHEMA IF NOT EXISTS "{self.schema}"')
-            finally:
-                await connection.close()
         self._pool = await asyncpg.create_pool(self.address, min_size=1, max_size=self.pool_size,
                                                server_settings=settings, reset=_nothing_to_reset)
         self._locks = await asyncpg.create_pool(self.address, min_size=1, max_size=self.pool_size,
@@ -186,6 +178,8 @@ class PostgresStore(Store):
         """Bring the schema up to date (one process at a time); returns the schema version."""
         async with self._transaction() as db:
             await db.execute("SELECT pg_advisory_xact_lock($1, $2)", LOCKS, MIGRATION_LOCK)
+            if self.schema:  # under the lock: two processes creating one schema at once would collide
+                await db.execute(f'CREATE SCHEMA IF NOT EXISTS "{self.schema}"')
             await db.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
             version = await db.fetchval("SELECT version FROM schema_version")
             if version is None:
