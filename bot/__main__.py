@@ -21,12 +21,15 @@ import logging
 import os
 import sys
 from pathlib import Path
+from typing import Any
 
 from dotenv import find_dotenv, load_dotenv
 
 from bot.database import DEFAULT_DATABASE, DatabaseAddressError, is_postgres, store_for
 from bot.loader import DEFAULT_GAME_CACHE
 from bot.shards import ShardError, parse_shards
+from bot.store import Store
+from bot.watching import WebSettings
 from engine import GAMES
 
 NO_TOKEN = """\
@@ -158,13 +161,14 @@ def run_discord(database: str, shards: tuple[list[int], int] | None = None) -> i
 
     try:
         cache_size = game_cache_size(os.environ.get("TILEREF_GAME_CACHE"))
+        web = WebSettings.from_env()
     except ValueError as error:
         print(error, file=sys.stderr)
         return 2
     try:
         with contextlib.suppress(KeyboardInterrupt):
             asyncio.run(serve(token, database, shard_ids=shards[0] if shards else None,
-                              shard_count=shards[1] if shards else None, cache_size=cache_size))
+                              shard_count=shards[1] if shards else None, cache_size=cache_size, web=web))
     except discord.LoginFailure:
         print("Discord refused the token in DISCORD_TOKEN. Copy it again from the Developer Portal "
               "(Bot page, Reset Token) into .env and run `tileref run` again.", file=sys.stderr)
@@ -187,7 +191,9 @@ async def play_console(args: argparse.Namespace) -> int:
     database = database_address(args.db)
     store = store_for(database)
     await store.open()
-    referee = Referee(store, confirms_delivery=False, ai_seconds=max(0.0, args.ai_seconds))
+    pages = await _console_pages(store)
+    referee = Referee(store, confirms_delivery=False, ai_seconds=max(0.0, args.ai_seconds),
+                      public_url=pages[1] if pages else None)
     await referee.open()
     colour = args.colour and sys.stdout.isatty() and not os.environ.get("NO_COLOR")
     boards = Path(args.boards) if args.boards else \
@@ -204,12 +210,42 @@ async def play_console(args: argparse.Namespace) -> int:
             return 1
         if not args.resume:
             print("Type help for commands, hints for the moves you can make.")
+        if pages is not None:
+            table = await referee.status(place)
+            link = await referee.page_link(table) if table is not None else None
+            if link:
+                print(f"Watch and replay this game in a browser: {link}")
         await session.play(place)
         return 0
     finally:
+        if pages is not None:
+            await pages[0].stop()
         await session.media.close()
         await referee.close()
         await store.close()
+
+
+async def _console_pages(store: Store) -> tuple[Any, str] | None:
+    """The spectator pages of a terminal game (TILEREF_WEB, default 127.0.0.1:8080), or None
+    when they are off or cannot listen (said on stderr; the game goes on without them)."""
+    from bot.adapters.web.server import WebServer
+
+    try:
+        settings = WebSettings.from_env()
+    except ValueError as error:
+        print(f"{error}; playing without the web page.", file=sys.stderr)
+        return None
+    if settings.host is None:
+        return None
+    pages = WebServer(store, host=settings.host, port=settings.port)
+    try:
+        await pages.start()
+    except OSError as error:
+        await pages.stop()
+        print(f"The web page could not listen on {settings.host}:{settings.port} ({error.strerror}); set "
+              "TILEREF_WEB to another host:port, or off. Playing without it.", file=sys.stderr)
+        return None
+    return pages, settings.public_url
 
 
 def show_rules(name: str | None) -> int:

@@ -16,6 +16,7 @@ from bot import narration
 from bot.i18n import _
 from bot.loader import new_game, replay
 from bot.records import DEADLINE, PLAYING, REMINDER, Notice, TableRecord, Timer
+from bot.replay_animation import REPLAY_KIND, Replays
 from bot.replies import Attachment, Message, Reply, deadline_token, mention, name_token
 from bot.store import StaleLog, StaleTable, Store
 from bot.timers import Clock
@@ -34,6 +35,7 @@ class ClockDesk(Protocol):
     clock: Clock
     notify: Callable[[Reply], Awaitable[None]] | None
     render_images: bool
+    replays: Replays
 
     def lock(self, place: str) -> AbstractAsyncContextManager[None]: ...
     async def playing(self, place: str, table: TableRecord | None = None) -> tuple[TableRecord, Game]: ...
@@ -142,12 +144,15 @@ class ClockDuties:
     async def _late_pictures(self, table: TableRecord, notice: Notice) -> list[Attachment]:
         """The pictures a notice asked for, drawn as of its move; [] (with a log line) if that
         move is gone or drawing fails."""
-        if not (notice.board or notice.hand) or not self.referee.render_images or table.game not in renderers.RENDERERS:
+        wanted = notice.board or notice.hand or notice.kind == REPLAY_KIND
+        if not wanted or not self.referee.render_images or table.game not in renderers.RENDERERS:
             return []
         try:
             actions = await self.store.actions(table.id)
             if notice.ply > len(actions):
                 return []
+            if notice.kind == REPLAY_KIND:
+                return [await self.referee.replays.animation(table, actions[:notice.ply])]
             game = new_game(table)
             replay(game, actions[:notice.ply])
             if notice.board:

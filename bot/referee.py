@@ -28,6 +28,7 @@ from bot.outbox import DEFAULT_LEASE, SWEEP_SECONDS, OutboxSender
 from bot.records import (
     ABORTED,
     DEADLINE,
+    FINISHED,
     LOBBY,
     PLAYING,
     Notice,
@@ -38,11 +39,13 @@ from bot.records import (
     User,
 )
 from bot.refusals import Refused, duration, language, parse_options
+from bot.replay_animation import REPLAY_KIND, Replays
 from bot.replies import Attachment, Message, Reply, clean_name, name_token, refusal
 from bot.store import PlaceTaken, StaleLog, StaleTable, Store
 from bot.timers import Clock, SystemClock, TimerDispatcher, format_duration
 from bot.turns import Turn
 from bot.typing_rules import echo, is_move_text, strip_markdown
+from bot.watching import page_link
 from bot.wording import actor_note, chat, hand_text, lobby_text, named, without_echo
 from engine import GAMES, Game, GameError, NotationError, NotYourTurn
 from engine.ai import AGENTS
@@ -58,6 +61,11 @@ LANGUAGE = "lang"
 """A table option (and meta key): the language spoken at the table."""
 AI_SECONDS = "ai_seconds"
 """A table option (and meta key): how long its AI seats plan a move, in seconds."""
+REPLAY = "replay"
+"""A table option (and meta key): whether an animated replay is posted when the game ends (on by
+default)."""
+REPLAY_LEASE = 5.0
+"""Seconds the end-of-game replay waits in the outbox, so the last move's message comes first."""
 NO_PICTURE = N_("(The board picture could not be drawn this time; `/board` shows it.)")
 FOOT = "foot"
 QUESTS = "quests"
@@ -76,14 +84,15 @@ class Referee:
     has delivered a command's reply (Discord); when False, a reply counts as delivered when it is
     returned (the console, tests). `delivery_lease`: how long a reply is left to its transport
     before the outbox sends it instead. `ai_seconds`: how long an AI seat plans a move, unless
-    the table says otherwise (the `ai_seconds=` option)."""
+    the table says otherwise (the `ai_seconds=` option). `public_url`: where the web server's
+    spectator pages are, for the links the referee gives (None: no web server, no links)."""
 
     def __init__(self, store: Store, *, clock: Clock | None = None, render: bool = True,
                  notify: Callable[[Reply], Awaitable[None]] | None = None, snapshot_every: int = 50,
                  cache_size: int = DEFAULT_GAME_CACHE, seeds: Callable[[], int] | None = None,
                  confirms_delivery: bool = True,
                  delivery_lease: float = DEFAULT_LEASE, outbox_every: float = SWEEP_SECONDS,
-                 ai_seconds: float = 2.0) -> None:
+                 ai_seconds: float = 2.0, public_url: str | None = None) -> None:
         self.store = store
         self.seeds = seeds or (lambda: secrets.randbits(62))
         self.clock: Clock = clock or SystemClock()
@@ -91,9 +100,12 @@ class Referee:
         self.notify = notify
         self.confirms_delivery = confirms_delivery
         self.ai_seconds = ai_seconds
+        self.public_url = public_url
+        """Where the web server's pages are (`TILEREF_PUBLIC_URL`); None when it is off."""
         self.delivery_lease = delivery_lease
         self.games = GameLoader(store, capacity=cache_size, snapshot_every=snapshot_every)
         self.moderation = Moderation(self)
+        self.replays = Replays(store)
         self.duties = ClockDuties(self)
         self.timers = TimerDispatcher(store, self.clock, self.duties.on_timer)
         self.outbox = OutboxSender(store, self.clock, self.duties.send_notices, lease=delivery_lease,
@@ -191,8 +203,15 @@ class Referee:
                 raise Refused(_("ai_seconds is how long AI players think, 0 to 30 seconds: like ai_seconds=2, "
                                 "not '{value}'").format(value=echo(ai_seconds))) from None
             parsed[AI_SECONDS] = ai_seconds
+        replay = parsed.pop(REPLAY, None)
+        if replay is not None:
+            if replay.strip().lower() not in ("on", "off"):
+                raise Refused(_("replay says whether an animated replay is posted when the game ends: replay=on "
+                                "or replay=off, not '{value}'").format(value=echo(replay)))
+            parsed[REPLAY] = replay.strip().lower()
         try:
-            chosen = GAMES[name].Options.parse({k: v for k, v in parsed.items() if k not in (AI_SECONDS, LANGUAGE)})
+            chosen = GAMES[name].Options.parse({k: v for k, v in parsed.items()
+                                                if k not in (AI_SECONDS, LANGUAGE, REPLAY)})
         except GameError as error:
             raise Refused(str(error)) from None
         turn_seconds = GAMES[name].default_turn_seconds_for(chosen) or Settings("").turn_seconds
@@ -206,6 +225,7 @@ class Referee:
                       guild: str | None, seat_creator: bool, language: str | None) -> Reply:
         name, parsed, turn_seconds = await self._vetted(game, options, turn_time, guild)
         meta: dict[str, Any] = {AI_SECONDS: float(parsed.pop(AI_SECONDS))} if AI_SECONDS in parsed else {}
+        meta[REPLAY] = parsed.pop(REPLAY, "on") == "on"
         server = (await self.store.settings(guild)).language if guild else None
         meta[LANGUAGE] = parsed.pop(LANGUAGE, None) or server or language or DEFAULT_LANGUAGE
         speak(meta[LANGUAGE])
@@ -218,8 +238,11 @@ class Referee:
             existing = await self.store.table_at(place)
             raise Refused(_("there is already a {game} table here").format(
                 game=GAMES[existing.game].title if existing else "")) from None
-        return self.lobby_reply(table, _("🎲 {player} opened a {game} table.").format(
-            player=name_token(user.name), game=GAMES[name].title))
+        headline = _("🎲 {player} opened a {game} table.").format(player=name_token(user.name), game=GAMES[name].title)
+        link = await self.page_link(table)
+        if link:
+            headline += "\n" + _("👀 Watch it live and replay it on the web: {link}").format(link=link)
+        return self.lobby_reply(table, headline)
 
     async def join(self, place: str, user: User) -> Reply:
         """Take a seat: in the lobby, or in a running game that lets new players join."""
@@ -515,6 +538,48 @@ class Referee:
         return Reply(caller=Message("\n".join(lines)), table_id=table.id, place=place)
 
 
+    async def page_link(self, table: TableRecord) -> str | None:
+        """The address of the table's spectator page, or None when there is no web server."""
+        if self.public_url is None:
+            return None
+        return await page_link(self.store, table.id, self.public_url)
+
+    async def watch(self, place: str, user: User | None = None) -> Reply:
+        """The link to this table's live spectator page."""
+        return await self.guarded(self._watch(place, replay=False))
+
+    async def replay(self, place: str, user: User | None = None, *, gif: bool = False) -> Reply:
+        """The link to this table's replay page; with `gif`, an animated replay of the whole
+        game so far, posted for everyone in the place."""
+        if gif:
+            return await self.guarded(self._replay_gif(place))
+        return await self.guarded(self._watch(place, replay=True))
+
+    async def _watch(self, place: str, *, replay: bool) -> Reply:
+        table = await self.table(place)
+        link = await self.page_link(table)
+        if link is None:
+            raise Refused(_("this bot has no web pages (its web server is off), so there is no link to give"))
+        if replay:
+            text = _("⏪ Step through this game move by move (arrow keys, or click a move): {link}").format(link=link)
+        else:
+            text = _("👀 Watch this game live (no hands shown, ever): {link}").format(link=link)
+        return Reply(caller=Message(text), table_id=table.id, place=place, status=table.status)
+
+    async def _replay_gif(self, place: str) -> Reply:
+        table = await self.table(place)
+        if table.status == LOBBY:
+            raise Refused(_("the game has not started yet, so there is nothing to replay"))
+        actions = await self.store.actions(table.id)
+        if not actions:
+            raise Refused(_("no moves yet, so there is nothing to replay"))
+        made = await self.replays.animation(table, actions)
+        link = await self.page_link(table)
+        text = _("🎞️ {game}, move by move ({count} moves).").format(game=GAMES[table.game].title, count=len(actions))
+        if link:
+            text += " " + _("Step through it: {link}").format(link=link)
+        return Reply(public=Message(text, [made]), table_id=table.id, place=place, status=table.status)
+
     async def view(self, place: str) -> tuple[TableRecord, Game] | None:
         """The table and its game as last committed (for transports that draw their own board)."""
         table = await self.store.table_at(place)
@@ -695,8 +760,11 @@ class Referee:
         self._ask_for_pictures(turn, reply)
         notices += [self.notice(table, len(turn.game.log), m.text, seat=seat, kind="private", now=now)
                     for seat, m in reply.private.items()]
+        replay = self._end_replay(turn, now)
+        if replay is not None:
+            notices.append(replay)
         await self.commit(turn, undo_after=undo_after, expected=expected, notices=notices)
-        reply.notices = [n.id for n in notices if n.id is not None]
+        reply.notices = [n.id for n in notices if n.id is not None and n is not replay]
         if reply.public is not None:
             try:
                 reply.public.attachments = await self.board_attachments(turn.game, table.id,
@@ -707,6 +775,18 @@ class Referee:
         if not self.confirms_delivery:
             await self.delivered(reply)
         return reply
+
+    def _end_replay(self, turn: Turn, now: float) -> Notice | None:
+        """The animated replay the table gets when this command ends its game (unless it said
+        `replay=off`): an announcement of its own, sent by the outbox a moment after the last
+        move's (so it is durable, drawn off the command's path, and re-sent after a crash)."""
+        table = turn.table
+        if table.status != FINISHED or not turn.changed or not table.meta.get(REPLAY, True):
+            return None
+        text = _("🎞️ The whole game, move by move.")
+        notice = self.notice(table, len(turn.game.log), text, kind=REPLAY_KIND, now=now + REPLAY_LEASE / 1000)
+        notice.lease_until = now + REPLAY_LEASE
+        return notice
 
     @staticmethod
     def _ask_for_pictures(turn: Turn, reply: Reply) -> None:

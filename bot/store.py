@@ -51,7 +51,7 @@ class PlaceTaken(Exception):
         self.place = place
 
 
-DUMPED = ("tables", "seats", "actions", "timers", "settings", "snapshots", "outbox", "pictures")
+DUMPED = ("tables", "seats", "actions", "timers", "settings", "snapshots", "outbox", "pictures", "watch_links")
 """Every table of the schema, parents first: what `dump` and `load` move between databases."""
 
 
@@ -179,6 +179,42 @@ class Store(ABC):
     async def pictures(self, table_id: int, kind: str) -> dict[int, tuple[bytes, str]]:
         """A table's pictures of one kind: seat -> (PNG bytes, source)."""
 
+    # ---- spectators: watch links and the change feed -------------------------------------------
+
+    @abstractmethod
+    async def watch_token(self, table_id: int, new: str) -> str:
+        """The table's watch token (the secret part of its spectator page's address): the one
+        it has, else `new`, stored now. A table keeps its token for good."""
+
+    @abstractmethod
+    async def table_by_token(self, token: str) -> TableRecord | None:
+        """The table whose watch token is `token`, or None."""
+
+    async def listen(self, listener: Callable[[int], None]) -> None:
+        """Call `listener(table_id)` soon after every commit or save of a table by any process
+        sharing this database (SQLite: this process, at once; PostgreSQL: LISTEN/NOTIFY)."""
+        self._listeners().append(listener)
+
+    async def unlisten(self, listener: Callable[[int], None]) -> None:
+        """Stop calling `listener`."""
+        listeners = self._listeners()
+        if listener in listeners:
+            listeners.remove(listener)
+
+    def _listeners(self) -> list[Callable[[int], None]]:
+        listeners: list[Callable[[int], None]] | None = self.__dict__.get("_change_listeners")
+        if listeners is None:
+            listeners = self.__dict__["_change_listeners"] = []
+        return listeners
+
+    def changed(self, table_id: int) -> None:
+        """Tell this process's listeners that a table changed (a listener that fails is logged)."""
+        for listener in list(self._listeners()):
+            try:
+                listener(table_id)
+            except Exception:
+                log.exception("a change listener failed for table %s", table_id)
+
     @abstractmethod
     async def snapshot(self, table_id: int) -> tuple[int, str, bytes] | None:
         """The latest snapshot of a table: (log length, engine version, data)."""
@@ -281,6 +317,13 @@ MIGRATIONS: list[str] = [
         source TEXT NOT NULL,
         created_at REAL NOT NULL,
         PRIMARY KEY (table_id, seat, kind)
+    );
+    """,
+    # 4: the unguessable links of tables' spectator pages
+    """
+    CREATE TABLE watch_links (
+        token TEXT PRIMARY KEY,
+        table_id INTEGER NOT NULL UNIQUE REFERENCES tables(id) ON DELETE CASCADE
     );
     """,
 ]
@@ -390,6 +433,7 @@ class SQLiteStore(Store):
         async with self._transaction() as db:
             await self._write_table(db, table)
         table.version += 1
+        self.changed(table.id)
 
     @classmethod
     async def _write_table(cls, db: aiosqlite.Connection, table: TableRecord) -> None:
@@ -486,6 +530,7 @@ class SQLiteStore(Store):
                 notice.id = cursor.lastrowid
         if table is not None:
             table.version += 1
+        self.changed(table_id)
 
     # ---- the outbox -------------------------------------------------------------------------
 
@@ -563,6 +608,19 @@ class SQLiteStore(Store):
         rows = await self.reader.execute_fetchall(
             "SELECT seat, data, source FROM pictures WHERE table_id = ? AND kind = ?", (table_id, kind))
         return {r["seat"]: (bytes(r["data"]), r["source"]) for r in rows}
+
+    async def watch_token(self, table_id: int, new: str) -> str:
+        async with self._transaction() as db:
+            await db.execute("INSERT INTO watch_links (token, table_id) VALUES (?, ?) ON CONFLICT(table_id) DO NOTHING",
+                             (new, table_id))
+            rows = list(await db.execute_fetchall("SELECT token FROM watch_links WHERE table_id = ?", (table_id,)))
+        return str(rows[0]["token"])
+
+    async def table_by_token(self, token: str) -> TableRecord | None:
+        rows = await self.reader.execute_fetchall(
+            f"SELECT {_TABLE_COLUMNS} FROM tables WHERE id = (SELECT table_id FROM watch_links WHERE token = ?)",
+            (token,))
+        return (await self._tables(rows))[0] if rows else None
 
     async def snapshot(self, table_id: int) -> tuple[int, str, bytes] | None:
         rows = list(await self.reader.execute_fetchall(

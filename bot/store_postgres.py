@@ -108,6 +108,7 @@ BEGIN
             RETURNING id INTO new_id;
         ids := ids || new_id;
     END LOOP;
+    PERFORM pg_notify('tileref_' || current_schema(), p_table::TEXT);  -- delivered at commit
     RETURN ids;
 END
 $$
@@ -158,6 +159,8 @@ class PostgresStore(Store):
         self._locks: asyncpg.Pool | None = None
         """Connections that hold commands' advisory locks: a pool of their own, so commands
         waiting for a lock never take the connections that commits need."""
+        self._listening: asyncpg.Connection | None = None
+        """The connection that LISTENs for changes (see `listen`), once someone listens."""
 
     def __repr__(self) -> str:
         return f"PostgresStore({self.address.split('@')[-1]!r}{', schema=' + self.schema if self.schema else ''})"
@@ -195,7 +198,24 @@ class PostgresStore(Store):
             await db.execute(LOCK_FUNCTION)
             return len(PG_MIGRATIONS)
 
+    async def listen(self, listener: Callable[[int], None]) -> None:
+        """LISTEN on a connection of its own for every commit's NOTIFY (the channel is named
+        after the schema, so stores in other schemas of the database are not heard)."""
+        await super().listen(listener)
+        if self._listening is None:
+            settings = {"search_path": self.schema} if self.schema else {}
+            connection = await asyncpg.connect(self.address, server_settings=settings)
+            channel = await connection.fetchval("SELECT 'tileref_' || current_schema()")
+            await connection.add_listener(channel, self._notified)
+            self._listening = connection
+
+    def _notified(self, _connection: object, _pid: int, _channel: str, payload: str) -> None:
+        self.changed(int(payload))
+
     async def close(self) -> None:
+        if self._listening is not None:
+            await self._listening.close()
+            self._listening = None
         for pool in (self._locks, self._pool):
             if pool is not None:
                 await pool.close()
@@ -254,7 +274,20 @@ class PostgresStore(Store):
     async def save_table(self, table: TableRecord) -> None:
         async with self._transaction() as db:
             await _write_table(db, table)
+            await db.execute("SELECT pg_notify('tileref_' || current_schema(), $1)", str(table.id))
         table.version += 1
+
+    async def watch_token(self, table_id: int, new: str) -> str:
+        async with self._transaction() as db:
+            await db.execute("INSERT INTO watch_links (token, table_id) VALUES ($1, $2) ON CONFLICT (table_id)"
+                             " DO NOTHING", new, table_id)
+            return str(await db.fetchval("SELECT token FROM watch_links WHERE table_id = $1", table_id))
+
+    async def table_by_token(self, token: str) -> TableRecord | None:
+        async with self.pool.acquire() as db:
+            rows = await db.fetch(f"SELECT {_TABLE_COLUMNS} FROM tables WHERE id ="
+                                  " (SELECT table_id FROM watch_links WHERE token = $1)", token)
+            return _tables(rows)[0] if rows else None
 
     async def get_table(self, table_id: int) -> TableRecord | None:
         async with self.pool.acquire() as db:

@@ -501,14 +501,19 @@ class Game(ABC):
     def replay(self, log: list[Any]) -> None:
         """Apply logged actions in order (as written by `to_json`)."""
         for seat, action in log:
-            if seat == -1 and action.startswith(CHANCE + " "):
-                self.reshuffle(int(action[len(CHANCE) + 1:]))
-            elif action == RESIGN:
-                self.resign(seat)
-            elif action.startswith(JOIN + " ") and seat == self.players:
-                self.join(action[len(JOIN) + 1:])
-            else:
-                self.apply(seat, action)
+            self.replay_one(seat, action)
+
+    def replay_one(self, seat: int, action: str) -> list[Event]:
+        """Apply one logged entry (a move, a resignation, a join or a chance entry) and return
+        its events (none for a chance entry)."""
+        if seat == -1 and action.startswith(CHANCE + " "):
+            self.reshuffle(int(action[len(CHANCE) + 1:]))
+            return []
+        if action == RESIGN:
+            return self.resign(seat)
+        if action.startswith(JOIN + " ") and seat == self.players:
+            return self.join(action[len(JOIN) + 1:])
+        return self.apply(seat, action)
 
     @abstractmethod
     def to_position(self) -> dict[str, Any]:

@@ -149,5 +149,18 @@ async def rules(interaction: discord.Interaction, game: str | None = None) -> No
             await answer.send(Outgoing(piece), ephemeral=True)
 
 
+@app_commands.command(name="watch", description=N_("The link to this game's live web page (no hands shown)"))
+@app_commands.guild_only()
+async def watch(interaction: discord.Interaction) -> None:
+    await run(interaction, lambda referee, place, user: referee.watch(place, user), private=True)
+
+
+@app_commands.command(name="replay", description=N_("Step through this game on the web, or post it as an animation"))
+@app_commands.describe(gif=N_("Post an animated replay of the whole game here, for everyone"))
+@app_commands.guild_only()
+async def replay(interaction: discord.Interaction, gif: bool = False) -> None:
+    await run(interaction, lambda referee, place, user: referee.replay(place, user, gif=gif), private=not gif)
+
+
 PLAYER_COMMANDS: list[app_commands.Command[Any, ..., Any]] = [
-    move, draw, pass_, skip, hand, board, history, resign, rules]
+    move, draw, pass_, skip, hand, board, history, resign, rules, watch, replay]

@@ -10,27 +10,34 @@ from typing import Any
 import discord
 
 from bot.adapters.discordbot.app import build_bot
+from bot.adapters.web.server import WebServer
 from bot.database import store_for
 from bot.memory import CollectorMaintenance
 from bot.referee import Referee
 from bot.timers import Clock
+from bot.watching import WebSettings
 
 log = logging.getLogger(__name__)
 
 
 async def serve(token: str, database: str | Path, *, clock: Clock | None = None,
                 guild_ids: Iterable[int] | None = None, shard_ids: Sequence[int] | None = None,
-                shard_count: int | None = None, **referee_options: Any) -> None:
+                shard_count: int | None = None, web: WebSettings | None = None, **referee_options: Any) -> None:
     """Open the store at `database` (an SQLite file or a PostgreSQL address), start the referee
     (its saved timers included) and run the bot until cancelled or closed; everything is closed
     on the way out. The outbox starts sending once the bot is connected. If Discord refuses the
     Message Content intent, connect without it (typed moves then work only as @mentions) and log
     a warning. With `shard_ids` of `shard_count` it runs those shards of the gateway only.
-    `referee_options` go to the `Referee` (e.g. `delivery_lease`)."""
+    `referee_options` go to the `Referee` (e.g. `delivery_lease`). With `web` settings that are
+    on, the spectator pages are served from this process too, and the referee links to them."""
     store = store_for(database)
     await store.open()
-    referee = Referee(store, clock=clock, **referee_options)
+    pages = WebServer(store, host=web.host, port=web.port) if web is not None and web.host is not None else None
+    referee = Referee(store, clock=clock, public_url=web.public_url if pages is not None and web else None,
+                      **referee_options)
     await referee.open(outbox=False)
+    if pages is not None:
+        await pages.start()
     collector = CollectorMaintenance()
     collector.start()
     try:
@@ -47,6 +54,8 @@ async def serve(token: str, database: str | Path, *, clock: Clock | None = None,
                 log.warning("Discord refused the Message Content intent (turn it on in the Developer Portal, "
                             "Bot page); connecting without it: typed moves work only as @mentions")
     finally:
+        if pages is not None:
+            await pages.stop()
         await collector.stop()
         await referee.close()
         await store.close()

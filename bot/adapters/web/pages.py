@@ -1,0 +1,119 @@
+"""The HTML of the spectator pages: a whole page, or its changing part (`main_part`) for the
+script to swap in without a reload. Readable without JavaScript: the board is an image, the move
+list a list of links (`?ply=N`). Everything written here comes from a `Spectacle`, which holds
+nothing hidden; every text is escaped. The caller speaks the table's language."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from html import escape
+
+from bot.i18n import _, ngettext
+from bot.records import ABORTED, FINISHED, LOBBY
+from bot.spectator import Spectacle
+from engine import GAMES
+
+ASSETS = "/static"
+
+
+def page(spectacle: Spectacle, token: str, language: str) -> str:
+    """The whole page of a table at the spectacle's ply."""
+    title = GAMES[spectacle.table.game].title
+    return (f'<!doctype html><html lang="{escape(language)}"><head><meta charset="utf-8">'
+            '<meta name="viewport" content="width=device-width, initial-scale=1">'
+            '<meta name="referrer" content="no-referrer">'
+            f"<title>{escape(title)} · tileref</title>"
+            f'<link rel="stylesheet" href="{ASSETS}/watch.css"><script src="{ASSETS}/watch.js" defer></script>'
+            f'</head><body data-token="{escape(token)}"><header><h1>{escape(title)}</h1>'
+            f'<p class="sub">{escape(_("Spectator view: nobody’s hand is shown."))}</p></header>'
+            f'<main id="spectacle" data-ply="{spectacle.ply}" data-last="{spectacle.last}" '
+            f'data-live="{int(spectacle.live)}">{main_part(spectacle, token)}</main>'
+            f'<footer><p>{escape(_("Keys: ← and → step through the moves, Home and End go to the start and now."))}'
+            "</p></footer></body></html>")
+
+
+def main_part(spectacle: Spectacle, token: str) -> str:
+    """What changes as the game goes on or the reader steps through it."""
+    return "".join((_status(spectacle), _board(spectacle, token), _players(spectacle), _moves(spectacle)))
+
+
+def _status(spectacle: Spectacle) -> str:
+    table = spectacle.table
+    if table.status == LOBBY:
+        text = _("The game has not started yet.")
+    elif not spectacle.live:
+        text = _("Replay: after move {ply} of {last}.").format(ply=spectacle.ply, last=spectacle.last)
+    elif table.status == ABORTED:
+        text = _("This game was stopped by a moderator.")
+    elif spectacle.result is not None:
+        text = spectacle.result
+    elif table.status == FINISHED:
+        text = _("This game is over.")
+    else:
+        text = _("Live: move {ply}.").format(ply=spectacle.ply)
+    clock = ""
+    if spectacle.live and spectacle.deadlines and not table.paused:
+        due = min(spectacle.deadlines.values())
+        stamp = datetime.fromtimestamp(due, UTC)
+        clock = (f' <span class="clock">{escape(_("Turn ends"))} <time datetime="{stamp.isoformat()}" '
+                 f'data-deadline="{due:.0f}">{stamp:%Y-%m-%d %H:%M} UTC</time></span>')
+    elif spectacle.live and table.paused:
+        clock = f' <span class="clock">{escape(_("The clock is paused."))}</span>'
+    return f'<p class="status" role="status">{escape(text)}{clock}</p>'
+
+
+def _board(spectacle: Spectacle, token: str) -> str:
+    ply, last = spectacle.ply, spectacle.last
+    base = f"/t/{escape(token)}"
+    alt = _("The board after move {ply}").format(ply=ply) if ply else _("The board as dealt")
+    steps = [(0, "⏮", _("Start")), (max(0, ply - 1), "◀", _("Back one move")),
+             (min(last, ply + 1), "▶", _("Forward one move")), (last, "⏭", _("Now"))]
+    links = "".join(f'<a href="{base}?ply={target}" data-ply="{target}" aria-label="{escape(label)}" '
+                    f'title="{escape(label)}">{mark}</a>' for target, mark, label in steps)
+    counter = escape(_("Move {ply} of {last}").format(ply=ply, last=last))
+    download = escape(_("Download this position (JSON)"))
+    return (f'<section class="board"><figure><img src="{base}/board.png?ply={ply}" alt="{escape(alt)}">'
+            f'</figure><nav class="steps" aria-label="{escape(_("Moves"))}">{links}<span>{counter}</span></nav>'
+            f'<p><a href="{base}/position.json?ply={ply}" download>{download}</a></p></section>')
+
+
+def _players(spectacle: Spectacle) -> str:
+    rows = []
+    for player in spectacle.players:
+        marks = []
+        if player["seat"] in spectacle.to_move and spectacle.result is None:
+            marks.append(_("to move"))
+        if player["resigned"]:
+            marks.append(_("left the game"))
+        hand = "" if player["hand"] is None else escape(ngettext("{count} tile", "{count} tiles",
+                                                                 int(player["hand"])).format(count=player["hand"]))
+        score = player["score"]
+        shown = f"{score:g}" if isinstance(score, float) else escape(str(score))
+        team = f' <span class="team">({escape(str(player["team"]))})</span>' if player["team"] else ""
+        moving = ' class="moving"' if player["seat"] in spectacle.to_move else ""
+        rows.append(f"<tr{moving}><th scope=\"row\">{escape(player['name'])}{team}</th><td>{shown}</td>"
+                    f"<td>{hand}</td><td>{escape(', '.join(marks))}</td></tr>")
+    head = "".join(f'<th scope="col">{escape(h)}</th>' for h in (_("Player"), _("Score"), _("In hand"), ""))
+    return (f'<section class="players"><h2>{escape(_("Players"))}</h2><table><thead><tr>{head}</tr></thead>'
+            f'<tbody>{"".join(rows)}</tbody></table></section>')
+
+
+def _moves(spectacle: Spectacle) -> str:
+    if not spectacle.entries:
+        return f'<section class="moves"><h2>{escape(_("Moves"))}</h2><p>{escape(_("No moves yet."))}</p></section>'
+    items = []
+    for entry in spectacle.entries:
+        current = ' aria-current="step" class="current"' if entry.ply == spectacle.ply else ""
+        what = f"{escape(entry.who)}: <code>{escape(entry.action)}</code>" if entry.action else ""
+        said = "".join(f"<span>{escape(line)}</span>" for line in entry.events)
+        items.append(f'<li value="{entry.ply}" id="ply-{entry.ply}"{current}><a href="?ply={entry.ply}" '
+                     f'data-ply="{entry.ply}">{what}</a>{said}</li>')
+    return (f'<section class="moves"><h2>{escape(_("Moves"))}</h2><ol>{"".join(items)}</ol></section>')
+
+
+def problem(message: str, language: str) -> str:
+    """A page saying what is wrong with the address and what to do instead."""
+    return (f'<!doctype html><html lang="{escape(language)}"><head><meta charset="utf-8">'
+            '<meta name="viewport" content="width=device-width, initial-scale=1">'
+            f'<title>tileref</title><link rel="stylesheet" href="{ASSETS}/watch.css"></head>'
+            f'<body><main><p class="problem">{escape(message)}</p></main></body></html>')

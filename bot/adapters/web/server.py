@@ -1,0 +1,250 @@
+"""The web server in the bot's process (aiohttp): a table's page at `/t/<token>`, its board
+picture and position at any ply, its changing part for the script, and a stream of server-sent
+events that says when the table changed (from the store's change feed, so a move committed by
+any process shows).
+
+Every response carries a strict Content-Security-Policy: the pages load only their own script,
+style sheet and pictures, from this server. Nothing hidden is ever served: every answer is made
+from `bot.spectator`, which reads the log and the spectator's view only."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+
+from aiohttp import web
+
+import renderers
+from bot.adapters.web import pages
+from bot.adapters.web.feed import LiveFeed
+from bot.i18n import DEFAULT, LANGUAGES, N_, _, language_of, speaking
+from bot.records import DEADLINE, LOBBY, TableRecord
+from bot.spectator import Spectacle, Timeline, Timelines, log_key, public_position
+from bot.store import Store
+
+log = logging.getLogger(__name__)
+
+STATIC = Path(__file__).parent / "static"
+HEARTBEAT = 20.0
+"""Seconds between comments on an idle event stream (proxies close silent connections)."""
+BOARDS_KEPT = 512
+CSP = ("default-src 'none'; img-src 'self'; style-src 'self'; script-src 'self'; connect-src 'self'; "
+       "base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
+Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+
+
+class BadAddress(Exception):
+    """The address asks for something that is not there; the message says what to do instead."""
+
+    def __init__(self, message: str, status: int = 400, **values: object) -> None:
+        super().__init__(message)
+        self.message = message
+        self.status = status
+        self.values = values
+
+
+class WebServer:
+    """The spectator pages of every table in `store`, served at `host:port` once `start`ed."""
+
+    def __init__(self, store: Store, *, host: str = "127.0.0.1", port: int = 8080) -> None:
+        self.store = store
+        self.host = host
+        self.port = port
+        self.feed = LiveFeed(store)
+        self.timelines = Timelines()
+        self._boards: OrderedDict[tuple[int, int, str], bytes] = OrderedDict()
+        self._runner: web.AppRunner | None = None
+        self.app = self._application()
+
+    def _application(self) -> web.Application:
+        app = web.Application(middlewares=[_headers])
+        app.router.add_get("/t/{token}", self.page)
+        app.router.add_get("/t/{token}/part", self.part)
+        app.router.add_get("/t/{token}/board.png", self.board)
+        app.router.add_get("/t/{token}/position.json", self.position)
+        app.router.add_get("/t/{token}/live", self.live)
+        app.router.add_get("/static/{name}", self.static)
+        app.router.add_get("/favicon.ico", _no_icon)
+        return app
+
+    async def start(self) -> None:
+        """Listen (port 0: any free port, then `port` says which) and follow the change feed."""
+        await self.feed.start()
+        self._runner = web.AppRunner(self.app, access_log=None, shutdown_timeout=1.0)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, self.host, self.port)
+        await site.start()
+        server = getattr(site, "_server", None)
+        if server is not None and server.sockets:
+            self.port = server.sockets[0].getsockname()[1]
+        log.info("spectator pages at http://%s:%s", self.host, self.port)
+
+    async def stop(self) -> None:
+        await self.feed.stop()
+        if self._runner is not None:
+            await self._runner.cleanup()
+            self._runner = None
+
+    # ---- handlers ---------------------------------------------------------------------------
+
+    async def page(self, request: web.Request) -> web.Response:
+        _table, spectacle, language = await self._spectacle(request)
+        with speaking(language):
+            return _html(pages.page(spectacle, request.match_info["token"], language))
+
+    async def part(self, request: web.Request) -> web.Response:
+        _table, spectacle, language = await self._spectacle(request)
+        with speaking(language):
+            body = pages.main_part(spectacle, request.match_info["token"])
+        response = _html(body)
+        response.headers["X-Ply"] = str(spectacle.ply)
+        response.headers["X-Last"] = str(spectacle.last)
+        return response
+
+    async def board(self, request: web.Request) -> web.Response:
+        table, timeline, ply = await self._timeline(request)
+        if table.game not in renderers.RENDERERS:
+            raise BadAddress(N_("This game has no board picture."), 404)
+        key = (table.id, ply, log_key(timeline.actions[:ply]))
+        data = self._boards.get(key)
+        if data is None:
+            game = timeline.game_at(ply)
+            data = await asyncio.to_thread(renderers.render, game, None)
+            self._boards[key] = data
+            while len(self._boards) > BOARDS_KEPT:
+                self._boards.popitem(last=False)
+        else:
+            self._boards.move_to_end(key)
+        return web.Response(body=data, content_type="image/png",
+                            headers={"Cache-Control": "private, max-age=31536000, immutable"
+                                     if ply < timeline.length else "no-cache"})
+
+    async def position(self, request: web.Request) -> web.Response:
+        table, timeline, ply = await self._timeline(request)
+        data = public_position(timeline.game_at(ply))
+        data["ply"] = ply
+        return web.Response(text=json.dumps(data, ensure_ascii=False, indent=1), content_type="application/json",
+                            headers={"Content-Disposition": f'attachment; filename="{table.game}-{ply}.json"'})
+
+    async def live(self, request: web.Request) -> web.StreamResponse:
+        """Server-sent events: `change` with the log length whenever the table changes."""
+        table = await self._table(request)
+        response = web.StreamResponse(headers={"Content-Type": "text/event-stream", "Cache-Control": "no-cache",
+                                               "X-Accel-Buffering": "no"})
+        await response.prepare(request)
+        changed = self.feed.watch(table.id)
+        try:
+            await response.write(b"retry: 1000\n\n")
+            while True:
+                try:
+                    await asyncio.wait_for(changed.wait(), HEARTBEAT)
+                except TimeoutError:
+                    await response.write(b": still here\n\n")
+                    continue
+                changed.clear()
+                last = await self.store.log_length(table.id)
+                await response.write(f"event: change\ndata: {json.dumps({'last': last})}\n\n".encode())
+        except ConnectionResetError:
+            pass
+        finally:
+            self.feed.unwatch(table.id, changed)
+        return response
+
+    async def static(self, request: web.Request) -> web.Response:
+        name = request.match_info["name"]
+        if name not in ("watch.js", "watch.css"):
+            raise web.HTTPNotFound()
+        kind = "text/javascript" if name.endswith(".js") else "text/css"
+        return web.Response(body=(STATIC / name).read_bytes(), content_type=kind,
+                            headers={"Cache-Control": "public, max-age=3600"})
+
+    # ---- reading a table ------------------------------------------------------------------------
+
+    async def _table(self, request: web.Request) -> TableRecord:
+        token = request.match_info["token"]
+        table = await self.store.table_by_token(token) if 10 <= len(token) <= 64 else None
+        if table is None:
+            raise BadAddress(N_("No table has this link. Check that it was copied whole, or ask for it again "
+                                "with /watch in the game's thread."), 404)
+        return table
+
+    async def _timeline(self, request: web.Request) -> tuple[TableRecord, Timeline, int]:
+        table = await self._table(request)
+        actions = await self.store.actions(table.id) if table.status != LOBBY else []
+        timeline = self.timelines.get(table, actions)
+        return table, timeline, _ply(request, timeline.length)
+
+    async def _spectacle(self, request: web.Request) -> tuple[TableRecord, Spectacle, str]:
+        table, timeline, ply = await self._timeline(request)
+        language = table.meta.get("lang") or DEFAULT
+        if "ply" not in request.query and table.status != LOBBY:
+            deadlines = {t.seat: t.due for t in await self.store.timers(table.id) if t.kind == DEADLINE}
+            spectacle = timeline.spectacle(None, deadlines)
+        else:
+            spectacle = timeline.spectacle(ply)
+        return table, spectacle, language
+
+
+def _ply(request: web.Request, last: int) -> int:
+    """The `?ply=` asked for (default: now), BadAddress unless it is a move number of the game."""
+    text = request.query.get("ply")
+    if text is None or text == "":
+        return last
+    if not text.strip().isdigit() or int(text) > last:
+        raise BadAddress(N_("ply is a move number from 0 (the start) to {last} (now), like ?ply={example}; not "
+                            "'{value}'."), last=last, example=max(0, last // 2), value=text[:20])
+    return int(text)
+
+
+@web.middleware
+async def _headers(request: web.Request, handler: Handler) -> web.StreamResponse:
+    """Security headers on every answer; a bad address or a failure becomes a page saying what
+    to do (never a traceback)."""
+    try:
+        response = await handler(request)
+    except BadAddress as bad:
+        response = _problem(request, bad.message, bad.status, **bad.values)
+    except web.HTTPException as http:
+        if http.status < 400:
+            raise
+        response = _problem(request, N_("There is no page here. A table's page address looks like /t/ followed by "
+                                        "its link's code; ask for it with /watch."), http.status)
+    except Exception:
+        log.exception("web request %s failed", request.path)
+        response = _problem(request, N_("Something went wrong on our side; please reload the page in a moment."),
+                            500)
+    if not response.prepared:
+        response.headers["Content-Security-Policy"] = CSP
+        response.headers["X-Content-Type-Options"] = "nosniff"
+        response.headers["Referrer-Policy"] = "no-referrer"
+        response.headers["X-Frame-Options"] = "DENY"
+    return response
+
+
+def _problem(request: web.Request, message: str, status: int, **values: object) -> web.Response:
+    """A page in the reader's language (by Accept-Language) saying `message` (marked with N_)."""
+    language = _reader_language(request)
+    with speaking(language):
+        text = _(message).format(**values)
+        return web.Response(text=pages.problem(text, language), status=status, content_type="text/html")
+
+
+def _reader_language(request: web.Request) -> str:
+    for part in request.headers.get("Accept-Language", "").split(","):
+        code = language_of(part.split(";")[0].strip())
+        if code in LANGUAGES:
+            return code
+    return DEFAULT
+
+
+async def _no_icon(_request: web.Request) -> web.Response:
+    """Browsers ask for an icon: there is none (and no error for it)."""
+    return web.Response(status=204, headers={"Cache-Control": "public, max-age=86400"})
+
+
+def _html(body: str) -> web.Response:
+    return web.Response(text=body, content_type="text/html", headers={"Cache-Control": "no-cache"})

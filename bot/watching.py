@@ -1,0 +1,65 @@
+"""Where tables are watched on the web: the web server's settings (`TILEREF_WEB`,
+`TILEREF_PUBLIC_URL`) and each table's unguessable page address.
+
+A table's page lives at `<public url>/t/<token>`; the token is random (never the thread or table
+id), made the first time the table is shown and stored with it for good, so every process of
+a sharded bot finds the table from it and a finished game's page stays."""
+
+from __future__ import annotations
+
+import os
+import secrets
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from bot.store import Store
+
+DEFAULT_ADDRESS = "127.0.0.1:8080"
+TOKEN_BYTES = 18
+"""Random bytes in a token: 144 bits, written in 24 URL-safe characters."""
+
+
+class WebSettingsError(ValueError):
+    """`TILEREF_WEB` or `TILEREF_PUBLIC_URL` cannot be used; the message says what to write."""
+
+
+@dataclass(frozen=True)
+class WebSettings:
+    """Where the web server listens (`host` None: it is off) and how links to it are written."""
+
+    host: str | None
+    port: int
+    public_url: str
+
+    @property
+    def enabled(self) -> bool:
+        return self.host is not None
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str] | None = None) -> WebSettings:
+        """Read `TILEREF_WEB` (`host:port`, default 127.0.0.1:8080; `off`) and
+        `TILEREF_PUBLIC_URL` (default `http://<host:port>`). Raises WebSettingsError."""
+        env = os.environ if env is None else env
+        address = env.get("TILEREF_WEB", "").strip() or DEFAULT_ADDRESS
+        if address.lower() in ("off", "no", "0", "false"):
+            return cls(None, 0, "")
+        host, _, port_text = address.rpartition(":")
+        host = host.strip("[]")
+        if not host or not port_text.isdigit() or not 0 < int(port_text) < 65536:
+            raise WebSettingsError(f"TILEREF_WEB must be host:port (like {DEFAULT_ADDRESS} or 0.0.0.0:8080) or off, "
+                                   f"not {address!r}")
+        public = env.get("TILEREF_PUBLIC_URL", "").strip().rstrip("/") or f"http://{address}"
+        if not public.startswith(("http://", "https://")):
+            raise WebSettingsError(f"TILEREF_PUBLIC_URL must start with https:// or http:// (like "
+                                   f"https://tileref.example.org), not {public!r}")
+        return cls(host, int(port_text), public)
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(TOKEN_BYTES)
+
+
+async def page_link(store: Store, table_id: int, public_url: str) -> str:
+    """The address of a table's spectator page (its token made and stored if it has none)."""
+    token = await store.watch_token(table_id, new_token())
+    return f"{public_url.rstrip('/')}/t/{token}"
