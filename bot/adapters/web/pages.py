@@ -34,7 +34,8 @@ def page(spectacle: Spectacle, token: str, language: str) -> str:
 
 def main_part(spectacle: Spectacle, token: str) -> str:
     """What changes as the game goes on or the reader steps through it."""
-    return "".join((_status(spectacle), _board(spectacle, token), _players(spectacle), _moves(spectacle)))
+    return (f'<div class="play">{_status(spectacle)}{_board(spectacle, token)}</div>'
+            f"<aside>{_players(spectacle)}{_moves(spectacle)}</aside>")
 
 
 def _status(spectacle: Spectacle) -> str:

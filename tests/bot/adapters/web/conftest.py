@@ -53,7 +53,8 @@ def players(game: str) -> list[User]:
 
 
 async def open_table(referee: Referee, game: str, place: str = PLACE, options: str = "") -> str:
-    """Start a table of `game` with people only; returns the page's path (`/t/<token>`)."""
+    """Start a table of `game` with people only; returns the page's path (`/t/<token>`), given
+    in the lobby message when the referee has a web server ("" without)."""
     seated = players(game)
     reply = await referee.create(place, seated[0], game, options=options or None)
     assert reply.ok, reply
@@ -61,6 +62,9 @@ async def open_table(referee: Referee, game: str, place: str = PLACE, options: s
         assert (await referee.join(place, user)).ok
     assert (await referee.start(place, seated[0])).ok
     link = re.search(r"https?://\S+(/t/[\w-]+)", reply.public.text if reply.public else "")
+    if referee.public_url is None:
+        assert link is None
+        return ""
     assert link, "the lobby message gives the page's link"
     return link.group(1)
 

@@ -1,0 +1,162 @@
+"""The spectator pages over HTTP: what they show, what they refuse and how, their headers and
+weight, live updates from the store's change feed (a move committed by another process on
+PostgreSQL included), and that no ply's page or position shows a tile in anyone's hand."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+from html import escape
+
+import aiohttp
+import pytest
+
+from bot.adapters.web.server import WebServer
+from bot.database import store_for
+from bot.i18n import speaking
+from bot.referee import Referee
+from bot.timers import ManualClock
+from engine import GAMES
+from tests.bot.adapters.web.conftest import PLACE, Site, open_table, play_moves, players
+from tests.bot.referees import ALICE, running_referee
+
+
+async def fetch(site: Site, path: str, **headers: str) -> tuple[int, dict[str, str], bytes]:
+    async with aiohttp.ClientSession() as session, session.get(site.base + path, headers=headers) as response:
+        return response.status, dict(response.headers), await response.read()
+
+
+async def test_page_shows_board_players_and_moves_with_strict_headers(site: Site) -> None:
+    path = await open_table(site.referee, "tronimoes")
+    await play_moves(site.referee, "tronimoes", 4)
+    status, headers, body = await fetch(site, path)
+    html = body.decode()
+    assert status == 200
+    assert "default-src 'none'" in headers["Content-Security-Policy"]
+    assert headers["Referrer-Policy"] == "no-referrer"
+    assert f"{path}/board.png?ply=4" in html
+    assert html.count("<li ") == 4 and "Player0" in html and "Player1" in html
+    assert not re.search(r"""(?:src|href)=["']?(?:https?:)?//""", html), "the page loads nothing from elsewhere"
+
+
+async def test_a_page_load_weighs_at_most_300_kb(site: Site) -> None:
+    path = await open_table(site.referee, "tronimoes")
+    await play_moves(site.referee, "tronimoes", 30)
+    total = 0
+    for part in (path, f"{path}/board.png", "/static/watch.css", "/static/watch.js"):
+        status, _headers, body = await fetch(site, part)
+        assert status == 200
+        total += len(body)
+    assert total <= 300 * 1024, f"a page load is {total} bytes"
+
+
+async def test_a_bad_ply_is_refused_saying_what_to_type(site: Site) -> None:
+    path = await open_table(site.referee, "tronimoes")
+    await play_moves(site.referee, "tronimoes", 2)
+    for bad in ("x", "-1", "99"):
+        status, headers, body = await fetch(site, f"{path}?ply={bad}")
+        assert status == 400
+        assert "like ?ply=1" in body.decode() and "Traceback" not in body.decode()
+        assert "Content-Security-Policy" in headers
+    status, _headers, body = await fetch(site, f"{path}/position.json?ply=99")
+    assert status == 400
+
+
+async def test_an_unknown_link_says_how_to_get_the_right_one_in_the_readers_language(site: Site) -> None:
+    status, _headers, body = await fetch(site, "/t/nottherighttoken00", **{"Accept-Language": "es-ES,es;q=0.9"})
+    assert status == 404
+    with speaking("es"):
+        from bot.i18n import _
+
+        assert escape(_("No table has this link. Check that it was copied whole, or ask for it again with /watch "
+                        "in the game's thread.")) in body.decode()
+    status, _headers, body = await fetch(site, "/t/1")
+    assert status == 404 and b"/watch" in body
+
+
+async def test_the_link_is_random_and_not_the_table_id(site: Site) -> None:
+    first = await open_table(site.referee, "tronimoes")
+    second = await open_table(site.referee, "tronimoes", place="test:other")
+    token = first.rsplit("/", 1)[1]
+    assert len(token) >= 24 and first != second
+    table = await site.referee.store.table_at(PLACE)
+    assert table is not None and not token.isdigit() and "web" not in token
+    assert re.fullmatch(r"[\w-]{24}", token), "144 random bits, URL-safe"
+
+
+async def test_a_page_is_in_the_tables_language(site: Site) -> None:
+    path = await open_table(site.referee, "tronimoes", options="lang=es")
+    status, _headers, body = await fetch(site, path)
+    assert status == 200 and '<html lang="es">' in body.decode()
+    with speaking("es"):
+        from bot.i18n import _
+
+        assert _("Players") in body.decode() and _("Moves") in body.decode()
+
+
+async def test_a_finished_games_page_stays_and_replay_links_to_it(site: Site) -> None:
+    path = await open_table(site.referee, "tronimoes")
+    await play_moves(site.referee, "tronimoes", 3)
+    assert (await site.referee.resign(PLACE, players("tronimoes")[0])).ok
+    table = await site.referee.store.table_at(PLACE)
+    assert table is not None and table.status == "finished"
+    status, _headers, body = await fetch(site, path)
+    assert status == 200 and "🏆" in body.decode()
+    reply = await site.referee.replay(PLACE, ALICE)
+    assert reply.ok and path in (reply.caller.text if reply.caller else "")
+    watched = await site.referee.watch(PLACE, ALICE)
+    assert path in (watched.caller.text if watched.caller else "")
+    status, _headers, body = await fetch(site, f"{path}?ply=2")
+    assert status == 200 and 'data-ply="2"' in body.decode()
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+async def test_no_plys_page_or_position_shows_a_tile_in_a_hand(site: Site, name: str) -> None:
+    path = await open_table(site.referee, name)
+    for ply in range(25):
+        view = await site.referee.view(PLACE)
+        assert view is not None
+        game = view[1]
+        timeline = site.web.timelines.get(view[0], await site.referee.store.actions(view[0].id))
+        public = json.dumps(game.view(None)) + json.dumps([e.events for e in timeline.entries])
+        hidden = {tile for seat in game.to_position().get("seats", []) for tile in seat.get("hand", [])
+                  if isinstance(tile, str) and len(tile) >= 3 and tile not in public}
+        _status, _headers, page = await fetch(site, path)
+        _status, _headers, position = await fetch(site, f"{path}/position.json?ply={len(game.log)}")
+        text = page.decode()
+        shown = json.loads(position)
+        assert not [t for t in hidden if re.search(rf"(?<![\w-]){re.escape(t)}(?![\w-])", text)], f"ply {ply}"
+        assert not [t for t in hidden if f'"{t}"' in json.dumps(shown)], f"ply {ply}"
+        assert "seed" not in shown["position"]
+        if not await play_moves(site.referee, name, 1, seed=ply):
+            break
+
+
+async def test_live_stream_says_when_a_move_is_committed_by_another_process(database: str, tmp_path) -> None:
+    """On PostgreSQL the move is made by a second store (as another process would), and heard
+    through LISTEN/NOTIFY; on SQLite, by the same process, through its in-process signal."""
+    clock = ManualClock(1_000_000.0)
+    async with running_referee(database, clock) as referee:
+        web = WebServer(referee.store, port=0)
+        await web.start()
+        referee.public_url = f"http://127.0.0.1:{web.port}"
+        try:
+            path = await open_table(referee, "tronimoes")
+            other_store = store_for(database) if database.startswith("postgres") else None
+            mover = referee
+            if other_store is not None:
+                await other_store.open()
+                mover = Referee(other_store, clock=clock, render=False, confirms_delivery=False, ai_seconds=0.0)
+            async with aiohttp.ClientSession() as session, \
+                    session.get(f"http://127.0.0.1:{web.port}{path}/live") as stream:
+                assert stream.headers["Content-Type"].startswith("text/event-stream")
+                await stream.content.readuntil(b"\n\n")  # the retry line
+                await asyncio.sleep(0.2)
+                await play_moves(mover, "tronimoes", 1)
+                message = await asyncio.wait_for(stream.content.readuntil(b"\n\n"), 5)
+            assert b"event: change" in message and b'"last": 1' in message
+            if other_store is not None:
+                await other_store.close()
+        finally:
+            await web.stop()
