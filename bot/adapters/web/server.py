@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -202,8 +203,9 @@ def _ply(request: web.Request, last: int) -> int:
 
 @web.middleware
 async def _headers(request: web.Request, handler: Handler) -> web.StreamResponse:
-    """Security headers on every answer; a bad address or a failure becomes a page saying what
-    to do (never a traceback)."""
+    """Security headers on every answer, and `Server-Timing` (how long the server took, in
+    ms); a bad address or a failure becomes a page saying what to do (never a traceback)."""
+    started = time.perf_counter()
     try:
         response = await handler(request)
     except BadAddress as bad:
@@ -222,6 +224,7 @@ async def _headers(request: web.Request, handler: Handler) -> web.StreamResponse
         response.headers["X-Content-Type-Options"] = "nosniff"
         response.headers["Referrer-Policy"] = "no-referrer"
         response.headers["X-Frame-Options"] = "DENY"
+        response.headers["Server-Timing"] = f"app;dur={(time.perf_counter() - started) * 1000:.2f}"
     return response
 
 
