@@ -37,7 +37,7 @@ from bot.records import (
     Timer,
     User,
 )
-from bot.refusals import Refused, duration, language, parse_options
+from bot.refusals import MovedOn, Refused, duration, language, parse_options
 from bot.replies import Attachment, Message, Reply, clean_name, name_token, refusal
 from bot.store import PlaceTaken, StaleLog, StaleTable, Store
 from bot.timers import Clock, SystemClock, TimerDispatcher, format_duration
@@ -379,7 +379,7 @@ class Referee(ModeratorCommands, ClockDuties):
             if stale:
                 board = await self._board_attachments(game, table.id)
                 reply = refusal(stale, table_id=table.id, place=place, attachments=board)
-                reply.stale = True
+                reply.stale, reply.ply = True, len(game.log)
                 return reply
             turn = await self._turn(table, game)
             actions = _split(text, type(game).action_separator)
@@ -543,7 +543,10 @@ class Referee(ModeratorCommands, ClockDuties):
         try:
             return await command
         except Refused as refused:
-            return refusal(str(refused))
+            reply = refusal(str(refused))
+            if isinstance(refused, MovedOn):
+                reply.stale, reply.ply = True, refused.length
+            return reply
         except (StaleLog, StaleTable):
             return refusal(_("the game changed while your command was being handled; please try again"))
         except Exception:

@@ -68,3 +68,10 @@ async def started(referee: Referee, *players: User, turn_time: str | None = None
     reply = await referee.start(place, first)
     assert reply.ok, text(reply)
     return reply
+
+
+async def waiting_user(referee: Referee, place: str = PLACE) -> User:
+    """The player the game at `place` waits for (the first, if several)."""
+    table, game = await referee.view(place)
+    seat = game.to_move()[0]
+    return next(u for u in (ALICE, BOB, CAROL) if table.seats[seat].user_id == u.id)

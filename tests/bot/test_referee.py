@@ -13,18 +13,12 @@ from bot.records import ABORTED, FINISHED, LOBBY, PLAYING, User
 from bot.referee import Referee
 from bot.timers import ManualClock
 from engine.tronimoes import Tronimoes
-from tests.bot.referees import ALICE, BOB, CAROL, MOD, PLACE, Notices, running_referee, started, text
+from tests.bot.referees import ALICE, BOB, CAROL, MOD, PLACE, Notices, running_referee, started, text, waiting_user
 
 
 @pytest.fixture
 def clock() -> ManualClock:
     return ManualClock()
-
-
-async def waiting_user(referee: Referee, place: str = PLACE) -> User:
-    table, game = await referee.view(place)
-    seat = game.to_move()[0]
-    return next(u for u in (ALICE, BOB, CAROL) if table.seats[seat].user_id == u.id)
 
 
 async def a_move(referee: Referee, user: User, place: str = PLACE) -> str:
