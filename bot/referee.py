@@ -41,7 +41,7 @@ from bot.refusals import MovedOn, Refused, duration, language, parse_options
 from bot.replies import Attachment, Message, Reply, clean_name, name_token, refusal
 from bot.store import PlaceTaken, StaleLog, StaleTable, Store
 from bot.timers import Clock, SystemClock, TimerDispatcher, format_duration
-from bot.turns import Turn
+from bot.turns import Turn, Unconfirmed
 from bot.typing_rules import echo, is_move_text, strip_markdown
 from bot.wording import actor_note, chat, hand_text, lobby_text, named, without_echo
 from engine import GAMES, Game, GameError, NotationError, NotYourTurn
@@ -59,6 +59,9 @@ LANGUAGE = "lang"
 AI_SECONDS = "ai_seconds"
 """A table option (and meta key): how long its AI seats plan a move, in seconds."""
 NO_PICTURE = N_("(The board picture could not be drawn this time; `/board` shows it.)")
+STORED = N_("✅ Your move was stored, but the database was slow to confirm it: its announcement follows shortly.")
+MAYBE_STORED = N_("The database did not confirm your command, so it may or may not have been carried out: `/board` "
+                  "shows which. Send it again only if it is not there.")
 FOOT = "foot"
 QUESTS = "quests"
 """The table meta key listing the seats already sent on their vision quest."""
@@ -549,6 +552,10 @@ class Referee(ModeratorCommands, ClockDuties):
             return reply
         except (StaleLog, StaleTable):
             return refusal(_("the game changed while your command was being handled; please try again"))
+        except Unconfirmed as unconfirmed:
+            log.warning("a commit was not confirmed (in the log: %s)", unconfirmed.stored, exc_info=True)
+            self.timers.wake()  # any deadline it stored is due to be watched
+            return Reply(caller=Message(_(STORED) if unconfirmed.stored else _(MAYBE_STORED)))
         except Exception:
             log.exception("command failed")
             return refusal(_("something went wrong on our side and nothing was changed; please try again, and "
@@ -670,7 +677,10 @@ class Referee(ModeratorCommands, ClockDuties):
                 log.exception("drawing the board of table %s failed; announcing without it", table.id)
                 reply.public.text += "\n" + _(NO_PICTURE)
         if not self.confirms_delivery:
-            await self.delivered(reply)
+            try:
+                await self.delivered(reply)
+            except Exception:  # the move stands; at worst the outbox announces it a second time
+                log.warning("confirming the delivery of table %s's move failed", table.id, exc_info=True)
         return reply
 
     @staticmethod
