@@ -13,8 +13,8 @@ from bot import narration
 from bot.i18n import _
 from bot.loader import new_game, replay
 from bot.records import DEADLINE, PLAYING, REMINDER, Notice, TableRecord, Timer
-from bot.replies import Attachment, Message, Reply, deadline_token, mention, name_token
 from bot.refusals import Refused
+from bot.replies import Attachment, Message, Reply, deadline_token, mention, name_token
 from bot.store import StaleLog, StaleTable
 
 if TYPE_CHECKING:

@@ -284,8 +284,7 @@ class Referee(ModeratorCommands, ClockDuties):
             if not any(s.user_id for s in table.seats):
                 table.status = ABORTED
             return _("👋 {player} left.").format(player=who)
-        if seat is None and not user.moderator and user.id != table.created_by:
-            raise Refused(_("only players at this table can add an AI player"))
+        self._hosting(table, user, _("only {player} or a moderator can add an AI player"))
         if kind not in AGENTS and kind not in ("bot", "ai"):
             raise Refused(_("there is no AI called '{name}'; choose one of {names}").format(
                 name=echo(kind), names=", ".join(AGENTS)))
@@ -296,6 +295,17 @@ class Referee(ModeratorCommands, ClockDuties):
         bot_name = next((f"{n} (bot)" for n in BOT_NAMES if f"{n} (bot)" not in taken), f"Bot {len(table.seats) + 1}")
         table.seats.append(SeatRecord(len(table.seats), bot_name, None, agent))
         return _("🤖 {player} ({agent} AI) sits down.").format(player=name_token(bot_name), agent=agent)
+
+    @staticmethod
+    def _hosting(table: TableRecord, user: User, refused: str) -> None:
+        """Refused (`refused`, naming the host) unless `user` is a moderator or hosts the lobby:
+        its creator, or once the creator has left, the person seated longest."""
+        host = host_of(table)
+        if user.moderator or user.id == host:
+            return
+        seat = table.seat_of(host)
+        raise Refused(refused.format(player=name_token(table.seats[seat].name) if seat is not None else
+                                     _("whoever opened this table")))
 
     def _lobby_reply(self, table: TableRecord, headline: str) -> Reply:
         return Reply(public=Message(f"{headline}\n{lobby_text(table)}"), table_id=table.id, place=table.place,
@@ -326,8 +336,7 @@ class Referee(ModeratorCommands, ClockDuties):
             if table.status != LOBBY:
                 raise Refused(_("the game has already started") if table.status == PLAYING
                               else _("this table is closed"))
-            if table.seat_of(user.id) is None and not user.moderator:
-                raise Refused(_("only the players at this table can start it"))
+            self._hosting(table, user, _("only {player} or a moderator can start this game"))
             cls = GAMES[table.game]
             if len(table.seats) < cls.min_players:
                 raise Refused(_("{game} needs at least {needed} players; {seated} seated").format(
@@ -754,3 +763,11 @@ def _split(text: str, separator: str | None) -> list[str]:
     if separator is None or separator not in text:
         return [text]
     return [part.strip() for part in text.split(separator) if part.strip()] or [text]
+
+
+def host_of(table: TableRecord) -> str:
+    """Who runs a lobby (adds AI players, starts the game): its creator while seated, else the
+    person seated longest; the creator again when no person is seated."""
+    if table.seat_of(table.created_by) is not None:
+        return table.created_by
+    return next((s.user_id for s in table.seats if s.user_id), table.created_by)

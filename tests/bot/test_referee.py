@@ -146,10 +146,26 @@ async def test_moderator_commands_are_refused_to_players(tmp_path, clock, comman
 async def test_only_players_start_a_table_and_only_within_the_player_count(tmp_path, clock):
     async with running_referee(tmp_path / "t.sqlite3", clock) as referee:
         await referee.create(PLACE, ALICE, "tronimoes")
-        assert text(await referee.start(PLACE, CAROL)) == "only the players at this table can start it"
+        assert text(await referee.start(PLACE, CAROL)) == "only alice or a moderator can start this game"
         for _ in range(5):
             await referee.add_ai(PLACE, ALICE)
         assert "table is full" in text(await referee.join(PLACE, CAROL))
+
+
+async def test_only_the_creator_or_a_moderator_starts_and_adds_bots_then_whoever_sat_longest(tmp_path, clock):
+    async with running_referee(tmp_path / "t.sqlite3", clock) as referee:
+        await referee.create(PLACE, ALICE, "tronimoes")
+        await referee.join(PLACE, BOB)
+        await referee.join(PLACE, CAROL)
+        assert text(await referee.add_ai(PLACE, BOB)) == "only alice or a moderator can add an AI player"
+        assert text(await referee.start(PLACE, CAROL)) == "only alice or a moderator can start this game"
+        assert (await referee.add_ai(PLACE, ALICE)).ok and (await referee.add_ai(PLACE, MOD)).ok
+        assert (await referee.leave(PLACE, ALICE)).ok  # the creator left: bob has sat longest
+        assert text(await referee.add_ai(PLACE, ALICE)) == "only bob or a moderator can add an AI player"
+        assert text(await referee.start(PLACE, ALICE)) == "only bob or a moderator can start this game"
+        assert text(await referee.start(PLACE, CAROL)) == "only bob or a moderator can start this game"
+        assert (await referee.status(PLACE)).status == LOBBY and len((await referee.status(PLACE)).seats) == 4
+        assert (await referee.add_ai(PLACE, BOB)).ok and (await referee.start(PLACE, BOB)).ok
 
 
 async def test_bad_commands_get_specific_reasons(tmp_path, clock):

@@ -20,13 +20,23 @@ async def test_a_lobby_kick_updates_the_lobby_message_in_place(tileref: Harness)
     assert not [m for m in s.messages[mark:] if m.kind == "create" and not m.ephemeral]
 
 
-async def test_a_creator_who_left_the_lobby_cannot_start_it(tileref: Harness) -> None:
+async def test_a_creator_who_left_the_lobby_cannot_start_it_or_add_bots_but_who_sat_longest_can(
+        tileref: Harness) -> None:
     s = tileref.s
     thread, lobby = await tileref.open_table(s.alice, s.bob, s.carol, start=False)
+    for user, label in ((s.carol, "Start"), (s.bob, "Add bot")):  # seated, but not the creator
+        refused = await (await s.click(user, lobby, label=label)).reply()
+        assert refused.ephemeral and refused.content.startswith("Only alice or a moderator can")
     lobby = await (await s.click(s.alice, lobby, label="Leave")).reply()
-    refused = await (await s.click(s.alice, lobby, label="Start")).reply()
-    assert refused.ephemeral and "only the players" in refused.content.lower()
-    assert (await tileref.table(thread)).status == "lobby"
+    for user, label in ((s.alice, "Add bot"), (s.alice, "Start"), (s.carol, "Start")):
+        refused = await (await s.click(user, lobby, label=label)).reply()
+        assert refused.ephemeral and refused.content.startswith("Only bob or a moderator can"), refused.content
+    table = await tileref.table(thread)
+    assert table.status == "lobby" and [seat.name for seat in table.seats] == ["bob", "carol"]
+    lobby = await (await s.click(s.bob, lobby, label="Add bot")).reply()
+    assert "(bot)" in lobby.content
+    await (await s.click(s.bob, lobby, label="Start")).replies(2)
+    assert (await tileref.table(thread)).status == "playing"
 
 
 async def test_a_forced_pass_tells_the_player_privately_what_they_drew(tileref: Harness) -> None:
