@@ -33,7 +33,8 @@ def parse_options(text: str | dict[str, str] | None) -> dict[str, str]:
         if not part:
             continue
         if "=" not in part:
-            raise Refused(f"options are written key=value, like `ouroboros=off`; '{part}' has no '='")
+            raise Refused(_("options are written key=value, like `ouroboros=off`; '{part}' has no '='").format(
+                part=echo(part)))
         key, value = part.split("=", 1)
         options[key.strip()] = value.strip()
     return options
