@@ -510,3 +510,22 @@ async def test_a_move_whose_delivery_cannot_be_confirmed_in_the_terminal_is_stil
         reply = await referee.act(PLACE, mover, "draw")
         assert reply.ok and f"{mover.name} draws a tile" in text(reply) and "went wrong" not in text(reply)
         assert [a.action for a in await referee.store.actions(1)] == ["draw"]
+
+
+async def test_the_referee_lays_no_triominoes_tile_for_a_player_only_forced_draws_and_passes(tmp_path, clock):
+    async with running_referee(tmp_path / "t.sqlite3", clock) as referee:
+        for number in range(3):
+            place = f"{PLACE}:{number}"
+            await referee.create(place, ALICE, "triominoes")
+            await referee.join(place, BOB)
+            reply = await referee.start(place, ALICE)
+            for _ in range(2000):
+                if (await referee.status(place)).status != PLAYING:
+                    break
+                user = await waiting_user(referee, place)
+                reply = await referee.act(place, user, (await referee.suggestions(place, user, "", limit=1))[0])
+                assert reply.ok, text(reply)
+            actions = await referee.store.actions((await referee.status(place)).id)
+            forced = [a.action for a in actions if a.actor == "rules"]
+            assert forced and set(forced) <= {"draw", "pass"}
+            assert all(a.actor in (ALICE.id, BOB.id) for a in actions if a.action not in ("draw", "pass"))

@@ -152,7 +152,8 @@ async def test_long_input_to_tileref_new_gets_its_real_reason_with_a_short_excer
     await handle.replies(1)
     await asyncio.sleep(0.5)
     answers = await handle.replies(1)
-    assert len(answers) == 1 and answers[0].ephemeral and reason.lower() in answers[0].content.lower(), answers[0].content
+    content = answers[0].content
+    assert len(answers) == 1 and answers[0].ephemeral and reason.lower() in content.lower(), content
     assert "y" * 80 not in answers[0].content and "…" in answers[0].content
     assert len(answers[0].content) <= 2000 and "went wrong" not in answers[0].content
     assert not s.errors and not [m for m in s.messages[mark:] if m.kind == "create" and not m.ephemeral]
