@@ -13,7 +13,19 @@ from bot.records import ABORTED, FINISHED, LOBBY, PLAYING, User
 from bot.referee import Referee
 from bot.timers import ManualClock
 from engine.tronimoes import Tronimoes
-from tests.bot.referees import ALICE, BOB, CAROL, MOD, PLACE, Notices, running_referee, started, text, waiting_user
+from tests.bot.referees import (
+    ALICE,
+    BOB,
+    CAROL,
+    MOD,
+    PLACE,
+    Notices,
+    losing,
+    running_referee,
+    started,
+    text,
+    waiting_user,
+)
 
 
 @pytest.fixture
@@ -448,30 +460,12 @@ def test_forced_actions_in_a_row_read_as_one_line_with_their_count():
 # ---- a commit whose confirmation is lost ---------------------------------------------------------
 
 
-def _losing(store, method: str, *, after: bool = True, times: int = 1):
-    """Make the real store's `method` fail `times` times, after doing its work (`after`: the
-    database wrote it, its answer was lost) or before (nothing written)."""
-    real = getattr(store, method)
-    left = [times]
-
-    async def lossy(*args, **kwargs):
-        if left[0] > 0:
-            left[0] -= 1
-            if not after:
-                raise ConnectionResetError("connection lost before the write")
-            await real(*args, **kwargs)
-            raise ConnectionResetError("connection lost after the write")
-        return await real(*args, **kwargs)
-
-    setattr(store, method, lossy)
-
-
 async def test_a_move_whose_commit_acknowledgement_is_lost_is_reported_as_stored(database, clock):
     notices = Notices()
     async with running_referee(database, clock, notices=notices) as referee:
         await started(referee, ALICE, BOB)
         mover = await waiting_user(referee)
-        _losing(referee.store, "commit")
+        losing(referee.store, "commit")
         reply = await referee.act(PLACE, mover, "draw")
         assert reply.ok and text(reply).startswith("✅ Your move was stored")
         assert "nothing was changed" not in text(reply)
@@ -485,8 +479,8 @@ async def test_a_move_whose_commit_may_not_have_been_stored_says_board_shows_whi
     async with running_referee(database, clock) as referee:
         await started(referee, ALICE, BOB)
         mover = await waiting_user(referee)
-        _losing(referee.store, "commit")
-        _losing(referee.store, "actions", after=False)
+        losing(referee.store, "commit")
+        losing(referee.store, "actions", after=False)
         reply = await referee.act(PLACE, mover, "draw")
         assert "may or may not have been carried out: `/board` shows which" in text(reply)
         assert "nothing was changed" not in text(reply)
@@ -496,7 +490,7 @@ async def test_a_move_the_database_failed_to_write_is_reported_as_not_made(datab
     async with running_referee(database, clock) as referee:
         await started(referee, ALICE, BOB)
         mover = await waiting_user(referee)
-        _losing(referee.store, "commit", after=False)
+        losing(referee.store, "commit", after=False)
         reply = await referee.act(PLACE, mover, "draw")
         assert not reply.ok and "nothing was changed" in text(reply)
         assert await referee.store.actions(1) == []
@@ -506,7 +500,7 @@ async def test_a_move_whose_delivery_cannot_be_confirmed_in_the_terminal_is_stil
     async with running_referee(database, clock, confirms_delivery=False) as referee:
         await started(referee, ALICE, BOB)
         mover = await waiting_user(referee)
-        _losing(referee.store, "notices_delivered", after=False)
+        losing(referee.store, "notices_delivered", after=False)
         reply = await referee.act(PLACE, mover, "draw")
         assert reply.ok and f"{mover.name} draws a tile" in text(reply) and "went wrong" not in text(reply)
         assert [a.action for a in await referee.store.actions(1)] == ["draw"]
