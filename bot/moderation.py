@@ -86,7 +86,7 @@ class ModeratorCommands(_Base):
                 done.append((seat, [a.action for a in turn.actions[before:]]))
             return await self._finish(turn, headline="\n".join(
                 _forced_line(name_token(user.name), name_token(table.seats[seat].name), actions, game.title)
-                for seat, actions in done))
+                for seat, actions in done if actions))
 
     async def kick(self, place: str, user: User, target: str, *, seen: int | None = None) -> Reply:
         """Remove a player: from the lobby, or by resigning on their behalf. `seen` as for

@@ -406,7 +406,8 @@ class Game(ABC):
     def forced_action(self, seat: int) -> str | None:
         """The action the rules make for `seat` without asking (Tromino Go's pass when nothing
         else is legal), or None when the player must choose. The referee applies it at once and
-        announces it; no clock runs for it."""
+        announces it; no clock runs for it. Only ever a draw or a pass: a tile laid this way, even
+        the only one that fits, would tell the table that none of the player's others does."""
         return None
 
     @abstractmethod
