@@ -20,7 +20,7 @@ from bot.refusals import language as read_language
 from bot.replies import Message, Reply, name_token
 from bot.store import StaleLog
 from bot.timers import parse_reminders
-from bot.turns import Turn
+from bot.turns import Turn, confirmed
 from bot.typing_rules import echo
 from bot.wording import named, settings_text
 from engine import GAMES, GameError
@@ -106,7 +106,7 @@ class ModeratorCommands(_Base):
             name = name_token(table.seats[seat].name)
             if table.status == LOBBY:
                 table.unseat(seat)
-                await self.store.save_table(table)
+                await confirmed(self.store.save_table(table))
                 return self._lobby_reply(table, _("🛡️ {moderator} removed {player} from the table.").format(
                     moderator=name_token(user.name), player=name))
             table, game = await self._playing(place)
@@ -173,7 +173,7 @@ class ModeratorCommands(_Base):
             if table.status != LOBBY:
                 self._still_as_seen(seen, length)
             table.status = ABORTED
-            await self.store.commit(table.id, expected=length, table=table, timers=[])
+            await confirmed(self.store.commit(table.id, expected=length, table=table, timers=[]))
             self.games.forget(table.id)
             return Reply(public=Message(_("⛔ {moderator} stopped the game. Nothing is scored.").format(
                 moderator=name_token(user.name))),

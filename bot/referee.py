@@ -41,7 +41,7 @@ from bot.refusals import MovedOn, Refused, duration, language, parse_options
 from bot.replies import Attachment, Message, Reply, clean_name, name_token, refusal
 from bot.store import PlaceTaken, StaleLog, StaleTable, Store
 from bot.timers import Clock, SystemClock, TimerDispatcher, format_duration
-from bot.turns import Turn, Unconfirmed
+from bot.turns import Turn, Unconfirmed, confirmed
 from bot.typing_rules import echo, is_move_text, strip_markdown
 from bot.wording import actor_note, chat, hand_text, lobby_text, named, without_echo
 from engine import GAMES, Game, GameError, NotationError, NotYourTurn
@@ -254,7 +254,7 @@ class Referee(ModeratorCommands, ClockDuties):
                 table = await self._table(place)
                 headline = self._change_lobby(table, user, what, kind)
                 try:
-                    await self.store.save_table(table)
+                    await confirmed(self.store.save_table(table))
                 except StaleTable:
                     continue
                 if table.status == ABORTED:

@@ -13,7 +13,7 @@ stands, so nobody can stall by acting without ending their turn.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Sequence
+from collections.abc import Awaitable, Sequence
 
 from bot.records import DEADLINE, FINISHED, PLAYING, ActionRecord, Notice, SeatRecord, TableRecord, Timer
 from bot.store import PlaceTaken, StaleLog, StaleTable, Store
@@ -32,6 +32,17 @@ class Unconfirmed(Exception):
     def __init__(self, stored: bool | None) -> None:
         super().__init__("the commit was not confirmed" + (" but is in the log" if stored else ""))
         self.stored = stored
+
+
+async def confirmed(write: Awaitable[None]) -> None:
+    """Run a write of the store; StaleLog, StaleTable and PlaceTaken (nothing written) pass, and
+    any other failure becomes `Unconfirmed(None)`: the write may have been made."""
+    try:
+        await write
+    except (StaleLog, StaleTable, PlaceTaken):
+        raise
+    except Exception as error:
+        raise Unconfirmed(None) from error
 
 
 class Turn:

@@ -11,7 +11,7 @@ import pytest
 from bot.records import User
 from bot.referee import Referee
 from bot.timers import ManualClock
-from tests.bot.referees import ALICE, BOB, CAROL, MOD, PLACE, running_referee, started, text, waiting_user
+from tests.bot.referees import ALICE, BOB, CAROL, MOD, PLACE, losing, running_referee, started, text, waiting_user
 
 
 @pytest.fixture
@@ -87,3 +87,12 @@ async def test_a_moderator_command_based_on_an_old_board_is_refused_and_changes_
         table = await referee.status(PLACE)
         assert (table.status, table.paused, await referee.store.actions(table.id)) == before
         assert (await getattr(referee, command)(PLACE, MOD, *arguments, seen=1)).ok
+
+
+async def test_an_abort_whose_commit_was_not_confirmed_does_not_claim_nothing_changed(database, clock):
+    async with running_referee(database, clock) as referee:
+        await started(referee, ALICE, BOB)
+        losing(referee.store, "commit")
+        reply = await referee.abort(PLACE, MOD)
+        assert "may or may not have been carried out: `/board` shows which" in text(reply)
+        assert "nothing was changed" not in text(reply) and (await referee.status(PLACE)).status == "aborted"
