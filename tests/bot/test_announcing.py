@@ -57,7 +57,7 @@ async def test_a_timer_of_a_game_another_process_just_finished_is_dropped_quietl
         gate = Gate()
         one._locks[PLACE] = gate  # the timer has read the table (still playing) and waits for its turn
         async with gate:
-            firing = asyncio.create_task(one._on_timer(timer))
+            firing = asyncio.create_task(one.duties.on_timer(timer))
             await gate.asked.wait()
             assert (await two.resign(PLACE, await waiting_user(two))).ok  # meanwhile another process ends it
         with caplog.at_level(logging.INFO):
