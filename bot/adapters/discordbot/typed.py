@@ -10,8 +10,9 @@ A message in a table's thread is tried as a move only if it is written in the ga
 Anything else is conversation and is left alone. A message that mentions the bot (`@tileref
 3:5 c4 d4`) is always answered, from any player: played, or refused as above (the reason by DM:
 it may be about the player's hand), or, if it cannot be read as a move or it is someone else's
-turn, told so in the thread. Mentions reach the bot even without the Message Content intent, so this is
-the typed path that always works.
+turn, told so in the thread. Mentions reach the bot even without the Message Content intent, so
+this is the typed path that always works. A note for the mover alone (a move stored although
+the database was slow to confirm it, a chain of moves played in part) goes by DM.
 """
 
 from __future__ import annotations
