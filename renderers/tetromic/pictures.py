@@ -15,20 +15,8 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from engine.tetromic.pieces import BY_KIND, ORIENTATIONS
-from renderers.common import (
-    HIGHLIGHT,
-    INK,
-    MUTED,
-    PAPER,
-    RGB,
-    WHITE,
-    deadline_text,
-    draw_text,
-    encode_png,
-    fit_text,
-    hatch_tile,
-    mix,
-)
+from renderers.common import HIGHLIGHT, INK, MUTED, PAPER, RGB, WHITE, deadline_text, encode_png, hatch_tile, mix
+from renderers.text import draw_text, fit_text
 
 CELL = 34
 GAP = 26

@@ -25,13 +25,11 @@ from renderers.common import (
     WHITE,
     blend_palette,
     deadline_text,
-    draw_text,
     encode_png,
-    fit_text,
     palette_image,
     seat_colour,
-    text_width,
 )
+from renderers.text import draw_text, fit_text, text_width
 
 SIDE = 68
 """A triangle's side in pixels."""

@@ -26,12 +26,11 @@ from renderers.common import (
     WHITE,
     blend_palette,
     deadline_text,
-    draw_text,
     encode_png,
-    fit_text,
     hatch_tile,
     palette_image,
 )
+from renderers.text import draw_text, fit_text
 from renderers.tromino_go.text_board import shown
 
 CELL = 32

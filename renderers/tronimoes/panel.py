@@ -12,22 +12,10 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from renderers.common import (
-    DEAD,
-    HIGHLIGHT,
-    INK,
-    MUTED,
-    PAPER,
-    RGB,
-    draw_text,
-    drawable,
-    fit_text,
-    seat_colour,
-    text_width,
-    wrap_text,
-)
+from renderers.common import DEAD, HIGHLIGHT, INK, MUTED, PAPER, RGB, seat_colour
 from renderers.dominoes import paste_tile
 from renderers.glyphs import badge, framed_picture
+from renderers.text import draw_text, drawable, fit_text, text_width, wrap_text
 from renderers.tronimoes.style import DIM_FRAME, DIM_STYLE, GONE_CARD, card_tint, playable_style
 
 View = Mapping[str, Any]

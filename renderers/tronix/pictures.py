@@ -27,13 +27,12 @@ from renderers.common import (
     WHITE,
     blend_palette,
     deadline_text,
-    draw_text,
     encode_png,
-    fit_text,
     mix,
     palette_image,
     say,
 )
+from renderers.text import draw_text, fit_text
 
 CELL = 56
 LINE = 7
