@@ -372,3 +372,17 @@ def wrap_text(text: str, size: int, width: int, *, bold: bool = False, lines: in
     if words:
         result[-1] = fit_text(result[-1] + " " + " ".join(words), size, width, bold=bold)
     return [fit_text(line, size, width, bold=bold) for line in result]
+
+
+def leading(size: int) -> int:
+    """The distance between two lines of `size`-pixel text (room for accents and CJK)."""
+    return round(size * 1.35)
+
+
+def draw_lines(image: Image.Image, left: float, top: float, lines: list[str], size: int, colour: RGB, *,
+               bold: bool = False) -> float:
+    """Draw `lines` one under another, the first's top at `top`; returns the y below the last."""
+    for line in lines:
+        draw_text(image, (left, top + leading(size) / 2), line, size, colour, anchor="lm", bold=bold)
+        top += leading(size)
+    return top
