@@ -359,6 +359,19 @@ def fit_name(name: str, rest: str, size: int, width: int, *, bold: bool = False)
     return fit_text(name, size, max(room, text_width("…", size, bold=bold)), bold=bold) + rest
 
 
+def wrap_items(items: list[str], size: int, width: int, *, bold: bool = False) -> list[str]:
+    """`items` (names) joined by commas into lines of at most `width` pixels, never breaking an
+    item across lines; an item wider than a line on its own is shortened with an ellipsis."""
+    lines: list[str] = []
+    for index, item in enumerate(items):
+        piece = item + ("," if index < len(items) - 1 else "")
+        if lines and text_width(lines[-1] + " " + piece, size, bold=bold) <= width:
+            lines[-1] += " " + piece
+        else:
+            lines.append(fit_name(item, piece[len(item):], size, width, bold=bold))
+    return lines
+
+
 def wrap_text(text: str, size: int, width: int, *, bold: bool = False, lines: int = 2) -> list[str]:
     """`text` broken at spaces into at most `lines` lines of at most `width` pixels (the last
     one cut with an ellipsis if the text is longer still); [] for empty text."""

@@ -234,7 +234,8 @@ def _header(image: Image.Image, view: Mapping[str, Any], first: int, at: Layout)
         else:
             x = image.width // 2
     moving = view["phase"] == "moving" and winner is None
-    draw_lines(image, 12, y + 34 * (2 if at.stacked else 1), list(at.stage), STAGE, INK if moving else MUTED, bold=moving)
+    draw_lines(image, 12, y + 34 * (2 if at.stacked else 1), list(at.stage), STAGE, INK if moving else MUTED,
+               bold=moving)
 
 
 @lru_cache(maxsize=1)
