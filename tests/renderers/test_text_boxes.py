@@ -71,12 +71,14 @@ def overlaps(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> bool
 
 
 def shortened_names_only(texts: list[str], names: list[str]) -> list[str]:
-    """The texts cut with an ellipsis somewhere other than in a name (only names may be)."""
+    """The texts cut with an ellipsis somewhere other than in a name (only names may be): the
+    letters just before each ellipsis must be a name's (the start of a line may hold the end of
+    a shortened name wrapped from the line before)."""
     wrong = []
     for text in texts:
-        for cut in range(len(text)):
-            if text[cut] == "…" and not any(name[:k] + "…" in text[:cut + 1] for name in names
-                                              for k in range(1, len(name))):
+        for cut, char in enumerate(text):
+            before = text[max(0, cut - 4):cut]
+            if char == "…" and not (before and any(before in name[:-1] for name in names)):
                 wrong.append(text)
                 break
     return wrong
