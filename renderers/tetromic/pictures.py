@@ -204,16 +204,18 @@ ICON = 14
 
 def hand(game: Any, seat: int) -> bytes:
     """The pieces `seat` holds, as small icons with counts (for that player alone)."""
-    return encode_png(hand_image(game.view(seat)))
+    return encode_png(hand_image(game.view(seat), over=game.outcome() is not None))
 
 
-def hand_image(view: Mapping[str, Any]) -> Image.Image:
-    """A seat's hand from `Tetromic.view(seat)` as an RGB image (see `hand`)."""
+def hand_image(view: Mapping[str, Any], *, over: bool = False) -> Image.Image:
+    """A seat's hand from `Tetromic.view(seat)` as an RGB image (see `hand`); once the game is
+    `over` it asks for nothing."""
     held: dict[str, int] = view.get("hand", {})
     playable = set(view.get("playable", []))
     kinds = [k for k in "IOLST" if held.get(k)]
     width = max(360, 24 + len(kinds) * 110)
-    title = f"Your pieces · {sum(held.values())}" if kinds else "You hold no pieces: `draw` once a phase"
+    title = f"Your pieces · {sum(held.values())}" if kinds else \
+        "You hold no pieces" if over else "You hold no pieces: `draw` once a phase"
     lines = wrap_text(title, 18, width - 28, bold=True, lines=3)
     top = 8 + len(lines) * leading(18) + 6
     image = Image.new("RGB", (width, top + 110), PAPER)

@@ -10,7 +10,7 @@ from PIL import Image
 
 from engine import GAMES
 from engine.core import Game
-from renderers import render
+from renderers import render, render_hand
 from renderers.common import HIGHLIGHT
 from renderers.text import recording
 from renderers.triominoes.pictures import SPOT_FILL
@@ -81,6 +81,17 @@ def test_a_finished_game_shows_no_prompt_and_highlights_only_the_winner(name):
         else:  # the name on the player's card or board
             near = highlighted_around(image, labelled(boxes, seat_name))
         assert near is (seat in outcome.winners), (seat_name, outcome)
+
+
+@pytest.mark.parametrize("name", sorted(SEATS))
+def test_a_finished_games_hand_pictures_ask_for_nothing(name):
+    game = finished(name, seed=3)
+    for seat in range(game.players):
+        with recording() as record:
+            render_hand(game, seat)
+        assert record.page is not None
+        words = " ".join(text for text, _ in record.on(record.page))
+        assert not [prompt for prompt in (*PROMPTS, "`draw`", "yellow tiles fit") if prompt in words], words
 
 
 @pytest.mark.parametrize("name", sorted(SEATS))

@@ -126,3 +126,38 @@ def test_no_text_crosses_the_edge_or_another_text(game, players, names):
         for seat in range(players):
             png, boxes = drawn(lambda m=moment, s=seat: render_hand(m, s))
             check(png, f"{what}-hand{seat}", boxes, NAMES[names])
+
+
+def words_on(draw) -> str:
+    return " ".join(text for text, _ in drawn(draw)[1])
+
+
+def test_the_tetromic_empty_hand_text_is_shown_whole():
+    game = GAMES["tetromic"].new(2, seed=1)
+    assert "You hold no pieces: `draw` once a phase" in words_on(lambda: render_hand(game, 0))
+
+
+def test_a_long_name_in_the_triominoes_legend_keeps_its_score_and_tile_count():
+    game = GAMES["triominoes"].new(2, seed=1, names=[NAMES["long"][0], "Bo"])
+    seat = game.view(None)["seats"][0]
+    words = words_on(lambda: render(game))
+    assert f"…: {seat['score']} · {seat['hand_size']} tiles" in words and "Bo: 0" in words
+
+
+@pytest.mark.system_fonts
+def test_the_tromino_go_moving_header_and_round_banner_are_shown_whole():
+    game = GAMES["tromino_go"].new(2, seed=4, names=["Pip (bot)", NAMES["cjk"][1]])
+    rng = random.Random(4)
+    seen = set()
+    while game.outcome() is None and len(seen) < 2:
+        seat = rng.choice(game.to_move())
+        game.apply(seat, rng.choice(game.legal_actions(seat)))
+        view = game.view(None)
+        if view["phase"] == "moving":
+            assert "dots: movable" in words_on(lambda: render(game, deadline=1_800_000_000.0))
+            seen.add("moving")
+        if not view["pieces"] and view.get("previous"):
+            result = view["previous"]["result"].split()
+            assert " ".join(result) in " ".join(words_on(lambda: render(game)).split())
+            seen.add("banner")
+    assert "banner" in seen
