@@ -187,7 +187,7 @@ class Header:
         colour = seat_colour(seat)
         left, top, right, bottom = box
         outcome = self.view.get("outcome")
-        won = bool(outcome) and seat in (outcome.get("winners") or [])
+        won = outcome is not None and seat in (outcome.get("winners") or [])
         to_move = won or (seat in (self.view.get("to_move") or []) and self.view["phase"] == "playing")
         gone = (info["dead"] and not outcome) or bool(info.get("resigned", False))
         fill = card_tint(colour) if not gone else GONE_CARD
