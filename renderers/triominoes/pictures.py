@@ -27,6 +27,7 @@ from renderers.common import (
     deadline_text,
     encode_png,
     palette_image,
+    say,
     seat_colour,
 )
 from renderers.text import draw_lines, draw_text, fit_name, fit_text, leading, text_width, wrap_text
@@ -125,7 +126,7 @@ def layout(view: Mapping[str, Any], deadline: float | None = None) -> Layout:
     scores = score_places(view, width, 10 + leading(TITLE) * len(title) + 14)
     stage = tuple(wrap_text(stage_text, STAGE, width - 24, lines=4))
     header = int(max(y for *_, y in scores)) + 16 + leading(STAGE) * len(stage) + 6
-    banner_lines = tuple(wrap_text(banner, 15, width - 24, bold=True, lines=4)) if banner else ()
+    banner_lines = tuple(wrap_text(say(banner), 15, width - 24, bold=True, lines=4)) if banner else ()
     top = header + (leading(15) * len(banner_lines) + 10 if banner else 0) + LABEL
     height = int(top + (high_r - low_r + 1) * HEIGHT + LABEL)
     return Layout(low_r, high_r, low_c, high_c, left, top, width, height, header, title, stage, banner_lines,
