@@ -45,7 +45,7 @@ from bot.store import PlaceTaken, StaleLog, StaleTable, Store
 from bot.timers import Clock, SystemClock, TimerDispatcher, format_duration
 from bot.turns import Turn, Unconfirmed, confirmed
 from bot.typing_rules import echo, is_move_text, strip_markdown
-from bot.watching import page_link
+from bot.watching import WATCH, new_token, page_link
 from bot.wording import actor_note, chat, hand_text, lobby_text, named, without_echo
 from engine import GAMES, Game, GameError, NotationError, NotYourTurn
 from engine.ai import AGENTS
@@ -229,6 +229,7 @@ class Referee:
         name, parsed, turn_seconds = await self._vetted(game, options, turn_time, guild)
         meta: dict[str, Any] = {AI_SECONDS: float(parsed.pop(AI_SECONDS))} if AI_SECONDS in parsed else {}
         meta[REPLAY] = parsed.pop(REPLAY, "on") == "on"
+        meta[WATCH] = new_token()
         server = (await self.store.settings(guild)).language if guild else None
         meta[LANGUAGE] = parsed.pop(LANGUAGE, None) or server or language or DEFAULT_LANGUAGE
         speak(meta[LANGUAGE])
@@ -241,11 +242,9 @@ class Referee:
             existing = await self.store.table_at(place)
             raise Refused(_("there is already a {game} table here").format(
                 game=GAMES[existing.game].title if existing else "")) from None
-        headline = _("🎲 {player} opened a {game} table.").format(player=name_token(user.name), game=GAMES[name].title)
-        link = await self.page_link(table)
-        if link:
-            headline += "\n" + _("👀 Watch it live and replay it on the web: {link}").format(link=link)
-        return self.lobby_reply(table, headline)
+        await self.store.watch_token(table.id, meta[WATCH])
+        return self.lobby_reply(table, _("🎲 {player} opened a {game} table.").format(
+            player=name_token(user.name), game=GAMES[name].title))
 
     async def join(self, place: str, user: User) -> Reply:
         """Take a seat: in the lobby, or in a running game that lets new players join."""
@@ -334,8 +333,17 @@ class Referee:
                                      _("whoever opened this table")))
 
     def lobby_reply(self, table: TableRecord, headline: str) -> Reply:
-        return Reply(public=Message(f"{headline}\n{lobby_text(table)}"), table_id=table.id, place=table.place,
-                     status=table.status)
+        """The lobby message, with the table's web link while there is one."""
+        return Reply(public=Message(f"{headline}\n{lobby_text(table)}{self._watch_line(table)}"), table_id=table.id,
+                     place=table.place, status=table.status)
+
+    def _watch_line(self, table: TableRecord) -> str:
+        """"\n👀 Watch it live…: <link>" for a table whose token is in its meta, when there is a
+        web server; else ""."""
+        if self.public_url is None or not table.meta.get(WATCH):
+            return ""
+        link = f"{self.public_url.rstrip('/')}/t/{table.meta[WATCH]}"
+        return "\n" + _("👀 Watch it live and replay it on the web: {link}").format(link=link)
 
     async def note_message(self, place: str, key: str, value: Any) -> None:
         """Remember something a transport needs later about the table at `place` (Discord: the
@@ -379,7 +387,7 @@ class Referee:
             seated = ", ".join(name_token(s.name) for s in table.seats)
             try:
                 return await self.finish(turn, headline=_("🎲 {game} begins: {players}.").format(
-                    game=cls.title, players=seated))
+                    game=cls.title, players=seated) + self._watch_line(table))
             except StaleTable:
                 raise Refused(_("the game has already started")) from None
 
@@ -555,6 +563,8 @@ class Referee:
         """The address of the table's spectator page, or None when there is no web server."""
         if self.public_url is None:
             return None
+        if table.meta.get(WATCH):
+            return f"{self.public_url.rstrip('/')}/t/{table.meta[WATCH]}"
         return await page_link(self.store, table.id, self.public_url)
 
     async def watch(self, place: str, user: User | None = None) -> Reply:

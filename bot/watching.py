@@ -15,6 +15,9 @@ from dataclasses import dataclass
 from bot.store import Store
 
 DEFAULT_ADDRESS = "127.0.0.1:8080"
+WATCH = "watch"
+"""The table meta key holding its token, beside its row in the store's `watch_links`, so its
+messages can write the link without asking the database."""
 TOKEN_BYTES = 18
 """Random bytes in a token: 144 bits, written in 24 URL-safe characters."""
 
