@@ -51,6 +51,9 @@ class PlaceTaken(Exception):
         self.place = place
 
 
+ANY_TABLE = -1
+"""What change listeners are told when any table may have changed (a change feed was lost)."""
+
 DUMPED = ("tables", "seats", "actions", "timers", "settings", "snapshots", "outbox", "pictures", "watch_links")
 """Every table of the schema, parents first: what `dump` and `load` move between databases."""
 
@@ -192,7 +195,8 @@ class Store(ABC):
 
     async def listen(self, listener: Callable[[int], None]) -> None:
         """Call `listener(table_id)` soon after every commit or save of a table by any process
-        sharing this database (SQLite: this process, at once; PostgreSQL: LISTEN/NOTIFY)."""
+        sharing this database (SQLite: this process, at once; PostgreSQL: LISTEN/NOTIFY), and
+        `listener(ANY_TABLE)` when changes may have gone unheard."""
         self._listeners().append(listener)
 
     async def unlisten(self, listener: Callable[[int], None]) -> None:

@@ -11,6 +11,7 @@ claimed with `FOR UPDATE SKIP LOCKED`, so two processes never send the same one 
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import re
@@ -22,7 +23,17 @@ from typing import Any
 import asyncpg
 
 from bot.records import OPEN_STATUSES, ActionRecord, FirstRead, Notice, SeatRecord, Settings, TableRecord, Timer
-from bot.store import DUMPED, MIGRATIONS, OUTBOX_LEASE, PlaceTaken, StaleLog, StaleTable, Store, settings_from
+from bot.store import (
+    ANY_TABLE,
+    DUMPED,
+    MIGRATIONS,
+    OUTBOX_LEASE,
+    PlaceTaken,
+    StaleLog,
+    StaleTable,
+    Store,
+    settings_from,
+)
 
 log = logging.getLogger(__name__)
 
@@ -161,6 +172,7 @@ class PostgresStore(Store):
         waiting for a lock never take the connections that commits need."""
         self._listening: asyncpg.Connection | None = None
         """The connection that LISTENs for changes (see `listen`), once someone listens."""
+        self._relistening: asyncio.Task[None] | None = None
 
     def __repr__(self) -> str:
         return f"PostgresStore({self.address.split('@')[-1]!r}{', schema=' + self.schema if self.schema else ''})"
@@ -203,19 +215,46 @@ class PostgresStore(Store):
         after the schema, so stores in other schemas of the database are not heard)."""
         await super().listen(listener)
         if self._listening is None:
-            settings = {"search_path": self.schema} if self.schema else {}
-            connection = await asyncpg.connect(self.address, server_settings=settings)
-            channel = await connection.fetchval("SELECT 'tileref_' || current_schema()")
-            await connection.add_listener(channel, self._notified)
-            self._listening = connection
+            await self._listen()
+
+    async def _listen(self) -> None:
+        settings = {"search_path": self.schema} if self.schema else {}
+        connection = await asyncpg.connect(self.address, server_settings=settings)
+        channel = await connection.fetchval("SELECT 'tileref_' || current_schema()")
+        await connection.add_listener(channel, self._notified)
+        connection.add_termination_listener(self._lost)
+        self._listening = connection
 
     def _notified(self, _connection: object, _pid: int, _channel: str, payload: str) -> None:
         self.changed(int(payload))
 
-    async def close(self) -> None:
-        if self._listening is not None:
-            await self._listening.close()
+    def _lost(self, connection: asyncpg.Connection) -> None:
+        """The listening connection ended without `close`: listen again (a change made
+        meanwhile was not heard, so every listener is told that any table may have changed)."""
+        if self._listening is connection and self._pool is not None:
             self._listening = None
+            self._relistening = asyncio.get_running_loop().create_task(self._listen_again())
+
+    async def _listen_again(self) -> None:
+        for delay in (0.5, 1, 2, 5, 10, 30, 60):
+            if self._pool is None:
+                return
+            try:
+                await self._listen()
+            except (OSError, asyncpg.PostgresError):
+                log.warning("listening for changes again failed; retrying in %ss", delay, exc_info=True)
+                await asyncio.sleep(delay)
+                continue
+            self.changed(ANY_TABLE)
+            return
+        log.error("could not listen for changes again: live pages update only on reload until a restart")
+
+    async def close(self) -> None:
+        listening, self._listening = self._listening, None
+        if listening is not None:
+            await listening.close()
+        if self._relistening is not None:
+            self._relistening.cancel()
         for pool in (self._locks, self._pool):
             if pool is not None:
                 await pool.close()

@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 from collections import defaultdict
 
-from bot.store import Store
+from bot.store import ANY_TABLE, Store
 
 
 class LiveFeed:
@@ -26,8 +26,10 @@ class LiveFeed:
                 event.set()
 
     def changed(self, table_id: int) -> None:
-        """A commit touched `table_id`: wake everyone watching it."""
-        for event in self._watchers.get(table_id, ()):
+        """A commit touched `table_id` (or any table: ANY_TABLE): wake everyone watching it."""
+        watching = [w for ws in self._watchers.values() for w in ws] if table_id == ANY_TABLE \
+            else self._watchers.get(table_id, ())
+        for event in watching:
             event.set()
 
     def watch(self, table_id: int) -> asyncio.Event:

@@ -69,6 +69,12 @@
 
   if (window.EventSource) {
     const stream = new EventSource(base + "/live");
+    let lost = false;
+    stream.addEventListener("error", function () { lost = true; });
+    stream.addEventListener("open", function () {  // back after a break: what happened meanwhile
+      if (lost) show(live() ? null : shown(), false);
+      lost = false;
+    });
     stream.addEventListener("change", function (event) {
       const data = JSON.parse(event.data);
       if (live()) show(null, false);

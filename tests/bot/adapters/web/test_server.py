@@ -160,3 +160,32 @@ async def test_live_stream_says_when_a_move_is_committed_by_another_process(data
                 await other_store.close()
         finally:
             await web.stop()
+
+
+async def test_live_updates_survive_a_lost_database_connection(database: str) -> None:
+    """PostgreSQL: when the listening connection is cut, the store listens again, tells every
+    page that anything may have changed, and hears the next move."""
+    if not database.startswith("postgres"):
+        pytest.skip("SQLite's change feed is in the process: there is no connection to lose")
+    import asyncpg
+
+    async with running_referee(database, ManualClock(1_000_000.0)) as referee:
+        web = WebServer(referee.store, port=0)
+        await web.start()
+        referee.public_url = f"http://127.0.0.1:{web.port}"
+        try:
+            path = await open_table(referee, "tronimoes")
+            listening = referee.store._listening  # type: ignore[attr-defined]
+            async with aiohttp.ClientSession() as session, \
+                    session.get(f"http://127.0.0.1:{web.port}{path}/live") as stream:
+                await stream.content.readuntil(b"\n\n")
+                killer = await asyncpg.connect(database.split("?")[0])
+                await killer.execute("SELECT pg_terminate_backend($1)", listening.get_server_pid())
+                await killer.close()
+                woken = await asyncio.wait_for(stream.content.readuntil(b"\n\n"), 10)
+                assert b"event: change" in woken  # "anything may have changed": the page looks again
+                await play_moves(referee, "tronimoes", 1)
+                message = await asyncio.wait_for(stream.content.readuntil(b"\n\n"), 5)
+            assert b'"last": 1' in message
+        finally:
+            await web.stop()
