@@ -253,7 +253,7 @@ async def _console_pages(store: Store) -> tuple[Any, str] | None:
         print(f"The web page could not listen on {settings.host}:{settings.port} ({error.strerror}); set "
               "TILEREF_WEB to another host:port, or off. Playing without it.", file=sys.stderr)
         return None
-    return pages, settings.public_url
+    return pages, settings.public_url if settings.port else f"http://{settings.host}:{pages.port}"
 
 
 def show_rules(name: str | None) -> int:

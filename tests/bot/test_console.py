@@ -4,8 +4,10 @@ real `tileref` command (start, quit, resume, and `run` without a token)."""
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
+import urllib.request
 
 from PIL import Image
 
@@ -61,6 +63,7 @@ async def test_console_refuses_a_player_list_without_exactly_one_me(tmp_path):
 def tileref(tmp_path, *args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
     env = {k: v for k, v in os.environ.items() if k != "DISCORD_TOKEN"}
     env["TILEREF_DATABASE"] = str(tmp_path / "cli.sqlite3")
+    env["TILEREF_WEB"] = "127.0.0.1:0"
     return subprocess.run([sys.executable, "-m", "bot", *args], input=stdin, capture_output=True, text=True,
                           env=env, cwd=tmp_path, timeout=120)
 
@@ -156,3 +159,30 @@ async def test_triominoes_hints_show_each_tile_as_in_the_hand_turned_as_the_plac
         assert sorted(held.split("-")) == sorted(numbers.split("-")) and held != numbers
         assert held == "-".join(sorted(held.split("-"))) or held.split("-")[0] == min(held.split("-"))
     assert not any("✗" in line and "→" in line for line in out), "a hint typed as shown was refused"
+
+
+def test_tileref_play_prints_the_games_web_page_which_serves_it(tmp_path):
+    env = {k: v for k, v in os.environ.items() if k != "DISCORD_TOKEN"}
+    env.update(TILEREF_DATABASE=str(tmp_path / "cli.sqlite3"), TILEREF_WEB="127.0.0.1:0")
+    process = subprocess.Popen([sys.executable, "-m", "bot", "play", "tronimoes", "--players", "me,random",
+                                "--ai-seconds", "0"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+                               env=env, cwd=tmp_path)
+    try:
+        assert process.stdout is not None and process.stdin is not None
+        link = None
+        for _ in range(400):
+            line = process.stdout.readline()
+            if not line:
+                break
+            if "Watch and replay this game in a browser:" in line:
+                link = line.split(": ", 1)[1].strip()
+                break
+        assert link and re.fullmatch(r"http://127\.0\.0\.1:\d+/t/[\w-]{24}", link), link
+        with urllib.request.urlopen(link, timeout=10) as page:
+            html = page.read().decode()
+        assert "Tronimoes" in html and "board.png" in html
+        process.stdin.write("quit\n")
+        process.stdin.flush()
+        assert process.wait(timeout=60) == 0
+    finally:
+        process.kill()

@@ -33,11 +33,13 @@ async def serve(token: str, database: str | Path, *, clock: Clock | None = None,
     store = store_for(database)
     await store.open()
     pages = WebServer(store, host=web.host, port=web.port) if web is not None and web.host is not None else None
-    referee = Referee(store, clock=clock, public_url=web.public_url if pages is not None and web else None,
-                      **referee_options)
-    await referee.open(outbox=False)
     if pages is not None:
         await pages.start()
+    public_url = None
+    if pages is not None and web is not None:
+        public_url = web.public_url if web.port else f"http://{web.host}:{pages.port}"
+    referee = Referee(store, clock=clock, public_url=public_url, **referee_options)
+    await referee.open(outbox=False)
     collector = CollectorMaintenance()
     collector.start()
     try:
