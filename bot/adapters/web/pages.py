@@ -9,7 +9,7 @@ from datetime import UTC, datetime
 from html import escape
 
 from bot.i18n import _, ngettext
-from bot.records import ABORTED, FINISHED, LOBBY
+from bot.records import ABORTED, FINISHED, LOBBY, TableRecord
 from bot.spectator import Spectacle
 from engine import GAMES
 
@@ -18,7 +18,26 @@ ASSETS = "/static"
 
 def page(spectacle: Spectacle, token: str, language: str) -> str:
     """The whole page of a table at the spectacle's ply."""
-    title = GAMES[spectacle.table.game].title
+    return shell(spectacle.table, token, language, main_part(spectacle, token), ply=spectacle.ply,
+                 last=spectacle.last, live=spectacle.live)
+
+
+def lobby_page(table: TableRecord, token: str, language: str) -> str:
+    """The page of a table whose game has not started: who is seated so far."""
+    return shell(table, token, language, lobby_part(table), ply=0, last=0, live=True)
+
+
+def lobby_part(table: TableRecord) -> str:
+    names = "".join(f"<li>{escape(seat.name)}</li>" for seat in table.seats)
+    waiting = (_("The game has not started yet.") if table.status == LOBBY
+               else _("This game was stopped by a moderator."))
+    return (f'<div class="play"><p class="status" role="status">{escape(waiting)}</p></div>'
+            f'<aside><section class="players"><h2>{escape(_("Players"))}</h2><ul>{names}</ul></section></aside>')
+
+
+def shell(table: TableRecord, token: str, language: str, main: str, *, ply: int, last: int, live: bool) -> str:
+    """A page around its changing part `main`."""
+    title = GAMES[table.game].title
     return (f'<!doctype html><html lang="{escape(language)}"><head><meta charset="utf-8">'
             '<meta name="viewport" content="width=device-width, initial-scale=1">'
             '<meta name="referrer" content="no-referrer">'
@@ -26,8 +45,7 @@ def page(spectacle: Spectacle, token: str, language: str) -> str:
             f'<link rel="stylesheet" href="{ASSETS}/watch.css"><script src="{ASSETS}/watch.js" defer></script>'
             f'</head><body data-token="{escape(token)}"><header><h1>{escape(title)}</h1>'
             f'<p class="sub">{escape(_("Spectator view: nobody’s hand is shown."))}</p></header>'
-            f'<main id="spectacle" data-ply="{spectacle.ply}" data-last="{spectacle.last}" '
-            f'data-live="{int(spectacle.live)}">{main_part(spectacle, token)}</main>'
+            f'<main id="spectacle" data-ply="{ply}" data-last="{last}" data-live="{int(live)}">{main}</main>'
             f'<footer><p>{escape(_("Keys: ← and → step through the moves, Home and End go to the start and now."))}'
             "</p></footer></body></html>")
 

@@ -23,7 +23,7 @@ import renderers
 from bot.adapters.web import pages
 from bot.adapters.web.feed import LiveFeed
 from bot.i18n import DEFAULT, LANGUAGES, N_, _, language_of, speaking
-from bot.records import DEADLINE, LOBBY, TableRecord
+from bot.records import DEADLINE, TableRecord
 from bot.spectator import Spectacle, Timeline, Timelines, log_key, public_position
 from bot.store import Store
 
@@ -93,18 +93,26 @@ class WebServer:
     # ---- handlers ---------------------------------------------------------------------------
 
     async def page(self, request: web.Request) -> web.Response:
-        _table, spectacle, language = await self._spectacle(request)
+        table = await self._table(request)
+        token = request.match_info["token"]
+        language = table.meta.get("lang") or DEFAULT
+        if table.seed is None:  # not dealt yet: the lobby, or stopped in it
+            with speaking(language):
+                return _html(pages.lobby_page(table, token, language))
+        spectacle = await self._spectacle(request, table)
         with speaking(language):
-            return _html(pages.page(spectacle, request.match_info["token"], language))
+            return _html(pages.page(spectacle, token, language))
 
     async def part(self, request: web.Request) -> web.Response:
-        _table, spectacle, language = await self._spectacle(request)
+        table = await self._table(request)
+        language = table.meta.get("lang") or DEFAULT
+        if table.seed is None:
+            with speaking(language):
+                return _html(pages.lobby_part(table), headers={"X-Ply": "0", "X-Last": "0"})
+        spectacle = await self._spectacle(request, table)
         with speaking(language):
             body = pages.main_part(spectacle, request.match_info["token"])
-        response = _html(body)
-        response.headers["X-Ply"] = str(spectacle.ply)
-        response.headers["X-Last"] = str(spectacle.last)
-        return response
+        return _html(body, headers={"X-Ply": str(spectacle.ply), "X-Last": str(spectacle.last)})
 
     async def board(self, request: web.Request) -> web.Response:
         table, timeline, ply = await self._timeline(request)
@@ -173,21 +181,21 @@ class WebServer:
                                 "with /watch in the game's thread."), 404)
         return table
 
-    async def _timeline(self, request: web.Request) -> tuple[TableRecord, Timeline, int]:
-        table = await self._table(request)
-        actions = await self.store.actions(table.id) if table.status != LOBBY else []
-        timeline = self.timelines.get(table, actions)
+    async def _timeline(self, request: web.Request, table: TableRecord | None = None
+                        ) -> tuple[TableRecord, Timeline, int]:
+        """The table's timeline and the ply asked for (BadAddress before its game is dealt)."""
+        table = table or await self._table(request)
+        if table.seed is None:
+            raise BadAddress(N_("The game has not started yet."), 404)
+        timeline = self.timelines.get(table, await self.store.actions(table.id))
         return table, timeline, _ply(request, timeline.length)
 
-    async def _spectacle(self, request: web.Request) -> tuple[TableRecord, Spectacle, str]:
-        table, timeline, ply = await self._timeline(request)
-        language = table.meta.get("lang") or DEFAULT
-        if "ply" not in request.query and table.status != LOBBY:
+    async def _spectacle(self, request: web.Request, table: TableRecord) -> Spectacle:
+        table, timeline, ply = await self._timeline(request, table)
+        if "ply" not in request.query:
             deadlines = {t.seat: t.due for t in await self.store.timers(table.id) if t.kind == DEADLINE}
-            spectacle = timeline.spectacle(None, deadlines)
-        else:
-            spectacle = timeline.spectacle(ply)
-        return table, spectacle, language
+            return timeline.spectacle(None, deadlines)
+        return timeline.spectacle(ply)
 
 
 def _ply(request: web.Request, last: int) -> int:
@@ -251,5 +259,5 @@ async def _no_icon(_request: web.Request) -> web.Response:
     return web.Response(status=204, headers={"Cache-Control": "public, max-age=86400"})
 
 
-def _html(body: str) -> web.Response:
-    return web.Response(text=body, content_type="text/html", headers={"Cache-Control": "no-cache"})
+def _html(body: str, headers: dict[str, str] | None = None) -> web.Response:
+    return web.Response(text=body, content_type="text/html", headers={"Cache-Control": "no-cache", **(headers or {})})

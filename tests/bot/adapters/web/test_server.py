@@ -51,6 +51,26 @@ async def test_a_page_load_weighs_at_most_300_kb(site: Site) -> None:
     assert total <= 300 * 1024, f"a page load is {total} bytes"
 
 
+async def test_a_lobby_page_shows_who_is_seated_and_hears_the_start(site: Site) -> None:
+    seated = players("tronimoes")
+    reply = await site.referee.create(PLACE, seated[0], "tronimoes")
+    path = re.search(r"/t/[\w-]{24}", reply.public.text if reply.public else "")
+    assert path
+    status, _headers, body = await fetch(site, path.group(0))
+    assert status == 200 and "Player0" in body.decode() and "not started" in body.decode()
+    status, _headers, body = await fetch(site, f"{path.group(0)}/position.json")
+    assert status == 404 and b"not started" in body
+    async with aiohttp.ClientSession() as session, session.get(f"{site.base}{path.group(0)}/live") as stream:
+        await stream.content.readuntil(b"\n\n")
+        await asyncio.sleep(0.2)
+        assert (await site.referee.join(PLACE, seated[1])).ok
+        assert b"event: change" in await asyncio.wait_for(stream.content.readuntil(b"\n\n"), 5)
+        assert (await site.referee.start(PLACE, seated[0])).ok
+        assert b"event: change" in await asyncio.wait_for(stream.content.readuntil(b"\n\n"), 5)
+    status, headers, body = await fetch(site, f"{path.group(0)}/part")
+    assert status == 200 and headers["X-Last"] == "0" and "board.png?ply=0" in body.decode()
+
+
 async def test_a_bad_ply_is_refused_saying_what_to_type(site: Site) -> None:
     path = await open_table(site.referee, "tronimoes")
     await play_moves(site.referee, "tronimoes", 2)
