@@ -222,7 +222,7 @@ async def play_console(args: argparse.Namespace) -> int:
             table = await referee.status(place)
             link = await referee.page_link(table) if table is not None else None
             if link:
-                print(f"Watch and replay this game in a browser: {link}")
+                print(f"Watch and replay this game in a browser: {link}", flush=True)
         await session.play(place)
         return 0
     finally:

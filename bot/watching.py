@@ -40,7 +40,7 @@ class WebSettings:
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> WebSettings:
-        """Read `TILEREF_WEB` (`host:port`, default 127.0.0.1:8080; `off`) and
+        """Read `TILEREF_WEB` (`host:port`, default 127.0.0.1:8080; port 0: any free port; `off`) and
         `TILEREF_PUBLIC_URL` (default `http://<host:port>`). Raises WebSettingsError."""
         env = os.environ if env is None else env
         address = env.get("TILEREF_WEB", "").strip() or DEFAULT_ADDRESS
@@ -48,7 +48,7 @@ class WebSettings:
             return cls(None, 0, "")
         host, _, port_text = address.rpartition(":")
         host = host.strip("[]")
-        if not host or not port_text.isdigit() or not 0 < int(port_text) < 65536:
+        if not host or not port_text.isdigit() or not 0 <= int(port_text) < 65536:
             raise WebSettingsError(f"TILEREF_WEB must be host:port (like {DEFAULT_ADDRESS} or 0.0.0.0:8080) or off, "
                                    f"not {address!r}")
         public = env.get("TILEREF_PUBLIC_URL", "").strip().rstrip("/") or f"http://{address}"

@@ -163,7 +163,7 @@ async def test_triominoes_hints_show_each_tile_as_in_the_hand_turned_as_the_plac
 
 def test_tileref_play_prints_the_games_web_page_which_serves_it(tmp_path):
     env = {k: v for k, v in os.environ.items() if k != "DISCORD_TOKEN"}
-    env.update(TILEREF_DATABASE=str(tmp_path / "cli.sqlite3"), TILEREF_WEB="127.0.0.1:0")
+    env.update(TILEREF_DATABASE=str(tmp_path / "cli.sqlite3"), TILEREF_WEB="127.0.0.1:0", PYTHONUNBUFFERED="1")
     process = subprocess.Popen([sys.executable, "-m", "bot", "play", "tronimoes", "--players", "me,random",
                                 "--ai-seconds", "0"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
                                env=env, cwd=tmp_path)
@@ -177,6 +177,10 @@ def test_tileref_play_prints_the_games_web_page_which_serves_it(tmp_path):
             if "Watch and replay this game in a browser:" in line:
                 link = line.split(": ", 1)[1].strip()
                 break
+            if line.startswith("Type help for commands"):  # the link follows this line, before the prompt
+                line = process.stdout.readline()
+                link = line.split(": ", 1)[1].strip() if "in a browser:" in line else line
+                break
         assert link and re.fullmatch(r"http://127\.0\.0\.1:\d+/t/[\w-]{24}", link), link
         with urllib.request.urlopen(link, timeout=10) as page:
             html = page.read().decode()
@@ -186,3 +190,4 @@ def test_tileref_play_prints_the_games_web_page_which_serves_it(tmp_path):
         assert process.wait(timeout=60) == 0
     finally:
         process.kill()
+        process.wait()
