@@ -50,9 +50,7 @@ async def answer_reply(answer: Answer, referee: Referee, reply: Reply, user: Use
     if public is not None:
         sent = await answer.send(public, ephemeral=False)
         shown_boards(answer.interaction.client).record(reply.place, sent, reply.ply)
-        channel = answer.interaction.channel
-        if isinstance(channel, discord.abc.Messageable):
-            await react_to_events(answer.interaction.client, referee, reply, channel)
+        await react_to_events(answer.interaction.client, referee, reply, sent)
     for outgoing in personal(reply.caller):
         await answer.send(outgoing, ephemeral=True)
     if reply.private:
@@ -82,7 +80,7 @@ async def post_reply(client: discord.Client, referee: Referee, channel: discord.
     if public is not None:
         sent = await post(channel, public, reference=reference)
         shown_boards(client).record(reply.place, sent, reply.ply)
-        await react_to_events(client, referee, reply, channel)
+        await react_to_events(client, referee, reply, sent)
     if reply.private:
         await direct_secrets(client, referee, reply)
     await referee.delivered(reply)
