@@ -12,6 +12,7 @@ import renderers
 from bot import narration
 from bot.i18n import _
 from bot.loader import new_game, replay
+from bot.outbox import nonce_of
 from bot.records import DEADLINE, PLAYING, REMINDER, Notice, TableRecord, Timer
 from bot.replies import Attachment, Message, Reply, deadline_token, mention, name_token
 from bot.store import StaleLog, StaleTable
@@ -64,7 +65,8 @@ class ClockDuties(_Base):
                                       mentions=[seat.user_id] if seat.user_id else [])
                 await self.store.commit(table.id, expected=len(game.log), delete_timer=timer.id, notices=[notice])
                 assert notice.id is not None
-                return Reply(public=Message(text), table_id=table.id, place=table.place, notices=[notice.id],
+                return Reply(public=Message(text, nonce=nonce_of(notice)), table_id=table.id, place=table.place,
+                             notices=[notice.id],
                              mentions=list(notice.mentions), ply=len(game.log), status=table.status)
             now = self.clock.now()
             late = sorted({t.seat for t in current if t.kind == DEADLINE and t.due <= now and t.seat in game.to_move()}
@@ -97,10 +99,10 @@ class ClockDuties(_Base):
         first = notices[0]
         table = await self.store.get_table(first.table_id)
         reply = Reply(table_id=first.table_id, place=first.place, ply=first.ply,
-                      status=table.status if table else None)
+                      status=table.status if table else None, notices=[n.id for n in notices if n.id is not None])
         for notice in notices:
             attachments = await self._late_pictures(table, notice) if table is not None else []
-            message = Message(notice.text, attachments)
+            message = Message(notice.text, attachments, nonce=nonce_of(notice))
             if notice.seat is None:
                 reply.public = message
                 reply.mentions = list(notice.mentions)

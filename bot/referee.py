@@ -24,7 +24,7 @@ from bot.i18n import N_, _, said, speak
 from bot.loader import DEFAULT_GAME_CACHE, STARTING_SEATS, GameLoader, new_game
 from bot.media import decoded
 from bot.moderation import ModeratorCommands
-from bot.outbox import DEFAULT_LEASE, SWEEP_SECONDS, OutboxSender
+from bot.outbox import DEFAULT_LEASE, SWEEP_SECONDS, OutboxSender, nonce_of
 from bot.records import (
     ABORTED,
     DEADLINE,
@@ -659,6 +659,10 @@ class Referee(ModeratorCommands, ClockDuties):
                     for seat, m in reply.private.items()]
         await self._commit(turn, undo_after=undo_after, expected=expected, notices=notices)
         reply.notices = [n.id for n in notices if n.id is not None]
+        for notice in notices:
+            message = reply.public if notice.seat is None else reply.private.get(notice.seat)
+            if message is not None:
+                message.nonce = nonce_of(notice)
         if reply.public is not None:
             try:
                 reply.public.attachments = await self._board_attachments(turn.game, table.id,

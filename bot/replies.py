@@ -29,8 +29,13 @@ class Attachment:
 
 @dataclass
 class Message:
+    """`nonce`: for a message that announces an outbox row, a key derived from that row
+    (`bot.outbox.nonce_of`), the same every time it is sent, so a transport that deduplicates
+    by it (Discord's `enforce_nonce`) posts it once however often it is sent."""
+
     text: str = ""
     attachments: list[Attachment] = field(default_factory=list)
+    nonce: str = ""
 
 
 @dataclass

@@ -202,6 +202,11 @@ class StandInState:
         self.shard_count = 1
         #: Typing indicators sent, as channel ids.
         self.typing: list[int] = []
+        #: Messages created with ``enforce_nonce``, by (author id, nonce): (message id, when), so the
+        #: same nonce again within ``NONCE_SECONDS`` returns that message instead of a new one.
+        self.nonces: dict[tuple[int, str], tuple[int, float]] = {}
+        #: Messages the bot asked to create again with an enforced nonce, and was given the first.
+        self.nonce_repeats: list[int] = []
         #: Users who do not accept DMs from the bot (see :meth:`close_dms`).
         self.dms_closed: set[int] = set()
 

@@ -101,13 +101,16 @@ def capitalised(text: str) -> str:
 
 @dataclass
 class Outgoing:
-    """One Discord message to send: text (≤ 2000), files, buttons, who may be pinged."""
+    """One Discord message to send: text (≤ 2000), files, buttons, who may be pinged. `nonce`
+    (≤ 25 characters), when set, is sent with `enforce_nonce` by `post` and `direct`: Discord
+    then returns the message already created with it instead of posting it twice."""
 
     text: str = ""
     attachments: list[Attachment] = field(default_factory=list)
     view: discord.ui.View | None = None
     mentions: discord.AllowedMentions = field(default_factory=lambda: NO_PINGS)
     embeds: list[discord.Embed] = field(default_factory=list)
+    nonce: str = ""
 
     def kwargs(self) -> dict[str, Any]:
         """Arguments for `send`/`send_message`/`followup.send`."""
@@ -125,7 +128,8 @@ def public_message(reply: Reply, view: discord.ui.View | None = None) -> Outgoin
     """The one public message of a reply (text trimmed to fit), pinging the players it waits for."""
     if reply.public is None:
         return None
-    return Outgoing(trim(render(reply.public.text)), list(reply.public.attachments), view, pinging(reply.mentions))
+    return Outgoing(trim(render(reply.public.text)), list(reply.public.attachments), view, pinging(reply.mentions),
+                    nonce=reply.public.nonce)
 
 
 def personal(message: Message | None, *, refusal: bool = False) -> list[Outgoing]:
@@ -136,15 +140,28 @@ def personal(message: Message | None, *, refusal: bool = False) -> list[Outgoing
     if refusal:
         text = capitalised(text)
     pieces = split(text) if text else [""]
-    out = [Outgoing(piece) for piece in pieces]
+    out = [Outgoing(piece, nonce=piece_nonce(message.nonce, n)) for n, piece in enumerate(pieces)]
     out[0].attachments = list(message.attachments)
     return out
+
+
+def piece_nonce(nonce: str, piece: int) -> str:
+    """The nonce of the `piece`-th message a long message is split into ("" stays "")."""
+    return nonce if not nonce or piece == 0 else f"{nonce}:{piece}"[:25]
+
+
+def sending(outgoing: Outgoing) -> dict[str, Any]:
+    """Arguments for `Messageable.send`: `Outgoing.kwargs` and its nonce, if it has one."""
+    kwargs = outgoing.kwargs()
+    if outgoing.nonce:
+        kwargs["nonce"] = outgoing.nonce  # discord.py sends it with enforce_nonce
+    return kwargs
 
 
 async def post(channel: discord.abc.Messageable, outgoing: Outgoing, *,
                reference: discord.Message | None = None) -> discord.Message:
     """Send a message to a channel (optionally as a reply to `reference`)."""
-    kwargs = outgoing.kwargs()
+    kwargs = sending(outgoing)
     if reference is not None:
         kwargs["reference"] = reference
         kwargs["mention_author"] = False
@@ -159,7 +176,7 @@ async def direct(client: discord.Client, user_id: str | None, messages: Sequence
     try:
         user = client.get_user(snow) or await client.fetch_user(snow)
         for outgoing in messages:
-            await user.send(**outgoing.kwargs())
+            await user.send(**sending(outgoing))
     except (discord.Forbidden, discord.NotFound):
         log.info("could not DM %s (DMs closed or user gone)", user_id)
         return False
