@@ -158,7 +158,10 @@ class Rest:
         if held is not None:
             await held(request.method, path)
         try:
-            return await handler(request)
+            response = await handler(request)
+            if held is not None:
+                await held(request.method, path, after=True)
+            return response
         except DiscordError as exc:
             self.state.note_error(f"{what}: {exc.status} {exc.body}")
             return json_response(exc.body, exc.status)

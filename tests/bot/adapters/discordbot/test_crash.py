@@ -86,3 +86,54 @@ async def test_a_move_committed_just_before_a_sigkill_is_announced_after_the_res
             second.wait(10)
         except subprocess.TimeoutExpired:
             second.kill()
+
+
+async def test_an_announcement_posted_just_before_a_sigkill_is_not_posted_again(standin, tmp_path):
+    """The kill falls after Discord created the move's announcement and before the bot could
+    confirm it: the next process sends it again, with the same nonce, and Discord (the stand-in)
+    answers with the first message instead of posting a second."""
+    s = standin
+    database = tmp_path / "tileref.sqlite3"
+    first = start_bot(s, database)
+    try:
+        await s.wait_for_connection()
+        announced = await (await s.slash(s.alice, s.channel, "tileref new", game="tronimoes")).reply()
+        thread = await s.wait_for_thread(lambda t: t.id == announced.id)
+        lobby = await s.wait_for_message(thread, lambda m: bool(m.buttons()))
+        lobby = await (await s.click(s.bob, lobby, label="Join")).reply()
+        opening = next(m for m in await (await s.click(s.alice, lobby, label="Start")).replies(2)
+                       if m.id != lobby.id)
+        mover = s.alice if {int(u["id"]) for u in opening.payload["mentions"]} == {s.alice.id} else s.bob
+        move = (await s.autocomplete(mover, thread, "move", text=""))[0]["value"]
+
+        hold = s.hold("POST", rf"/channels/{thread.id}/messages", after=True)
+        mark = s.mark()
+        await s.say(mover, thread, move)  # a typed move: announced in the thread, with its nonce
+        await asyncio.wait_for(hold.reached.wait(), 20)
+        posted = [m for m in s.messages[mark:] if m.kind == "create" and m.channel_id == thread.id]
+        assert len(posted) == 1 and posted[0].png_images()  # Discord has it; the bot does not know yet
+        first.send_signal(signal.SIGKILL)
+        first.wait(10)
+        hold.release()
+    finally:
+        first.kill()
+
+    second = start_bot(s, database)
+    try:
+        await s.wait_for_connection(after=1)
+        for _ in range(200):  # the outbox sends it again once the dead process's lease is over
+            if s.nonce_repeats:
+                break
+            await asyncio.sleep(0.1)
+        assert s.nonce_repeats == [posted[0].id]  # sent again, and answered with the first message
+        await asyncio.sleep(1.5)  # a sweep or two later
+        again = [m for m in s.messages[mark:] if m.kind == "create" and m.channel_id == thread.id]
+        assert [m.id for m in again] == [posted[0].id]  # posted once
+        with sqlite3.connect(database) as db:
+            assert db.execute("SELECT COUNT(*) FROM outbox WHERE delivered_at IS NULL").fetchone()[0] == 0
+    finally:
+        second.send_signal(signal.SIGTERM)
+        try:
+            second.wait(10)
+        except subprocess.TimeoutExpired:
+            second.kill()
