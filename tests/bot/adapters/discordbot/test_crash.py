@@ -8,21 +8,16 @@ import asyncio
 import signal
 import sqlite3
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
+from tests.bot.adapters.discordbot.bot_process import spawn
 from tests.standin import DiscordStandIn
-
-ROOT = Path(__file__).resolve().parents[4]
 
 
 def start_bot(s: DiscordStandIn, database: Path) -> subprocess.Popen[bytes]:
-    return subprocess.Popen(
-        [sys.executable, "-m", "tests.bot.adapters.discordbot.bot_process", s.api_base, s.gateway_url,
-         str(database), str(s.guild.id), s.token],
-        cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    return spawn(s.api_base, s.gateway_url, database, s.guild.id, s.token)
 
 
 def last_action(database: Path) -> str | None:

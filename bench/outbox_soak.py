@@ -1,0 +1,194 @@
+"""Exactly-once announcements under SIGKILL: the real bot (`tileref run`'s `serve`) in a process of
+its own against the Discord stand-in, killed with SIGKILL again and again while players type
+moves. Most kills fall between Discord creating a move's announcement and the bot learning it
+did (the stand-in holds the answer to that request until the bot is dead); the rest at a random
+moment shortly after a move is typed. After each kill a new process starts on the same SQLite
+file and its outbox sends whatever was left unconfirmed.
+
+At the end every announcement must be in its thread exactly once. Prints one JSON line:
+kills, how many fell between delivering and confirming, moves announced, announcements the
+stand-in was asked to post again and answered with the first message (enforce_nonce), and
+duplicates and losses counted from the threads against the outbox rows.
+
+    .venv/bin/python bench/outbox_soak.py [--kills 30] [--moves-per-life 3] [--seed 1]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import random
+import signal
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from tests.bot.adapters.discordbot.bot_process import spawn
+from tests.standin import Channel, DiscordStandIn, RecordedMessage, StandInTimeout, User
+
+
+def is_typed_announcement(message: RecordedMessage, threads: set[int]) -> bool:
+    """A board the bot posted in a game thread by itself (not as the answer to a command)."""
+    return (message.kind == "create" and message.channel_id in threads and not message.ephemeral
+            and message.payload.get("interaction_metadata") is None and bool(message.png_images()))
+
+
+class Soak:
+    def __init__(self, s: DiscordStandIn, database: Path, rng: random.Random) -> None:
+        self.s = s
+        self.database = database
+        self.rng = rng
+        self.threads: dict[int, Channel] = {}
+        self.thread: Channel | None = None
+        self.next_mover: User | None = None
+        self.between = 0
+        self.typed = 0
+        self.kills = 0
+
+    def start(self) -> subprocess.Popen[bytes]:
+        return spawn(self.s.api_base, self.s.gateway_url, self.database, self.s.guild.id, self.s.token)
+
+    async def open_table(self) -> None:
+        s = self.s
+        announced = await (await s.slash(s.alice, s.channel, "tileref new", game="tronimoes")).reply()
+        thread = await s.wait_for_thread(lambda t: t.id == announced.id)
+        lobby = await s.wait_for_message(thread, lambda m: bool(m.buttons()))
+        lobby = await (await s.click(s.bob, lobby, label="Join")).reply()
+        opening = next(m for m in await (await s.click(s.alice, lobby, label="Start")).replies(2)
+                       if m.id != lobby.id)
+        self.thread = thread
+        self.threads[thread.id] = thread
+        self.next_mover = self._mentioned(opening) or s.alice
+
+    def _mentioned(self, message: RecordedMessage) -> User | None:
+        ids = {int(u["id"]) for u in message.payload.get("mentions", [])}
+        return next((u for u in (self.s.alice, self.s.bob) if u.id in ids), None)
+
+    async def legal_move(self) -> tuple[User, str] | None:
+        """Someone to move and a move of theirs, or None when neither has one (round over)."""
+        assert self.thread is not None
+        for user in (self.next_mover, self.s.bob if self.next_mover is self.s.alice else self.s.alice):
+            assert user is not None
+            choices = await self.s.autocomplete(user, self.thread, "move", text="")
+            if choices:
+                return user, str(choices[0]["value"])
+        return None
+
+    async def life(self, moves: int) -> None:
+        """Start a bot, type moves (waiting for each announcement), and kill it on the last."""
+        s = self.s
+        ready = s.gateway.ready_count
+        process = self.start()
+        await s.wait_for_connection(after=ready)
+        try:
+            if self.thread is None:
+                await self.open_table()
+            for number in range(moves):
+                found = await self.legal_move()
+                if found is None:
+                    await self.open_table()
+                    found = await self.legal_move()
+                    if found is None:
+                        continue
+                user, move = found
+                last = number == moves - 1
+                assert self.thread is not None
+                between = last and self.rng.random() < 0.75
+                hold = s.hold("POST", rf"/channels/{self.thread.id}/messages", after=True) if between else None
+                mark = s.mark()
+                await s.say(user, self.thread, move)
+                self.typed += 1
+                if hold is not None:
+                    await asyncio.wait_for(hold.reached.wait(), 30)
+                    self.between += 1
+                    process.send_signal(signal.SIGKILL)
+                    process.wait(10)
+                    hold.release()
+                    return
+                if last:
+                    await asyncio.sleep(self.rng.uniform(0.0, 0.3))
+                    return
+                try:
+                    board = await s.wait_for_message(self.thread, lambda m: bool(m.png_images()), since=mark,
+                                                     timeout=20)
+                    self.next_mover = self._mentioned(board) or user
+                except StandInTimeout:
+                    return
+        finally:
+            if process.poll() is None:
+                process.send_signal(signal.SIGKILL)
+                process.wait(10)
+            for hold in list(s.holds):
+                hold.release()
+                s.holds.remove(hold)
+
+    async def drain(self) -> None:
+        """One last process, until the outbox holds nothing unsent."""
+        ready = self.s.gateway.ready_count
+        process = self.start()
+        try:
+            await self.s.wait_for_connection(after=ready)
+            for _ in range(600):
+                with sqlite3.connect(self.database) as db:
+                    left = db.execute("SELECT COUNT(*) FROM outbox WHERE delivered_at IS NULL").fetchone()[0]
+                if left == 0:
+                    break
+                await asyncio.sleep(0.1)
+            await asyncio.sleep(1.0)
+        finally:
+            process.send_signal(signal.SIGTERM)
+            try:
+                process.wait(10)
+            except subprocess.TimeoutExpired:
+                process.kill()
+
+    def figures(self) -> dict[str, object]:
+        posted = [m for m in self.s.messages if is_typed_announcement(m, set(self.threads))]
+        with sqlite3.connect(self.database) as db:
+            public = db.execute("SELECT COUNT(*) FROM outbox WHERE seat IS NULL").fetchone()[0]
+            tables = db.execute("SELECT COUNT(*) FROM tables WHERE status != 'lobby'").fetchone()[0]
+            unsent = db.execute("SELECT COUNT(*) FROM outbox WHERE delivered_at IS NULL").fetchone()[0]
+        expected = public - tables  # every table's opening board answered the Start button instead
+        by_content: dict[tuple[int, str], int] = {}
+        for message in posted:
+            key = (message.channel_id, message.content)
+            by_content[key] = by_content.get(key, 0) + 1
+        return {"case": "sigkill_soak", "kills": self.kills, "kills_between_delivering_and_confirming": self.between,
+                "moves_typed": self.typed, "announcements_expected": expected, "announcements_posted": len(posted),
+                "duplicates": max(0, len(posted) - expected), "lost": max(0, expected - len(posted)),
+                "same_text_twice": sum(n - 1 for n in by_content.values()),
+                "resends_answered_with_the_first_message": len(self.s.nonce_repeats), "unsent_left": unsent}
+
+
+async def run(kills: int, moves_per_life: int, seed: int) -> None:
+    rng = random.Random(seed)
+    started = time.perf_counter()
+    with tempfile.TemporaryDirectory() as folder:
+        async with DiscordStandIn(default_timeout=30) as s:
+            soak = Soak(s, Path(folder) / "tileref.sqlite3", rng)
+            for _ in range(kills):
+                await soak.life(rng.randint(1, moves_per_life))
+                soak.kills += 1
+            await soak.drain()
+            figures = soak.figures()
+    figures["seconds"] = round(time.perf_counter() - started, 1)
+    print(json.dumps(figures))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--kills", type=int, default=30)
+    parser.add_argument("--moves-per-life", type=int, default=3)
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    asyncio.run(run(args.kills, args.moves_per_life, args.seed))
+
+
+if __name__ == "__main__":
+    main()
