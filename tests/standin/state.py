@@ -332,6 +332,29 @@ class StandInState:
             member.role_ids.append(role.id)
         self._member_updated(guild, member)
 
+    def set_role_permissions(
+        self, role: Role, permissions: int | discord.Permissions, *, guild: Guild | None = None
+    ) -> None:
+        """Make ``role`` (``guild.everyone`` too) grant exactly ``permissions``; the bot hears of it."""
+        guild = guild or self.guild
+        role.permissions = permissions_value(permissions)
+        self._later(
+            self.gateway.dispatch(
+                "GUILD_ROLE_UPDATE", {"guild_id": str(guild.id), "role": role.to_json()}, intents=gw.GUILDS
+            )
+        )
+
+    def withhold_from_bot(self, *names: str, guild: Guild | None = None) -> None:
+        """Take the permissions ``names`` (``"attach_files"``…) from the bot: from its role and
+        from ``@everyone``, as a server that denies them would."""
+        guild = guild or self.guild
+        bot_role = next(r for r in guild.roles.values() if r.bot_id == self.bot_user.id)
+        for role in (guild.everyone, bot_role):
+            value = discord.Permissions(role.permissions)
+            for name in names:
+                setattr(value, name, False)
+            self.set_role_permissions(role, value, guild=guild)
+
     def take_role(self, user: User | str, role: Role, *, guild: Guild | None = None) -> None:
         """Remove ``role`` from a member."""
         guild = guild or self.guild

@@ -11,6 +11,7 @@ Public messages are built from `Reply.public` only, which never holds private ev
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import logging
 from collections.abc import Sequence
@@ -20,6 +21,15 @@ from typing import Any
 import discord
 
 from bot.adapters.discordbot.context import snowflake
+from bot.adapters.discordbot.permissions import (
+    ATTACH_FILES,
+    EMBED_LINKS,
+    READ_MESSAGE_HISTORY,
+    can_post,
+    lacking,
+    refused_for_permission,
+    tell_missing,
+)
 from bot.replies import Attachment, Message, Reply, render_mentions, render_names
 
 log = logging.getLogger(__name__)
@@ -160,12 +170,43 @@ def sending(outgoing: Outgoing) -> dict[str, Any]:
 
 async def post(channel: discord.abc.Messageable, outgoing: Outgoing, *,
                reference: discord.Message | None = None) -> discord.Message:
-    """Send a message to a channel (optionally as a reply to `reference`)."""
+    """Send a message to a channel (optionally as a reply to `reference`). Parts that need a
+    permission the bot lacks there (files: Attach Files; embeds: Embed Links; the reply: Read
+    Message History) are left out, as the bot's cached permissions say or as Discord's refusal
+    shows, and the table is told once. Raises if it cannot be sent even so (the bot may not post
+    there at all) or fails otherwise."""
+    parts = {ATTACH_FILES: bool(outgoing.attachments), EMBED_LINKS: bool(outgoing.embeds),
+             READ_MESSAGE_HISTORY: reference is not None}
+    missing = lacking(channel, files=parts[ATTACH_FILES], embeds=parts[EMBED_LINKS], reply=parts[READ_MESSAGE_HISTORY])
+    try:
+        sent = await channel.send(**_send_arguments(outgoing, reference, missing))
+    except discord.HTTPException as error:
+        if not refused_for_permission(error) or not can_post(channel):
+            raise
+        known = lacking(channel, files=parts[ATTACH_FILES], embeds=parts[EMBED_LINKS],
+                        reply=parts[READ_MESSAGE_HISTORY])
+        # what the bot knows of its permissions may be behind Discord's: without a better
+        # explanation, leave out every part that needs more than posting
+        retry = known if known != missing else [name for name, present in parts.items() if present]
+        if retry == missing:
+            raise
+        sent = await channel.send(**_send_arguments(outgoing, reference, retry))
+        missing = known
+    if missing:
+        await tell_missing(channel, missing)
+    return sent
+
+
+def _send_arguments(outgoing: Outgoing, reference: discord.Message | None, missing: list[str]) -> dict[str, Any]:
+    """`Messageable.send`'s arguments, without the parts that need a permission in `missing`."""
+    if ATTACH_FILES in missing or EMBED_LINKS in missing:
+        outgoing = dataclasses.replace(outgoing, attachments=[] if ATTACH_FILES in missing else outgoing.attachments,
+                                       embeds=[] if EMBED_LINKS in missing else outgoing.embeds)
     kwargs = sending(outgoing)
-    if reference is not None:
+    if reference is not None and READ_MESSAGE_HISTORY not in missing:
         kwargs["reference"] = reference
         kwargs["mention_author"] = False
-    return await channel.send(**kwargs)
+    return kwargs
 
 
 async def direct(client: discord.Client, user_id: str | None, messages: Sequence[Outgoing]) -> bool:
