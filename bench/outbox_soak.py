@@ -1,9 +1,10 @@
 """Exactly-once announcements under SIGKILL: the real bot (`tileref run`'s `serve`) in a process of
-its own against the Discord stand-in, killed with SIGKILL again and again while players type
-moves. Most kills fall between Discord creating a move's announcement and the bot learning it
-did (the stand-in holds the answer to that request until the bot is dead); the rest at a random
-moment shortly after a move is typed. After each kill a new process starts on the same SQLite
-file and its outbox sends whatever was left unconfirmed.
+its own against the Discord stand-in, killed with SIGKILL again and again while players move, by
+typing the move (the bot posts the announcement, with its nonce) or with `/move` (the
+announcement is the interaction's answer). Most kills fall between Discord creating a move's
+announcement and the bot learning it did (the stand-in holds the answer to that request until
+the bot is dead); the rest at a random moment shortly after a move is made. After each kill a
+new process starts on the same SQLite file and its outbox sends whatever was left unconfirmed.
 
 At the end every announcement must be in its thread exactly once. Prints one JSON line:
 kills, how many fell between delivering and confirming, moves announced, announcements the
@@ -32,11 +33,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from tests.bot.adapters.discordbot.bot_process import spawn
 from tests.standin import Channel, DiscordStandIn, RecordedMessage, StandInTimeout, User
 
+ANSWERING = r"/interactions/\d+/[^/]+/callback|/webhooks/\d+/[^/]+"
 
-def is_typed_announcement(message: RecordedMessage, threads: set[int]) -> bool:
-    """A board the bot posted in a game thread by itself (not as the answer to a command)."""
+
+def is_board(message: RecordedMessage, threads: set[int]) -> bool:
+    """A board the bot posted in a game thread, by itself or answering a command."""
     return (message.kind == "create" and message.channel_id in threads and not message.ephemeral
-            and message.payload.get("interaction_metadata") is None and bool(message.png_images()))
+            and bool(message.png_images()))
 
 
 class Soak:
@@ -48,11 +51,14 @@ class Soak:
         self.thread: Channel | None = None
         self.next_mover: User | None = None
         self.between = 0
-        self.typed = 0
+        self.moves = {True: 0, False: 0}
+        self.logs: list[Path] = []
         self.kills = 0
 
     def start(self) -> subprocess.Popen[bytes]:
-        return spawn(self.s.api_base, self.s.gateway_url, self.database, self.s.guild.id, self.s.token)
+        log = self.database.with_name(f"bot-{len(self.logs)}.log")
+        self.logs.append(log)
+        return spawn(self.s.api_base, self.s.gateway_url, self.database, self.s.guild.id, self.s.token, log=log)
 
     async def open_table(self) -> None:
         s = self.s
@@ -98,18 +104,28 @@ class Soak:
                         continue
                 user, move = found
                 last = number == moves - 1
-                assert self.thread is not None
+                thread = self.thread
+                assert thread is not None
                 between = last and self.rng.random() < 0.75
-                hold = s.hold("POST", rf"/channels/{self.thread.id}/messages", after=True) if between else None
+                typed = self.rng.random() < 0.5
+                path = rf"/channels/{thread.id}/messages" if typed else ANSWERING
+                holds = [s.hold("POST", path, after=True) for _ in range(1 if typed else 2)] if between else []
                 mark = s.mark()
-                await s.say(user, self.thread, move)
-                self.typed += 1
-                if hold is not None:
-                    await asyncio.wait_for(hold.reached.wait(), 30)
+                if typed:
+                    await s.say(user, thread, move)
+                else:
+                    await s.slash(user, thread, "move", text=move)
+                self.moves[typed] += 1
+                if holds:
+                    for _ in range(600):  # until the announcement is on Discord, its answer held
+                        if any(is_board(m, {thread.id}) for m in s.messages[mark:]):
+                            break
+                        if holds[0].reached.is_set() and not holds[0].released.is_set():
+                            holds[0].release()  # only a "thinking…" acknowledgement so far
+                        await asyncio.sleep(0.05)
                     self.between += 1
                     process.send_signal(signal.SIGKILL)
                     process.wait(10)
-                    hold.release()
                     return
                 if last:
                     await asyncio.sleep(self.rng.uniform(0.0, 0.3))
@@ -149,21 +165,25 @@ class Soak:
                 process.kill()
 
     def figures(self) -> dict[str, object]:
-        posted = [m for m in self.s.messages if is_typed_announcement(m, set(self.threads))]
+        posted = [m for m in self.s.messages if is_board(m, set(self.threads))]
         with sqlite3.connect(self.database) as db:
-            public = db.execute("SELECT COUNT(*) FROM outbox WHERE seat IS NULL").fetchone()[0]
-            tables = db.execute("SELECT COUNT(*) FROM tables WHERE status != 'lobby'").fetchone()[0]
+            expected = db.execute("SELECT COUNT(*) FROM outbox WHERE seat IS NULL").fetchone()[0]
             unsent = db.execute("SELECT COUNT(*) FROM outbox WHERE delivered_at IS NULL").fetchone()[0]
-        expected = public - tables  # every table's opening board answered the Start button instead
         by_content: dict[tuple[int, str], int] = {}
         for message in posted:
             key = (message.channel_id, message.content)
             by_content[key] = by_content.get(key, 0) + 1
         return {"case": "sigkill_soak", "kills": self.kills, "kills_between_delivering_and_confirming": self.between,
-                "moves_typed": self.typed, "announcements_expected": expected, "announcements_posted": len(posted),
+                "moves_typed": self.moves[True], "moves_by_slash_command": self.moves[False],
+                "announcements_expected": expected, "announcements_posted": len(posted),
                 "duplicates": max(0, len(posted) - expected), "lost": max(0, expected - len(posted)),
                 "same_text_twice": sum(n - 1 for n in by_content.values()),
-                "resends_answered_with_the_first_message": len(self.s.nonce_repeats), "unsent_left": unsent}
+                "resends_answered_with_the_first_message": len(self.s.nonce_repeats),
+                "resends_found_answered_already": self.found_answered(), "unsent_left": unsent}
+
+    def found_answered(self) -> int:
+        """How often a process found a `/move`'s announcement already out (from the bot's logs)."""
+        return sum(path.read_text().count("was out already") for path in self.logs)
 
 
 async def run(kills: int, moves_per_life: int, seed: int) -> None:

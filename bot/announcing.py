@@ -106,6 +106,7 @@ class ClockDuties(_Base):
             if notice.seat is None:
                 reply.public = message
                 reply.mentions = list(notice.mentions)
+                reply.origin = notice.origin
             else:
                 reply.private[notice.seat] = message
         await self.notify(reply)

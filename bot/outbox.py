@@ -16,6 +16,7 @@ from __future__ import annotations
 import hashlib
 import logging
 from collections.abc import Awaitable, Callable
+from contextvars import ContextVar
 
 from bot.records import Notice
 from bot.store import Store
@@ -27,6 +28,11 @@ DEFAULT_LEASE = 30.0
 SWEEP_SECONDS = 10.0
 GIVE_UP_AFTER = 20
 """Attempts after which a notice that keeps failing is dropped (and logged)."""
+
+
+ORIGIN: ContextVar[str] = ContextVar("tileref_origin", default="")
+"""The command being served, as its transport names it (`interaction:<id>`): the notices it
+commits record it (`Notice.origin`). Set by the transport for the command's task."""
 
 
 def nonce_of(notice: Notice) -> str:

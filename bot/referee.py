@@ -24,7 +24,7 @@ from bot.i18n import N_, _, said, speak
 from bot.loader import DEFAULT_GAME_CACHE, STARTING_SEATS, GameLoader, new_game
 from bot.media import decoded
 from bot.moderation import ModeratorCommands
-from bot.outbox import DEFAULT_LEASE, SWEEP_SECONDS, OutboxSender, nonce_of
+from bot.outbox import DEFAULT_LEASE, ORIGIN, SWEEP_SECONDS, OutboxSender, nonce_of
 from bot.records import (
     ABORTED,
     DEADLINE,
@@ -637,7 +637,7 @@ class Referee(ModeratorCommands, ClockDuties):
         the outbox knows to send them together."""
         now = self.clock.now() if now is None else now
         return Notice(table_id=table.id, place=table.place, ply=ply, text=text, seat=seat,
-                      mentions=list(mentions or []), board=board, kind=kind, created_at=now,
+                      mentions=list(mentions or []), board=board, kind=kind, origin=ORIGIN.get(), created_at=now,
                       lease_until=now + self.delivery_lease)
 
     async def _finish(self, turn: Turn, *, headline: str = "", undo_after: int | None = None,

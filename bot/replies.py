@@ -65,6 +65,9 @@ class Reply:
     """Refused because the game changed since the sender looked."""
     early: bool = False
     """Refused because the game is not waiting for the sender (someone else's turn)."""
+    origin: str = ""
+    """For an announcement the outbox sends again: the command that first had it delivered
+    (`Notice.origin`), so the transport can check whether its public message is already out."""
 
     @property
     def public_events(self) -> list[Event]:

@@ -27,11 +27,14 @@ from bot.shards import parse_shards
 ROOT = Path(__file__).resolve().parents[4]
 
 
-def spawn(api_base: str, gateway: str, database: Path | str, guild_id: int, token: str) -> subprocess.Popen[bytes]:
-    """This module run as a process of its own against the stand-in at `api_base`/`gateway`."""
-    return subprocess.Popen(
-        [sys.executable, "-m", "tests.bot.adapters.discordbot.bot_process", api_base, gateway, str(database),
-         str(guild_id), token], cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+def spawn(api_base: str, gateway: str, database: Path | str, guild_id: int, token: str, *,
+          log: Path | None = None) -> subprocess.Popen[bytes]:
+    """This module run as a process of its own against the stand-in at `api_base`/`gateway`; its
+    log goes to the file `log`, if given."""
+    with open(log or "/dev/null", "ab") as output:
+        return subprocess.Popen(
+            [sys.executable, "-m", "tests.bot.adapters.discordbot.bot_process", api_base, gateway, str(database),
+             str(guild_id), token], cwd=ROOT, stdout=subprocess.DEVNULL, stderr=output)
 
 
 def main(argv: list[str]) -> None:

@@ -132,3 +132,65 @@ async def test_an_announcement_posted_just_before_a_sigkill_is_not_posted_again(
             second.wait(10)
         except subprocess.TimeoutExpired:
             second.kill()
+
+
+async def test_a_move_answered_just_before_a_sigkill_is_not_announced_again(standin, tmp_path):
+    """The kill falls after Discord posted the answer to `/move` (the announcement) and before
+    the bot could confirm it. An interaction's answer carries no nonce, so the next process looks
+    for it in the thread before sending the announcement again: it is there, so it is not posted
+    twice."""
+    s = standin
+    database = tmp_path / "tileref.sqlite3"
+    first = start_bot(s, database)
+    try:
+        await s.wait_for_connection()
+        announced = await (await s.slash(s.alice, s.channel, "tileref new", game="tronimoes")).reply()
+        thread = await s.wait_for_thread(lambda t: t.id == announced.id)
+        lobby = await s.wait_for_message(thread, lambda m: bool(m.buttons()))
+        lobby = await (await s.click(s.bob, lobby, label="Join")).reply()
+        opening = next(m for m in await (await s.click(s.alice, lobby, label="Start")).replies(2)
+                       if m.id != lobby.id)
+        mover = s.alice if {int(u["id"]) for u in opening.payload["mentions"]} == {s.alice.id} else s.bob
+        move = (await s.autocomplete(mover, thread, "move", text=""))[0]["value"]
+
+        mark = s.mark()
+        answering = r"/interactions/\d+/[^/]+/callback|/webhooks/\d+/[^/]+"
+        holds = [s.hold("POST", answering, after=True) for _ in range(2)]  # a busy bot defers first
+        await s.slash(mover, thread, "move", text=move)
+
+        def boards() -> list:
+            return [m for m in s.messages[mark:] if m.channel_id == thread.id and not m.ephemeral
+                    and m.png_images()]
+
+        for _ in range(400):
+            if boards():
+                break
+            if holds[0].reached.is_set() and not holds[0].released.is_set() and not boards():
+                holds[0].release()  # only the "thinking…" acknowledgement: let the answer come
+            await asyncio.sleep(0.05)
+        assert len(boards()) == 1 and last_action(database) == move  # on Discord; not yet confirmed
+        first.send_signal(signal.SIGKILL)
+        first.wait(10)
+        for hold in holds:
+            hold.release()
+    finally:
+        first.kill()
+
+    second = start_bot(s, database)
+    try:
+        await s.wait_for_connection(after=1)
+        for _ in range(200):  # the outbox takes the notice up once the dead process's lease is over
+            with sqlite3.connect(database) as db:
+                if db.execute("SELECT COUNT(*) FROM outbox WHERE delivered_at IS NULL").fetchone()[0] == 0:
+                    break
+            await asyncio.sleep(0.1)
+        await asyncio.sleep(1.5)  # a sweep or two later
+        assert len(boards()) == 1  # announced once
+        with sqlite3.connect(database) as db:
+            assert db.execute("SELECT COUNT(*) FROM outbox WHERE delivered_at IS NULL").fetchone()[0] == 0
+    finally:
+        second.send_signal(signal.SIGTERM)
+        try:
+            second.wait(10)
+        except subprocess.TimeoutExpired:
+            second.kill()
