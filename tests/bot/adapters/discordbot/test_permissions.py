@@ -90,3 +90,13 @@ async def test_a_permission_discord_refuses_before_the_bot_hears_of_it_still_los
     announced = await s.wait_for_message(thread, lambda m: user.name in m.content, since=mark)
     assert not announced.png_images() and len(s.errors) == 1 and "403" in s.errors[0]  # refused once, then text
     s.errors.clear()
+
+
+async def test_without_send_messages_in_threads_no_table_is_opened_and_the_caller_is_told_why(
+        tileref: Harness) -> None:
+    s = tileref.s
+    s.withhold_from_bot("send_messages_in_threads")
+    await s.settle()
+    refused = await (await s.slash(s.alice, s.channel, "tileref new", game="tronimoes")).reply()
+    assert refused.ephemeral and "Send Messages in Threads" in refused.content
+    assert s.threads == [] and s.errors == []
