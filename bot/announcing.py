@@ -107,6 +107,7 @@ class ClockDuties(_Base):
                 reply.public = message
                 reply.mentions = list(notice.mentions)
                 reply.origin = notice.origin
+                reply.committed_at = notice.created_at
             else:
                 reply.private[notice.seat] = message
         await self.notify(reply)

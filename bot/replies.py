@@ -68,6 +68,8 @@ class Reply:
     origin: str = ""
     """For an announcement the outbox sends again: the command that first had it delivered
     (`Notice.origin`), so the transport can check whether its public message is already out."""
+    committed_at: float | None = None
+    """For an announcement the outbox sends again: when it was committed (Unix time)."""
 
     @property
     def public_events(self) -> list[Event]:

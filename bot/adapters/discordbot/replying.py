@@ -7,10 +7,11 @@ import logging
 
 import discord
 
-from bot.adapters.discordbot.answer import INTERACTION, Answer
+from bot.adapters.discordbot.answer import Answer
 from bot.adapters.discordbot.context import NO_GAME, snowflake
 from bot.adapters.discordbot.delivery import Outgoing, direct, personal, post, public_message
 from bot.adapters.discordbot.reactions import react_to_events
+from bot.adapters.discordbot.resending import posted_already
 from bot.adapters.discordbot.shown import shown_boards
 from bot.adapters.discordbot.views import controls
 from bot.i18n import _
@@ -105,26 +106,8 @@ async def post_notice(client: discord.Client, referee: Referee, reply: Reply) ->
     if not isinstance(channel, discord.abc.Messageable):
         log.warning("%s is not a channel I can post in; notice dropped", reply.place)
         return
-    if reply.public is not None and await answered_already(channel, reply.origin):
-        log.info("the announcement of %s move %s was out already (answering %s)", reply.place, reply.ply,
-                 reply.origin)
+    if reply.public is not None and await posted_already(client, channel, reply):
+        log.info("the announcement of %s move %s was out already (%s)", reply.place, reply.ply,
+                 reply.origin or "the same text, after it was committed")
         reply.public = None
     await post_reply(client, referee, channel, reply)
-
-
-async def answered_already(channel: discord.abc.Messageable, origin: str, *, look_back: int = 50) -> bool:
-    """Whether the interaction `origin` names (`interaction:<id>`) already has a public answer
-    among the last `look_back` messages of `channel`: its announcement went out as that answer
-    before the process that sent it could confirm it. False when unknown (the history cannot be
-    read), so the announcement is sent again rather than lost."""
-    if not origin.startswith(INTERACTION):
-        return False
-    interaction_id = int(origin.removeprefix(INTERACTION))
-    try:
-        async for message in channel.history(limit=look_back):
-            metadata = message.interaction_metadata
-            if metadata is not None and metadata.id == interaction_id and not message.flags.loading:
-                return True
-    except discord.HTTPException:
-        log.info("could not read the history of %s to look for an earlier answer", getattr(channel, "id", "?"))
-    return False
