@@ -37,9 +37,14 @@ ANSWERING = r"/interactions/\d+/[^/]+/callback|/webhooks/\d+/[^/]+"
 
 
 def is_board(message: RecordedMessage, threads: set[int]) -> bool:
-    """A board the bot posted in a game thread, by itself or answering a command."""
-    return (message.kind == "create" and message.channel_id in threads and not message.ephemeral
-            and bool(message.png_images()))
+    """A board the bot posted in a game thread, by itself or answering a command (a message
+    created with it, or a "thinking…" placeholder filled with it)."""
+    return message.channel_id in threads and not message.ephemeral and bool(message.png_images())
+
+
+def boards(messages: list[RecordedMessage], threads: set[int]) -> dict[int, RecordedMessage]:
+    """Every board posted in `threads`, by message id (its latest snapshot)."""
+    return {m.id: m for m in messages if is_board(m, threads)}
 
 
 class Soak:
@@ -165,7 +170,7 @@ class Soak:
                 process.kill()
 
     def figures(self) -> dict[str, object]:
-        posted = [m for m in self.s.messages if is_board(m, set(self.threads))]
+        posted = list(boards(self.s.messages, set(self.threads)).values())
         with sqlite3.connect(self.database) as db:
             expected = db.execute("SELECT COUNT(*) FROM outbox WHERE seat IS NULL").fetchone()[0]
             unsent = db.execute("SELECT COUNT(*) FROM outbox WHERE delivered_at IS NULL").fetchone()[0]

@@ -24,9 +24,9 @@ log = logging.getLogger(__name__)
 NONCE_TRUSTED_SECONDS = 240.0
 """How old an announcement may be for its nonce alone to keep Discord from posting it twice
 (Discord keeps nonces for "a few minutes")."""
-CLOCK_MARGIN_SECONDS = 60.0
+CLOCK_MARGIN_SECONDS = 10.0
 """How far our clock may be ahead of Discord's."""
-LOOK_AT = 50
+LOOK_AT = 100
 """How many messages after the moment of the first attempt are looked at."""
 
 
