@@ -6,6 +6,7 @@ turn machinery, and runs every command through `_guarded` like any other."""
 
 from __future__ import annotations
 
+import logging
 import re
 from typing import TYPE_CHECKING, Any
 
@@ -22,6 +23,8 @@ from bot.turns import Turn
 from bot.typing_rules import echo
 from bot.wording import named, settings_text
 from engine import GAMES, GameError
+
+log = logging.getLogger("bot.referee")
 
 if TYPE_CHECKING:
     from bot.referee import Referee
@@ -198,6 +201,7 @@ class ModeratorCommands(_Base):
             if seen is not None and seen != len(actions):
                 raise Refused(_("the game moved on since you asked (it is now move {move}); look at /history and "
                                 "roll back again").format(move=len(actions)))
+            reopened = table.status == FINISHED
             game = new_game(table)
             replay(game, actions[:to])
             del table.seats[game.players:]  # players who joined after move `to` are gone with it
@@ -206,9 +210,16 @@ class ModeratorCommands(_Base):
             turn.reshuffle(self.seeds(), f"mod:{user.id}")
             self.games.forget(table.id)
             self.games.snapshot_rolled_back(table.id, to)
-            return await self._finish(turn, undo_after=to, expected=len(actions),
-                                      headline=_("⏪ {moderator} rolled the game back to move {move}.").format(
-                                          moderator=name_token(user.name), move=to))
+            reply = await self._finish(turn, undo_after=to, expected=len(actions),
+                                       headline=_("⏪ {moderator} rolled the game back to move {move}.").format(
+                                           moderator=name_token(user.name), move=to))
+            if reopened:
+                try:
+                    await self.ratings.take_back(table.id)
+                except Exception:
+                    log.exception("taking back the ratings of table %s failed; `tileref ratings rebuild` does it",
+                                  table.id)
+            return reply
 
     async def settings(self, guild: str) -> Settings:
         return await self.store.settings(guild)

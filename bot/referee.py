@@ -24,10 +24,13 @@ from bot.i18n import N_, _, said, speak
 from bot.loader import DEFAULT_GAME_CACHE, STARTING_SEATS, GameLoader, new_game
 from bot.media import decoded
 from bot.moderation import ModeratorCommands
+from bot.notifying import turn_messages
 from bot.outbox import DEFAULT_LEASE, SWEEP_SECONDS, OutboxSender
+from bot.ratings import RATED, Ratings
 from bot.records import (
     ABORTED,
     DEADLINE,
+    FINISHED,
     LOBBY,
     PLAYING,
     Notice,
@@ -94,6 +97,7 @@ class Referee(ModeratorCommands, ClockDuties):
         self.delivery_lease = delivery_lease
         self.games = GameLoader(store, capacity=cache_size, snapshot_every=snapshot_every)
         self.timers = TimerDispatcher(store, self.clock, self._on_timer)
+        self.ratings = Ratings(store)
         self.outbox = OutboxSender(store, self.clock, self._send_notices, lease=delivery_lease, every=outbox_every)
         self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
         self._first_tables: dict[str, TableRecord | None] = {}
@@ -188,8 +192,12 @@ class Referee(ModeratorCommands, ClockDuties):
                 raise Refused(_("ai_seconds is how long AI players think, 0 to 30 seconds: like ai_seconds=2, "
                                 "not '{value}'").format(value=echo(ai_seconds))) from None
             parsed[AI_SECONDS] = ai_seconds
+        rated = parsed.pop(RATED, None)
+        if rated is not None:
+            parsed[RATED] = "off" if _switch(rated, RATED) is False else "on"
         try:
-            chosen = GAMES[name].Options.parse({k: v for k, v in parsed.items() if k not in (AI_SECONDS, LANGUAGE)})
+            chosen = GAMES[name].Options.parse({k: v for k, v in parsed.items()
+                                                if k not in (AI_SECONDS, LANGUAGE, RATED)})
         except GameError as error:
             raise Refused(str(error)) from None
         turn_seconds = GAMES[name].default_turn_seconds_for(chosen) or Settings("").turn_seconds
@@ -203,6 +211,8 @@ class Referee(ModeratorCommands, ClockDuties):
                       guild: str | None, seat_creator: bool, language: str | None) -> Reply:
         name, parsed, turn_seconds = await self._vetted(game, options, turn_time, guild)
         meta: dict[str, Any] = {AI_SECONDS: float(parsed.pop(AI_SECONDS))} if AI_SECONDS in parsed else {}
+        if parsed.pop(RATED, "on") == "off":
+            meta[RATED] = False
         server = (await self.store.settings(guild)).language if guild else None
         meta[LANGUAGE] = parsed.pop(LANGUAGE, None) or server or language or DEFAULT_LANGUAGE
         speak(meta[LANGUAGE])
@@ -646,9 +656,18 @@ class Referee(ModeratorCommands, ClockDuties):
         the table what happened. Nothing after the commit can undo or hide the move: a picture
         that cannot be drawn is left out, with a note."""
         await turn.play_automatic(float(turn.table.meta.get(AI_SECONDS, self.ai_seconds)))
+        playing = turn.table.status == PLAYING
         turn.plan()
         reply = self._move_reply(turn, headline=headline)
         table = turn.table
+        ending = playing and table.status == FINISHED
+        if ending and reply.public is not None:
+            changes = await self.ratings.preview(table, turn.game, turn.now)
+            if changes:
+                reply.public.text += "\n" + changes
+        for seat, text in (await turn_messages(self.store, table, self._pinged_seats(turn), turn.deadlines)).items():
+            message = reply.private.setdefault(seat, Message())
+            message.text = f"{message.text}\n{text}".strip()
         notices = []
         now = self.clock.now()
         if reply.public is not None:
@@ -659,6 +678,11 @@ class Referee(ModeratorCommands, ClockDuties):
                     for seat, m in reply.private.items()]
         await self._commit(turn, undo_after=undo_after, expected=expected, notices=notices)
         reply.notices = [n.id for n in notices if n.id is not None]
+        if ending:
+            try:
+                await self.ratings.record(table, turn.game, turn.now)
+            except Exception:
+                log.exception("rating table %s failed; `tileref ratings rebuild` rates it", table.id)
         if reply.public is not None:
             try:
                 reply.public.attachments = await self._board_attachments(turn.game, table.id,
@@ -694,11 +718,17 @@ class Referee(ModeratorCommands, ClockDuties):
             if event.to is not None and not table.seats[event.to].is_ai:
                 message = private.setdefault(event.to, Message())
                 message.text = f"{message.text}\n{said(event.template, dict(event.args), event.text)}".strip()
-        acted = {a.seat for a in turn.actions if a.seat >= 0 and a.actor == table.seats[a.seat].user_id}
-        pinged = [u for s in sorted(turn.fresh - acted) if (u := table.seats[s].user_id)]
+        pinged = [u for s in self._pinged_seats(turn) if (u := table.seats[s].user_id)]
         return Reply(public=Message(named("\n".join(p for p in parts if p), table)), private=private,
                      events=list(turn.events), table_id=table.id, place=table.place, mentions=pinged,
                      ply=len(game.log), status=table.status)
+
+    @staticmethod
+    def _pinged_seats(turn: Turn) -> list[int]:
+        """The seats whose turn began in this command, but for those that began it themselves."""
+        table = turn.table
+        acted = {a.seat for a in turn.actions if a.seat >= 0 and a.actor == table.seats[a.seat].user_id}
+        return sorted(turn.fresh - acted)
 
     async def _board_attachments(self, game: Game, table_id: int, viewer: int | None = None, *,
                                  deadlines: Mapping[int, float] | None = None) -> list[Attachment]:
@@ -734,6 +764,17 @@ class Referee(ModeratorCommands, ClockDuties):
         if self.render_images and game.name in renderers.RENDERERS:
             attachments.append(Attachment(f"{game.name}-hand.png", renderers.render_hand(game, seat), "your hand"))
         return Message(text, attachments)
+
+
+def _switch(value: str, option: str) -> bool:
+    """An on/off option's value (Refused, saying what to write, if it is neither)."""
+    cleaned = value.strip().lower()
+    if cleaned in ("on", "yes", "true", "1"):
+        return True
+    if cleaned in ("off", "no", "false", "0"):
+        return False
+    raise Refused(_("{option} is on or off, like {option}=off, not '{value}'").format(option=option,
+                                                                                     value=echo(value)))
 
 
 def _split(text: str, separator: str | None) -> list[str]:

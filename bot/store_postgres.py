@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 import logging
 import re
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import asdict
 from typing import Any
@@ -22,6 +22,7 @@ from typing import Any
 import asyncpg
 
 from bot.records import OPEN_STATUSES, ActionRecord, FirstRead, Notice, SeatRecord, Settings, TableRecord, Timer
+from bot.standings import Sql, Standings
 from bot.store import DUMPED, MIGRATIONS, OUTBOX_LEASE, PlaceTaken, StaleLog, StaleTable, Store, settings_from
 
 log = logging.getLogger(__name__)
@@ -158,6 +159,19 @@ class PostgresStore(Store):
         self._locks: asyncpg.Pool | None = None
         """Connections that hold commands' advisory locks: a pool of their own, so commands
         waiting for a lock never take the connections that commits need."""
+        self.standings = Standings(self._read_sql, self._sql_transaction)
+
+    @asynccontextmanager
+    async def _read_sql(self) -> AsyncIterator[Sql]:
+        async with self.pool.acquire() as db:
+            yield _PostgresSql(db)
+
+    @asynccontextmanager
+    async def _sql_transaction(self, lock: str) -> AsyncIterator[Sql]:
+        """A transaction holding the advisory lock named `lock` until it ends."""
+        async with self._transaction() as db:
+            await db.execute("SELECT pg_advisory_xact_lock($1, hashtext($2))", LOCKS, lock)
+            yield _PostgresSql(db)
 
     def __repr__(self) -> str:
         return f"PostgresStore({self.address.split('@')[-1]!r}{', schema=' + self.schema if self.schema else ''})"
@@ -441,6 +455,29 @@ class PostgresStore(Store):
             await connection.execute(f'DROP SCHEMA IF EXISTS "{self.schema}" CASCADE')
         finally:
             await connection.close()
+
+
+class _PostgresSql:
+    """`bot.standings.Sql` on an asyncpg connection: `?` placeholders become `$1`, `$2`, …"""
+
+    def __init__(self, db: asyncpg.Connection) -> None:
+        self.db = db
+
+    async def fetch(self, sql: str, *args: Any) -> list[Mapping[str, Any]]:
+        return list(await self.db.fetch(numbered(sql), *args))
+
+    async def execute(self, sql: str, *args: Any) -> None:
+        await self.db.execute(numbered(sql), *args)
+
+    async def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
+        if rows:
+            await self.db.executemany(numbered(sql), rows)
+
+
+def numbered(sql: str) -> str:
+    """SQLite's `?` placeholders as PostgreSQL's `$1`, `$2`, … (none may stand in a literal)."""
+    count = iter(range(1, sql.count("?") + 1))
+    return re.sub(r"\?", lambda _match: f"${next(count)}", sql)
 
 
 async def _nothing_to_reset(db: asyncpg.Connection) -> None:

@@ -23,6 +23,8 @@ from engine.ai import agent
 from engine.core import CHANCE, RESIGN
 
 AI_STEP_LIMIT = 20_000
+WAITING = "waiting"
+"""The table meta key listing the seats of people the game waits for (what /games reads)."""
 
 
 class Turn:
@@ -143,6 +145,7 @@ class Turn:
         """The timers the table will have after this command (also `deadlines`)."""
         if self.game.outcome() is not None and self.table.status == PLAYING:
             self.table.status = FINISHED
+        self.table.meta[WAITING] = sorted(self.waiting) if self.table.status == PLAYING else []
         if self.table.status != PLAYING or self.table.paused:
             self.timers_after = []
         else:
