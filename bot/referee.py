@@ -17,7 +17,7 @@ from contextlib import asynccontextmanager
 from typing import Any
 
 import renderers
-from bot import narration
+from bot import narration, rematch
 from bot.announcing import ClockDuties
 from bot.i18n import DEFAULT as DEFAULT_LANGUAGE
 from bot.i18n import N_, _, said, speak
@@ -267,6 +267,14 @@ class Referee(ModeratorCommands, ClockDuties):
                 if table.status == ABORTED:
                     return Reply(public=Message(headline + " " + _("Nobody is left, so the table is closed.")),
                                  table_id=table.id, place=place, status=table.status)
+                if what == "join" and rematch.everyone_joined(table):
+                    try:
+                        begun = await self._begin(place, user)
+                    except Refused:  # the seats do not suit the game: the lobby stays open
+                        return self._lobby_reply(table, headline)
+                    if begun.public is not None:
+                        begun.public.text = f"{headline}\n{begun.public.text}"
+                    return begun
                 return self._lobby_reply(table, headline)
             raise StaleTable(0, 0)
 
@@ -304,6 +312,34 @@ class Referee(ModeratorCommands, ClockDuties):
         table.seats.append(SeatRecord(len(table.seats), bot_name, None, agent))
         return _("🤖 {player} ({agent} AI) sits down.").format(player=name_token(bot_name), agent=agent)
 
+    async def rematch_problem(self, place: str, user: User) -> str | None:
+        """Why `user` may not open a rematch of the game at `place` (None: they may)."""
+        try:
+            rematch.check(await self.status(place), user)
+        except Refused as refused:
+            return str(refused)
+        return None
+
+    async def rematch(self, place: str, new_place: str, user: User) -> Reply:
+        """Open a rematch of the finished game at `place` at `new_place` (see `bot.rematch`); the
+        reply's public message is its lobby, mentioning the invited players."""
+        return await self._guarded(self._rematch(place, new_place, user))
+
+    async def _rematch(self, place: str, new_place: str, user: User) -> Reply:
+        async with self._lock(place):
+            old = await self._table(place)
+            rematch.check(old, user)
+            table = rematch.new_table(old, new_place, user, self.clock.now())
+            try:
+                await self.store.create_table(table)
+            except PlaceTaken:
+                raise Refused(_("there is already a table there")) from None
+            old.meta[rematch.REMATCH] = new_place
+            await self.store.save_table(old)
+        reply = self._lobby_reply(table, rematch.invitation(old, table, user, GAMES[table.game].title))
+        reply.mentions = list(table.meta[rematch.INVITED])
+        return reply
+
     def _lobby_reply(self, table: TableRecord, headline: str) -> Reply:
         return Reply(public=Message(f"{headline}\n{lobby_text(table)}"), table_id=table.id, place=table.place,
                      status=table.status)
@@ -329,31 +365,36 @@ class Referee(ModeratorCommands, ClockDuties):
 
     async def _start(self, place: str, user: User) -> Reply:
         async with self._lock(place):
-            table = await self._table(place)
-            if table.status != LOBBY:
-                raise Refused(_("the game has already started") if table.status == PLAYING
-                              else _("this table is closed"))
-            if table.seat_of(user.id) is None and not user.moderator:
-                raise Refused(_("only the players at this table can start it"))
-            cls = GAMES[table.game]
-            if len(table.seats) < cls.min_players:
-                raise Refused(_("{game} needs at least {needed} players; {seated} seated").format(
-                    game=cls.title, needed=cls.min_players, seated=len(table.seats)))
-            if len(table.seats) not in cls.player_counts():
-                raise Refused(_("{game} is played by {counts} players; {seated} seated").format(
-                    game=cls.title, counts=", ".join(map(str, cls.player_counts())), seated=len(table.seats)))
-            table.seed = self.seeds()
-            table.status = PLAYING
-            table.meta[STARTING_SEATS] = len(table.seats)
-            game = new_game(table)
-            turn = Turn(self.store, table, game, [], self.clock.now(), await self._reminders(table), beginning=True)
-            turn.events += game.opening
-            seated = ", ".join(name_token(s.name) for s in table.seats)
-            try:
-                return await self._finish(turn, headline=_("🎲 {game} begins: {players}.").format(
-                    game=cls.title, players=seated))
-            except StaleTable:
-                raise Refused(_("the game has already started")) from None
+            return await self._begin(place, user)
+
+    async def _begin(self, place: str, user: User) -> Reply:
+        """Start the game at `place` for `user` (the place's lock is held)."""
+        table = await self._table(place)
+        if table.status != LOBBY:
+            raise Refused(_("the game has already started") if table.status == PLAYING
+                          else _("this table is closed"))
+        if table.seat_of(user.id) is None and not user.moderator:
+            raise Refused(_("only the players at this table can start it"))
+        cls = GAMES[table.game]
+        if len(table.seats) < cls.min_players:
+            raise Refused(_("{game} needs at least {needed} players; {seated} seated").format(
+                game=cls.title, needed=cls.min_players, seated=len(table.seats)))
+        if len(table.seats) not in cls.player_counts():
+            raise Refused(_("{game} is played by {counts} players; {seated} seated").format(
+                game=cls.title, counts=", ".join(map(str, cls.player_counts())), seated=len(table.seats)))
+        rematch.in_old_order(table)
+        table.seed = self.seeds()
+        table.status = PLAYING
+        table.meta[STARTING_SEATS] = len(table.seats)
+        game = new_game(table)
+        turn = Turn(self.store, table, game, [], self.clock.now(), await self._reminders(table), beginning=True)
+        turn.events += game.opening
+        seated = ", ".join(name_token(s.name) for s in table.seats)
+        try:
+            return await self._finish(turn, headline=_("🎲 {game} begins: {players}.").format(
+                game=cls.title, players=seated))
+        except StaleTable:
+            raise Refused(_("the game has already started")) from None
 
     # =========================================================================================
     # playing
