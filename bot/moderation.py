@@ -6,7 +6,6 @@ turn machinery, and runs every command through `_guarded` like any other."""
 
 from __future__ import annotations
 
-import logging
 import re
 from typing import TYPE_CHECKING, Any
 
@@ -23,8 +22,6 @@ from bot.turns import Turn
 from bot.typing_rules import echo
 from bot.wording import named, settings_text
 from engine import GAMES, GameError
-
-log = logging.getLogger("bot.referee")
 
 if TYPE_CHECKING:
     from bot.referee import Referee
@@ -210,16 +207,10 @@ class ModeratorCommands(_Base):
             turn.reshuffle(self.seeds(), f"mod:{user.id}")
             self.games.forget(table.id)
             self.games.snapshot_rolled_back(table.id, to)
-            reply = await self._finish(turn, undo_after=to, expected=len(actions),
-                                       headline=_("⏪ {moderator} rolled the game back to move {move}.").format(
-                                           moderator=name_token(user.name), move=to))
-            if reopened:
-                try:
-                    await self.ratings.take_back(table.id)
-                except Exception:
-                    log.exception("taking back the ratings of table %s failed; `tileref ratings rebuild` does it",
-                                  table.id)
-            return reply
+            return await self._finish(turn, undo_after=to, expected=len(actions),
+                                      also=self.ratings.taking_back(table.id) if reopened else None,
+                                      headline=_("⏪ {moderator} rolled the game back to move {move}.").format(
+                                          moderator=name_token(user.name), move=to))
 
     async def settings(self, guild: str) -> Settings:
         return await self.store.settings(guild)

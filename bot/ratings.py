@@ -24,7 +24,7 @@ from bot.i18n import _
 from bot.loader import new_game, replay
 from bot.records import FINISHED, SeatRecord, TableRecord
 from bot.replies import name_token
-from bot.standings import Rating, Result, conservative
+from bot.standings import Rating, Result, Sql, Write, conservative, record_in, take_back_in
 from bot.store import Store
 from engine import Game
 
@@ -197,7 +197,8 @@ class Ratings:
         return change_lines(results, {k: v.games for k, v in current.items()})
 
     async def record(self, table: TableRecord, game: Game, finished_at: float) -> list[Result] | None:
-        """Rate a finished game (once; None if it is not rated or was already)."""
+        """Rate a finished game in a transaction of its own (once; None if it is not rated or
+        was already)."""
         placed = placements(table, game)
         if placed is None or table.status != FINISHED:
             return None
@@ -205,6 +206,30 @@ class Ratings:
         return await self.store.standings.record(
             table.id, guild, table.game, sorted({p.player for p in placed}),
             lambda current: rate(guild, table.game, table.id, table.place, finished_at, placed, current))
+
+    def recording(self, table: TableRecord, game: Game, finished_at: float) -> Write | None:
+        """The writes that rate a game that has just finished, to make in the transaction that
+        commits its last move (so a game is never finished and unrated); None if it is not rated."""
+        placed = placements(table, game)
+        if placed is None or table.status != FINISHED:
+            return None
+        guild = server_of(table)
+
+        async def write(db: Sql) -> None:
+            await record_in(db, table.id, guild, table.game, sorted({p.player for p in placed}),
+                            lambda current: rate(guild, table.game, table.id, table.place, finished_at, placed,
+                                                 current))
+
+        return write
+
+    @staticmethod
+    def taking_back(table_id: int) -> Write:
+        """`take_back`'s writes, to make in the transaction of the rollback that reopens the game."""
+
+        async def write(db: Sql) -> None:
+            await take_back_in(db, table_id, rate_in_order)
+
+        return write
 
     async def take_back(self, table_id: int) -> bool:
         """Undo a game's rating change (it was reopened): its server's games of that kind are

@@ -42,6 +42,7 @@ from bot.records import (
 )
 from bot.refusals import Refused, duration, language, parse_options
 from bot.replies import Attachment, Message, Reply, clean_name, name_token, refusal
+from bot.standings import Sql, Write
 from bot.store import PlaceTaken, StaleLog, StaleTable, Store
 from bot.timers import Clock, SystemClock, TimerDispatcher, format_duration
 from bot.turns import Turn
@@ -663,10 +664,10 @@ class Referee(ModeratorCommands, ClockDuties):
         return await self.store.timers(table.id)
 
     async def _commit(self, turn: Turn, *, undo_after: int | None = None, expected: int | None = None,
-                      notices: list[Notice] | None = None) -> None:
+                      notices: list[Notice] | None = None, also: Write | None = None) -> None:
         self._first_timers.pop(turn.table.place, None)  # a commit rewrites them
         try:
-            timers = await turn.commit(undo_after=undo_after, expected=expected, notices=notices or [])
+            timers = await turn.commit(undo_after=undo_after, expected=expected, notices=notices or [], also=also)
         except BaseException:
             self.games.forget(turn.table.id)
             raise
@@ -692,7 +693,7 @@ class Referee(ModeratorCommands, ClockDuties):
                       lease_until=now + self.delivery_lease)
 
     async def _finish(self, turn: Turn, *, headline: str = "", undo_after: int | None = None,
-                      expected: int | None = None) -> Reply:
+                      expected: int | None = None, also: Write | None = None) -> Reply:
         """Make the forced and AI moves, then commit them with their announcements, and tell
         the table what happened. Nothing after the commit can undo or hide the move: a picture
         that cannot be drawn is left out, with a note."""
@@ -717,13 +718,10 @@ class Referee(ModeratorCommands, ClockDuties):
         self._ask_for_pictures(turn, reply)
         notices += [self._notice(table, len(turn.game.log), m.text, seat=seat, kind="private", now=now)
                     for seat, m in reply.private.items()]
-        await self._commit(turn, undo_after=undo_after, expected=expected, notices=notices)
+        rating = self.ratings.recording(table, turn.game, turn.now) if ending else None
+        await self._commit(turn, undo_after=undo_after, expected=expected, notices=notices,
+                           also=_both(also, rating))
         reply.notices = [n.id for n in notices if n.id is not None]
-        if ending:
-            try:
-                await self.ratings.record(table, turn.game, turn.now)
-            except Exception:
-                log.exception("rating table %s failed; `tileref ratings rebuild` rates it", table.id)
         if reply.public is not None:
             try:
                 reply.public.attachments = await self._board_attachments(turn.game, table.id,
@@ -805,6 +803,19 @@ class Referee(ModeratorCommands, ClockDuties):
         if self.render_images and game.name in renderers.RENDERERS:
             attachments.append(Attachment(f"{game.name}-hand.png", renderers.render_hand(game, seat), "your hand"))
         return Message(text, attachments)
+
+
+def _both(first: Write | None, then: Write | None) -> Write | None:
+    """Two sets of writes made one after the other in one transaction (either may be None)."""
+    if first is None or then is None:
+        return first or then
+    assert first is not None and then is not None
+
+    async def write(db: Sql) -> None:
+        await first(db)
+        await then(db)
+
+    return write
 
 
 def _switch(value: str, option: str) -> bool:

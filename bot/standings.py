@@ -10,7 +10,7 @@ is answered from an index (see the migration in `bot.store.MIGRATIONS`).
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -92,9 +92,15 @@ class Sql(Protocol):
 
     async def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None: ...
 
+    async def lock(self, name: str) -> None:
+        """Hold the lock called `name` until the transaction ends (PostgreSQL: an advisory lock;
+        SQLite needs none, its writes being one at a time)."""
+
 
 Transaction = Callable[[str], AbstractAsyncContextManager[Sql]]
-"""Opens a transaction holding a lock named by its argument (PostgreSQL: an advisory lock)."""
+"""Opens a transaction holding a lock named by its argument (`Sql.lock`)."""
+Write = Callable[[Sql], Awaitable[None]]
+"""Writes to make inside another transaction (a finishing move's commit)."""
 
 _RESULT_COLUMNS = ("table_id, seat, guild, game, place, player, name, rank, team, entrants, won, finished_at,"
                    " mu_before, sigma_before, mu, sigma, beaten_name, beaten_score")
@@ -164,18 +170,9 @@ class Standings:
 
     async def record(self, table_id: int, guild: str, game: str, players: Sequence[str],
                      rate: Rate) -> list[Result] | None:
-        """Rate one finished game, once: in one transaction (locked per server and game) read its
-        players' ratings, compute with `rate`, and write the results and new ratings. None if the
-        game was already rated."""
+        """Rate one finished game, once, in a transaction of its own (see `record_in`)."""
         async with self._transaction(f"ratings:{guild}:{game}") as db:
-            if await db.fetch("SELECT 1 FROM results WHERE table_id = ? LIMIT 1", table_id):
-                return None
-            rows = await db.fetch(f"SELECT {_RATING_COLUMNS} FROM ratings WHERE guild = ? AND game = ? AND player IN"
-                                  f" ({_marks(len(players))})", guild, game, *players)
-            results, ratings = rate({row["player"]: _rating(row) for row in rows})
-            await db.executemany(_INSERT_RESULT, [_result_values(r) for r in results])
-            await db.executemany(_UPSERT_RATING, [_rating_values(r) for r in ratings])
-        return results
+            return await record_in(db, table_id, guild, game, players, rate)
 
     async def results_of_table(self, table_id: int) -> list[Result]:
         rows = await self._fetch(f"SELECT {_RESULT_COLUMNS} FROM results WHERE table_id = ? ORDER BY seat", table_id)
@@ -187,17 +184,8 @@ class Standings:
         found = await self._fetch("SELECT guild, game FROM results WHERE table_id = ? LIMIT 1", table_id)
         if not found:
             return False
-        guild, game = found[0]["guild"], found[0]["game"]
-        async with self._transaction(f"ratings:{guild}:{game}") as db:
-            await db.execute("DELETE FROM results WHERE table_id = ?", table_id)
-            rows = await db.fetch(f"SELECT {_RESULT_COLUMNS} FROM results WHERE guild = ? AND game = ?"
-                                  " ORDER BY finished_at, table_id, seat", guild, game)
-            results, ratings = recompute([_result(row) for row in rows])
-            await db.execute("DELETE FROM results WHERE guild = ? AND game = ?", guild, game)
-            await db.execute("DELETE FROM ratings WHERE guild = ? AND game = ?", guild, game)
-            await db.executemany(_INSERT_RESULT, [_result_values(r) for r in results])
-            await db.executemany(_UPSERT_RATING, [_rating_values(r) for r in ratings])
-        return True
+        async with self._transaction(f"ratings:{found[0]['guild']}:{found[0]['game']}") as db:
+            return await take_back_in(db, table_id, recompute)
 
     async def replace_all(self, results: Sequence[Result], ratings: Sequence[Rating]) -> None:
         """Every result and rating, replaced (`tileref ratings rebuild`)."""
@@ -287,6 +275,41 @@ class Standings:
         async with self._transaction(f"notify:{guild}") as db:
             await db.execute("INSERT INTO notify (user_id, guild, mode) VALUES (?, ?, ?) ON CONFLICT (user_id, guild)"
                              " DO UPDATE SET mode = excluded.mode", user_id, guild, mode)
+
+
+async def record_in(db: Sql, table_id: int, guild: str, game: str, players: Sequence[str],
+                    rate: Rate) -> list[Result] | None:
+    """Rate one finished game, once, in the transaction `db` (holding the lock of its server and
+    game): read its players' ratings, compute with `rate`, write the results and new ratings.
+    None if the game was already rated."""
+    await db.lock(f"ratings:{guild}:{game}")
+    if await db.fetch("SELECT 1 FROM results WHERE table_id = ? LIMIT 1", table_id):
+        return None
+    rows = await db.fetch(f"SELECT {_RATING_COLUMNS} FROM ratings WHERE guild = ? AND game = ? AND player IN"
+                          f" ({_marks(len(players))})", guild, game, *players)
+    results, ratings = rate({row["player"]: _rating(row) for row in rows})
+    await db.executemany(_INSERT_RESULT, [_result_values(r) for r in results])
+    await db.executemany(_UPSERT_RATING, [_rating_values(r) for r in ratings])
+    return results
+
+
+async def take_back_in(db: Sql, table_id: int, recompute: Recompute) -> bool:
+    """`Standings.take_back` in the transaction `db` (a rollback's commit). False if the game
+    was not rated."""
+    found = await db.fetch("SELECT guild, game FROM results WHERE table_id = ? LIMIT 1", table_id)
+    if not found:
+        return False
+    guild, game = found[0]["guild"], found[0]["game"]
+    await db.lock(f"ratings:{guild}:{game}")
+    await db.execute("DELETE FROM results WHERE table_id = ?", table_id)
+    rows = await db.fetch(f"SELECT {_RESULT_COLUMNS} FROM results WHERE guild = ? AND game = ?"
+                          " ORDER BY finished_at, table_id, seat", guild, game)
+    results, ratings = recompute([_result(row) for row in rows])
+    await db.execute("DELETE FROM results WHERE guild = ? AND game = ?", guild, game)
+    await db.execute("DELETE FROM ratings WHERE guild = ? AND game = ?", guild, game)
+    await db.executemany(_INSERT_RESULT, [_result_values(r) for r in results])
+    await db.executemany(_UPSERT_RATING, [_rating_values(r) for r in ratings])
+    return True
 
 
 def _open_tables(guild: str, rows: Sequence[Mapping[str, Any]], seats: Sequence[Mapping[str, Any]],

@@ -23,7 +23,7 @@ from typing import Any
 import aiosqlite
 
 from bot.records import OPEN_STATUSES, ActionRecord, FirstRead, Notice, SeatRecord, Settings, TableRecord, Timer
-from bot.standings import Sql, Standings
+from bot.standings import Sql, Standings, Write
 
 log = logging.getLogger(__name__)
 
@@ -123,12 +123,13 @@ class Store(ABC):
     async def commit(self, table_id: int, *, expected: int, actions: Sequence[ActionRecord] = (),
                      table: TableRecord | None = None, timers: Sequence[Timer] | None = None,
                      undo_after: int | None = None, notices: Sequence[Notice] = (),
-                     delete_timer: int | None = None) -> None:
+                     delete_timer: int | None = None, also: Write | None = None) -> None:
         """In one transaction: check the live log has `expected` actions (else StaleLog), undo
         every action after ply `undo_after` if given, append `actions`, save `table` with its
         seats (StaleTable if it changed since it was read), replace the table's timers with
         `timers` if given (else delete the one timer `delete_timer`: StaleLog if it is already
-        gone, so a timer fires once), and add `notices` to the outbox (their ids are set)."""
+        gone, so a timer fires once), add `notices` to the outbox (their ids are set), and make
+        the writes `also` makes (a finished game's ratings)."""
 
     # ---- the outbox -------------------------------------------------------------------------
 
@@ -518,7 +519,7 @@ class SQLiteStore(Store):
     async def commit(self, table_id: int, *, expected: int, actions: Sequence[ActionRecord] = (),
                      table: TableRecord | None = None, timers: Sequence[Timer] | None = None,
                      undo_after: int | None = None, notices: Sequence[Notice] = (),
-                     delete_timer: int | None = None) -> None:
+                     delete_timer: int | None = None, also: Write | None = None) -> None:
         async with self._transaction() as db:
             actual = await _count(db, table_id)
             if actual != expected:
@@ -548,6 +549,8 @@ class SQLiteStore(Store):
                     (notice.table_id, notice.place, notice.ply, notice.seat, json.dumps(notice.data()),
                      notice.created_at, notice.lease_until or notice.created_at + OUTBOX_LEASE))
                 notice.id = cursor.lastrowid
+            if also is not None:
+                await also(_SQLiteSql(db))
         if table is not None:
             table.version += 1
 
@@ -671,6 +674,9 @@ class _SQLiteSql:
 
     async def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
         await self.db.executemany(sql, rows)
+
+    async def lock(self, name: str) -> None:
+        """Nothing to do: SQLite's writes are one at a time."""
 
 
 async def _count(db: aiosqlite.Connection, table_id: int) -> int:

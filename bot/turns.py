@@ -16,6 +16,7 @@ import asyncio
 from collections.abc import Sequence
 
 from bot.records import DEADLINE, FINISHED, PLAYING, ActionRecord, Notice, SeatRecord, TableRecord, Timer
+from bot.standings import Write
 from bot.store import Store
 from bot.timers import plan_timers
 from engine import Event, Game
@@ -160,10 +161,11 @@ class Turn:
         return {t.seat: t.due for t in timers if t.kind == DEADLINE}
 
     async def commit(self, *, undo_after: int | None = None, expected: int | None = None,
-                     notices: Sequence[Notice] = ()) -> list[Timer]:
-        """Write everything; the game must not have been changed by anyone else meanwhile."""
+                     notices: Sequence[Notice] = (), also: Write | None = None) -> list[Timer]:
+        """Write everything (and what `also` writes); the game must not have been changed by
+        anyone else meanwhile."""
         timers = self.timers_after if self.timers_after is not None else self.plan()
         await self.store.commit(self.table.id, expected=self.start_length if expected is None else expected,
                                 actions=self.actions, table=self.table, timers=timers, undo_after=undo_after,
-                                notices=notices)
+                                notices=notices, also=also)
         return timers
