@@ -144,8 +144,8 @@ async def copy_db(source: str, target: str) -> int:
         print(f"✗ {problem}", file=sys.stderr)
     if problems:
         return 1
-    print(f"Copied {copied} table{'s' if copied != 1 else ''} with their logs, timers, settings, snapshots and "
-          f"pictures; every game replays the same in the copy.")
+    print(f"Copied {copied} table{'s' if copied != 1 else ''} with their logs, timers, settings, snapshots, "
+          f"pictures, ratings and notification choices; every game replays the same in the copy.")
     return 0
 
 

@@ -7,8 +7,6 @@ from __future__ import annotations
 
 from math import isclose, sqrt
 
-import pytest
-
 from bot.ratings import Placement, rate
 from bot.records import User
 from bot.timers import ManualClock
@@ -152,26 +150,3 @@ async def test_a_rollback_that_reopens_a_game_takes_its_rating_back(database) ->
         live = await _ratings(referee)
         await referee.ratings.rebuild()
         assert await _ratings(referee) == live
-
-
-@pytest.mark.parametrize("mode", ["on", "long", "off"])
-async def test_one_private_message_per_turn_when_asked(tmp_path, mode: str) -> None:
-    async with running_referee(tmp_path / "t.sqlite3", ManualClock()) as referee:
-        await referee.store.standings.set_notify("test:guild", BOB.id, mode)
-        await referee.store.standings.set_notify("test:guild", ALICE.id, "on")
-        await referee.create(PLACE, ALICE, "tromino_go", turn_time="30m", guild="test:guild")
-        await referee.join(PLACE, BOB)
-        opening = await referee.start(PLACE, ALICE)
-        game = (await referee.view(PLACE))[1]  # type: ignore[index]
-        first = game.to_move()[0]
-        mover, waiter = (ALICE, BOB) if first == 0 else (BOB, ALICE)
-        assert set(opening.private) == ({first} if (mover is ALICE or mode == "on") else set())
-        move = game.legal_actions(first)[0]
-        reply = await referee.act(PLACE, mover, move)
-        waiting_seat = 1 - first
-        told = waiting_seat in reply.private
-        assert told == (waiter is ALICE or mode == "on")  # a 30-minute turn is not an hour
-        if told:
-            note = reply.private[waiting_seat].text
-            assert "Your turn in **Tromino Go**" in note and "<t:" in note and f"<l:{PLACE}|test:guild>" in note
-        assert first not in reply.private  # never for the turn of the one who just moved
