@@ -204,6 +204,7 @@ class ModeratorCommands(_Base):
             del table.seats[game.players:]  # players who joined after move `to` are gone with it
             table.status = PLAYING
             turn = Turn(self.store, table, game, [], self.clock.now(), await self._reminders(table), beginning=True)
+            turn.began_by = user.id
             turn.reshuffle(self.seeds(), f"mod:{user.id}")
             self.games.forget(table.id)
             self.games.snapshot_rolled_back(table.id, to)

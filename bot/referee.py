@@ -389,6 +389,7 @@ class Referee(ModeratorCommands, ClockDuties):
         table.meta[STARTING_SEATS] = len(table.seats)
         game = new_game(table)
         turn = Turn(self.store, table, game, [], self.clock.now(), await self._reminders(table), beginning=True)
+        turn.began_by = user.id
         turn.events += game.opening
         seated = ", ".join(name_token(s.name) for s in table.seats)
         try:
@@ -707,7 +708,8 @@ class Referee(ModeratorCommands, ClockDuties):
             changes = await self.ratings.preview(table, turn.game, turn.now)
             if changes:
                 reply.public.text += "\n" + changes
-        for seat, text in (await turn_messages(self.store, table, self._pinged_seats(turn), turn.deadlines)).items():
+        told = [s for s in self._pinged_seats(turn) if table.seats[s].user_id != turn.began_by]
+        for seat, text in (await turn_messages(self.store, table, told, turn.deadlines)).items():
             message = reply.private.setdefault(seat, Message())
             message.text = f"{message.text}\n{text}".strip()
         notices = []

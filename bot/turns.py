@@ -50,6 +50,9 @@ class Turn:
             t.seat: (t.ply, t.due - turn) for t in timers_before if t.kind == DEADLINE}
         self.fresh: set[int] = set()
         """Seats whose turn began during this command (they are the ones to ping)."""
+        self.began_by: str | None = None
+        """Who issued a command that acts for no seat (Start, a rollback): a turn it begins for
+        them is one they began themselves."""
         self._turn_count = game.turn_count()
         self._observe()
         if not beginning:

@@ -150,3 +150,20 @@ async def test_a_rollback_that_reopens_a_game_takes_its_rating_back(database) ->
         live = await _ratings(referee)
         await referee.ratings.rebuild()
         assert await _ratings(referee) == live
+
+
+async def test_a_team_game_is_placed_by_teams_and_resignations_come_last(tmp_path) -> None:
+    async with running_referee(tmp_path / "t.sqlite3", ManualClock()) as referee:
+        await referee.create(PLACE, ALICE, "tronix")
+        for player in (BOB, CAROL, DAVE):
+            await referee.join(PLACE, player)
+        await referee.start(PLACE, ALICE)
+        await referee.resign(PLACE, CAROL)
+        ended = await referee.resign(PLACE, DAVE)  # the green team is left: it wins
+        assert "📈 Ratings:" in text(ended)
+        table = await referee.store.table_at(PLACE)
+        results = await referee.store.standings.results_of_table(table.id)
+        assert [(r.player, r.rank, r.won) for r in results] == [
+            (ALICE.id, 1, True), (BOB.id, 1, True), (CAROL.id, 2, False), (DAVE.id, 2, False)]
+        assert results[0].team == results[1].team and len({r.team for r in results}) == 3
+        assert close(results[0].mu, results[1].mu) and results[0].mu > 25 > results[2].mu
