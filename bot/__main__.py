@@ -87,7 +87,8 @@ def main(argv: list[str] | None = None) -> int:
     copy.add_argument("target", help="the empty database to copy into")
 
     ratings = commands.add_parser("ratings", help="ratings are derived from the finished games")
-    ratings.add_argument("action", choices=["rebuild"], help="rebuild: compute every rating again from the games")
+    ratings.add_argument("action", choices=["rebuild"],
+                         help="rebuild: compute every rating again from the games (with the bot stopped)")
     stats = commands.add_parser("stats", help="leaderboards, or one player's profile, from the ratings")
     stats.add_argument("--server", default=None, help="a server (discord:<id>, or local for terminal games; "
                                                       "default: every server with ratings)")

@@ -703,15 +703,8 @@ class Referee(ModeratorCommands, ClockDuties):
         turn.plan()
         reply = self._move_reply(turn, headline=headline)
         table = turn.table
-        ending = playing and table.status == FINISHED
-        if ending and reply.public is not None:
-            changes = await self.ratings.preview(table, turn.game, turn.now)
-            if changes:
-                reply.public.text += "\n" + changes
-        told = [s for s in self._pinged_seats(turn) if table.seats[s].user_id != turn.began_by]
-        for seat, text in (await turn_messages(self.store, table, told, turn.deadlines)).items():
-            message = reply.private.setdefault(seat, Message())
-            message.text = f"{message.text}\n{text}".strip()
+        rating = await self._rating(turn, reply) if playing and table.status == FINISHED else None
+        await self._tell_turns(turn, reply)
         notices = []
         now = self.clock.now()
         if reply.public is not None:
@@ -720,7 +713,6 @@ class Referee(ModeratorCommands, ClockDuties):
         self._ask_for_pictures(turn, reply)
         notices += [self._notice(table, len(turn.game.log), m.text, seat=seat, kind="private", now=now)
                     for seat, m in reply.private.items()]
-        rating = self.ratings.recording(table, turn.game, turn.now) if ending else None
         await self._commit(turn, undo_after=undo_after, expected=expected, notices=notices,
                            also=_both(also, rating))
         reply.notices = [n.id for n in notices if n.id is not None]
@@ -763,6 +755,31 @@ class Referee(ModeratorCommands, ClockDuties):
         return Reply(public=Message(named("\n".join(p for p in parts if p), table)), private=private,
                      events=list(turn.events), table_id=table.id, place=table.place, mentions=pinged,
                      ply=len(game.log), status=table.status)
+
+    async def _tell_turns(self, turn: Turn, reply: Reply) -> None:
+        """Add to each seat's private part of `reply` the message telling its player that their
+        turn began, for those who asked for one (`/notify`). Every commit that can begin a turn
+        comes through here (`_finish`), so a turn brings one message; a turn the player began
+        themselves brings none."""
+        table = turn.table
+        told = [s for s in self._pinged_seats(turn) if table.seats[s].user_id != turn.began_by]
+        for seat, text in (await turn_messages(self.store, table, told, turn.deadlines)).items():
+            message = reply.private.setdefault(seat, Message())
+            message.text = f"{message.text}\n{text}".strip()
+
+    async def _rating(self, turn: Turn, reply: Reply) -> Write | None:
+        """For a game this command finished: its rating changes added to the announcement, and
+        the writes that record them with the commit. A rating that cannot be worked out never
+        keeps the game from ending: it is logged, and `tileref ratings rebuild` rates the game."""
+        try:
+            changes = await self.ratings.preview(turn.table, turn.game, turn.now)
+            write = self.ratings.recording(turn.table, turn.game, turn.now)
+        except Exception:
+            log.exception("rating table %s failed; it ends unrated", turn.table.id)
+            return None
+        if changes and reply.public is not None:
+            reply.public.text += "\n" + changes
+        return write
 
     @staticmethod
     def _pinged_seats(turn: Turn) -> list[int]:
