@@ -218,8 +218,9 @@ class Standings:
         if not mine:
             return None
         score = mine[0]["score"]
-        above = await self._fetch("SELECT COUNT(*) AS n FROM ratings WHERE guild = ? AND game = ? AND (score > ? OR"
-                                  " (score = ? AND player < ?))", guild, game, score, score, player)
+        above = await self._fetch("SELECT (SELECT COUNT(*) FROM ratings WHERE guild = ? AND game = ? AND score > ?) +"
+                                  " (SELECT COUNT(*) FROM ratings WHERE guild = ? AND game = ? AND score = ?"
+                                  " AND player < ?) AS n", guild, game, score, guild, game, score, player)
         return int(above[0]["n"]) + 1, _rating(mine[0])
 
     async def ratings_of_player(self, guild: str, player: str) -> list[Rating]:
