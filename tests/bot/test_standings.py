@@ -58,5 +58,6 @@ async def test_the_commands_queries_use_indexes(tmp_path) -> None:
         for sql, args in seen:
             plan = [row[3] for row in await store.reader.execute_fetchall(  # type: ignore[attr-defined]
                 f"EXPLAIN QUERY PLAN {sql}", args)]
-            scans = [step for step in plan if step.startswith("SCAN") and "USING" not in step]
+            scans = [step for step in plan if step.startswith("SCAN") and "USING" not in step
+                     and step != "SCAN CONSTANT ROW"]  # a SELECT of subqueries reads no table itself
             assert not scans, (sql, plan)
