@@ -270,7 +270,7 @@ class Referee(ModeratorCommands, ClockDuties):
                                  table_id=table.id, place=place, status=table.status)
                 if what == "join" and rematch.everyone_joined(table):
                     try:
-                        begun = await self._begin(place, user)
+                        begun = await self._begin(place, user, everyone_in=True)
                     except Refused:  # the seats do not suit the game: the lobby stays open
                         return self._lobby_reply(table, headline)
                     if begun.public is not None:
@@ -368,14 +368,17 @@ class Referee(ModeratorCommands, ClockDuties):
         async with self._lock(place):
             return await self._begin(place, user)
 
-    async def _begin(self, place: str, user: User) -> Reply:
-        """Start the game at `place` for `user` (the place's lock is held)."""
+    async def _begin(self, place: str, user: User, *, everyone_in: bool = False) -> Reply:
+        """Start the game at `place` for `user` (the place's lock is held). `everyone_in`: every
+        player invited to a rematch has joined, which starts it whoever joined last."""
         table = await self._table(place)
         if table.status != LOBBY:
             raise Refused(_("the game has already started") if table.status == PLAYING
                           else _("this table is closed"))
         if table.seat_of(user.id) is None and not user.moderator:
             raise Refused(_("only the players at this table can start it"))
+        if not everyone_in and not user.moderator:
+            rematch.check_start(table, user)
         cls = GAMES[table.game]
         if len(table.seats) < cls.min_players:
             raise Refused(_("{game} needs at least {needed} players; {seated} seated").format(

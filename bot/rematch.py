@@ -56,6 +56,15 @@ def everyone_joined(table: TableRecord) -> bool:
     return bool(invited) and all(table.seat_of(user) is not None for user in invited)
 
 
+def check_start(table: TableRecord, user: User) -> None:
+    """Refused unless `user` may start this table now: before everyone invited to a rematch has
+    joined, only the player who opened it may."""
+    if table.meta.get(INVITED) and user.id != table.created_by and not everyone_joined(table):
+        opener = next((s.name for s in table.seats if s.user_id == table.created_by), None)
+        raise Refused(_("until everyone invited has joined, only {player}, who opened this rematch, can start it")
+                      .format(player=name_token(opener or "the player")))
+
+
 def in_old_order(table: TableRecord) -> None:
     """Seat a rematch's players in the order they sat at the game it follows (others after)."""
     order = table.meta.get(SEAT_ORDER)
@@ -72,5 +81,5 @@ def invitation(old: TableRecord, table: TableRecord, user: User, title: str) -> 
     if not invited:
         return _("🔁 {player} opened a rematch of {game}.").format(player=name_token(user.name), game=title)
     return _("🔁 {player} opened a rematch of {game} and invites {players}. It starts when everyone has joined, or "
-             "when a seated player presses Start.").format(player=name_token(user.name), game=title,
-                                                           players=", ".join(invited))
+             "when {player} presses Start.").format(player=name_token(user.name), game=title,
+                                                    players=", ".join(invited))
