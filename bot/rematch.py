@@ -1,8 +1,8 @@
 """A rematch: a new table with the same game, options, turn time and seats as a finished one.
 
 Whoever asks sits down at once, the AI seats too; everyone else who was seated is invited. The
-game starts by itself when every invited player has joined, or when someone seated starts it
-with whoever joined; either way the seats keep the old table's order."""
+game starts by itself when every invited player has joined, or when the asker (the lobby's host)
+starts it with whoever joined; either way the seats keep the old table's order."""
 
 from __future__ import annotations
 
@@ -54,15 +54,6 @@ def everyone_joined(table: TableRecord) -> bool:
     """Whether every player invited to this rematch has taken a seat."""
     invited = table.meta.get(INVITED)
     return bool(invited) and all(table.seat_of(user) is not None for user in invited)
-
-
-def check_start(table: TableRecord, user: User) -> None:
-    """Refused unless `user` may start this table now: before everyone invited to a rematch has
-    joined, only the player who opened it may."""
-    if table.meta.get(INVITED) and user.id != table.created_by and not everyone_joined(table):
-        opener = next((s.name for s in table.seats if s.user_id == table.created_by), None)
-        raise Refused(_("until everyone invited has joined, only {player}, who opened this rematch, can start it")
-                      .format(player=name_token(opener or "the player")))
 
 
 def in_old_order(table: TableRecord) -> None:
