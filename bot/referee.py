@@ -594,6 +594,12 @@ class Referee:
     async def suggestions(self, place: str, user: User, typed: str = "", limit: int = 25) -> list[str]:
         """Legal moves for the caller that match what they typed (`Game.suggestion_match`): those
         that start with it first, in the game's order of preference."""
+        return [action for _, action in await self.suggestion_choices(place, user, typed, limit)]
+
+    async def suggestion_choices(self, place: str, user: User, typed: str = "",
+                                 limit: int = 25) -> list[tuple[str, str]]:
+        """`suggestions` as (what to show, the action): the game's own way of showing each move
+        (`Game.describe_action`: Triominoes shows the tile as it is in the hand, then turned)."""
         table = await self.store.table_at(place)
         if table is None or table.status != PLAYING or table.seat_of(user.id) is None:
             return []
@@ -603,7 +609,7 @@ class Referee:
         actions = game.rank_suggestions(seat, game.legal_actions(seat))
         matched = [(rank, index, a) for index, a in enumerate(actions)
                    if (rank := game.suggestion_match(a, typed)) is not None]
-        return [a for _, _, a in sorted(matched)][:limit]
+        return [(game.describe_action(seat, a), a) for _, _, a in sorted(matched)][:limit]
 
     # =========================================================================================
     # moderators and server settings (carried out by `bot.moderation.Moderation`)
