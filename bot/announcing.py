@@ -15,6 +15,8 @@ import renderers
 from bot import narration
 from bot.i18n import _
 from bot.loader import new_game, replay
+from bot.notifying import reminder_messages
+from bot.outbox import nonce_of
 from bot.records import DEADLINE, PLAYING, REMINDER, Notice, TableRecord, Timer
 from bot.refusals import Refused
 from bot.replay_animation import REPLAY_KIND, Replays
@@ -98,11 +100,17 @@ class ClockDuties:
                     return None
                 who = mention(seat.user_id, seat.name) if seat.user_id else name_token(seat.name)
                 text = _("⏰ {player}, your turn ends {when}.").format(player=who, when=deadline_token(deadline))
+                now = self.clock.now()
                 notice = self.referee.notice(table, len(game.log), text, kind="reminder",
-                                             mentions=[seat.user_id] if seat.user_id else [])
-                await self.store.commit(table.id, expected=len(game.log), delete_timer=timer.id, notices=[notice])
-                assert notice.id is not None
-                return Reply(public=Message(text), table_id=table.id, place=table.place, notices=[notice.id],
+                                             mentions=[seat.user_id] if seat.user_id else [], now=now)
+                direct = await reminder_messages(self.store, table, timer.seat, deadline)
+                notices = [notice, *(self.referee.notice(table, len(game.log), note, seat=s, kind="private", now=now)
+                                     for s, note in direct.items())]
+                await self.store.commit(table.id, expected=len(game.log), delete_timer=timer.id, notices=notices)
+                nonces = {n.seat: nonce_of(n) for n in notices}
+                return Reply(public=Message(text, nonce=nonces[None]),
+                             private={s: Message(note, nonce=nonces[s]) for s, note in direct.items()},
+                             table_id=table.id, place=table.place, notices=[n.id for n in notices if n.id],
                              mentions=list(notice.mentions), ply=len(game.log), status=table.status)
             now = self.clock.now()
             late = sorted({t.seat for t in current if t.kind == DEADLINE and t.due <= now and t.seat in game.to_move()}
@@ -135,7 +143,7 @@ class ClockDuties:
         first = notices[0]
         table = await self.store.get_table(first.table_id)
         reply = Reply(table_id=first.table_id, place=first.place, ply=first.ply,
-                      status=table.status if table else None)
+                      status=table.status if table else None, notices=[n.id for n in notices if n.id is not None])
         rolled_back = await self._rolled_back_since(table, first) if table is not None else None
         if rolled_back is not None:
             log.info("notices %s describe moves a rollback to move %d undid; not sent", [n.id for n in notices],
@@ -147,10 +155,12 @@ class ClockDuties:
             return
         for notice in notices:
             attachments = await self._late_pictures(table, notice) if table is not None else []
-            message = Message(notice.text, attachments)
+            message = Message(notice.text, attachments, nonce=nonce_of(notice))
             if notice.seat is None:
                 reply.public = message
                 reply.mentions = list(notice.mentions)
+                reply.origin = notice.origin
+                reply.committed_at = notice.created_at
             else:
                 reply.private[notice.seat] = message
         await self.referee.notify(reply)

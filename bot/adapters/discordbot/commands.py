@@ -126,7 +126,8 @@ def rules_text(name: str) -> str:
         counts[0] + 1 else _("{counts} players.").format(counts=", ".join(map(str, counts)))
     return "\n\n".join(part for part in (_(cls.summary) if cls.summary else f"**{cls.title}**",
                                           _("**Typing moves**") + "\n" + _(cls.notation_help),
-                                          _("**Options** (`/tileref new options:`)") + "\n" + cls.Options.describe(),
+                                          _("**Options** (`/tileref new options:`)") + "\n" + cls.Options.describe()
+                                          + "\n" + _("`rated=off`: the game does not count for the ratings."),
                                           seats) if part)
 
 
