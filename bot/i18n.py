@@ -119,9 +119,14 @@ def said(template: str, args: dict[str, object], text: str) -> str:
     if not template:
         return text
     try:
-        return _(template).format(**{k: _(v) if isinstance(v, Term) else v for k, v in args.items()})
+        return _(template).format(**{k: _term(v) if isinstance(v, Term) else v for k, v in args.items()})
     except (KeyError, IndexError, ValueError):
         return text
+
+
+def _term(value: Term) -> str:
+    """A word or a clause (see `engine.core.phrase`) in the language being spoken."""
+    return said(value.template, dict(value.args), str(value)) if value.template else _(value)
 
 
 def N_(message: str) -> str:

@@ -50,7 +50,47 @@ def N_(message: str) -> str:
 class Term(str):
     """A word among the values of an event or a refusal that a referee says in the table's
     language too (Tronix's `SW` is `SO` in Spanish). The word itself is marked with `N_` where
-    the game defines it."""
+    the game defines it. A Term made by `phrase` is a whole clause: its `template` and `args`
+    are said in the table's language the way an event's are."""
+
+    template: str = ""
+    args: Mapping[str, Any] = types.MappingProxyType({})
+
+
+def phrase(template: str, **args: Any) -> Term:
+    """A clause inside a sentence (`template`, marked with `N_`, filled with `args`), which a
+    referee says in the table's language with the sentence around it."""
+    clause = Term(template.format(**args))
+    clause.template = template
+    clause.args = dict(args)
+    return clause
+
+
+def event(kind: str, template: str, seats: tuple[int, ...] = (), data: Mapping[str, Any] | None = None, *,
+          to: int | None = None, **args: Any) -> Event:
+    """An event told by `template` (marked with `N_`) filled with `args`: in English as `text`,
+    and in the table's language by the referee."""
+    return Event(kind, template.format(**args), seats, dict(data or {}), to=to, template=template, args=args)
+
+
+def refuse(kind: type[GameError], template: str, **args: Any) -> GameError:
+    """A refusal of class `kind` told by `template` (marked with `N_`) filled with `args`."""
+    return kind(template.format(**args), template=template, args=args)
+
+
+def refused(kind: type[GameError], clause: str) -> GameError:
+    """A refusal of class `kind` saying `clause` (a `phrase`, said in the table's language, or a
+    plain sentence)."""
+    if isinstance(clause, Term) and clause.template:
+        return kind(str(clause), template=clause.template, args=clause.args)
+    return kind(str(clause))
+
+
+def join_names(names: list[str]) -> str:
+    """`a`, `a and b`, `a, b and c`, said in the table's language."""
+    if len(names) <= 1:
+        return "".join(names)
+    return phrase(N_("{names} and {last}"), names=", ".join(names[:-1]), last=names[-1])
 
 
 class GameError(Exception):
@@ -75,8 +115,9 @@ class IllegalMove(GameError):
 class AmbiguousMove(GameError):
     """Several legal actions fit the text; `candidates` lists them in canonical form."""
 
-    def __init__(self, message: str, candidates: list[str]) -> None:
-        super().__init__(message)
+    def __init__(self, message: str, candidates: list[str], *, template: str = "",
+                 args: Mapping[str, Any] | None = None) -> None:
+        super().__init__(message, template=template, args=args)
         self.candidates = candidates
 
 
@@ -253,6 +294,9 @@ class Game(ABC):
     """Every word of the game's notation, in every language it accepts ("draw", "pass", …):
     typed chat is taken as a move only when all its words are verbs, player names or words of
     the seat's legal actions; anything else is conversation."""
+    notation_words: ClassVar[Mapping[str, Mapping[str, str]]] = {}
+    """Per language, the words of the canonical notation as players of that language type them
+    (`{"es": {"draw": "robar"}}`); `parse` reads both. Autocomplete and `rules` show them."""
     action_separator: ClassVar[str | None] = None
     """If set (Tetromic: ";"), a player may send several actions at once joined by it; the
     referee applies them in order and stops at the first the rules refuse."""
@@ -321,6 +365,15 @@ class Game(ABC):
         """`actions` (legal for `seat`) in the order a player would most like to see them offered
         (Tetromic: most rows cleared first). By default as they are."""
         return actions
+
+    @classmethod
+    def spoken(cls, action: str, language: str) -> str:
+        """A canonical `action` written with the words of `language` (`notation_words`), the way a
+        player at a table speaking it would type it; `parse` reads it back to `action`."""
+        words = cls.notation_words.get(language)
+        if not words:
+            return action
+        return " ".join(words.get(word, word) for word in action.split(" "))
 
     def suggestion_match(self, action: str, typed: str) -> int | None:
         """How well the legal `action` matches what a player has typed so far, for autocomplete:

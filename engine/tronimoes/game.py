@@ -12,9 +12,10 @@ import random
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Self
+from typing import Any, ClassVar, Self
 
 from engine.core import (
+    N_,
     AmbiguousMove,
     Event,
     Game,
@@ -23,6 +24,12 @@ from engine.core import (
     NotationError,
     NotYourTurn,
     Outcome,
+    Term,
+    event,
+    join_names,
+    phrase,
+    refuse,
+    refused,
     register,
 )
 from engine.tronimoes import notation
@@ -52,11 +59,11 @@ PLAYING, BETWEEN_ROUNDS, OVER = "playing", "between rounds", "over"
 @dataclass(frozen=True)
 class TronimoesOptions(GameOptions):
     ouroboros: bool = field(default=True, metadata={
-        "help": "a new open end touching a matching open end of a footed line, your own line or a "
-                "free line kills both (§4a)"})
+        "help": N_("a new open end touching a matching open end of a footed line, your own line or a "
+                   "free line kills both")})
 
 
-SUMMARY = """\
+SUMMARY = N_("""\
 **Tronimoes** — dominoes on a grid, one line per player.
 • Each round a double is the **round leader** in the middle; every player's line starts from it. \
 Lay a tile so that its matching half touches the open end of a line (a double's both ends are open).
@@ -70,12 +77,12 @@ victim −1 (your own line: net 0). Dead lines stay on the board.
 its far end. Anyone not chicken-footed may play on free lines.
 • You may not leave another player with no room to lay the first tile of their line.
 • Win a round (+2) by going out or by being the last line alive. The game ends after the 0:0 round; \
-the highest total wins."""
+the highest total wins.""")
 
-NOTATION_HELP = """\
+NOTATION_HELP = N_("""\
 Squares are written as on the board image: column letter, row number (`c4`).
 • lay a tile: `3:5 c4 d4` (the first square is the half that matches), `on bob` / `on free1` to pick a line
-• `draw`, `pass`, `pass e5` (choose your foot square), `spacer c2 c7`, `ready` (between rounds)"""
+• `draw`, `pass`, `pass e5` (choose your foot square), `spacer c2 c7`, `ready` (between rounds)""")
 
 
 @register
@@ -89,7 +96,8 @@ class Tronimoes(Game):
     Options = TronimoesOptions
     summary = SUMMARY
     notation_help = NOTATION_HELP
-    verbs = frozenset({"draw", "pass", "ready", "spacer", "on"})
+    verbs = frozenset({"draw", "pass", "ready", "spacer", "on", "robar", "pasar", "listo", "separador", "en"})
+    notation_words: ClassVar[Mapping[str, Mapping[str, str]]] = {"es": notation.SPANISH}
 
     options: TronimoesOptions
 
@@ -221,12 +229,13 @@ class Tronimoes(Game):
         free = [self.lines[free_line_key(n)] for n in range(1, self.free_lines + 1)]
         return [self.lines[seat], *others, *free]
 
-    def line_label(self, key: LineKey, viewer: int | None = None) -> str:
+    def line_label(self, key: LineKey, viewer: int | None = None) -> Term:
+        """A line's name in a sentence ("free line 2", "your line", "bob's line")."""
         if isinstance(key, str):
-            return f"free line {key[4:]}" if key != LEADER else "the round leader"
+            return phrase(N_("free line {number}"), number=key[4:]) if key != LEADER else Term(N_("the round leader"))
         if key == viewer:
-            return "your line"
-        return f"{self.names[key]}'s line"
+            return Term(N_("your line"))
+        return phrase(N_("{player}'s line"), player=self.names[key])
 
     def _feet(self) -> dict[int, int]:
         """Reserved foot squares of living chicken-footed players whose line has not started,
@@ -251,30 +260,31 @@ class Tronimoes(Game):
     # =========================================================================================
     # legality of lays (§3, §5)
 
-    def _permission_problem(self, seat: int, line: Line) -> str | None:
+    def _permission_problem(self, seat: int, line: Line) -> Term | None:
         """Why `seat` may not use `line` at all now, or None."""
         me = self.seats[seat]
         if self.spacer is not None:
             far = self.grid.name(self.spacer[1])
-            return (f"the spacer is down: the only tile you may lay now is a free-line leader, a double "
-                    f"higher than {self.highest_leader}:{self.highest_leader} touching {far}")
+            return phrase(N_("the spacer is down: the only tile you may lay now is a free-line leader, a double "
+                             "higher than {top}:{top} touching {square}"), top=self.highest_leader, square=far)
         if line.key == seat:
             if line.dead or me.dead:
-                return ("your line is dead; you may still play on free lines and on chicken-footed "
-                        "players' lines")
+                return phrase(N_("your line is dead; you may still play on free lines and on chicken-footed "
+                                 "players' lines"))
             return None
         if line.dead:
-            return f"{self.line_label(line.key)} is dead"
+            return phrase(N_("{line} is dead"), line=self.line_label(line.key))
         if me.restricted:
-            return "you are chicken-footed: you may only play on your own line until you lay a tile on it"
+            return phrase(N_("you are chicken-footed: you may only play on your own line until you lay a tile on it"))
         if line.is_free:
             return None
         owner = self.seats[int(line.key)]
         if not owner.footed:
-            return (f"{owner.name}'s line is not chicken-footed, so only {owner.name} may play on it")
+            return phrase(N_("{player}'s line is not chicken-footed, so only {player} may play on it"),
+                          player=owner.name)
         return None
 
-    def _foot_problem(self, seat: int, line: Line, match: int, other: int) -> str | None:
+    def _foot_problem(self, seat: int, line: Line, match: int, other: int) -> Term | None:
         """The foot rule: a footed player's unstarted line starts through their foot square."""
         if line.is_free or line.tiles:
             return None
@@ -284,21 +294,21 @@ class Tronimoes(Game):
             return None
         if seat == line.key:
             if foot not in (match, other):
-                return f"your first tile must cover your foot square {self.grid.name(foot)}"
+                return phrase(N_("your first tile must cover your foot square {square}"), square=self.grid.name(foot))
         elif match != foot:
-            return (f"{owner.name}'s line must start through their foot square {self.grid.name(foot)}, "
-                    f"with the matching half on it")
+            return phrase(N_("{player}'s line must start through their foot square {square}, "
+                             "with the matching half on it"), player=owner.name, square=self.grid.name(foot))
         return None
 
-    def _reserved_problem(self, line_key: LineKey | None, squares: tuple[int, ...]) -> str | None:
+    def _reserved_problem(self, line_key: LineKey | None, squares: tuple[int, ...]) -> Term | None:
         """Another player's foot square may only be covered by a tile on that player's line."""
         feet = self._feet()
         for square in squares:
             owner = feet.get(square)
             if owner is not None and owner != line_key:
                 name = self.names[owner]
-                return (f"{self.grid.name(square)} is {name}'s foot square: only a tile on {name}'s line "
-                        f"may cover it")
+                return phrase(N_("{square} is {player}'s foot square: only a tile on {player}'s line "
+                                 "may cover it"), square=self.grid.name(square), player=name)
         return None
 
     def _claimants(self, seat: int) -> tuple[Claimant, ...]:
@@ -311,7 +321,7 @@ class Tronimoes(Game):
         result: tuple[Claimant, ...] = self._cache[key]
         return result
 
-    def _blocking_problem(self, seat: int, line_key: LineKey | None, squares: tuple[int, int]) -> str | None:
+    def _blocking_problem(self, seat: int, line_key: LineKey | None, squares: tuple[int, int]) -> Term | None:
         """The no-blocking rule (§5): a lay may not take away any other unstarted player's room for
         a first tile. Counted exactly: the most unstarted players who could lay a first tile at
         once must not go down."""
@@ -343,11 +353,12 @@ class Tronimoes(Game):
             return None
         names = [self.names[c.seat] for c in protected]
         if len(names) == 1:
-            return f"that would leave {names[0]} no room to lay the first tile of their line"
-        return ("that would leave " + _join(names) + " without room for the first tiles of their lines "
-                "(everyone must be able to start their line)")
+            return phrase(N_("that would leave {player} no room to lay the first tile of their line"),
+                          player=names[0])
+        return phrase(N_("that would leave {players} without room for the first tiles of their lines "
+                         "(everyone must be able to start their line)"), players=join_names(names))
 
-    def _square_problem(self, seat: int, line: Line, match: int, other: int) -> str | None:
+    def _square_problem(self, seat: int, line: Line, match: int, other: int) -> Term | None:
         """Problems of a lay that depend only on its squares and line, not on the tile."""
         return (self._foot_problem(seat, line, match, other)
                 or self._reserved_problem(line.key, (match, other))
@@ -428,17 +439,17 @@ class Tronimoes(Game):
 
     # ---- free lines (§6) ---------------------------------------------------------------
 
-    def _free_line_problem(self, seat: int) -> str | None:
+    def _free_line_problem(self, seat: int) -> Term | None:
         """Why `seat` cannot start a free line at all now, or None."""
         me = self.seats[seat]
         if me.restricted:
-            return "you are chicken-footed: you may not start a free line until you lay a tile on your line"
+            return phrase(N_("you are chicken-footed: you may not start a free line until you lay a tile on "
+                             "your line"))
         if not self.lines[seat].tiles:
-            return "start your own line before you start a free line"
+            return phrase(N_("start your own line before you start a free line"))
         if not self._leader_doubles(seat):
-            top = self.highest_leader
-            return (f"a free line needs a double higher than {top}:{top}, the highest leader this round, "
-                    f"and you have none")
+            return phrase(N_("a free line needs a double higher than {top}:{top}, the highest leader this round, "
+                             "and you have none"), top=self.highest_leader)
         return None
 
     def _leader_doubles(self, seat: int) -> list[Tile]:
@@ -542,21 +553,22 @@ class Tronimoes(Game):
         request = notation.read(text, self.grid)
         me = self.seats[seat]
         if self.phase == OVER:
-            raise IllegalMove("the game is over")
+            raise refuse(IllegalMove, N_("the game is over"))
         if me.resigned:
-            raise IllegalMove("you have left this game")
+            raise refuse(IllegalMove, N_("you have left this game"))
         if isinstance(request, Ready):
             return self._remember(seat, "ready", request, self._ready_problem(seat))
         if self.phase == BETWEEN_ROUNDS:
-            raise IllegalMove(f"round {self.round} is over: type `ready` to start the next round")
+            raise refuse(IllegalMove, N_("round {round} is over: type `ready` to start the next round"),
+                         round=self.round)
         if seat != self.turn:
-            raise NotYourTurn(f"it is {self.names[self.turn]}'s turn")
+            raise refuse(NotYourTurn, N_("it is {player}'s turn"), player=self.names[self.turn])
         if isinstance(request, Draw):
-            problem = None
+            problem: Term | None = None
             if me.drew:
-                problem = "you have already drawn this turn: lay a tile or `pass`"
+                problem = phrase(N_("you have already drawn this turn: lay a tile or `pass`"))
             elif not self.bag:
-                problem = "the bag is empty: lay a tile or `pass`"
+                problem = phrase(N_("the bag is empty: lay a tile or `pass`"))
             return self._remember(seat, "draw", request, problem)
         if isinstance(request, Pass):
             passing = self._read_pass(seat, request)
@@ -567,96 +579,101 @@ class Tronimoes(Game):
         text_out, lay = self._read_lay(seat, request)
         return self._remember(seat, text_out, lay, None)
 
-    def _remember(self, seat: int, text: str, move: Move, problem: str | None) -> str:
+    def _remember(self, seat: int, text: str, move: Move, problem: Term | None) -> str:
         if problem:
-            raise IllegalMove(problem)
+            raise refused(IllegalMove, problem)
         self._parsed = (self._version, seat, text, move)
         return text
 
-    def _ready_problem(self, seat: int) -> str | None:
+    def _ready_problem(self, seat: int) -> Term | None:
         if self.phase != BETWEEN_ROUNDS:
-            return "the round is still being played; `ready` starts the next round once this one is over"
+            return phrase(N_("the round is still being played; `ready` starts the next round once this one is over"))
         if self.seats[seat].ready:
             waiting = [self.names[i] for i in self.to_move()]
-            return f"you are ready; waiting for {_join(waiting)}"
+            return phrase(N_("you are ready; waiting for {players}"), players=join_names(waiting))
         return None
 
     def _read_pass(self, seat: int, request: Pass) -> Pass:
         me = self.seats[seat]
         if not me.drew and self.bag:
-            raise IllegalMove("you must draw before you pass: type `draw` first")
+            raise refuse(IllegalMove, N_("you must draw before you pass: type `draw` first"))
         options = self._pass_moves(seat)
         feet = [p.foot for p in options if p.foot is not None]
         if not feet:
             if request.foot is not None:
                 if me.dead:
-                    raise IllegalMove("your line is dead, so you pass without a foot square: type `pass`")
+                    raise refuse(IllegalMove, N_("your line is dead, so you pass without a foot square: type `pass`"))
                 if me.footed:
-                    raise IllegalMove("you are already chicken-footed: type `pass`")
-                raise IllegalMove("your line has started, so there is no foot square to choose: type `pass`")
+                    raise refuse(IllegalMove, N_("you are already chicken-footed: type `pass`"))
+                raise refuse(IllegalMove, N_("your line has started, so there is no foot square to choose: "
+                                             "type `pass`"))
             return Pass(None)
         names = ", ".join(self.grid.name(f) for f in feet)
         if request.foot is None:
             if len(feet) == 1:
                 return Pass(feet[0])
-            raise IllegalMove(f"passing makes you chicken-footed before your line has started: choose a foot "
-                              f"square next to the leader for your first tile, e.g. `pass {self.grid.name(feet[0])}` "
-                              f"(free: {names})")
+            raise refuse(IllegalMove, N_("passing makes you chicken-footed before your line has started: choose a "
+                                         "foot square next to the leader for your first tile, e.g. `pass {square}` "
+                                         "(free: {squares})"), square=self.grid.name(feet[0]), squares=names)
         if request.foot in feet:
             return Pass(request.foot)
         square = self.grid.name(request.foot)
         if request.foot not in self.grid.leader_surround:
-            reason = f"{square} is not next to the round leader"
+            reason = phrase(N_("{square} is not next to the round leader"), square=square)
         elif self.occupied[request.foot]:
-            reason = f"{square} is taken"
+            reason = phrase(N_("{square} is taken"), square=square)
         elif request.foot in self._feet():
-            reason = f"{square} is already {self.names[self._feet()[request.foot]]}'s foot square"
+            reason = phrase(N_("{square} is already {player}'s foot square"), square=square,
+                            player=self.names[self._feet()[request.foot]])
         else:
-            reason = (f"{square} has no empty square beside it, so you could never lay a tile through it "
-                      f"(leave yourself at least one open square next to the foot)")
-        raise IllegalMove(f"{reason}; choose one of {names}")
+            reason = phrase(N_("{square} has no empty square beside it, so you could never lay a tile through it "
+                               "(leave yourself at least one open square next to the foot)"), square=square)
+        raise refuse(IllegalMove, N_("{reason}; choose one of {squares}"), reason=reason, squares=names)
 
     def _read_spacer(self, seat: int, request: PlaceSpacer) -> PlaceSpacer:
         problem = self._free_line_problem(seat)
         if problem:
-            raise IllegalMove(problem)
+            raise refused(IllegalMove, problem)
         a, b = request.start, request.end
         run = self.grid.line_between(a, b)
         an, bn = self.grid.name(a), self.grid.name(b)
         if run is None:
-            raise IllegalMove(f"the spacer must lie in a straight line: {an} and {bn} are not in one row "
-                              f"or column")
+            raise refuse(IllegalMove, N_("the spacer must lie in a straight line: {a} and {b} are not in one row "
+                                         "or column"), a=an, b=bn)
         if len(run) != SPACER_LENGTH:
-            raise IllegalMove(f"the spacer spans exactly 6 squares; {an} to {bn} is {len(run)}")
+            raise refuse(IllegalMove, N_("the spacer spans exactly 6 squares; {a} to {b} is {count}"), a=an, b=bn,
+                         count=len(run))
         taken = [self.grid.name(s) for s in run if self.occupied[s]]
         if taken:
-            raise IllegalMove(f"the spacer's squares must all be empty: {', '.join(taken)} "
-                              f"{'is' if len(taken) == 1 else 'are'} taken")
+            template = (N_("the spacer's squares must all be empty: {squares} is taken") if len(taken) == 1
+                        else N_("the spacer's squares must all be empty: {squares} are taken"))
+            raise refuse(IllegalMove, template, squares=", ".join(taken))
         starts = self._spacer_starts()
         orders = [(a, b)] if a in starts else []
         if b in starts:
             orders.append((b, a))
         if not orders:
-            raise IllegalMove(f"a spacer must start next to the open end of a living line; neither {an} "
-                              f"nor {bn} is")
+            raise refuse(IllegalMove, N_("a spacer must start next to the open end of a living line; neither {a} "
+                                         "nor {b} is"), a=an, b=bn)
         for start, end in orders:
             if self._leader_lays(seat, (start, end)):
                 return PlaceSpacer(start, end)
         far = self.grid.name(orders[0][1])
-        raise IllegalMove(f"no double of yours could start a free line off {far}: there is no room for it "
-                          f"there")
+        raise refuse(IllegalMove, N_("no double of yours could start a free line off {square}: there is no room "
+                                     "for it there"), square=far)
 
     def _read_lay(self, seat: int, request: notation.LayRequest) -> tuple[str, Lay]:
         me = self.seats[seat]
         wanted = request.tile
         if wanted is not None:
             if wanted[1] > self.max_pips:
-                raise NotationError(f"there is no {tile_name(wanted)} in this game: pips run 0–{self.max_pips}")
+                raise refuse(NotationError, N_("there is no {tile} in this game: pips run 0–{most}"),
+                             tile=tile_name(wanted), most=self.max_pips)
             if wanted not in me.hand:
-                raise IllegalMove(f"you do not have {tile_name(wanted)}")
+                raise refuse(IllegalMove, N_("you do not have {tile}"), tile=tile_name(wanted))
         for square in request.squares:
             if self.occupied[square]:
-                raise IllegalMove(f"{self.grid.name(square)} is taken")
+                raise refuse(IllegalMove, N_("{square} is taken"), square=self.grid.name(square))
         line_key = self._resolve_line(seat, request.line) if request.line else None
         table = self._lay_table(seat)
         matches = [(text, lay) for text, lay in table.items() if _fits(request, lay)]
@@ -674,26 +691,30 @@ class Tronimoes(Game):
             texts = [t for t, _ in matches]
             if wanted is None:
                 # The refusal may be shown to the whole table: it must not name tiles from the hand.
-                raise AmbiguousMove("more than one of your tiles fits there: say which tile, before the squares, "
-                                    "like `a:b c4 d4`", texts)
+                template = N_("more than one of your tiles fits there: say which tile, before the squares, "
+                              "like `a:b c4 d4`")
+                raise AmbiguousMove(template, texts, template=template)
             shown = ", ".join(f"`{t}`" for t in texts[:8])
-            more = f" and {len(texts) - 8} more" if len(texts) > 8 else ""
-            raise AmbiguousMove(f"that fits {len(texts)} ways: {shown}{more}. Type the tile and both squares.",
-                                texts)
-        raise IllegalMove(explain_lay(self, seat, request, line_key))
+            if len(texts) > 8:
+                shown = phrase(N_("{listed} and {count} more"), listed=shown, count=len(texts) - 8)
+            template = N_("that fits {count} ways: {moves}. Type the tile and both squares.")
+            raise AmbiguousMove(template.format(count=len(texts), moves=shown), texts, template=template,
+                                args={"count": len(texts), "moves": shown})
+        raise refused(IllegalMove, explain_lay(self, seat, request, line_key))
 
     def _resolve_line(self, seat: int, text: str) -> LineKey | None:
         wanted = re.sub(r"\s+", " ", text.strip().lower())
         compact = wanted.replace(" ", "")
-        if compact in ("me", "mine", "own", "myline", "myown", "yours"):
+        if compact in ("me", "mine", "own", "myline", "myown", "yours", "mía", "mia", "mi", "milínea", "milinea"):
             return seat
-        free = re.fullmatch(r"(?:free|f|freeline)(\d+)", compact)
+        free = re.fullmatch(r"(?:free|f|freeline|libre|línealibre|linealibre)(\d+)", compact)
         if free:
             number = int(free.group(1))
             if not 1 <= number <= self.free_lines:
-                raise IllegalMove(f"there is no free line {number}" + (
-                    f"; free lines so far: {', '.join(f'free{n}' for n in range(1, self.free_lines + 1))}"
-                    if self.free_lines else " yet"))
+                if not self.free_lines:
+                    raise refuse(IllegalMove, N_("there is no free line {number} yet"), number=number)
+                raise refuse(IllegalMove, N_("there is no free line {number}; free lines so far: {lines}"),
+                             number=number, lines=", ".join(f"free{n}" for n in range(1, self.free_lines + 1)))
             return free_line_key(number)
         for index, (token, name) in enumerate(zip(self.line_tokens, self.names, strict=True)):
             if compact in (token, name.lower().replace(" ", "")) or wanted == name.lower():
@@ -701,8 +722,16 @@ class Tronimoes(Game):
         numbered = re.fullmatch(r"(?:p|seat|player)?(\d+)", compact)
         if numbered and 1 <= int(numbered.group(1)) <= self.players:
             return int(numbered.group(1)) - 1
+        starting = {index for index, (token, name) in enumerate(zip(self.line_tokens, self.names, strict=True))
+                    if compact and (token.startswith(compact) or name.lower().replace(" ", "").startswith(compact))}
+        if len(starting) == 1:
+            return starting.pop()
+        if len(starting) > 1:
+            raise refuse(NotationError, N_("'{text}' could be several lines: {lines}; type more of the name"),
+                         text=text, lines=", ".join(self.line_tokens[i] for i in sorted(starting)))
         known = [*self.line_tokens, *(f"free{n}" for n in range(1, self.free_lines + 1))]
-        raise NotationError(f"there is no line called '{text}'; lines here: {', '.join(known)}")
+        raise refuse(NotationError, N_("there is no line called '{text}'; lines here: {lines}"), text=text,
+                     lines=", ".join(known))
 
     # =========================================================================================
     # acting
@@ -753,15 +782,16 @@ class Tronimoes(Game):
             self.occupied[square] = 1
         at = f"{self.grid.name(lay.squares[0])}–{self.grid.name(lay.squares[1])}"
         if lay.starts_free_line:
-            where = f"and starts {self.line_label(line.key)}"
+            template = N_("{player} lays {tile} at {squares} and starts {line}.")
         elif line.key == seat:
-            where = "on their own line"
+            template = N_("{player} lays {tile} at {squares} on their own line.")
         else:
-            where = f"on {self.line_label(line.key)}"
+            template = N_("{player} lays {tile} at {squares} on {line}.")
         shown = f"{lay.pips[0]}:{lay.pips[1]}"
-        events = [Event("lay", f"{name} lays {shown} at {at} {where}.", (seat,),
+        events = [event("lay", template, (seat,),
                         {"tile": tile_name(lay.tile), "squares": [self.grid.name(s) for s in lay.squares],
-                         "line": line.key, "free_line": lay.starts_free_line})]
+                         "line": line.key, "free_line": lay.starts_free_line},
+                        player=name, tile=shown, squares=at, line=self.line_label(line.key))]
         if not line.is_free:
             owner = self.seats[int(line.key)]
             if len(line.tiles) == 1 and owner.foot is not None:
@@ -769,7 +799,7 @@ class Tronimoes(Game):
         if me.footed:
             me.footed = False
             me.foot = None
-            events.append(Event("unfoot", f"{name} is no longer chicken-footed.", (seat,)))
+            events.append(event("unfoot", N_("{player} is no longer chicken-footed."), (seat,), player=name))
         self.spacer = None
         self.passes = 0
         self.last = {"seat": seat, "kind": "lay", "squares": [self.grid.name(s) for s in lay.squares]}
@@ -780,15 +810,16 @@ class Tronimoes(Game):
 
         alive = [i for i in self._active() if not self.seats[i].dead]
         if was_alive and not me.hand:
-            events += self._end_round(seat, f"{name} went out")
+            events += self._end_round(seat, phrase(N_("{player} went out"), player=name))
         elif len(alive) == 1 and self.players > 1:
-            events += self._end_round(alive[0], f"{self.names[alive[0]]} is the last line standing")
+            events += self._end_round(alive[0], phrase(N_("{player} is the last line standing"),
+                                                       player=self.names[alive[0]]))
         elif not alive:
-            events += self._end_round(None, "no line is left standing")
+            events += self._end_round(None, Term(N_("no line is left standing")))
         elif placed.is_double:
             me.drew = False
             self.turns += 1
-            events.append(Event("again", f"A double: {name} plays again.", (seat,)))
+            events.append(event("again", N_("A double: {player} plays again."), (seat,), player=name))
         else:
             self._advance()
         return events
@@ -813,7 +844,7 @@ class Tronimoes(Game):
                 (free_hit if other.is_free else players_hit).append(other.key)
         events = []
         for key in free_hit:
-            events += self._kill_free_line(self.lines[key], "swallowed its own tail (ouroboros)")
+            events += self._kill_free_line(self.lines[key], "ouroboros")
         if players_hit:
             victims = sorted(set(players_hit) | ({line.key} if not line.is_free else set()))
             for victim in victims:
@@ -835,7 +866,7 @@ class Tronimoes(Game):
         for number in range(1, self.free_lines + 1):
             line = self.lines[free_line_key(number)]
             if not line.dead and self._is_cut_off(line):
-                events += self._kill_free_line(line, "is cut off")
+                events += self._kill_free_line(line, "cut off")
         for seat in range(self.players):
             if not self.seats[seat].dead and self._is_cut_off(self.lines[seat]):
                 events += self._kill(seat, mover, "cut off")
@@ -845,22 +876,23 @@ class Tronimoes(Game):
         self._mark_dead(victim)
         name, killer_name = self.names[victim], self.names[killer]
         if victim == killer:
-            text = f"{name} boxed in their own line: it is dead (net 0)."
+            template = N_("{victim} boxed in their own line: it is dead (net 0).")
         else:
             self.seats[victim].score -= 1
             self.seats[killer].score += 1
             self.seats[killer].kills += 1
-            verb = "closed an ouroboros on" if how == "ouroboros" else "cut off"
-            text = f"{killer_name} {verb} {name}'s line: +1 {killer_name}, −1 {name}."
-        return [Event("kill", text, (killer, victim), {"killer": killer, "victim": victim, "how": how,
-                                                        "reaction": "skull"})]
+            template = (N_("{killer} closed an ouroboros on {victim}'s line: +1 {killer}, −1 {victim}.")
+                        if how == "ouroboros" else N_("{killer} cut off {victim}'s line: +1 {killer}, −1 {victim}."))
+        return [event("kill", template, (killer, victim), {"killer": killer, "victim": victim, "how": how,
+                                                            "reaction": "skull"}, killer=killer_name, victim=name)]
 
     def _kill_free_line(self, line: Line, how: str) -> list[Event]:
         line.dead = True
         for index in line.tiles:
             self.board[index].dead = True
-        return [Event("free_line_dead", f"{self.line_label(line.key).capitalize()} {how}: it is dead, "
-                      f"and nobody scores.", (), {"line": line.key})]
+        template = (N_("Free line {number} swallowed its own tail (ouroboros): it is dead, and nobody scores.")
+                    if how == "ouroboros" else N_("Free line {number} is cut off: it is dead, and nobody scores."))
+        return [event("free_line_dead", template, (), {"line": line.key}, number=str(line.key)[4:])]
 
     def _mark_dead(self, seat: int) -> None:
         self.seats[seat].dead = True
@@ -882,9 +914,10 @@ class Tronimoes(Game):
         me.drew = True
         self.last = {"seat": seat, "kind": "draw", "squares": []}
         left = len(self.bag)
-        return [Event("draw", f"{self.names[seat]} draws a tile ({left} left in the bag).", (seat,),
-                      {"bag": left}),
-                Event("drew", f"You drew {tile_name(drawn)}.", (seat,), {"tile": tile_name(drawn)}, to=seat)]
+        return [event("draw", N_("{player} draws a tile ({count} left in the bag)."), (seat,), {"bag": left},
+                      player=self.names[seat], count=left),
+                event("drew", N_("You drew {tile}."), (seat,), {"tile": tile_name(drawn)}, to=seat,
+                      tile=tile_name(drawn))]
 
     def _do_pass(self, seat: int, move: Pass) -> list[Event]:
         me = self.seats[seat]
@@ -893,24 +926,24 @@ class Tronimoes(Game):
             self.passes = 0
         else:
             self.passes += 1
-        text = f"{name} passes"
+        template = N_("{player} passes.")
         data: dict[str, Any] = {}
         if not me.dead and not me.footed:
             me.footed = True
             me.foot = move.foot
             if move.foot is not None:
-                text += f" and is chicken-footed, with the foot at {self.grid.name(move.foot)}"
+                template = N_("{player} passes and is chicken-footed, with the foot at {square}.")
                 data["foot"] = self.grid.name(move.foot)
             else:
-                text += " and is chicken-footed: anyone may play on their line"
+                template = N_("{player} passes and is chicken-footed: anyone may play on their line.")
             data["footed"] = True
             data["picture"] = "foot"
-        events = [Event("pass", text + ".", (seat,), data)]
+        events = [event("pass", template, (seat,), data, player=name, square=data.get("foot", ""))]
         self.spacer = None
         foot = [self.grid.name(move.foot)] if move.foot is not None else []
         self.last = {"seat": seat, "kind": "pass", "squares": foot}
         if self.passes >= len(self._active()):
-            events += self._end_round(None, "stalemate: everyone passed with the bag empty")
+            events += self._end_round(None, Term(N_("stalemate: everyone passed with the bag empty")))
         else:
             self._advance()
         return events
@@ -919,21 +952,22 @@ class Tronimoes(Game):
         self.spacer = (move.start, move.end)
         a, b = self.grid.name(move.start), self.grid.name(move.end)
         self.last = {"seat": seat, "kind": "spacer", "squares": [a, b]}
-        return [Event("spacer", f"{self.names[seat]} lays the spacer from {a} to {b}; a free-line leader "
-                      f"goes off {b}.", (seat,), {"squares": [a, b]})]
+        return [event("spacer", N_("{player} lays the spacer from {a} to {b}; a free-line leader goes off {b}."),
+                      (seat,), {"squares": [a, b]}, player=self.names[seat], a=a, b=b)]
 
     def _do_ready(self, seat: int) -> list[Event]:
         self.seats[seat].ready = True
         waiting = self.to_move()
-        events = [Event("ready", f"{self.names[seat]} is ready" + (
-            f"; waiting for {_join([self.names[i] for i in waiting])}." if waiting else "."), (seat,))]
+        template = N_("{player} is ready; waiting for {players}.") if waiting else N_("{player} is ready.")
+        events = [event("ready", template, (seat,), player=self.names[seat],
+                        players=join_names([self.names[i] for i in waiting]))]
         if not waiting:
             events += self._start_round()
         return events
 
     # ---- rounds (§2, §4) ---------------------------------------------------------------
 
-    def _end_round(self, winner: int | None, how: str) -> list[Event]:
+    def _end_round(self, winner: int | None, how: Term) -> list[Event]:
         """Close the round: +2 to the winner, everyone else's line dies without penalty."""
         if winner is not None:
             self.seats[winner].score += 2
@@ -944,36 +978,38 @@ class Tronimoes(Game):
         deltas = [s.score - s.round_start_score for s in self.seats]
         totals = [s.score for s in self.seats]
         leader = self.leaders[-1]
-        summary = f"Round {self.round} (led by {leader}:{leader}) is over: {how}"
-        summary += f" (+2 {self.names[winner]})." if winner is not None else "; nobody wins the round."
-        summary += " Totals: " + ", ".join(f"{n} {t}" for n, t in zip(self.names, totals, strict=True)) + "."
+        template = (N_("Round {round} (led by {leader}:{leader}) is over: {how} (+2 {player}). Totals: {totals}.")
+                    if winner is not None else
+                    N_("Round {round} (led by {leader}:{leader}) is over: {how}; nobody wins the round. Totals: "
+                       "{totals}."))
         self.round_result = {"round": self.round, "leader": leader, "winner": winner, "how": how,
                              "deltas": deltas, "totals": totals}
-        events = [Event("round_end", summary, tuple(range(self.players)),
-                        {**self.round_result, "reaction": "victory"})]
+        events = [event("round_end", template, tuple(range(self.players)), {**self.round_result, "reaction": "victory"},
+                        round=self.round, leader=leader, how=how,
+                        player=self.names[winner] if winner is not None else "",
+                        totals=", ".join(f"{n} {t}" for n, t in zip(self.names, totals, strict=True)))]
         if leader == 0:
-            events += self._end_game("the 0:0 round is over")
+            events += self._end_game(Term(N_("the 0:0 round is over")))
         else:
             self.phase = BETWEEN_ROUNDS
             for s in self.seats:
                 s.ready = s.resigned
-            events.append(Event("between_rounds", "Type `ready` when you want the next round to start.",
+            events.append(event("between_rounds", N_("Type `ready` when you want the next round to start."),
                                 tuple(self.to_move())))
         return events
 
-    def _end_game(self, reason: str) -> list[Event]:
+    def _end_game(self, reason: Term) -> list[Event]:
         self.phase = OVER
         self.end_reason = reason
         outcome = self.outcome()
         assert outcome is not None
         if not outcome.winners:
-            text = f"Game over: {reason}."
-        else:
-            best = self.seats[outcome.winners[0]].score
-            who = _join([self.names[w] for w in outcome.winners])
-            verb = "wins" if len(outcome.winners) == 1 else "share the win"
-            text = f"Game over ({reason}): {who} {verb} with {best}."
-        return [Event("game_end", text, outcome.winners, outcome.to_json())]
+            return [event("game_end", N_("Game over: {reason}."), (), outcome.to_json(), reason=reason)]
+        template = (N_("Game over ({reason}): {players} wins with {score}.") if len(outcome.winners) == 1
+                    else N_("Game over ({reason}): {players} share the win with {score}."))
+        return [event("game_end", template, outcome.winners, outcome.to_json(), reason=reason,
+                      players=join_names([self.names[w] for w in outcome.winners]),
+                      score=self.seats[outcome.winners[0]].score)]
 
     def _start_round(self, deck: list[Tile] | None = None) -> list[Event]:
         """Deal a fresh set and elect the round leader (§2). `deck` fixes the order (tests).
@@ -996,8 +1032,8 @@ class Tronimoes(Game):
             for seat in active:
                 if not bag:
                     self._changed()
-                    return self._end_game(f"round {number} could not start: the bag ran out while "
-                                          f"everyone drew for a leader")
+                    return self._end_game(phrase(N_("round {round} could not start: the bag ran out while "
+                                                    "everyone drew for a leader"), round=number))
                 hands[seat].append(bag.pop(0))
             draws += 1
         holder, value = found
@@ -1023,24 +1059,31 @@ class Tronimoes(Game):
         self.phase = PLAYING
         self.turn = self._next_seat(holder)
         self._changed()
-        note = f" after everyone drew {draws} tile{'s' if draws != 1 else ''}" if draws else ""
-        text = (f"Round {number}: {self.names[holder]} leads with {value}:{value}{note}; "
-                f"{self.names[self.turn]} moves first.")
-        return [Event("round_start", text, (holder,), {"round": number, "leader": value, "holder": holder,
-                                                      "draws": draws})]
+        if not draws:
+            template = N_("Round {round}: {leader} leads with {tile}; {player} moves first.")
+        elif draws == 1:
+            template = N_("Round {round}: {leader} leads with {tile} after everyone drew {count} tile; "
+                          "{player} moves first.")
+        else:
+            template = N_("Round {round}: {leader} leads with {tile} after everyone drew {count} tiles; "
+                          "{player} moves first.")
+        return [event("round_start", template, (holder,), {"round": number, "leader": value, "holder": holder,
+                                                          "draws": draws},
+                      round=number, leader=self.names[holder], tile=f"{value}:{value}", count=draws,
+                      player=self.names[self.turn])]
 
     # ---- resigning ---------------------------------------------------------------------
 
     def _resign(self, seat: int) -> list[Event]:
         me = self.seats[seat]
         if me.resigned:
-            raise IllegalMove(f"{self.names[seat]} has already left the game")
+            raise refuse(IllegalMove, N_("{player} has already left the game"), player=self.names[seat])
         self._changed()
         me.resigned, me.ready = True, True
-        events = [Event("resign", f"{self.names[seat]} leaves the game.", (seat,))]
+        events = [event("resign", N_("{player} leaves the game."), (seat,), player=self.names[seat])]
         active = self._active()
         if not active or (self.players > 1 and len(active) == 1):
-            return events + self._end_game("everyone else left" if active else "everyone left")
+            return events + self._end_game(Term(N_("everyone else left") if active else N_("everyone left")))
         if self.phase == BETWEEN_ROUNDS:
             if not self.to_move():
                 events += self._start_round()
@@ -1050,9 +1093,10 @@ class Tronimoes(Game):
         me.hand, me.footed, me.foot = [], False, None
         alive = [i for i in active if not self.seats[i].dead]
         if len(alive) == 1 and self.players > 1:
-            events += self._end_round(alive[0], f"{self.names[alive[0]]} is the last line standing")
+            events += self._end_round(alive[0], phrase(N_("{player} is the last line standing"),
+                                                       player=self.names[alive[0]]))
         elif not alive:
-            events += self._end_round(None, "no line is left standing")
+            events += self._end_round(None, Term(N_("no line is left standing")))
         elif self.turn == seat:
             self.spacer = None
             self._advance()
@@ -1162,12 +1206,6 @@ def _fits(request: notation.LayRequest, lay: Lay) -> bool:
     if request.tile is not None and request.tile != lay.tile:
         return False
     return all(square in lay.squares for square in request.squares)
-
-
-def _join(names: list[str]) -> str:
-    if len(names) <= 1:
-        return "".join(names)
-    return ", ".join(names[:-1]) + " and " + names[-1]
 
 
 _RESERVED_TOKENS = {"me", "mine", "own", "leader", "draw", "pass", "spacer", "ready", "on", "free"}

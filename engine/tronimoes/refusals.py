@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from engine.core import N_, Term, phrase
 from engine.tronimoes.board import tile_name
 from engine.tronimoes.notation import LayRequest
 from engine.tronimoes.state import Line, LineKey
@@ -20,19 +21,23 @@ if TYPE_CHECKING:
 TOUCHES, ALLOWED, MATCHES, PLACED = 1, 2, 3, 4
 
 
-def explain_lay(game: Tronimoes, seat: int, request: LayRequest, line_key: LineKey | None) -> str:
+def explain_lay(game: Tronimoes, seat: int, request: LayRequest, line_key: LineKey | None) -> Term:
     """The reason the requested lay is illegal for `seat` now."""
     if game.spacer is not None:
         return _explain_free_line_leader(game, seat, request)
     squares = request.squares
     if request.tile is None:
         where = " ".join(game.grid.name(s) for s in squares)
-        return f"none of your tiles can be laid at {where}. {own_line_hint(game, seat)}"
+        return phrase(N_("none of your tiles can be laid at {squares}. {hint}"), squares=where,
+                      hint=own_line_hint(game, seat))
     name = tile_name(request.tile)
     if len(squares) < 2:
-        where = f" covering {game.grid.name(squares[0])}" if squares else " anywhere"
-        return f"{name} cannot be laid{where} on a line you may play on now. {own_line_hint(game, seat)}"
-    best: tuple[int, int, str] | None = None
+        if squares:
+            return phrase(N_("{tile} cannot be laid covering {square} on a line you may play on now. {hint}"),
+                          tile=name, square=game.grid.name(squares[0]), hint=own_line_hint(game, seat))
+        return phrase(N_("{tile} cannot be laid anywhere on a line you may play on now. {hint}"),
+                      tile=name, hint=own_line_hint(game, seat))
+    best: tuple[int, int, Term] | None = None
     lines = game._lines_in_priority(seat)
     if line_key is not None:
         lines = [line for line in lines if line.key == line_key]
@@ -45,12 +50,13 @@ def explain_lay(game: Tronimoes, seat: int, request: LayRequest, line_key: LineK
     if best is not None:
         return best[2]
     where = f"{game.grid.name(first)} {game.grid.name(second)}"
-    target = f" {game.line_label(line_key, seat)}" if line_key is not None else " any line you may play on"
-    return f"{name} at {where} does not touch the open end of{target}. {own_line_hint(game, seat)}"
+    target = game.line_label(line_key, seat) if line_key is not None else Term(N_("any line you may play on"))
+    return phrase(N_("{tile} at {squares} does not touch the open end of {line}. {hint}"), tile=name,
+                  squares=where, line=target, hint=own_line_hint(game, seat))
 
 
 def _attempt(game: Tronimoes, seat: int, line: Line, t: tuple[int, int], match: int,
-             other: int) -> tuple[int, str] | None:
+             other: int) -> tuple[int, Term] | None:
     """How far laying `t` with its matching half on `match` gets on `line`, and why it stops."""
     head = game.head(line)
     if not any(game.grid.adjacent(match, end) for end in head.open_squares):
@@ -60,16 +66,25 @@ def _attempt(game: Tronimoes, seat: int, line: Line, t: tuple[int, int], match: 
         return TOUCHES, permission
     wanted = head.next_pips
     if wanted not in t:
-        ends = " or ".join(game.grid.name(s) for s in head.open_squares)
-        return ALLOWED, (f"{tile_name(t)} does not match the {wanted} at the end of "
-                         f"{game.line_label(line.key, seat)} ({ends})")
+        return ALLOWED, phrase(N_("{tile} does not match the {pips} at the end of {line} ({squares})"),
+                               tile=tile_name(t), pips=wanted, line=game.line_label(line.key, seat),
+                               squares=_either(game, head.open_squares))
     problem = game._square_problem(seat, line, match, other)
     if problem:
         return MATCHES, problem
-    return PLACED, f"{tile_name(t)} cannot go there on {game.line_label(line.key, seat)}"
+    return PLACED, phrase(N_("{tile} cannot go there on {line}"), tile=tile_name(t),
+                          line=game.line_label(line.key, seat))
 
 
-def _explain_free_line_leader(game: Tronimoes, seat: int, request: LayRequest) -> str:
+def _either(game: Tronimoes, squares: tuple[int, ...]) -> str:
+    """`c4` or `c4 or c6`, said in the table's language."""
+    names = [game.grid.name(s) for s in squares]
+    if len(names) == 1:
+        return names[0]
+    return phrase(N_("{a} or {b}"), a=" ".join(names[:-1]), b=names[-1])
+
+
+def _explain_free_line_leader(game: Tronimoes, seat: int, request: LayRequest) -> Term:
     assert game.spacer is not None
     top = game.highest_leader
     far = game.spacer[1]
@@ -78,33 +93,35 @@ def _explain_free_line_leader(game: Tronimoes, seat: int, request: LayRequest) -
     if problem:
         return problem
     t = request.tile
-    wanted = (f"the spacer is down: the only tile you may lay now is a free-line leader, a double higher "
-              f"than {top}:{top} touching {far_name} (or lay the spacer elsewhere, or pass)")
     if t is None or t[0] != t[1] or t[0] <= top:
-        return wanted
+        return phrase(N_("the spacer is down: the only tile you may lay now is a free-line leader, a double higher "
+                         "than {top}:{top} touching {square} (or lay the spacer elsewhere, or pass)"),
+                      top=top, square=far_name)
     if len(request.squares) < 2:
-        return f"lay {tile_name(t)} with one half touching {far_name}, the spacer's far end"
+        return phrase(N_("lay {tile} with one half touching {square}, the spacer's far end"), tile=tile_name(t),
+                      square=far_name)
     run = set(game.grid.line_between(*game.spacer) or ())
     a, b = request.squares
     if a in run or b in run:
-        return "a free-line leader goes off the end of the spacer, not on it"
+        return phrase(N_("a free-line leader goes off the end of the spacer, not on it"))
     if not (game.grid.adjacent(a, far) or game.grid.adjacent(b, far)):
-        return f"a free-line leader must touch {far_name}, the spacer's far end"
+        return phrase(N_("a free-line leader must touch {square}, the spacer's far end"), square=far_name)
     return (game._reserved_problem(None, (a, b)) or game._blocking_problem(seat, None, (a, b))
-            or f"{tile_name(t)} cannot start a free line there")
+            or phrase(N_("{tile} cannot start a free line there"), tile=tile_name(t)))
 
 
-def own_line_hint(game: Tronimoes, seat: int) -> str:
+def own_line_hint(game: Tronimoes, seat: int) -> Term:
     """Where the player's own line can be extended, in one sentence."""
     me = game.seats[seat]
     line = game.lines[seat]
     if line.dead or me.dead:
-        return "Your line is dead."
+        return phrase(N_("Your line is dead."))
     head = game.head(line)
-    ends = " or ".join(game.grid.name(s) for s in head.open_squares)
+    ends = _either(game, head.open_squares)
     if not line.tiles:
-        text = f"Your line starts from the round leader at {ends} (a {head.next_pips})"
         if me.footed and me.foot is not None:
-            text += f", through your foot square {game.grid.name(me.foot)}"
-        return text + "."
-    return f"Your line's open end is {ends} (a {head.next_pips})."
+            return phrase(N_("Your line starts from the round leader at {squares} (a {pips}), through your foot "
+                             "square {square}."), squares=ends, pips=head.next_pips, square=game.grid.name(me.foot))
+        return phrase(N_("Your line starts from the round leader at {squares} (a {pips})."), squares=ends,
+                      pips=head.next_pips)
+    return phrase(N_("Your line's open end is {squares} (a {pips})."), squares=ends, pips=head.next_pips)
