@@ -66,14 +66,14 @@ def phrase(template: str, **args: Any) -> Term:
     return clause
 
 
-def event(kind: str, template: str, seats: tuple[int, ...] = (), data: Mapping[str, Any] | None = None, *,
+def event(kind: str, template: str, seats: tuple[int, ...] = (), data: Mapping[str, Any] | None = None, /, *,
           to: int | None = None, **args: Any) -> Event:
     """An event told by `template` (marked with `N_`) filled with `args`: in English as `text`,
     and in the table's language by the referee."""
     return Event(kind, template.format(**args), seats, dict(data or {}), to=to, template=template, args=args)
 
 
-def refuse(kind: type[GameError], template: str, **args: Any) -> GameError:
+def refuse(kind: type[GameError], template: str, /, **args: Any) -> GameError:
     """A refusal of class `kind` told by `template` (marked with `N_`) filled with `args`."""
     return kind(template.format(**args), template=template, args=args)
 
@@ -91,6 +91,13 @@ def join_names(names: list[str]) -> str:
     if len(names) <= 1:
         return "".join(names)
     return phrase(N_("{names} and {last}"), names=", ".join(names[:-1]), last=names[-1])
+
+
+def any_of(items: list[str]) -> str:
+    """`a`, `a or b`, `a, b or c`, said in the table's language."""
+    if len(items) <= 1:
+        return "".join(items)
+    return phrase(N_("{a} or {b}"), a=", ".join(items[:-1]), b=items[-1])
 
 
 class GameError(Exception):

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from engine.core import N_, Term, phrase
+from engine.core import N_, Term, any_of, phrase
 from engine.tronimoes.board import tile_name
 from engine.tronimoes.notation import LayRequest
 from engine.tronimoes.state import Line, LineKey
@@ -78,10 +78,7 @@ def _attempt(game: Tronimoes, seat: int, line: Line, t: tuple[int, int], match: 
 
 def _either(game: Tronimoes, squares: tuple[int, ...]) -> str:
     """`c4` or `c4 or c6`, said in the table's language."""
-    names = [game.grid.name(s) for s in squares]
-    if len(names) == 1:
-        return names[0]
-    return phrase(N_("{a} or {b}"), a=" ".join(names[:-1]), b=names[-1])
+    return any_of([game.grid.name(s) for s in squares])
 
 
 def _explain_free_line_leader(game: Tronimoes, seat: int, request: LayRequest) -> Term:
