@@ -10,7 +10,7 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from bot import narration
-from bot.i18n import _, ngettext
+from bot.i18n import _, ngettext, refusal_text
 from bot.loader import new_game, replay
 from bot.media import RATINGS
 from bot.records import ABORTED, DEADLINE, FINISHED, LOBBY, OPEN_STATUSES, PLAYING, Settings, TableRecord, User
@@ -78,7 +78,7 @@ class ModeratorCommands(_Base):
             try:
                 turn.resign(seat, f"mod:{user.id}")
             except GameError as error:
-                raise Refused(str(error)) from None
+                raise Refused(refusal_text(error)) from None
             return await self._finish(turn, headline=_("🛡️ {moderator} removed {player} from the game.").format(
                 moderator=name_token(user.name), player=name))
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from bot.i18n import _, said
+from bot.i18n import _, said, spoken
 from bot.records import TableRecord
 from bot.replies import deadline_token, mention, name_token
 from engine import Event, Game
@@ -85,7 +85,8 @@ def final_result(table: TableRecord, game: Game) -> str:
     scores = ", ".join(f"{name_token(table.seats[s].name)} {_number(outcome.scores[s])}" for s in ranking)
     winners = [name_token(table.seats[w].name) for w in outcome.winners]
     if not winners:
-        return _("🏁 Game over ({reason}). Final scores: {scores}.").format(reason=_(outcome.reason), scores=scores)
+        return _("🏁 Game over ({reason}). Final scores: {scores}.").format(reason=spoken(outcome.reason),
+                                                                           scores=scores)
     if len(winners) == 1:
         return _("🏆 {player} wins! Final scores: {scores}.").format(player=winners[0], scores=scores)
     return _("🏆 {players} share the win! Final scores: {scores}.").format(players=join(winners), scores=scores)
@@ -100,7 +101,7 @@ def _team_result(table: TableRecord, game: Game) -> str:
                        if team)
     winning = [n for n, team in enumerate(outcome.teams) if team and set(team) <= set(outcome.winners)]
     if len(winning) != 1:
-        return _("🤝 A draw ({reason}). Final scores: {scores}.").format(reason=_(outcome.reason), scores=scores)
+        return _("🤝 A draw ({reason}). Final scores: {scores}.").format(reason=spoken(outcome.reason), scores=scores)
     team = outcome.teams[winning[0]]
     players = join([name_token(table.seats[s].name) for s in team])
     return _("🏆 {team} wins ({players})! Final scores: {scores}.").format(team=_(names[winning[0]]).capitalize(),

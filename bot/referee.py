@@ -20,7 +20,7 @@ import renderers
 from bot import narration
 from bot.announcing import ClockDuties
 from bot.i18n import DEFAULT as DEFAULT_LANGUAGE
-from bot.i18n import N_, _, said, speak
+from bot.i18n import N_, _, refusal_text, said, speak
 from bot.loader import DEFAULT_GAME_CACHE, STARTING_SEATS, GameLoader, new_game
 from bot.media import decoded
 from bot.moderation import ModeratorCommands
@@ -191,7 +191,7 @@ class Referee(ModeratorCommands, ClockDuties):
         try:
             chosen = GAMES[name].Options.parse({k: v for k, v in parsed.items() if k not in (AI_SECONDS, LANGUAGE)})
         except GameError as error:
-            raise Refused(str(error)) from None
+            raise Refused(refusal_text(error)) from None
         turn_seconds = GAMES[name].default_turn_seconds_for(chosen) or Settings("").turn_seconds
         if settings is not None and settings.turn_seconds_set:
             turn_seconds = settings.turn_seconds
@@ -234,7 +234,7 @@ class Referee(ModeratorCommands, ClockDuties):
             try:
                 turn.join(clean_name(user.name), user.id)
             except GameError as error:
-                raise Refused(str(error)) from None
+                raise Refused(refusal_text(error)) from None
             return await self._finish(turn, headline=_("👋 {player} joined the game.").format(
                 player=name_token(user.name)))
 
@@ -387,7 +387,7 @@ class Referee(ModeratorCommands, ClockDuties):
                 try:
                     turn.apply(seat, action, user.id)
                 except GameError as error:
-                    reason = without_echo(said(error.template, error.values, str(error)), action)
+                    reason = without_echo(refusal_text(error), action)
                     if number == 0:
                         reply = refusal(reason, table_id=table.id, place=place)
                         reply.unreadable = isinstance(error, NotationError)
@@ -440,7 +440,7 @@ class Referee(ModeratorCommands, ClockDuties):
             try:
                 turn.resign(seat, user.id)
             except GameError as error:
-                return refusal(said(error.template, error.values, str(error)), table_id=table.id, place=place)
+                return refusal(refusal_text(error), table_id=table.id, place=place)
             return await self._finish(turn)
 
     async def hand(self, place: str, user: User) -> Reply:

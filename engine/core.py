@@ -22,7 +22,7 @@ import random
 import types
 import typing
 from abc import ABC, abstractmethod
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from random import Random
 from typing import Any, ClassVar, Self
@@ -55,6 +55,22 @@ class Term(str):
 
     template: str = ""
     args: Mapping[str, Any] = types.MappingProxyType({})
+
+    def say(self, translate: Callable[[str], str]) -> str:
+        """These words in the language `translate` turns marked sentences into."""
+        if not self.template:
+            return translate(str(self))
+        return translate(self.template).format(**{k: v.say(translate) if isinstance(v, Term) else v
+                                                  for k, v in self.args.items()})
+
+
+class _Described(Term):
+    """A game's options described (`GameOptions.describe`), said in any language."""
+
+    options: type[GameOptions]
+
+    def say(self, translate: Callable[[str], str]) -> str:
+        return self.options.describe(translate)
 
 
 def phrase(template: str, **args: Any) -> Term:
@@ -203,7 +219,8 @@ class GameOptions:
         for raw_key, raw_value in values.items():
             key = raw_key.strip().lower().replace("-", "_")
             if key not in known:
-                raise OptionError(f"unknown option '{raw_key}'. {cls.describe()}")
+                raise refuse(OptionError, N_("unknown option '{key}'. {options}"), key=raw_key,
+                             options=cls.describe_term())
             parsed[key] = _read_option_value(key, str(raw_value), hints[key], known[key])
         return cls(**parsed)
 
@@ -221,10 +238,11 @@ class GameOptions:
         return {k: v for k, v in self.to_json().items() if getattr(default, k) != v}
 
     @classmethod
-    def describe(cls) -> str:
-        """One line per option: `name=value|value (default x): help`."""
+    def describe(cls, say: Callable[[str], str] = str) -> str:
+        """Every option: `name=value|value (default x): help`, in the language `say` translates
+        marked sentences into (by default as written)."""
         if not dataclasses.fields(cls):
-            return "This game has no options."
+            return say(N_("This game has no options."))
         hints = typing.get_type_hints(cls)
         parts = []
         for f in dataclasses.fields(cls):
@@ -236,11 +254,22 @@ class GameOptions:
                 values = "|".join(f.metadata["choices"])
                 default = str(f.default)
             else:
-                values = kind.__name__ if isinstance(kind, type) else str(kind)
+                values = {int: N_("number"), float: N_("number"), str: N_("text")}.get(kind, str(kind))
+                values = say(values)
                 default = str(f.default)
             help_text = f.metadata.get("help", "")
-            parts.append(f"{f.name}={values} (default {default}){': ' + help_text if help_text else ''}")
-        return "Options: " + "; ".join(parts)
+            template = (N_("{name}={values} (default {default}): {help}") if help_text
+                        else N_("{name}={values} (default {default})"))
+            parts.append(say(template).format(name=f.name, values=values, default=default,
+                                              help=say(help_text) if help_text else ""))
+        return say(N_("Options: {options}")).format(options="; ".join(parts))
+
+    @classmethod
+    def describe_term(cls) -> Term:
+        """`describe`, as a value of a refusal that the referee says in the table's language."""
+        described = _Described(cls.describe())
+        described.options = cls
+        return described
 
 
 _TRUE = {"on", "yes", "true", "1", "y"}
@@ -254,24 +283,27 @@ def _read_option_value(key: str, text: str, kind: Any, spec: dataclasses.Field[A
             return True
         if value in _FALSE:
             return False
-        raise OptionError(f"option {key} takes on or off, not '{text}'")
+        raise refuse(OptionError, N_("option {key} takes on or off, not '{text}'"), key=key, text=text)
     if kind is int:
         try:
             number = int(value)
         except ValueError:
-            raise OptionError(f"option {key} takes a whole number, not '{text}'") from None
+            raise refuse(OptionError, N_("option {key} takes a whole number, not '{text}'"), key=key,
+                         text=text) from None
         low, high = spec.metadata.get("min"), spec.metadata.get("max")
         if (low is not None and number < low) or (high is not None and number > high):
-            raise OptionError(f"option {key} must be between {low} and {high}, not {number}")
+            raise refuse(OptionError, N_("option {key} must be between {low} and {high}, not {number}"), key=key,
+                         low=low, high=high, number=number)
         return number
     if kind is float:
         try:
             return float(value)
         except ValueError:
-            raise OptionError(f"option {key} takes a number, not '{text}'") from None
+            raise refuse(OptionError, N_("option {key} takes a number, not '{text}'"), key=key, text=text) from None
     choices = spec.metadata.get("choices")
     if choices and value not in choices:
-        raise OptionError(f"option {key} takes one of {', '.join(choices)}, not '{text}'")
+        raise refuse(OptionError, N_("option {key} takes one of {choices}, not '{text}'"), key=key,
+                     choices=", ".join(choices), text=text)
     if kind is str or isinstance(kind, types.UnionType) or choices:
         return value
     raise TypeError(f"option {key} has a type the parser does not know: {kind!r}")
@@ -467,7 +499,7 @@ class Game(ABC):
         """`seat` leaves the game for good; the game goes on without it, or ends."""
         self._check_seat(seat)
         if self.outcome() is not None:
-            raise IllegalMove("the game is already over")
+            raise refuse(IllegalMove, N_("the game is already over"))
         events = self._resign(seat)
         self.log.append((seat, RESIGN))
         return events
@@ -496,11 +528,12 @@ class Game(ABC):
         """Seat a new player called `name` in the running game, as the last seat. Raises
         IllegalMove, with the reason, when the game or its options do not allow it."""
         if self.outcome() is not None:
-            raise IllegalMove("the game is already over")
+            raise refuse(IllegalMove, N_("the game is already over"))
         if not self.allows_join:
-            raise IllegalMove(f"{self.title} does not let new players join a game in progress")
+            raise refuse(IllegalMove, N_("{game} does not let new players join a game in progress"), game=self.title)
         if self.players >= self.max_players:
-            raise IllegalMove(f"{self.title} seats at most {self.max_players} players")
+            raise refuse(IllegalMove, N_("{game} seats at most {count} players"), game=self.title,
+                         count=self.max_players)
         events = self._join(name)
         self.players += 1
         self.joined += 1
@@ -511,7 +544,7 @@ class Game(ABC):
     def _join(self, name: str) -> list[Event]:
         """Prepare the state for one more seat (it becomes seat `self.players`); may raise
         IllegalMove (an option forbids joining now). Games with `allows_join` override this."""
-        raise IllegalMove(f"{self.title} does not let new players join a game in progress")
+        raise refuse(IllegalMove, N_("{game} does not let new players join a game in progress"), game=self.title)
 
     # ---- persistence -------------------------------------------------------------------
 

@@ -494,9 +494,18 @@ def render(game: Game, viewer: int | None = None, *, feet: Mapping[int, Image.Im
     return bytes(draw(game, viewer, feet=feet))
 
 
+def _moment_as_written(moment: float) -> str:
+    return time.strftime("%a %d %b %H:%M UTC", time.gmtime(moment))
+
+
+moment_text: Callable[[float], str] = _moment_as_written
+"""How a picture writes a moment at the table being served: in English, unless the bot sets its
+locale-aware formatting here (`bot.i18n` does, through Babel)."""
+
+
 def deadline_text(deadline: float) -> str:
-    """A moment as a picture's header shows it: "Tue 27 Nov 14:05 UTC"."""
-    return time.strftime("%a %d %b %H:%M UTC", time.gmtime(deadline))
+    """A moment as a picture's header shows it: "Tue 27 Nov 14:05 UTC" (in the table's language)."""
+    return moment_text(deadline)
 
 
 def render_hand(game: Game, seat: int) -> bytes:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Mapping
-from typing import Any, Self
+from typing import Any, ClassVar, Self
 
 from engine.core import N_, Event, Game, GameOptions, IllegalMove, NotYourTurn, Outcome, register
 from engine.tronix import notation, position, teams
@@ -61,6 +61,7 @@ class Tronix(Game):
     summary = SUMMARY
     notation_help = NOTATION_HELP
     verbs = notation.VERBS
+    notation_words: ClassVar[Mapping[str, Mapping[str, str]]] = {"es": notation.SPANISH}
     options: TronixOptions
 
     team_names = (N_("green"), N_("pink"))
