@@ -49,5 +49,6 @@ def _all_of(clauses: list[Term]) -> Term:
     """Clauses joined by "and", each said in the table's language."""
     if len(clauses) == 1:
         return clauses[0]
-    return phrase(N_("{names} and {last}"), names=clauses[0] if len(clauses) == 2 else
-                  phrase(N_("{a}, {b}"), a=clauses[0], b=clauses[1]), last=clauses[-1])
+    if len(clauses) == 2:
+        return phrase(N_("{names} and {last}"), names=clauses[0], last=clauses[1])
+    return phrase(N_("{a}, {b} and {c}"), a=clauses[0], b=clauses[1], c=clauses[2])
