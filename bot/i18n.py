@@ -58,6 +58,11 @@ def _(message: str) -> str:
     return translations(_language.get()).gettext(message)
 
 
+def current_language() -> str:
+    """The language being spoken now."""
+    return _language.get()
+
+
 def ngettext(singular: str, plural: str, count: int) -> str:
     """`singular` or `plural` (as `count` asks) in the language being spoken now."""
     return translations(_language.get()).ngettext(singular, plural, count)

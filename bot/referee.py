@@ -528,10 +528,12 @@ class Referee(ModeratorCommands, ClockDuties):
         game = await self.games.get(table)
         seat = table.seat_of(user.id)
         assert seat is not None
+        language = table.meta.get(LANGUAGE) or DEFAULT_LANGUAGE
         actions = game.rank_suggestions(seat, game.legal_actions(seat))
+        canonical = type(game).canonical(typed, language)
         matched = [(rank, index, a) for index, a in enumerate(actions)
-                   if (rank := game.suggestion_match(a, typed)) is not None]
-        return [a for _, _, a in sorted(matched)][:limit]
+                   if (rank := game.suggestion_match(a, canonical)) is not None]
+        return [type(game).spoken(a, language) for _, _, a in sorted(matched)][:limit]
 
     # =========================================================================================
     # helpers
@@ -687,7 +689,7 @@ class Referee(ModeratorCommands, ClockDuties):
 
     def _move_reply(self, turn: Turn, *, headline: str = "") -> Reply:
         table, game = turn.table, turn.game
-        parts = [headline, narration.what_happened(turn.events), *narration.forced_lines(table, turn.forced),
+        parts = [headline, narration.what_happened(turn.events, narration.forced_lines(table, game, turn.forced)),
                  narration.who_is_next(table, game, turn.deadlines)]
         private: dict[int, Message] = {}
         for event in turn.events:

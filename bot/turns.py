@@ -38,8 +38,9 @@ class Turn:
         self.start_length = len(game.log)
         self.actions: list[ActionRecord] = []
         self.events: list[Event] = []
-        self.forced: list[tuple[int, str]] = []
-        """Actions the rules made for a seat (a pass when nothing else is legal)."""
+        self.forced: list[tuple[int, str, int]] = []
+        """Actions the rules made for a seat (a pass when nothing else is legal), each with the
+        number of events told before it (where it goes in the story of the turn)."""
         self.timers_before = timers_before
         self.timers_after: list[Timer] | None = None
         turn = table.turn_seconds or 0
@@ -103,8 +104,9 @@ class Turn:
             forced = next(((s, a) for s in waiting if (a := self.game.forced_action(s)) is not None), None)
             if forced is not None:
                 seat, action = forced
+                before = len(self.events)
                 self.apply(seat, action, "rules")
-                self.forced.append((seat, self.game.log[-1][1]))
+                self.forced.append((seat, self.game.log[-1][1], before))
                 continue
             robots = [s for s in waiting if self.table.seats[s].is_ai]
             if not robots:

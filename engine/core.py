@@ -414,6 +414,16 @@ class Game(ABC):
             return action
         return " ".join(words.get(word, word) for word in action.split(" "))
 
+    @classmethod
+    def canonical(cls, typed: str, language: str) -> str:
+        """What a player of `language` typed, with the notation's words of that language put back
+        in the canonical ones (the reverse of `spoken`), for matching against legal actions."""
+        words = cls.notation_words.get(language)
+        if not words:
+            return typed
+        back = {spoken.lower(): word for word, spoken in words.items()}
+        return " ".join(back.get(word.lower(), word) for word in typed.split(" "))
+
     def suggestion_match(self, action: str, typed: str) -> int | None:
         """How well the legal `action` matches what a player has typed so far, for autocomplete:
         0 when it starts with it, 1 when it contains it, None when it does not match. Games

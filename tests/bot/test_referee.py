@@ -12,6 +12,7 @@ from PIL import Image
 from bot.records import ABORTED, FINISHED, LOBBY, PLAYING, User
 from bot.referee import Referee
 from bot.timers import ManualClock
+from engine import GAMES
 from engine.tronimoes import Tronimoes
 from tests.bot.referees import ALICE, BOB, CAROL, MOD, PLACE, Notices, running_referee, started, text
 
@@ -428,8 +429,31 @@ def test_forced_actions_in_a_row_read_as_one_line_with_their_count():
 
     table = TableRecord(id=1, place="test:1", game="triominoes", options={}, status=LOBBY, created_by="test:alice",
                         created_at=0.0, seats=[SeatRecord(0, "alice", "test:alice"), SeatRecord(1, "bob", "test:bob")])
-    lines = forced_lines(table, [(0, "draw"), (0, "draw"), (0, "draw"), (0, "pass"), (1, "draw"), (1, "2-1-2 r1c0")])
+    game = GAMES["triominoes"].new(2, seed=1)
+    lines = [line for line, _at in forced_lines(table, game, [(0, "draw", 0), (0, "draw", 1), (0, "draw", 2),
+                                                              (0, "pass", 3), (1, "draw", 4), (1, "2-1-2 r1c0", 5)])]
     assert len(lines) == 2
     assert "`draw` ×3 and `pass` were played for them" in lines[0]
     assert "`draw` and `2-1-2 r1c0` were played for them" in lines[1]
-    assert forced_lines(table, [(1, "pass")])[0].endswith("`pass` was played for them.")
+    assert forced_lines(table, game, [(1, "pass", 0)])[0][0].endswith("`pass` was played for them.")
+
+
+def test_a_forced_action_is_told_before_the_moves_that_followed_it():
+    from bot.narration import what_happened
+    from engine.core import Event
+
+    events = [Event("pass", "bob passes: nothing is legal."), Event("play", "alice plays A at 0,0 SW.")]
+    told = what_happened(events, [("🤖 bob had no choice: `pass` was played for them.", 0)]).splitlines()
+    assert told == ["🤖 bob had no choice: `pass` was played for them.", "bob passes: nothing is legal.",
+                    "alice plays A at 0,0 SW."]
+
+
+def test_a_long_chain_of_moves_never_leaves_out_a_round_end():
+    from bot.narration import what_happened
+    from engine.core import Event
+
+    events = [Event("lay", f"move {n}.") for n in range(30)]
+    events[10:10] = [Event("round_end", "Round 1 is over: ana went out.")]
+    told = what_happened(events)
+    assert "Round 1 is over: ana went out." in told and "more moves" in told
+    assert told.index("move 3.") < told.index("Round 1 is over") < told.index("move 29.")
