@@ -50,6 +50,9 @@ from engine.ai import AGENTS
 log = logging.getLogger(__name__)
 
 BOT_NAMES = ["Pip", "Dot", "Bones", "Tilly", "Domi", "Rook", "Nib", "Cubby"]
+AI_NAMES = ("bot", "greedy", "random")
+"""The AI players as the README and `tileref play --help` name them ("strong" is read as "bot")."""
+AGENT_WORDS = {"strong": N_("strong"), "greedy": N_("greedy"), "random": N_("random")}
 HISTORY_PAGE = 25
 RETRIES = 5
 """How often a lobby change is redone when another process changed the table meanwhile."""
@@ -285,14 +288,14 @@ class Referee(ModeratorCommands, ClockDuties):
             raise Refused(_("only players at this table can add an AI player"))
         if kind not in AGENTS and kind not in ("bot", "ai"):
             raise Refused(_("there is no AI called '{name}'; choose one of {names}").format(
-                name=echo(kind), names=", ".join(AGENTS)))
+                name=echo(kind), names=", ".join(AI_NAMES)))
         if len(table.seats) >= cls.max_players:
             raise Refused(_("the table is full ({count} players)").format(count=cls.max_players))
         agent = "strong" if kind in ("bot", "ai") else kind
         taken = {s.name for s in table.seats}
         bot_name = next((f"{n} (bot)" for n in BOT_NAMES if f"{n} (bot)" not in taken), f"Bot {len(table.seats) + 1}")
         table.seats.append(SeatRecord(len(table.seats), bot_name, None, agent))
-        return _("🤖 {player} ({agent} AI) sits down.").format(player=name_token(bot_name), agent=agent)
+        return _("🤖 {player} ({agent} AI) sits down.").format(player=name_token(bot_name), agent=_(AGENT_WORDS[agent]))
 
     def _lobby_reply(self, table: TableRecord, headline: str) -> Reply:
         return Reply(public=Message(f"{headline}\n{lobby_text(table)}"), table_id=table.id, place=table.place,
