@@ -46,6 +46,7 @@ from bot.typing_rules import echo, is_move_text, strip_markdown
 from bot.wording import actor_note, chat, hand_text, lobby_text, named, without_echo
 from engine import GAMES, Game, GameError, NotationError, NotYourTurn
 from engine.ai import AGENTS
+from engine.core import JOIN, RESIGN
 
 log = logging.getLogger(__name__)
 
@@ -499,6 +500,7 @@ class Referee(ModeratorCommands, ClockDuties):
         end = len(actions) - (page - 1) * HISTORY_PAGE
         shown = actions[max(0, end - HISTORY_PAGE):end]
         now = self.clock.now()
+        language = table.meta.get(LANGUAGE) or DEFAULT_LANGUAGE
         lines = [_("**Moves {first}–{last} of {count}** (page {page} of {pages})").format(
             first=shown[0].ply, last=shown[-1].ply, count=len(actions), page=page, pages=pages)]
         for record in shown:
@@ -509,7 +511,13 @@ class Referee(ModeratorCommands, ClockDuties):
                 continue
             who = name_token(table.seats[record.seat].name)
             by = actor_note(record.actor, table)
-            lines.append(f"`{record.ply:>3}` {who}: `{record.action}`{by} · " + _("{when} ago").format(when=when))
+            if record.action == RESIGN:
+                did = _("left the game")
+            elif record.action.startswith(JOIN + " "):
+                did = _("joined the game")
+            else:
+                did = f"`{GAMES[table.game].spoken(record.action, language)}`"
+            lines.append(f"`{record.ply:>3}` {who}: {did}{by} · " + _("{when} ago").format(when=when))
         if page < pages:
             lines.append(_("Older moves: history page {page}.").format(page=page + 1))
         return Reply(caller=Message("\n".join(lines)), table_id=table.id, place=place)

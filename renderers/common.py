@@ -20,6 +20,8 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from PIL import Image, ImageDraw, ImageFont
 
+from engine.core import Term
+
 if TYPE_CHECKING:
     from engine.core import Game
 
@@ -104,7 +106,9 @@ def N_(text: str) -> str:
 
 
 def say(text: str) -> str:
-    """`text` (marked with `N_`) in the language of the table being served."""
+    """`text` (marked with `N_`, or a game's `Term`) in the language of the table being served."""
+    if isinstance(text, Term):
+        return text.say(translate)
     return translate(text)
 
 

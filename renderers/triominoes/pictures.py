@@ -151,7 +151,7 @@ def board_image(view: Mapping[str, Any], deadline: float | None = None) -> Image
     _header(image, view, deadline, at.header)
     if banner:
         draw.rectangle((0, at.header, at.width, at.header + BANNER - 4), fill=INK)
-        draw_text(image, (12, at.header + (BANNER - 4) / 2), fit_text(banner, 15, at.width - 24, bold=True), 15,
+        draw_text(image, (12, at.header + (BANNER - 4) / 2), fit_text(say(banner), 15, at.width - 24, bold=True), 15,
                   WHITE, anchor="lm", bold=True)
     for r in range(at.low_r, at.high_r + 1):
         for c in range(at.low_c, at.high_c + 1):
