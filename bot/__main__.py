@@ -219,7 +219,7 @@ async def play_console(args: argparse.Namespace) -> int:
     database = database_address(args.db)
     store = store_for(database)
     await store.open()
-    referee = Referee(store, confirms_delivery=False, ai_seconds=max(0.0, args.ai_seconds))
+    referee = Referee(store, confirms_delivery=False, ai_seconds=max(0.0, args.ai_seconds), move_help=False)
     await referee.open()
     colour = args.colour and sys.stdout.isatty() and not os.environ.get("NO_COLOR")
     boards = Path(args.boards) if args.boards else \

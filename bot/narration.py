@@ -80,6 +80,16 @@ def who_is_next(table: TableRecord, game: Game, deadline: dict[int, float] | Non
     return _("▶️ Waiting for {players}{until}.").format(players=join(people), until=until)
 
 
+def how_to_move(game: Game) -> str:
+    """One short line on how to type a move in this game, in the table's notation ("" when the
+    game is over)."""
+    example = game.example_move()
+    if game.outcome() is not None or not example:
+        return ""
+    return _("✏️ Type a move like `{example}`, or use /move.").format(
+        example=type(game).spoken(example, current_language()))
+
+
 def forced_lines(table: TableRecord, game: Game, forced: Sequence[tuple[int, str, int]]) -> list[tuple[str, int]]:
     """The actions the rules made for the players, a line per player in a row (with the number
     of events told before it): repeats counted (`draw` ×3, then `pass`), so three forced draws

@@ -20,7 +20,7 @@ import renderers
 from bot import narration
 from bot.announcing import ClockDuties
 from bot.i18n import DEFAULT as DEFAULT_LANGUAGE
-from bot.i18n import N_, _, refusal_text, said, speak
+from bot.i18n import LANGUAGES, N_, _, refusal_text, said, speak
 from bot.loader import DEFAULT_GAME_CACHE, STARTING_SEATS, GameLoader, new_game
 from bot.media import decoded
 from bot.moderation import ModeratorCommands
@@ -87,8 +87,10 @@ class Referee(ModeratorCommands, ClockDuties):
                  cache_size: int = DEFAULT_GAME_CACHE, seeds: Callable[[], int] | None = None,
                  confirms_delivery: bool = True,
                  delivery_lease: float = DEFAULT_LEASE, outbox_every: float = SWEEP_SECONDS,
-                 ai_seconds: float = 2.0) -> None:
+                 ai_seconds: float = 2.0, move_help: bool = True) -> None:
         self.store = store
+        self.move_help = move_help
+        """Whether each turn's message ends with how to type a move (`/move` is Discord's)."""
         self.seeds = seeds or (lambda: secrets.randbits(62))
         self.clock: Clock = clock or SystemClock()
         self.render_images = render
@@ -202,6 +204,18 @@ class Referee(ModeratorCommands, ClockDuties):
         if turn_time is not None:
             turn_seconds = duration(turn_time)
         return name, parsed, turn_seconds
+
+    async def language_for(self, options: Any, guild: str | None, language: str | None) -> str:
+        """The language a table opened with `options` on `guild` by someone speaking `language`
+        will speak (its `lang=` option, else the server's setting, else the opener's)."""
+        try:
+            chosen = parse_options(options).get(LANGUAGE)
+        except Refused:
+            chosen = None
+        if chosen is not None and chosen.strip().lower() in LANGUAGES:
+            return chosen.strip().lower()
+        server = (await self.store.settings(guild)).language if guild else None
+        return server or language or DEFAULT_LANGUAGE
 
     async def _create(self, place: str, user: User, game: str, options: Any, turn_time: str | None,
                       guild: str | None, seat_creator: bool, language: str | None) -> Reply:
@@ -351,6 +365,21 @@ class Referee(ModeratorCommands, ClockDuties):
 
     # =========================================================================================
     # playing
+
+    async def common_move(self, place: str, user: User, command: str, argument: str = "", *,
+                          seen: int | None = None) -> Reply:
+        """A common command (`draw`, `pass`, `skip`: Discord's /draw, /pass, /skip): the game's own
+        move for it, played like any move; or, in a game that has none, a refusal saying the game's
+        own way of doing that, or that it has none."""
+        table = await self.store.table_at(place)
+        cls = GAMES[table.game] if table is not None else None
+        if table is None or cls is None or table.status != PLAYING or command in cls.command_moves:
+            move = cls.command_moves.get(command, command) if cls is not None else command
+            return await self.act(place, user, f"{move} {argument}".strip(), seen=seen)
+        speak(table.meta.get(LANGUAGE))
+        told = cls.command_help.get(command)
+        text = _(told) if told else _("{game} has no `{command}`.").format(game=cls.title, command=command)
+        return refusal(text, table_id=table.id, place=place)
 
     async def act(self, place: str, user: User, text: str, *, seen: int | None = None,
                   typed: bool = False) -> Reply:
@@ -701,7 +730,8 @@ class Referee(ModeratorCommands, ClockDuties):
     def _move_reply(self, turn: Turn, *, headline: str = "") -> Reply:
         table, game = turn.table, turn.game
         parts = [headline, narration.what_happened(turn.events, narration.forced_lines(table, game, turn.forced)),
-                 narration.who_is_next(table, game, turn.deadlines)]
+                 narration.who_is_next(table, game, turn.deadlines),
+                 narration.how_to_move(game) if self.move_help else ""]
         private: dict[int, Message] = {}
         for event in turn.events:
             if event.to is not None and not table.seats[event.to].is_ai:

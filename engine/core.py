@@ -258,8 +258,8 @@ class GameOptions:
                 values = say(values)
                 default = str(f.default)
             help_text = f.metadata.get("help", "")
-            template = (N_("{name}={values} (default {default}): {help}") if help_text
-                        else N_("{name}={values} (default {default})"))
+            template = (N_("`{name}={values}` (default `{default}`): {help}") if help_text
+                        else N_("`{name}={values}` (default `{default}`)"))
             parts.append(say(template).format(name=f.name, values=values, default=default,
                                               help=say(help_text) if help_text else ""))
         return say(N_("Options: {options}")).format(options="; ".join(parts))
@@ -333,6 +333,15 @@ class Game(ABC):
     """Every word of the game's notation, in every language it accepts ("draw", "pass", …):
     typed chat is taken as a move only when all its words are verbs, player names or words of
     the seat's legal actions; anything else is conversation."""
+    command_moves: ClassVar[Mapping[str, str]] = {}
+    """What the common commands `draw`, `pass` and `skip` (Discord's /draw, /pass, /skip) play in
+    this game, by command: the text of the game's own move (`{"draw": "draw"}`)."""
+    command_help: ClassVar[Mapping[str, str]] = {}
+    """For a common command the game has no move for, the game's own way of doing that or why it
+    has none, marked with `N_` ("Tromino Go has no drawing: …")."""
+    example_moves: ClassVar[tuple[str, ...]] = ()
+    """A move or two as players type them, to show how moving is written (`3:5 c4 d4`); the
+    first is the usual one (see `example_move`)."""
     notation_words: ClassVar[Mapping[str, Mapping[str, str]]] = {}
     """Per language, the words of the canonical notation as players of that language type them
     (`{"es": {"draw": "robar"}}`); `parse` reads both. Autocomplete and `rules` show them."""
@@ -404,6 +413,11 @@ class Game(ABC):
         """`actions` (legal for `seat`) in the order a player would most like to see them offered
         (Tetromic: most rows cleared first). By default as they are."""
         return actions
+
+    def example_move(self) -> str:
+        """How a move is written now, as an example that gives nothing away (not a legal move
+        from anyone's hand): by default the first of `example_moves`."""
+        return self.example_moves[0] if self.example_moves else ""
 
     @classmethod
     def spoken(cls, action: str, language: str) -> str:

@@ -89,6 +89,10 @@ class Tetromic(Game):
     verbs = frozenset({"play", "draw", "skip", "discard", "line", "square", *(k.lower() for k in KINDS), "j", "z",
                        "poner", "robar", "saltar", "descartar", "línea", "cuadrado"})
     notation_words: ClassVar[Mapping[str, Mapping[str, str]]] = {"es": notation.SPANISH}
+    command_moves: ClassVar[Mapping[str, str]] = {"draw": "draw", "skip": "skip"}
+    command_help: ClassVar[Mapping[str, str]] = {
+        "pass": N_("Tetromic has no pass: `skip` ends your phase without drawing.")}
+    example_moves = ("play T-u 2,3", "draw", "skip")
     action_separator = notation.SEPARATOR
     allows_join = True
     default_turn_seconds = 24 * 3600

@@ -73,6 +73,10 @@ class Triominoes(Game):
     notation_help = NOTATION_HELP
     verbs = frozenset({"draw", "pass", "at", "play", "on", "robar", "pasar", "en", "poner"})
     notation_words: ClassVar[Mapping[str, Mapping[str, str]]] = {"es": notation.SPANISH}
+    command_moves: ClassVar[Mapping[str, str]] = {"draw": "draw", "pass": "pass"}
+    command_help: ClassVar[Mapping[str, str]] = {
+        "skip": N_("Triominoes has no skip: when nothing fits, the referee draws (up to 3) and passes for you.")}
+    example_moves = ("1-2-2 r1c0", "122 at 7")
     options: TriominoesOptions
 
     def __init__(self, players: int, seed: int, options: GameOptions, names: list[str]) -> None:

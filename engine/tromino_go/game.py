@@ -92,6 +92,15 @@ class TrominoGo(Game):
     verbs = frozenset({"play", "move", "to", "pass", "concede", "accept", "forfeit", "verify", "sw", "se", "nw", "ne",
                        "a", "b", "c", "poner", "mover", "ceder", "aceptar", "pasar", "abandonar", "so", "no"})
     notation_words: ClassVar[Mapping[str, Mapping[str, str]]] = {"es": notation.SPANISH}
+    command_help: ClassVar[Mapping[str, str]] = {
+        "draw": N_("Tromino Go has no drawing: every tromino is the same L. Play one like `play 2,-1 SW`."),
+        "pass": N_("In Tromino Go you never pass yourself: when nothing is legal the referee passes for you. "
+                   "To give up points instead, `concede 2`."),
+        "skip": N_("Tromino Go has no skip: when nothing is legal the referee passes for you.")}
+    example_moves = ("play 2,-1 SW", "move 0,0 to 3,1 NE")
+
+    def example_move(self) -> str:
+        return self.example_moves[1] if self.phase == "moving" else self.example_moves[0]
     default_turn_seconds = 72 * 3600
     options: TrominoGoOptions
 

@@ -98,6 +98,13 @@ class Tronimoes(Game):
     notation_help = NOTATION_HELP
     verbs = frozenset({"draw", "pass", "ready", "spacer", "on", "robar", "pasar", "listo", "separador", "en"})
     notation_words: ClassVar[Mapping[str, Mapping[str, str]]] = {"es": notation.SPANISH}
+    command_moves: ClassVar[Mapping[str, str]] = {"draw": "draw", "pass": "pass"}
+    command_help: ClassVar[Mapping[str, str]] = {
+        "skip": N_("Tronimoes has no skip: `draw` once, then lay a tile or `pass`.")}
+    example_moves = ("3:5 c4 d4", "draw", "pass")
+
+    def example_move(self) -> str:
+        return "ready" if self.phase == BETWEEN_ROUNDS else self.example_moves[0]
 
     options: TronimoesOptions
 

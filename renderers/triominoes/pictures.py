@@ -29,6 +29,7 @@ from renderers.common import (
     encode_png,
     fit_text,
     palette_image,
+    say,
     seat_colour,
     text_width,
 )
