@@ -3,14 +3,26 @@ and 1 at its top-right; 1-2-2 cannot be turned to fit")."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from engine.core import N_, Term, any_of, phrase
+from engine.triominoes.board import Board
 from engine.triominoes.geometry import Cell, cell_name, corners, points_up
+from engine.triominoes.options import TriominoesOptions
+from engine.triominoes.rounds import Opening
+from engine.triominoes.state import Seat
 from engine.triominoes.tiles import Tile, name
 
-if TYPE_CHECKING:
-    from engine.triominoes.game import Triominoes
+
+class RefusalView(Protocol):
+    """What a refusal reads of a Triominoes game."""
+
+    board: Board
+    pending: Opening | None
+    seats: list[Seat]
+
+    @property
+    def options(self) -> TriominoesOptions: ...
 
 UP_CORNERS = (N_("apex"), N_("bottom-right"), N_("bottom-left"))
 DOWN_CORNERS = (N_("top-left"), N_("top-right"), N_("bottom"))
@@ -20,7 +32,7 @@ def corner_names(cell: Cell) -> tuple[str, str, str]:
     return UP_CORNERS if points_up(cell) else DOWN_CORNERS
 
 
-def why_not(game: Triominoes, seat: int, tile: Tile, cell: Cell) -> Term:
+def why_not(game: RefusalView, seat: int, tile: Tile, cell: Cell) -> Term:
     """The reason `tile`, which `seat` holds, may not go on `cell` now."""
     board = game.board
     where = cell_name(cell)

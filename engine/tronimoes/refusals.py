@@ -8,20 +8,23 @@ foot, reserved-foot and no-blocking rules.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from engine.core import N_, Term, any_of, phrase
 from engine.tronimoes.board import tile_name
+from engine.tronimoes.lines import head, line_label, lines_in_priority
 from engine.tronimoes.notation import LayRequest
-from engine.tronimoes.state import Line, LineKey
-
-if TYPE_CHECKING:
-    from engine.tronimoes.game import Tronimoes
+from engine.tronimoes.placement import (
+    blocking_problem,
+    free_line_problem,
+    permission_problem,
+    reserved_problem,
+    square_problem,
+)
+from engine.tronimoes.state import Line, LineKey, Table
 
 TOUCHES, ALLOWED, MATCHES, PLACED = 1, 2, 3, 4
 
 
-def explain_lay(game: Tronimoes, seat: int, request: LayRequest, line_key: LineKey | None) -> Term:
+def explain_lay(game: Table, seat: int, request: LayRequest, line_key: LineKey | None) -> Term:
     """The reason the requested lay is illegal for `seat` now."""
     if game.spacer is not None:
         return _explain_free_line_leader(game, seat, request)
@@ -38,7 +41,7 @@ def explain_lay(game: Tronimoes, seat: int, request: LayRequest, line_key: LineK
         return phrase(N_("{tile} cannot be laid anywhere on a line you may play on now. {hint}"),
                       tile=name, hint=own_line_hint(game, seat))
     best: tuple[int, int, Term] | None = None
-    lines = game._lines_in_priority(seat)
+    lines = lines_in_priority(game, seat)
     if line_key is not None:
         lines = [line for line in lines if line.key == line_key]
     first, second = squares
@@ -50,43 +53,38 @@ def explain_lay(game: Tronimoes, seat: int, request: LayRequest, line_key: LineK
     if best is not None:
         return best[2]
     where = f"{game.grid.name(first)} {game.grid.name(second)}"
-    target = game.line_label(line_key, seat) if line_key is not None else Term(N_("any line you may play on"))
+    target = line_label(game, line_key, seat) if line_key is not None else Term(N_("any line you may play on"))
     return phrase(N_("{tile} at {squares} does not touch the open end of {line}. {hint}"), tile=name,
                   squares=where, line=target, hint=own_line_hint(game, seat))
 
 
-def _attempt(game: Tronimoes, seat: int, line: Line, t: tuple[int, int], match: int,
+def _attempt(game: Table, seat: int, line: Line, t: tuple[int, int], match: int,
              other: int) -> tuple[int, Term] | None:
     """How far laying `t` with its matching half on `match` gets on `line`, and why it stops."""
-    head = game.head(line)
-    if not any(game.grid.adjacent(match, end) for end in head.open_squares):
+    end = head(game, line)
+    if not any(game.grid.adjacent(match, square) for square in end.open_squares):
         return None
-    permission = game._permission_problem(seat, line)
+    permission = permission_problem(game, seat, line)
     if permission:
         return TOUCHES, permission
-    wanted = head.next_pips
+    wanted = end.next_pips
     if wanted not in t:
         return ALLOWED, phrase(N_("{tile} does not match the {pips} at the end of {line} ({squares})"),
-                               tile=tile_name(t), pips=wanted, line=game.line_label(line.key, seat),
-                               squares=_either(game, head.open_squares))
-    problem = game._square_problem(seat, line, match, other)
+                               tile=tile_name(t), pips=wanted, line=line_label(game, line.key, seat),
+                               squares=any_of([game.grid.name(s) for s in end.open_squares]))
+    problem = square_problem(game, seat, line, match, other)
     if problem:
         return MATCHES, problem
     return PLACED, phrase(N_("{tile} cannot go there on {line}"), tile=tile_name(t),
-                          line=game.line_label(line.key, seat))
+                          line=line_label(game, line.key, seat))
 
 
-def _either(game: Tronimoes, squares: tuple[int, ...]) -> str:
-    """`c4` or `c4 or c6`, said in the table's language."""
-    return any_of([game.grid.name(s) for s in squares])
-
-
-def _explain_free_line_leader(game: Tronimoes, seat: int, request: LayRequest) -> Term:
+def _explain_free_line_leader(game: Table, seat: int, request: LayRequest) -> Term:
     assert game.spacer is not None
     top = game.highest_leader
     far = game.spacer[1]
     far_name = game.grid.name(far)
-    problem = game._free_line_problem(seat)
+    problem = free_line_problem(game, seat)
     if problem:
         return problem
     t = request.tile
@@ -103,22 +101,22 @@ def _explain_free_line_leader(game: Tronimoes, seat: int, request: LayRequest) -
         return phrase(N_("a free-line leader goes off the end of the spacer, not on it"))
     if not (game.grid.adjacent(a, far) or game.grid.adjacent(b, far)):
         return phrase(N_("a free-line leader must touch {square}, the spacer's far end"), square=far_name)
-    return (game._reserved_problem(None, (a, b)) or game._blocking_problem(seat, None, (a, b))
+    return (reserved_problem(game, None, (a, b)) or blocking_problem(game, seat, None, (a, b))
             or phrase(N_("{tile} cannot start a free line there"), tile=tile_name(t)))
 
 
-def own_line_hint(game: Tronimoes, seat: int) -> Term:
+def own_line_hint(game: Table, seat: int) -> Term:
     """Where the player's own line can be extended, in one sentence."""
     me = game.seats[seat]
     line = game.lines[seat]
     if line.dead or me.dead:
         return phrase(N_("Your line is dead."))
-    head = game.head(line)
-    ends = _either(game, head.open_squares)
+    end = head(game, line)
+    ends = any_of([game.grid.name(s) for s in end.open_squares])
     if not line.tiles:
         if me.footed and me.foot is not None:
             return phrase(N_("Your line starts from the round leader at {squares} (a {pips}), through your foot "
-                             "square {square}."), squares=ends, pips=head.next_pips, square=game.grid.name(me.foot))
+                             "square {square}."), squares=ends, pips=end.next_pips, square=game.grid.name(me.foot))
         return phrase(N_("Your line starts from the round leader at {squares} (a {pips})."), squares=ends,
-                      pips=head.next_pips)
-    return phrase(N_("Your line's open end is {squares} (a {pips})."), squares=ends, pips=head.next_pips)
+                      pips=end.next_pips)
+    return phrase(N_("Your line's open end is {squares} (a {pips})."), squares=ends, pips=end.next_pips)
