@@ -251,4 +251,4 @@ def test_the_text_board_counts_one_tile_in_the_singular():
     view = Tronimoes.new(2, seed=1, names=["ada", "bo"]).view(None)
     view["seats"][0]["hand_size"] = 1
     summary = "\n".join(_summary(view))
-    assert "ada: 0 pts, 1 tile" in summary and "1 tiles" not in summary and "bo: 0 pts, 10 tiles" in summary
+    assert "ada: 0 pts, 1 tile\n" in summary and " 1 tiles" not in summary and "bo: 0 pts, 9 tiles" in summary
