@@ -19,6 +19,7 @@ from renderers.common import (
     HIGHLIGHT,
     INK,
     MUTED,
+    N_,
     PAPER,
     RGB,
     WHITE,
@@ -28,6 +29,7 @@ from renderers.common import (
     fit_text,
     hatch_tile,
     mix,
+    say,
 )
 
 CELL = 34
@@ -64,10 +66,12 @@ def board_image(view: Mapping[str, Any], viewer: int | None = None, deadline: fl
     columns = min(PER_ROW, len(seats))
     rows = (len(seats) + PER_ROW - 1) // PER_ROW
     image = Image.new("RGB", (GAP + columns * panel_w, TOP + rows * panel_h), PAPER)
-    title = (f"Tetromic · phase {view['phase']} · first to level {view['target_level']} wins"
-             + (f" · phase ends {deadline_text(deadline)}" if deadline is not None else ""))
+    title = "Tetromic · " + say(N_("phase {phase} · first to level {level} wins")).format(
+        phase=view["phase"], level=view["target_level"])
+    if deadline is not None:
+        title += " · " + say(N_("phase ends {when}")).format(when=deadline_text(deadline))
     if view.get("winner") is not None:
-        title = f"Tetromic · {view['seats'][view['winner']]['name']} wins!"
+        title = "Tetromic · " + say(N_("{player} wins!")).format(player=view["seats"][view["winner"]]["name"])
     draw_text(image, (GAP, TOP // 2 + 2), fit_text(title, 22, image.width - 2 * GAP, bold=True), 22, INK,
               anchor="lm", bold=True)
     for place, seat in enumerate(seats):
@@ -85,8 +89,10 @@ def _panel(image: Image.Image, view: Mapping[str, Any], seat: int, left: int, to
     box_w = width * CELL
     name = fit_text(str(info["name"]), 17, box_w, bold=True)
     draw_text(image, (grid_left, top + 14), name, 17, INK, anchor="lm", bold=True)
-    status = "out" if info["resigned"] else "drew" if info["drew"] else "done" if info["done"] else "to draw"
-    line = f"level {info['level']} · {info['points']}/{info['needed']} pts · {status}"
+    status = say(N_("out") if info["resigned"] else N_("drew") if info["drew"] else N_("done") if info["done"]
+                 else N_("to draw"))
+    line = say(N_("level {level} · {points}/{needed} pts · {status}")).format(
+        level=info["level"], points=info["points"], needed=info["needed"], status=status)
     draw_text(image, (grid_left, top + 38), fit_text(line, 14, box_w), 14, MUTED, anchor="lm")
     if framed:
         draw.rectangle((grid_left - 4, grid_top - 4, grid_left + box_w + 3, grid_top + height * CELL + 3),
@@ -127,7 +133,8 @@ def hand(game: Any, seat: int) -> bytes:
     width = max(320, 24 + len(kinds) * 110)
     image = Image.new("RGB", (width, 150), PAPER)
     draw = ImageDraw.Draw(image)
-    title = f"Your pieces · {sum(held.values())}" if kinds else "You hold no pieces: `draw` once a phase"
+    title = (say(N_("Your pieces · {count}")).format(count=sum(held.values())) if kinds
+             else say(N_("You hold no pieces: `draw` once a phase")))
     draw_text(image, (14, 20), title, 18, INK, anchor="lm", bold=True)
     for index, kind in enumerate(kinds):
         left = 14 + index * 110

@@ -20,6 +20,7 @@ from renderers.common import (
     HIGHLIGHT,
     INK,
     MUTED,
+    N_,
     PAPER,
     RGB,
     WHITE,
@@ -214,24 +215,28 @@ def _header(image: Image.Image, view: Mapping[str, Any], deadline: float | None,
     seats = view["seats"]
     outcome = view.get("outcome")
     if outcome:
-        names = " and ".join(seats[w]["name"] for w in outcome["winners"]) or "Nobody"
-        title = f"Game over · {names} win{'s' if len(outcome['winners']) == 1 else ''}"
+        winners = [seats[w]["name"] for w in outcome["winners"]]
+        title = (say(N_("Game over · nobody wins")) if not winners else
+                 say(N_("Game over · {players} wins") if len(winners) == 1 else N_("Game over · {players} win")).format(
+                     players=", ".join(winners)))
     else:
         mover = seats[view["turn"]]
-        title = f"Round {view['round']} · {mover['name']} to play"
+        title = say(N_("Round {round} · {player} to play")).format(round=view["round"], player=mover["name"])
         if view.get("opening"):
-            title += f": opens with {' or '.join(view['opening'])}"
+            title += say(N_(": opens with {tiles}")).format(tiles=" / ".join(view["opening"]))
         elif mover["drawn"]:
-            title += f" (drew {mover['drawn']})"
+            title += say(N_(" (drew {count})")).format(count=mover["drawn"])
     draw_text(image, (12, 20), fit_text(title, 21, image.width - 24, bold=True), 21, INK, anchor="lm", bold=True)
     draw = ImageDraw.Draw(image)
     for index, label, bold, x, y in score_places(view, image.width):
         gone = seats[index]["resigned"]
         draw.rectangle((x, y - 7, x + 14, y + 7), fill=MUTED if gone else seat_colour(index))
         draw_text(image, (x + 20, y), label, 16, MUTED if gone else INK, anchor="lm", bold=bold)
-    stage = f"Well: {view['well_size']} tiles · type a tile and a numbered spot: 1-2-2 at 7"
+    stage = say(N_("Well: {count} tiles · type a tile and a numbered spot: 1-2-2 at 7")).format(
+        count=view["well_size"])
     if deadline is not None and not outcome:
-        stage = f"Well: {view['well_size']} · {seats[view['turn']]['name']} must play by {deadline_text(deadline)}"
+        stage = say(N_("Well: {count} · {player} must play by {when}")).format(
+            count=view["well_size"], player=seats[view["turn"]]["name"], when=deadline_text(deadline))
     draw_text(image, (12, height - 14), fit_text(stage, 14, image.width - 24), 14, MUTED, anchor="lm")
 
 
@@ -257,12 +262,12 @@ def hand(game: Any, seat: int) -> bytes:
     image = Image.new("RGB", (width, 64 + rows * (int(HEIGHT) + 40)), PAPER)
     draw = ImageDraw.Draw(image)
     me = view["seats"][seat]
-    status = f"Your tiles ({len(tiles)}) · score {me['score']}"
+    status = say(N_("Your tiles ({count}) · score {score}")).format(count=len(tiles), score=me["score"])
     if view.get("turn") == seat:
-        status += " · your turn" + (": yellow tiles fit" if playable else ": nothing fits (draw)")
+        status += say(N_(" · your turn: yellow tiles fit") if playable else N_(" · your turn: nothing fits (draw)"))
     draw_text(image, (12, 24), fit_text(status, 18, width - 24, bold=True), 18, INK, anchor="lm", bold=True)
     if not tiles:
-        draw_text(image, (12, 64), "No tiles left.", 16, MUTED, anchor="lm")
+        draw_text(image, (12, 64), say(N_("No tiles left.")), 16, MUTED, anchor="lm")
     for index, name in enumerate(tiles):
         row, column = divmod(index, per_row)
         x0 = 24 + column * (SIDE + 24)

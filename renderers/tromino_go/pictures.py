@@ -21,6 +21,7 @@ from renderers.common import (
     HIGHLIGHT,
     INK,
     MUTED,
+    N_,
     PAPER,
     RGB,
     WHITE,
@@ -31,6 +32,7 @@ from renderers.common import (
     fit_text,
     hatch_tile,
     palette_image,
+    say,
 )
 from renderers.tromino_go.text_board import shown
 
@@ -163,29 +165,34 @@ def _header(image: Image.Image, view: Mapping[str, Any], first: int, deadline: f
     (`first`: the seat with capitals there), and the stage."""
     names, points = view["names"], view["points"]
     if view.get("winner") is not None:
-        title = f"{names[view['winner']]} wins the game"
-        stage = "Game over"
+        title = say(N_("{player} wins the game")).format(player=names[view["winner"]])
+        stage = say(N_("Game over"))
     else:
-        stage = f"turn {view['t'] + 1} · " + ("moving phase: points ×2" if view["phase"] == "moving" else
-                                             f"{view['placed']}/30 placed")
-        title = f"Round {view['round']} · {names[view['mover']]} plays {view['letter']}"
+        stage = say(N_("turn {count}")).format(count=view["t"] + 1) + " · " + (
+            say(N_("moving phase: points ×2")) if view["phase"] == "moving" else
+            say(N_("{count}/30 placed")).format(count=view["placed"]))
+        title = say(N_("Round {round} · {player} plays {letter}")).format(
+            round=view["round"], player=names[view["mover"]], letter=view["letter"])
         if view.get("passes"):
-            stage += f" · {view['passes']} pass{'es' if view['passes'] != 1 else ''} in a row"
+            stage += " · " + say(N_("{count} pass in a row") if view["passes"] == 1 else
+                                 N_("{count} passes in a row")).format(count=view["passes"])
     draw_text(image, (12, 20), fit_text(title, 22, image.width - 24, bold=True), 22, INK, anchor="lm", bold=True)
     x = 12
     for seat, colour, sample in ((first, FIRST, "A"), (1 - first, SECOND, "a")):
         draw = ImageDraw.Draw(image)
         draw.rectangle((x, 42, x + 22, 64), fill=colour, outline=INK, width=2)
         draw_text(image, (x + 11, 53), sample, 15, WHITE if colour == FIRST else INK, anchor="mm", bold=True)
-        label = fit_text(f"{names[seat]}: {points[seat]} TGpoint{'s' if points[seat] != 1 else ''}", 17,
+        label = fit_text(say(N_("{player}: {count} TGpoint") if points[seat] == 1 else
+                             N_("{player}: {count} TGpoints")).format(player=names[seat], count=points[seat]), 17,
                          image.width // 2 - 50, bold=True)
         draw_text(image, (x + 30, 53), label, 17, INK, anchor="lm", bold=True)
         x = image.width // 2
-    stage += f" · {names[view['mover']]} must play by {deadline_text(deadline)}" if deadline is not None and \
-        view.get("winner") is None else " · 7 TGpoints win"
+    stage += " · " + (say(N_("{player} must play by {when}")).format(
+        player=names[view["mover"]], when=deadline_text(deadline)) if deadline is not None and
+        view.get("winner") is None else say(N_("7 TGpoints win")))
     moving = view["phase"] == "moving" and view.get("winner") is None
     if moving:
-        stage += " · dots: movable"
+        stage += " · " + say(N_("dots: movable"))
     draw_text(image, (12, 80), fit_text(stage, 16, image.width - 24, bold=moving), 16, INK if moving else MUTED,
               anchor="lm", bold=moving)
 
@@ -211,22 +218,24 @@ def hand(game: Any, seat: int) -> bytes:
     colour = FIRST if capitals else SECOND
     draw.rectangle((12, 12, 52, 52), fill=colour, outline=INK, width=2)
     draw_text(image, (32, 32), "A" if capitals else "a", 24, WHITE if capitals else INK, anchor="mm", bold=True)
-    side = "capitals (A B C), blue" if capitals else "lower case (a b c), orange"
-    draw_text(image, (64, 24), fit_text(f"You play {side}", 18, MIN_WIDTH - 76, bold=True), 18, INK,
+    side = say(N_("You play capitals (A B C), blue") if capitals else N_("You play lower case (a b c), orange"))
+    draw_text(image, (64, 24), fit_text(side, 18, MIN_WIDTH - 76, bold=True), 18, INK,
               anchor="lm", bold=True)
     if view.get("winner") is not None:
-        status = "You won the game" if view["winner"] == seat else "The game is over"
+        status = say(N_("You won the game") if view["winner"] == seat else N_("The game is over"))
     elif view["mover"] == seat:
-        status = f"Your turn: play {view['letter']}" if view["phase"] == "placing" else \
-            f"Your turn: move one of your {view['letter']} trominoes"
+        status = say(N_("Your turn: play {letter}") if view["phase"] == "placing" else
+                     N_("Your turn: move one of your {letter} trominoes")).format(letter=view["letter"])
     else:
-        status = f"{view['names'][view['mover']]} plays {view['letter']}"
+        status = say(N_("{player} plays {letter}")).format(player=view["names"][view["mover"]], letter=view["letter"])
     draw_text(image, (64, 48), fit_text(status, 16, MIN_WIDTH - 76), 16, INK, anchor="lm")
     names, points = view["names"], view["points"]
-    score = f"Round {view['round']} · TGpoints: you {points[seat]}, {names[1 - seat]} {points[1 - seat]} (7 win)"
+    score = say(N_("Round {round} · TGpoints: you {mine}, {player} {theirs} (7 win)")).format(
+        round=view["round"], mine=points[seat], player=names[1 - seat], theirs=points[1 - seat])
     draw_text(image, (12, 84), fit_text(score, 15, MIN_WIDTH - 24), 15, MUTED, anchor="lm")
     offers = [c["points"] for c in view.get("concessions", ()) if c["seat"] != seat]
     if offers:
-        draw_text(image, (12, 106), f"{names[1 - seat]} concedes {max(offers)}: `accept` to take it", 14, MUTED,
+        draw_text(image, (12, 106), say(N_("{player} concedes {count}: `accept` to take it")).format(
+            player=names[1 - seat], count=max(offers)), 14, MUTED,
                   anchor="lm")
     return encode_png(image, _palette())
