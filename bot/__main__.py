@@ -5,6 +5,7 @@
   tileref play tronimoes --players me,bot,bot  play in the terminal against AI players
   tileref play --resume                        continue your last terminal game
   tileref rules [game]                         how to play
+  tileref doctor                               what this machine cannot do (fonts for names in pictures)
   tileref migrate                              bring the database's schema up to date
   tileref copy-db FROM TO                      copy every table to another database and check the copy
 
@@ -111,6 +112,7 @@ def main(argv: list[str] | None = None) -> int:
     rules.add_argument("game", nargs="?")
     rules.add_argument("--lang", type=language_code, default=None, help=f"the language: {', '.join(LANGUAGES)}")
 
+    commands.add_parser("doctor", help="say what this machine cannot do (scripts names cannot be drawn in)")
     commands.add_parser("migrate", help="bring the database's schema up to date")
     copy = commands.add_parser("copy-db", help="copy every table, log, timer and setting to another database")
     copy.add_argument("source", help="the database to copy: an SQLite file or a postgresql:// address")
@@ -137,6 +139,10 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     if args.command == "rules":
         return show_rules(args.game, args.lang)
+    if args.command == "doctor":
+        from bot.doctor import doctor
+
+        return doctor()
     parser.print_help()
     return 0
 
@@ -187,12 +193,14 @@ def run_discord(database: str, shards: tuple[list[int], int] | None = None) -> i
     import discord
 
     from bot.adapters.discordbot import serve
+    from bot.doctor import warn_about_fonts
 
     try:
         cache_size = game_cache_size(os.environ.get("TILEREF_GAME_CACHE"))
     except ValueError as error:
         print(error, file=sys.stderr)
         return 2
+    warn_about_fonts()
     try:
         with contextlib.suppress(KeyboardInterrupt):
             asyncio.run(serve(token, database, shard_ids=shards[0] if shards else None,

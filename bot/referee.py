@@ -37,11 +37,11 @@ from bot.records import (
     Timer,
     User,
 )
-from bot.refusals import Refused, duration, language, parse_options
+from bot.refusals import MovedOn, Refused, duration, language, parse_options
 from bot.replies import Attachment, Message, Reply, clean_name, name_token, refusal
 from bot.store import PlaceTaken, StaleLog, StaleTable, Store
 from bot.timers import Clock, SystemClock, TimerDispatcher, format_duration
-from bot.turns import Turn
+from bot.turns import Turn, Unconfirmed, confirmed
 from bot.typing_rules import echo, is_move_text, strip_markdown
 from bot.wording import actor_note, chat, hand_text, lobby_text, named, without_echo
 from engine import GAMES, Game, GameError, NotationError, NotYourTurn
@@ -63,6 +63,9 @@ LANGUAGE = "lang"
 AI_SECONDS = "ai_seconds"
 """A table option (and meta key): how long its AI seats plan a move, in seconds."""
 NO_PICTURE = N_("(The board picture could not be drawn this time; `/board` shows it.)")
+STORED = N_("✅ Your move was stored, but the database was slow to confirm it: its announcement follows shortly.")
+MAYBE_STORED = N_("The database did not confirm your command, so it may or may not have been carried out: `/board` "
+                  "shows which. Send it again only if it is not there.")
 FOOT = "foot"
 QUESTS = "quests"
 """The table meta key listing the seats already sent on their vision quest."""
@@ -272,7 +275,7 @@ class Referee:
                 table = await self.table(place)
                 headline = self._change_lobby(table, user, what, kind)
                 try:
-                    await self.store.save_table(table)
+                    await confirmed(self.store.save_table(table))
                 except StaleTable:
                     continue
                 if table.status == ABORTED:
@@ -302,8 +305,7 @@ class Referee:
             if not any(s.user_id for s in table.seats):
                 table.status = ABORTED
             return _("👋 {player} left.").format(player=who)
-        if seat is None and not user.moderator and user.id != table.created_by:
-            raise Refused(_("only players at this table can add an AI player"))
+        self._hosting(table, user, _("only {player} or a moderator can add an AI player"))
         if kind not in AGENTS and kind not in ("bot", "ai"):
             raise Refused(_("there is no AI called '{name}'; choose one of {names}").format(
                 name=echo(kind), names=", ".join(AI_NAMES)))
@@ -314,6 +316,17 @@ class Referee:
         bot_name = next((f"{n} (bot)" for n in BOT_NAMES if f"{n} (bot)" not in taken), f"Bot {len(table.seats) + 1}")
         table.seats.append(SeatRecord(len(table.seats), bot_name, None, agent))
         return _("🤖 {player} ({agent} AI) sits down.").format(player=name_token(bot_name), agent=_(AGENT_WORDS[agent]))
+
+    @staticmethod
+    def _hosting(table: TableRecord, user: User, refused: str) -> None:
+        """Refused (`refused`, naming the host) unless `user` is a moderator or hosts the lobby:
+        its creator, or once the creator has left, the person seated longest."""
+        host = host_of(table)
+        if user.moderator or user.id == host:
+            return
+        seat = table.seat_of(host)
+        raise Refused(refused.format(player=name_token(table.seats[seat].name) if seat is not None else
+                                     _("whoever opened this table")))
 
     def lobby_reply(self, table: TableRecord, headline: str) -> Reply:
         return Reply(public=Message(f"{headline}\n{lobby_text(table)}"), table_id=table.id, place=table.place,
@@ -344,8 +357,7 @@ class Referee:
             if table.status != LOBBY:
                 raise Refused(_("the game has already started") if table.status == PLAYING
                               else _("this table is closed"))
-            if table.seat_of(user.id) is None and not user.moderator:
-                raise Refused(_("only the players at this table can start it"))
+            self._hosting(table, user, _("only {player} or a moderator can start this game"))
             cls = GAMES[table.game]
             if len(table.seats) < cls.min_players:
                 raise Refused(_("{game} needs at least {needed} players; {seated} seated").format(
@@ -393,7 +405,7 @@ class Referee:
         shown. `typed`: the text is chat typed in the table's place, taken as a move only if it is
         written in the game's notation (see `typing_rules`); anything else is answered with an
         `unreadable` refusal that transports leave unanswered."""
-        arrived = await self._log_length(place) if seen is None else seen
+        arrived = await self.log_length(place) if seen is None else seen
         return await self.guarded(self._act(place, user, text, arrived, typed))
 
     async def _act(self, place: str, user: User, text: str, seen: int | None, typed: bool) -> Reply:
@@ -415,7 +427,7 @@ class Referee:
             if stale:
                 board = await self.board_attachments(game, table.id)
                 reply = refusal(stale, table_id=table.id, place=place, attachments=board)
-                reply.stale = True
+                reply.stale, reply.ply = True, len(game.log)
                 return reply
             turn = await self.turn(table, game)
             actions = _split(text, type(game).action_separator)
@@ -460,7 +472,8 @@ class Referee:
         return _("the board changed since you looked ({why}; it is now move {move}). Here is the current board: "
                  "send your move again if it still stands.").format(why=why, move=len(game.log))
 
-    async def _log_length(self, place: str) -> int | None:
+    async def log_length(self, place: str) -> int | None:
+        """The length of the log of the game being played at `place` (None if none is)."""
         table = await self.store.table_at(place)
         if table is None or table.status != PLAYING:
             return None
@@ -565,6 +578,14 @@ class Referee:
     async def suggestions(self, place: str, user: User, typed: str = "", limit: int = 25) -> list[str]:
         """Legal moves for the caller that match what they typed (`Game.suggestion_match`): those
         that start with it first, in the game's order of preference."""
+        return [action for _, action in await self.suggestion_choices(place, user, typed, limit)]
+
+    async def suggestion_choices(self, place: str, user: User, typed: str = "",
+                                 limit: int = 25) -> list[tuple[str, str]]:
+        """`suggestions` as (what to show, the action): the game's own way of showing each move
+        (`Game.describe_action`: Triominoes shows the tile as it is in the hand, then turned),
+        both in the table's notation (Spanish words at a Spanish table); typed Spanish words
+        match too."""
         table = await self.store.table_at(place)
         if table is None or table.status != PLAYING or table.seat_of(user.id) is None:
             return []
@@ -576,28 +597,32 @@ class Referee:
         canonical = type(game).canonical(typed, language)
         matched = [(rank, index, a) for index, a in enumerate(actions)
                    if (rank := game.suggestion_match(a, canonical)) is not None]
-        return [type(game).spoken(a, language) for _, _, a in sorted(matched)][:limit]
+        spoken = type(game).spoken
+        return [(spoken(game.describe_action(seat, a), language), spoken(a, language))
+                for _, _, a in sorted(matched)][:limit]
 
     # =========================================================================================
     # moderators and server settings (carried out by `bot.moderation.Moderation`)
 
-    async def force_pass(self, place: str, user: User, target: str | None = None) -> Reply:
-        """Apply the game's timeout actions for the seats it waits for (or one player's seat)."""
-        return await self.moderation.force_pass(place, user, target)
+    async def force_pass(self, place: str, user: User, target: str | None = None, *,
+                         seen: int | None = None) -> Reply:
+        """Apply the game's timeout actions for the seats it waits for (or one player's seat);
+        `seen`: the log length the moderator saw (see `Moderation.force_pass`)."""
+        return await self.moderation.force_pass(place, user, target, seen=seen)
 
-    async def kick(self, place: str, user: User, target: str) -> Reply:
+    async def kick(self, place: str, user: User, target: str, *, seen: int | None = None) -> Reply:
         """Remove a player: from the lobby, or by resigning on their behalf."""
-        return await self.moderation.kick(place, user, target)
+        return await self.moderation.kick(place, user, target, seen=seen)
 
-    async def pause(self, place: str, user: User) -> Reply:
-        return await self.moderation.pause(place, user)
+    async def pause(self, place: str, user: User, *, seen: int | None = None) -> Reply:
+        return await self.moderation.pause(place, user, seen=seen)
 
-    async def resume(self, place: str, user: User) -> Reply:
-        return await self.moderation.resume(place, user)
+    async def resume(self, place: str, user: User, *, seen: int | None = None) -> Reply:
+        return await self.moderation.resume(place, user, seen=seen)
 
-    async def abort(self, place: str, user: User) -> Reply:
+    async def abort(self, place: str, user: User, *, seen: int | None = None) -> Reply:
         """End the table without a result."""
-        return await self.moderation.abort(place, user)
+        return await self.moderation.abort(place, user, seen=seen)
 
     async def preview(self, place: str, user: User, what: str, *, to: int | None = None,
                       target: str | None = None, reopen: bool = False) -> Reply:
@@ -628,9 +653,16 @@ class Referee:
         try:
             return await command
         except Refused as refused:
-            return refusal(str(refused))
+            reply = refusal(str(refused))
+            if isinstance(refused, MovedOn):
+                reply.stale, reply.ply = True, refused.length
+            return reply
         except (StaleLog, StaleTable):
             return refusal(_("the game changed while your command was being handled; please try again"))
+        except Unconfirmed as unconfirmed:
+            log.warning("a commit was not confirmed (in the log: %s)", unconfirmed.stored, exc_info=True)
+            self.timers.wake()  # any deadline it stored is due to be watched
+            return Reply(caller=Message(_(STORED) if unconfirmed.stored else _(MAYBE_STORED)))
         except Exception:
             log.exception("command failed")
             return refusal(_("something went wrong on our side and nothing was changed; please try again, and "
@@ -747,7 +779,10 @@ class Referee:
                 log.exception("drawing the board of table %s failed; announcing without it", table.id)
                 reply.public.text += "\n" + _(NO_PICTURE)
         if not self.confirms_delivery:
-            await self.delivered(reply)
+            try:
+                await self.delivered(reply)
+            except Exception:  # the move stands; at worst the outbox announces it a second time
+                log.warning("confirming the delivery of table %s's move failed", table.id, exc_info=True)
         return reply
 
     @staticmethod
@@ -822,3 +857,11 @@ def _split(text: str, separator: str | None) -> list[str]:
     if separator is None or separator not in text:
         return [text]
     return [part.strip() for part in text.split(separator) if part.strip()] or [text]
+
+
+def host_of(table: TableRecord) -> str:
+    """Who runs a lobby (adds AI players, starts the game): its creator while seated, else the
+    person seated longest; the creator again when no person is seated."""
+    if table.seat_of(table.created_by) is not None:
+        return table.created_by
+    return next((s.user_id for s in table.seats if s.user_id), table.created_by)

@@ -23,6 +23,7 @@ from typing import Protocol
 
 from bot.i18n import _
 from bot.records import DEADLINE, REMINDER, Timer
+from engine.core import quoted
 
 log = logging.getLogger(__name__)
 
@@ -96,13 +97,11 @@ def parse_duration(text: str) -> int | None:
     total = 0.0
     parts = re.findall(r"\d+(?:\.\d+)?[a-z]*", cleaned)
     if not parts or "".join(parts) != cleaned:
-        raise ValueError(_("'{text}' is not a duration: write it like 90s, 10m, 1h30m or 2d (or off)").format(
-            text=text))
+        raise ValueError(not_a_duration(text))
     for part in parts:
         match = _DURATION.match(part)
         if not match:
-            raise ValueError(_("'{text}' is not a duration: write it like 90s, 10m, 1h30m or 2d (or off)").format(
-                text=text))
+            raise ValueError(not_a_duration(text))
         unit = (match.group(2) or "m")[0]
         total += float(match.group(1)) * _UNIT[unit]
     if total < 10:
@@ -110,6 +109,10 @@ def parse_duration(text: str) -> int | None:
     if total > 30 * 86400:
         raise ValueError(_("a turn time can be at most 30 days"))
     return int(total)
+
+
+def not_a_duration(text: str) -> str:
+    return _("'{value}' is not a duration: write it like 90s, 10m, 1h30m or 2d (or off)").format(value=quoted(text))
 
 
 def format_duration(seconds: float) -> str:
@@ -153,7 +156,7 @@ def parse_reminders(text: str) -> list[str]:
             try:
                 value = float(point[:-1])
             except ValueError:
-                raise ValueError(_("'{text}' is not a percentage like 50%").format(text=point)) from None
+                raise ValueError(_("'{value}' is not a percentage like 50%").format(value=quoted(point))) from None
             if not 0 < value < 100:
                 raise ValueError(_("reminder percentages are between 0% and 100% of the turn time"))
         else:

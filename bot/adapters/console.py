@@ -173,7 +173,8 @@ class ConsoleSession:
             if what == "help":
                 self.say(self._text(f"{_(HELP)}\n\n{_(GAMES[table.game].notation_help)}"))
             elif what == "hints":
-                hints = await self.referee.suggestions(place, self.user, rest, limit=10_000)
+                hints = [shown for shown, _ in await self.referee.suggestion_choices(
+                    place, self.user, rest, limit=10_000)]
                 self.say(self._hints(hints))
             elif what in ("react", "quest"):
                 await self._pick_picture(place, what, rest)

@@ -12,24 +12,10 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from renderers.common import (
-    DEAD,
-    HIGHLIGHT,
-    INK,
-    MUTED,
-    N_,
-    PAPER,
-    RGB,
-    draw_text,
-    drawable,
-    fit_text,
-    say,
-    seat_colour,
-    text_width,
-    wrap_text,
-)
+from renderers.common import DEAD, HIGHLIGHT, INK, MUTED, PAPER, RGB, seat_colour
 from renderers.dominoes import paste_tile
 from renderers.glyphs import badge, framed_picture
+from renderers.text import draw_text, drawable, fit_name, fit_text, text_width, wrap_text
 from renderers.tronimoes.style import DIM_FRAME, DIM_STYLE, GONE_CARD, card_tint, playable_style
 
 View = Mapping[str, Any]
@@ -45,14 +31,17 @@ TURN_BADGE = TITLE + 6
 SMALL = 20
 
 
-def seat_name(view: View, seat: int) -> str:
-    """A seat's name as the font can draw it."""
-    return drawable(str(view["seats"][seat]["name"]), f"P{seat + 1}")
+NAME_ROOM = 440
+"""The most pixels a name takes in a sentence; longer names are shortened with an ellipsis."""
 
 
-def _tiles(count: int) -> str:
-    """"1 tile", "3 tiles", in the table's language."""
-    return say(N_("{count} tile") if count == 1 else N_("{count} tiles")).format(count=count)
+def seat_name(view: View, seat: int, size: int = TEXT, *, bold: bool = False) -> str:
+    """A seat's name as the font can draw it, shortened to fit a sentence at `size`."""
+    return fit_text(drawable(str(view["seats"][seat]["name"]), f"P{seat + 1}"), size, NAME_ROOM, bold=bold)
+
+
+def _plural(count: int, word: str) -> str:
+    return f"{count} {word}" if count == 1 else f"{count} {word}s"
 
 
 def _signed(value: int) -> str:
@@ -74,12 +63,11 @@ class Header:
         self.columns = min(fits, 2 if self.seats == 4 else min(3, self.seats))
         self.card_rows = -(-self.seats // self.columns)
         self.highlighted = bool(view.get("last")) and view["last"]["kind"] == "lay"
-        self.last = wrap_text(self._last_move(), TEXT, width - 2 * PAD - (44 if self.highlighted else 0), lines=2)
-        self.status = wrap_text(self._status_line(), TEXT, width - 2 * PAD, bold=True, lines=2)
+        self.last = wrap_text(self._last_move(), TEXT, width - 2 * PAD - (44 if self.highlighted else 0), lines=3)
+        self.status = wrap_text(self._status_line(), TEXT, width - 2 * PAD, bold=True, lines=4)
         self.title = self._title()
         self.turn: int | None = view.get("turn")
-        self.turn_words = say(N_("{player} to move")).format(player=seat_name(view, self.turn)) \
-            if self.turn is not None else ""
+        self.turn_words = f"{seat_name(view, self.turn, TITLE, bold=True)} to move" if self.turn is not None else ""
         turn_width = TURN_BADGE + 10 + text_width(self.turn_words, TITLE, bold=True)
         self.turn_inline = text_width(self.title, TITLE, bold=True) + 30 + turn_width <= width - 2 * PAD
         self.height = (PAD + TITLE + 12 + LINE * len(self.status)
@@ -91,10 +79,10 @@ class Header:
     def _title(self) -> str:
         view = self.view
         leader = view["leaders"][-1] if view["leaders"] else None
-        title = say(N_("Round {round}")).format(round=view["round"])
+        title = f"Round {view['round']}"
         if leader is not None:
-            title += "  ·  " + say(N_("leader {tile}")).format(tile=f"{leader}:{leader}")
-        return title + "  ·  " + say(N_("{tiles} in the bag")).format(tiles=_tiles(view["bag_size"]))
+            title += f"  ·  leader {leader}:{leader}"
+        return title + f"  ·  {_plural(view['bag_size'], 'tile')} in the bag"
 
     def _status_line(self) -> str:
         view = self.view
@@ -103,21 +91,21 @@ class Header:
         if outcome:
             winners = outcome.get("winners") or []
             if not winners:
-                return say(N_("Game over: {reason}.")).format(reason=drawable(say(outcome.get("reason", "")), ""))
-            names = _join([seat_name(view, w) for w in winners])
+                return f"Game over: {drawable(outcome.get('reason', ''), '')}."
+            names = _join([seat_name(view, w, bold=True) for w in winners])
             best = view["seats"][winners[0]]["score"]
-            return say(N_("Game over: {players} wins with {score}.") if len(winners) == 1 else
-                       N_("Game over: {players} share the win with {score}.")).format(players=names, score=best)
+            verb = "wins" if len(winners) == 1 else "share the win"
+            return f"Game over: {names} {verb} with {best}."
         if view["phase"] != "playing" and result:
             winner = result.get("winner")
-            how = drawable(say(result.get("how", "")), "")
-            text = say(N_("Round {round} is over: {how} (+2).") if winner is not None else
-                       N_("Round {round} is over: {how}.")).format(round=result["round"], how=how)
-            waiting = [seat_name(view, s) for s in view.get("to_move", [])]
+            how = drawable(str(result.get("how", "")), "")
+            text = f"Round {result['round']} is over: {how}"
+            text += " (+2)." if winner is not None else "."
+            waiting = [seat_name(view, s, bold=True) for s in view.get("to_move", [])]
             if len(waiting) == self.seats:
-                text += " " + say(N_("Type ready to start round {round}.")).format(round=view["round"] + 1)
+                text += f" Type ready to start round {view['round'] + 1}."
             elif waiting:
-                text += " " + say(N_("Waiting for {players} to type ready.")).format(players=_join(waiting))
+                text += f" Waiting for {_join(waiting)} to type ready."
             return text
         return ""
 
@@ -125,39 +113,31 @@ class Header:
         view = self.view
         last = view.get("last")
         if not last:
-            return say(N_("No move yet this round."))
+            return "No move yet this round."
         who = seat_name(view, last["seat"])
         kind = last["kind"]
         squares = last.get("squares") or []
         if kind == "lay":
             entry = next((e for e in reversed(view["board"]) if e["at"] == squares), None)
-            tile = entry["tile"] if entry else say(N_("a tile"))
-            template = N_("Last move: {player} laid {tile} at {squares}.")
-            line: Any = None
+            tile = entry["tile"] if entry else "a tile"
+            where = ""
             if entry:
                 line = entry["line"]
                 if isinstance(line, str):
-                    template = (N_("Last move: {player} laid {tile} at {squares} starting free line {line}.")
-                                if _first_of(view, entry) else
-                                N_("Last move: {player} laid {tile} at {squares} on free line {line}."))
-                    line = line[4:]
+                    where = f" starting free line {line[4:]}" if _first_of(view, entry) else f" on free line {line[4:]}"
                 elif line != last["seat"]:
-                    template = N_("Last move: {player} laid {tile} at {squares} on {line}'s line.")
-                    line = seat_name(view, line)
-            return say(template).format(player=who, tile=tile, squares="-".join(squares), line=line)
+                    where = f" on {seat_name(view, line)}'s line"
+            return f"Last move: {who} laid {tile} at {'-'.join(squares)}{where}."
         if kind == "draw":
-            return say(N_("Last move: {player} drew a tile.")).format(player=who)
+            return f"Last move: {who} drew a tile."
         if kind == "pass":
             footed = view["seats"][last["seat"]]["footed"]
-            if squares:
-                return say(N_("Last move: {player} passed and is chicken-footed, foot square {square}.")).format(
-                    player=who, square=squares[0])
-            return say(N_("Last move: {player} passed and is chicken-footed.") if footed else
-                       N_("Last move: {player} passed.")).format(player=who)
+            foot = f" and is chicken-footed, foot square {squares[0]}" if squares else (
+                " and is chicken-footed" if footed else "")
+            return f"Last move: {who} passed{foot}."
         if kind == "spacer":
-            return say(N_("Last move: {player} laid the spacer {a}-{b}; a free line starts off {b}.")).format(
-                player=who, a=squares[0], b=squares[1])
-        return f"{who}: {kind}."
+            return f"Last move: {who} laid the spacer {squares[0]}-{squares[1]}; a free line starts off {squares[1]}."
+        return f"Last move: {who} {kind}."
 
     # ---- drawing ---------------------------------------------------------------------
 
@@ -194,7 +174,7 @@ class Header:
     def _draw_turn(self, image: Image.Image, turn: int, left: int | None, top: int) -> None:
         """"(3) name to move": at `left`, or against the right edge when `left` is None."""
         size = TURN_BADGE
-        words = fit_text(self.turn_words, TITLE, self.width - 2 * PAD - size - 10, bold=True)
+        words = self.turn_words
         total = size + 10 + text_width(words, TITLE, bold=True)
         start = left if left is not None else self.width - PAD - total
         sprite = badge(str(turn + 1), seat_colour(turn), size, ring=INK)
@@ -206,12 +186,15 @@ class Header:
         info = self.view["seats"][seat]
         colour = seat_colour(seat)
         left, top, right, bottom = box
-        to_move = seat in (self.view.get("to_move") or []) and self.view["phase"] == "playing"
-        gone = info["dead"] or info.get("resigned", False)
+        outcome = self.view.get("outcome")
+        won = outcome is not None and seat in (outcome.get("winners") or [])
+        to_move = won or (seat in (self.view.get("to_move") or []) and self.view["phase"] == "playing")
+        gone = (info["dead"] and not outcome) or bool(info.get("resigned", False))
         fill = card_tint(colour) if not gone else GONE_CARD
         if to_move:
-            draw.rounded_rectangle((left - 4, top - 4, right + 3, bottom + 3), radius=14, fill=HIGHLIGHT,
-                                   outline=INK, width=2)
+            grow = CARD_GAP // 2 + 1 if won else 4
+            draw.rounded_rectangle((left - grow, top - grow, right + grow - 1, bottom + grow - 1), radius=14,
+                                   fill=HIGHLIGHT, outline=INK, width=2)
         draw.rounded_rectangle(box, radius=10, fill=fill, outline=colour if not gone else DIM_FRAME,
                                width=4 if seat == self.you else 2)
         size = 38
@@ -220,19 +203,18 @@ class Header:
         text_left = left + 10 + size + 10
         score = f"{info['score']} pt" if abs(info["score"]) == 1 else f"{info['score']} pts"
         score_width = text_width(score, TEXT, bold=True)
-        name = seat_name(self.view, seat) + (" " + say(N_("(you)")) if seat == self.you else "")
+        name = seat_name(self.view, seat) + (" (you)" if seat == self.you else "")
         name_colour = INK if not gone else MUTED
         name = fit_text(name, TEXT, right - text_left - score_width - 24, bold=True)
         row1 = top + 10 + size // 2
         draw_text(image, (text_left, row1), name, TEXT, name_colour, anchor="lm", bold=True)
         draw_text(image, (right - 12, row1), score, TEXT, name_colour, anchor="rm", bold=True)
         row2 = bottom - 12 - TEXT // 2
-        details = _tiles(info["hand_size"])
+        details = _plural(info["hand_size"], "tile")
         if info.get("round_score"):
-            details += " · " + say(N_("round {score}")).format(score=_signed(info["round_score"]))
+            details += f" · round {_signed(info['round_score'])}"
         state, state_colour = self._state(seat, info)
-        shown_state = say(state) if state else ""
-        state_width = text_width(shown_state, TEXT - 2, bold=True) if state else 0
+        state_width = text_width(state, TEXT - 2, bold=True) if state else 0
         foot_room = 0
         if state == "footed" and self.view["phase"] == "playing":
             foot_room = 34
@@ -241,28 +223,28 @@ class Header:
         draw_text(image, (left + 12, row2), fit_text(details, TEXT - 2, right - left - 36 - state_width - foot_room),
                   TEXT - 2, MUTED if gone else INK, anchor="lm")
         if state:
-            draw_text(image, (right - 12, row2), shown_state, TEXT - 2, state_colour, anchor="rm", bold=True)
+            draw_text(image, (right - 12, row2), state, TEXT - 2, state_colour, anchor="rm", bold=True)
 
     def _state(self, seat: int, info: Mapping[str, Any]) -> tuple[str, RGB]:
         """A word for the seat's state: left, dead, footed, not started, ready..."""
         view = self.view
         outcome = view.get("outcome")
         if outcome and seat in (outcome.get("winners") or []):
-            return N_("winner"), INK
+            return "winner", INK
         if info.get("resigned"):
-            return N_("left"), MUTED
+            return "left", MUTED
         if view["phase"] == "between rounds":
             if info.get("ready"):
-                return N_("ready"), INK
+                return "ready", INK
             result = view.get("round_result") or {}
-            return (N_("winner"), INK) if result.get("winner") == seat else ("", INK)
+            return ("winner", INK) if result.get("winner") == seat else ("", INK)
         if info["dead"]:
-            return N_("dead"), MUTED
+            return "dead", MUTED
         if info["footed"]:
-            return N_("footed"), INK
+            return "footed", INK
         line = next((ln for ln in view["lines"] if ln["line"] == seat), None)
         if line is not None and not line["started"]:
-            return N_("not started"), MUTED
+            return "not started", MUTED
         return "", INK
 
 
@@ -274,7 +256,7 @@ def _first_of(view: View, entry: Mapping[str, Any]) -> bool:
 def _join(names: list[str]) -> str:
     if len(names) <= 1:
         return "".join(names)
-    return say(N_("{names} and {last}")).format(names=", ".join(names[:-1]), last=names[-1])
+    return ", ".join(names[:-1]) + " and " + names[-1]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -289,16 +271,16 @@ HAND_SLOT = HAND_CELL + 28
 HAND_ROW = 2 * HAND_CELL + 16 + TEXT + SMALL + 24
 
 
-def hand_slots(count: int) -> list[tuple[int, int, int, int]]:
+def hand_slots(count: int, top: int = HAND_TOP) -> list[tuple[int, int, int, int]]:
     """Where the tiles of a `count`-tile hand are drawn: one upright tile box each, in order,
-    up to ten a row."""
+    up to ten a row, the first row `top` pixels down (below a one-line note by default)."""
     per_row = max(1, min(HAND_PER_ROW, count))
     boxes = []
     for index in range(count):
         row, column = divmod(index, per_row)
         left = PAD + column * HAND_SLOT + (HAND_SLOT - HAND_CELL) // 2
-        top = HAND_TOP + row * HAND_ROW + 4
-        boxes.append((left, top, left + HAND_CELL, top + 2 * HAND_CELL))
+        y = top + row * HAND_ROW + 4
+        boxes.append((left, y, left + HAND_CELL, y + 2 * HAND_CELL))
     return boxes
 
 
@@ -306,20 +288,18 @@ def _hand_note(view: View, tiles: list[str], playable: set[str]) -> str:
     seat = int(view["seat"])
     count = sum(1 for t in tiles if t in playable)
     if not tiles:
-        return say(N_("No tiles in hand."))
+        return "No tiles in hand."
     if view["phase"] != "playing":
-        return say(N_("The round is over."))
+        return "The round is over."
     turn = view.get("turn")
     if turn == seat:
         if count:
-            return say(N_("Your turn: {count} tile fits (highlighted).") if count == 1 else
-                       N_("Your turn: {count} tiles fit (highlighted).")).format(count=count)
-        return say(N_("Your turn: nothing fits, so draw or pass."))
-    waiting = say(N_("{player}'s turn.")).format(player=seat_name(view, turn)) if turn is not None else ""
+            return f"Your turn: {_plural(count, 'tile')} {'fits' if count == 1 else 'fit'} (highlighted)."
+        return "Your turn: nothing fits, so draw or pass."
+    waiting = f"{seat_name(view, turn)}'s turn." if turn is not None else ""
     if count:
-        return waiting + " " + say(N_("{count} of yours fits now (highlighted).") if count == 1 else
-                                   N_("{count} of yours fit now (highlighted).")).format(count=count)
-    return waiting + " " + say(N_("Nothing of yours fits now."))
+        return f"{waiting} {count} of yours {'fits' if count == 1 else 'fit'} now (highlighted)."
+    return f"{waiting} Nothing of yours fits now."
 
 
 def draw_hand(view: View) -> Image.Image:
@@ -329,20 +309,21 @@ def draw_hand(view: View) -> Image.Image:
     seat = int(view["seat"])
     tiles: list[str] = list(view.get("hand", []))
     playable = set(view.get("playable", []))
-    slots = hand_slots(len(tiles))
     per_row = max(1, min(HAND_PER_ROW, len(tiles)))
     rows = max(1, -(-len(tiles) // per_row))
     width = max(2 * PAD + per_row * HAND_SLOT, 640)
-    height = HAND_TOP + rows * HAND_ROW + PAD
-    image = Image.new("RGB", (width, height), PAPER)
+    note = wrap_text(_hand_note(view, tiles, playable).strip(), TEXT, width - 2 * PAD, lines=3)
+    top = HAND_TOP + LINE * (len(note) - 1)
+    slots = hand_slots(len(tiles), top)
+    image = Image.new("RGB", (width, top + rows * HAND_ROW + PAD), PAPER)
     draw = ImageDraw.Draw(image)
     sprite = badge(str(seat + 1), seat_colour(seat), TURN_BADGE, ring=INK)
     image.paste(sprite, (PAD, PAD - 3), sprite)
-    title = say(N_("{player}'s hand: {tiles}")).format(player=seat_name(view, seat), tiles=_tiles(len(tiles)))
-    draw_text(image, (PAD + TURN_BADGE + 10, PAD + TITLE // 2),
-              fit_text(title, TITLE, width - 2 * PAD - TURN_BADGE - 10, bold=True), TITLE, INK, anchor="lm", bold=True)
-    note = fit_text(_hand_note(view, tiles, playable).strip(), TEXT, width - 2 * PAD)
-    draw_text(image, (PAD, PAD + TITLE + 12 + LINE // 2 - 4), note, TEXT, INK, anchor="lm")
+    title = fit_name(seat_name(view, seat, TITLE, bold=True), f"'s hand: {_plural(len(tiles), 'tile')}", TITLE,
+                     width - 2 * PAD - TURN_BADGE - 10, bold=True)
+    draw_text(image, (PAD + TURN_BADGE + 10, PAD + TITLE // 2), title, TITLE, INK, anchor="lm", bold=True)
+    for index, line in enumerate(note):
+        draw_text(image, (PAD, PAD + TITLE + 12 + LINE // 2 - 4 + index * LINE), line, TEXT, INK, anchor="lm")
     cell = HAND_CELL
     for index, (name, (left, top, right, bottom)) in enumerate(zip(tiles, slots, strict=True)):
         a, b = (int(p) for p in name.split(":"))
