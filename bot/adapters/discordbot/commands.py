@@ -139,7 +139,8 @@ def rules_text(name: str) -> str:
     cls = GAMES[name]
     return "\n\n".join(part for part in (_(cls.summary) if cls.summary else f"**{cls.title}**",
                                           _("**Typing moves**") + "\n" + _(cls.notation_help),
-                                          _("**Options** (`/tileref new options:`)") + "\n" + cls.Options.describe(_),
+                                          _("**Options** (`/tileref new options:`)") + "\n" + cls.Options.describe(_)
+                                          + "\n" + _("`rated=off`: the game does not count for the ratings."),
                                           player_count_text(cls.player_counts())) if part)
 
 
