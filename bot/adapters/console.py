@@ -19,6 +19,7 @@ from bot.media import Media, MediaError
 from bot.records import PLAYING, TableRecord, User
 from bot.referee import FOOT, LANGUAGE, Referee
 from bot.replies import Attachment, Reply, plain
+from bot.typing_rules import echo
 from bot.wording import hand_text
 from engine import GAMES, Game
 from renderers import text_board
@@ -212,9 +213,12 @@ class ConsoleSession:
         if not query:
             self.say(_("What should I look for? For example: `{command} victory`.").format(command=kind))
             return
-        found = await self.media.search(query, limit=9)
+        result = await self.media.search(query, limit=9)
+        found = result.pictures
+        if result.provider_down:
+            self.say(_("The picture service is not answering right now, so these are tileref's own pictures."))
         if not found:
-            self.say(_("Nothing found for “{query}”: try other words.").format(query=query))
+            self.say(_("Nothing found for “{query}”: try other words.").format(query=echo(query)))
             return
         for number, picture in enumerate(found, start=1):
             self.say(f"  {number}. {picture.title}")
@@ -227,7 +231,7 @@ class ConsoleSession:
         try:
             png = await self.media.picture(chosen)
         except MediaError as error:
-            self.say(f"✗ {error}")
+            self.say(f"✗ {error.said()}")
             return
         table = await self.referee.status(place)
         if kind == "quest":
