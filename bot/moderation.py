@@ -41,7 +41,7 @@ class ModeratorCommands(_Base):
         self._moderator(user, _("force a pass"))
         async with self._lock(place):
             table, game = await self._playing(place)
-            seats = [s for s in game.to_move() if not table.seats[s].is_ai]
+            seats = list(game.to_move())  # AI seats too: their planned move, if any, is then stale
             if target is not None:
                 seat = table.seat_of(target)
                 if seat is None or seat not in seats:

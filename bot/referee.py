@@ -18,15 +18,18 @@ from typing import Any
 
 import renderers
 from bot import narration
+from bot.ai_turns import DEFAULT_AI_LEASE, AiJob, AiMove, AiTurns, merged
 from bot.announcing import ClockDuties
 from bot.i18n import DEFAULT as DEFAULT_LANGUAGE
 from bot.i18n import N_, _, said, speak
-from bot.loader import DEFAULT_GAME_CACHE, STARTING_SEATS, GameLoader, new_game
+from bot.loader import DEFAULT_GAME_CACHE, STARTING_SEATS, GameLoader, new_game, replay
 from bot.media import decoded
 from bot.moderation import ModeratorCommands
 from bot.outbox import DEFAULT_LEASE, SWEEP_SECONDS, OutboxSender
+from bot.planning import PlanningPool, handover
 from bot.records import (
     ABORTED,
+    AI_TURN,
     DEADLINE,
     LOBBY,
     PLAYING,
@@ -76,14 +79,18 @@ class Referee(ModeratorCommands, ClockDuties):
     has delivered a command's reply (Discord); when False, a reply counts as delivered when it is
     returned (the console, tests). `delivery_lease`: how long a reply is left to its transport
     before the outbox sends it instead. `ai_seconds`: how long an AI seat plans a move, unless
-    the table says otherwise (the `ai_seconds=` option)."""
+    the table says otherwise (the `ai_seconds=` option). AI seats' moves are planned in
+    `planner` (a pool of processes; by default one of its own, closed with the referee) and
+    played by `ai` (`bot.ai_turns`) after the command that led to them; `ai_lease`: how long an
+    AI turn stays with the process planning it before another may take it over."""
 
     def __init__(self, store: Store, *, clock: Clock | None = None, render: bool = True,
                  notify: Callable[[Reply], Awaitable[None]] | None = None, snapshot_every: int = 50,
                  cache_size: int = DEFAULT_GAME_CACHE, seeds: Callable[[], int] | None = None,
                  confirms_delivery: bool = True,
                  delivery_lease: float = DEFAULT_LEASE, outbox_every: float = SWEEP_SECONDS,
-                 ai_seconds: float = 2.0) -> None:
+                 ai_seconds: float = 2.0, planner: PlanningPool | None = None,
+                 ai_lease: float = DEFAULT_AI_LEASE) -> None:
         self.store = store
         self.seeds = seeds or (lambda: secrets.randbits(62))
         self.clock: Clock = clock or SystemClock()
@@ -95,6 +102,9 @@ class Referee(ModeratorCommands, ClockDuties):
         self.games = GameLoader(store, capacity=cache_size, snapshot_every=snapshot_every)
         self.timers = TimerDispatcher(store, self.clock, self._on_timer)
         self.outbox = OutboxSender(store, self.clock, self._send_notices, lease=delivery_lease, every=outbox_every)
+        self._own_planner = planner is None
+        self.planner = planner or PlanningPool()
+        self.ai = AiTurns(store, self.clock, self, self.planner, lease=ai_lease)
         self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
         self._first_tables: dict[str, TableRecord | None] = {}
         self._first_timers: dict[str, tuple[int, list[Timer]]] = {}
@@ -106,12 +116,16 @@ class Referee(ModeratorCommands, ClockDuties):
         False (the transport starts it when it can deliver: `outbox.start()`), sending what the
         outbox still holds."""
         self.timers.start()
+        self.ai.start()
         if outbox:
             self.outbox.start()
 
     async def close(self) -> None:
+        await self.ai.stop()
         await self.outbox.stop()
         await self.timers.stop()
+        if self._own_planner:
+            self.planner.close()
 
     @asynccontextmanager
     async def _lock(self, place: str) -> AsyncIterator[None]:
@@ -534,6 +548,74 @@ class Referee(ModeratorCommands, ClockDuties):
         return [a for _, _, a in sorted(matched)][:limit]
 
     # =========================================================================================
+    # AI seats (played by `self.ai`, a `bot.ai_turns.AiTurns`, after the command that led to them)
+
+    async def ai_job(self, turn: Timer) -> AiJob | None:
+        """What planning a current AI turn needs (the seat's view handed over now, before the
+        game can change), or None if the turn is no longer current."""
+        table = await self.store.get_table(turn.table_id)
+        if table is None or table.status != PLAYING or table.paused or turn.seat >= len(table.seats):
+            return None
+        seat = table.seats[turn.seat]
+        if not seat.is_ai:
+            return None
+        game = await self.games.get(table)
+        if len(game.log) != turn.ply or turn.seat not in game.to_move():
+            return None
+        budget = float(table.meta.get(AI_SECONDS, self.ai_seconds))
+        return AiJob(table.place, turn.seat, seat.name, seat.agent or "strong", budget, handover(game, turn.seat))
+
+    async def play_ai(self, turn: Timer, action: str) -> AiMove | None:
+        """Play an AI seat's planned `action` and the forced moves after it, in one commit that
+        spends the AI turn; None, with nothing done, if that AI turn is no longer current (the
+        game changed, was paused or stopped, or another process played it)."""
+        table = await self.store.get_table(turn.table_id)
+        if table is None:
+            return None
+        async with self._lock(table.place):
+            try:
+                table, game = await self._playing(table.place)
+            except Refused:
+                return None
+            current = await self._timers(table)
+            if turn.id not in {t.id for t in current} or table.paused or len(game.log) != turn.ply:
+                return None
+            work = await self._turn(table, game, current)
+            agent = table.seats[turn.seat].agent or "strong"
+            work.apply(turn.seat, action, f"ai:{agent}")
+            work.play_forced()
+            budget = float(table.meta.get(AI_SECONDS, self.ai_seconds))
+            try:
+                reply = await self._committed(work, spent=turn.id,
+                                              lease=self.delivery_lease + self.ai.split_after + budget + 5)
+            except (StaleLog, StaleTable):
+                return None
+            story = [narration.what_happened(work.events), *narration.forced_lines(table, work.forced)]
+            return AiMove(reply, named("\n".join(p for p in story if p), table),
+                          named(narration.who_is_next(table, game, work.deadlines), table), work.ai_seat() is not None)
+
+    async def announce_ai(self, moves: list[AiMove]) -> None:
+        """Announce a run of one table's AI moves as one message, with the board as of the last."""
+        reply = merged(moves)
+        table = await self.store.get_table(reply.table_id) if reply.table_id is not None else None
+        if table is not None and reply.public is not None:
+            speak(table.meta.get(LANGUAGE))
+            try:
+                reply.public.attachments = await self._pictures_at(table, reply.ply)
+            except Exception:
+                log.exception("drawing the board of table %s failed; announcing without it", table.id)
+                reply.public.text += "\n" + _(NO_PICTURE)
+        await self._announce(reply)
+
+    async def _pictures_at(self, table: TableRecord, ply: int | None) -> list[Attachment]:
+        """The public board as of move `ply` (the game as it is, if it is there; else replayed)."""
+        game = await self.games.get(table)
+        if ply is not None and len(game.log) != ply:
+            game = new_game(table)
+            replay(game, (await self.store.actions(table.id))[:ply])
+        return await self._board_attachments(game, table.id)
+
+    # =========================================================================================
     # helpers
 
     async def _guarded(self, command: Awaitable[Reply]) -> Reply:
@@ -612,16 +694,18 @@ class Referee(ModeratorCommands, ClockDuties):
         return await self.store.timers(table.id)
 
     async def _commit(self, turn: Turn, *, undo_after: int | None = None, expected: int | None = None,
-                      notices: list[Notice] | None = None) -> None:
+                      notices: list[Notice] | None = None, spent: int | None = None) -> None:
         self._first_timers.pop(turn.table.place, None)  # a commit rewrites them
         try:
-            timers = await turn.commit(undo_after=undo_after, expected=expected, notices=notices or [])
+            timers = await turn.commit(undo_after=undo_after, expected=expected, notices=notices or [], spent=spent)
         except BaseException:
             self.games.forget(turn.table.id)
             raise
         self.games.remember(turn.table, turn.game)
         if timers:
             self.timers.wake()
+        if any(t.kind == AI_TURN for t in timers):
+            self.ai.wake()
         try:
             await self.games.maybe_snapshot(turn.table.id, turn.game)
         except Exception:
@@ -632,20 +716,33 @@ class Referee(ModeratorCommands, ClockDuties):
 
     def _notice(self, table: TableRecord, ply: int, text: str, *, seat: int | None = None,
                 mentions: list[str] | None = None, board: bool = False, kind: str = "move",
-                now: float | None = None) -> Notice:
+                now: float | None = None, lease: float | None = None) -> Notice:
         """An announcement to commit; those of one commit share its moment `now`, which is how
-        the outbox knows to send them together."""
+        the outbox knows to send them together. It is left to this process for `lease` seconds
+        (default: the delivery lease) before the outbox sends it."""
         now = self.clock.now() if now is None else now
         return Notice(table_id=table.id, place=table.place, ply=ply, text=text, seat=seat,
                       mentions=list(mentions or []), board=board, kind=kind, created_at=now,
-                      lease_until=now + self.delivery_lease)
+                      lease_until=now + (self.delivery_lease if lease is None else lease))
 
     async def _finish(self, turn: Turn, *, headline: str = "", undo_after: int | None = None,
                       expected: int | None = None) -> Reply:
-        """Make the forced and AI moves, then commit them with their announcements, and tell
-        the table what happened. Nothing after the commit can undo or hide the move: a picture
-        that cannot be drawn is left out, with a note."""
-        await turn.play_automatic(float(turn.table.meta.get(AI_SECONDS, self.ai_seconds)))
+        """Make the forced moves, then commit them with their announcements (and, if the game
+        now waits for an AI seat, its AI turn: see `bot.ai_turns`), and tell the table what
+        happened. Nothing after the commit can undo or hide the move: a picture that cannot be
+        drawn is left out, with a note."""
+        turn.play_forced()
+        reply = await self._committed(turn, headline=headline, undo_after=undo_after, expected=expected)
+        if reply.public is not None:
+            await self._attach_board(turn, reply)
+        if not self.confirms_delivery:
+            await self.delivered(reply)
+        return reply
+
+    async def _committed(self, turn: Turn, *, headline: str = "", undo_after: int | None = None,
+                         expected: int | None = None, spent: int | None = None, lease: float | None = None) -> Reply:
+        """Commit the turn with its announcements in the outbox (`lease`: how long they are left
+        to this process); the reply announcing it, without pictures."""
         turn.plan()
         reply = self._move_reply(turn, headline=headline)
         table = turn.table
@@ -653,22 +750,24 @@ class Referee(ModeratorCommands, ClockDuties):
         now = self.clock.now()
         if reply.public is not None:
             notices.append(self._notice(table, len(turn.game.log), reply.public.text, mentions=reply.mentions,
-                                        board=True, now=now))
+                                        board=True, now=now, lease=lease))
         self._ask_for_pictures(turn, reply)
-        notices += [self._notice(table, len(turn.game.log), m.text, seat=seat, kind="private", now=now)
+        notices += [self._notice(table, len(turn.game.log), m.text, seat=seat, kind="private", now=now, lease=lease)
                     for seat, m in reply.private.items()]
-        await self._commit(turn, undo_after=undo_after, expected=expected, notices=notices)
+        await self._commit(turn, undo_after=undo_after, expected=expected, notices=notices, spent=spent)
         reply.notices = [n.id for n in notices if n.id is not None]
-        if reply.public is not None:
-            try:
-                reply.public.attachments = await self._board_attachments(turn.game, table.id,
-                                                                          deadlines=turn.deadlines)
-            except Exception:
-                log.exception("drawing the board of table %s failed; announcing without it", table.id)
-                reply.public.text += "\n" + _(NO_PICTURE)
-        if not self.confirms_delivery:
-            await self.delivered(reply)
         return reply
+
+    async def _attach_board(self, turn: Turn, reply: Reply) -> None:
+        """The board picture as of the turn, on the reply's public message (a note instead if it
+        cannot be drawn)."""
+        table = turn.table
+        assert reply.public is not None
+        try:
+            reply.public.attachments = await self._board_attachments(turn.game, table.id, deadlines=turn.deadlines)
+        except Exception:
+            log.exception("drawing the board of table %s failed; announcing without it", table.id)
+            reply.public.text += "\n" + _(NO_PICTURE)
 
     @staticmethod
     def _ask_for_pictures(turn: Turn, reply: Reply) -> None:

@@ -2,7 +2,8 @@
 Discord, saved in the same SQLite file (`tileref play --resume` picks a game up again).
 
 Each move prints what happened, the board as text and your hand; the board picture is written
-to a folder as a PNG after every move.
+to a folder as a PNG after every move. AI seats move after yours: "Pip (bot) is thinking…", then
+their moves together, and then it is your turn again (the prompt waits for them).
 """
 
 from __future__ import annotations
@@ -84,6 +85,40 @@ class ConsoleSession:
         self.media = media or Media.from_environment()
         self._seen: int | None = None
         """The log length of the last board shown: moves typed are based on it."""
+        self._held: list[str | Reply] | None = None
+        """What the referee said unprompted while a command's answer was being printed (printed
+        after it, so lines come in the order things happened)."""
+        referee.notify = self._unprompted
+        referee.ai.thinking = self._thinking
+
+    async def _unprompted(self, reply: Reply) -> None:
+        """An announcement nobody asked for (the AI seats' moves, the clock)."""
+        if self._held is not None:
+            self._held.append(reply)
+        else:
+            await self._show(reply)
+
+    async def _thinking(self, place: str, name: str) -> None:
+        line = _("{player} is thinking…").format(player=name)
+        if self._held is not None:
+            self._held.append(line)
+        else:
+            self.say(line)
+
+    async def _answer(self, reply: Reply) -> None:
+        """Print a command's reply, then what was said meanwhile (held since the command was
+        sent, or from now on)."""
+        if self._held is None:
+            self._held = []
+        try:
+            await self._show(reply)
+        finally:
+            held, self._held = self._held, None
+        for item in held:
+            if isinstance(item, str):
+                self.say(item)
+            else:
+                await self._show(item)
 
     # ---- starting ---------------------------------------------------------------------------
 
@@ -108,11 +143,13 @@ class ConsoleSession:
             if not self._ok(reply):
                 await self.referee.abort(place, self.user)
                 return None
+        self._held = []
         reply = await self.referee.start(place, self.user)
         if not self._ok(reply):
+            self._held = None
             await self.referee.abort(place, self.user)
             return None
-        await self._show(reply)
+        await self._answer(reply)
         return place
 
     async def resume(self) -> str | None:
@@ -132,6 +169,7 @@ class ConsoleSession:
     async def play(self, place: str) -> None:
         """Read commands until the game ends or the player stops."""
         while True:
+            await self.referee.ai.idle(timeout=600)
             table = await self.referee.status(place)
             if table is None or table.status != PLAYING:
                 self.say(f"The game is over. It is saved in {self.referee_path()}.")
@@ -171,9 +209,11 @@ class ConsoleSession:
             elif word == "resign":
                 confirm = await self.ask("Leave this game for good? (yes/no) ")
                 if confirm and confirm.strip().lower() in ("y", "yes"):
-                    await self._show(await self.referee.resign(place, self.user))
+                    self._held = []
+                    await self._answer(await self.referee.resign(place, self.user))
             else:
-                await self._show(await self.referee.act(place, self.user, command, seen=self._seen))
+                self._held = []
+                await self._answer(await self.referee.act(place, self.user, command, seen=self._seen))
 
     async def _pick_picture(self, place: str, kind: str, query: str) -> None:
         """Search pictures, let the player pick one by number, and react with it or keep it as
