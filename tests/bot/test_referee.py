@@ -405,7 +405,7 @@ async def test_between_rounds_the_last_player_not_ready_is_asked_for_ready_not_a
             _, game = await referee.view(PLACE)
             if game.legal_actions(0) == ["ready"]:
                 break
-            reply = await referee.act(PLACE, ALICE, await a_move(referee, ALICE))
+            assert (await referee.act(PLACE, ALICE, await a_move(referee, ALICE))).ok
         board = await referee.board(PLACE)
         assert "Round over. Type `ready`" in text(board) and "It's alice's turn" not in text(board)
 
