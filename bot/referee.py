@@ -80,7 +80,8 @@ class Referee(ModeratorCommands, ClockDuties):
     returned (the console, tests). `delivery_lease`: how long a reply is left to its transport
     before the outbox sends it instead. `ai_seconds`: how long an AI seat plans a move, unless
     the table says otherwise (the `ai_seconds=` option). AI seats' moves are planned in
-    `planner` (a pool of processes; by default one of its own, closed with the referee) and
+    `planner` (a pool of processes; by default one of its own of `ai_processes` processes, or as
+    `TILEREF_AI_PROCESSES` says, closed with the referee) and
     played by `ai` (`bot.ai_turns`) after the command that led to them; `ai_lease`: how long an
     AI turn stays with the process planning it before another may take it over."""
 
@@ -90,7 +91,7 @@ class Referee(ModeratorCommands, ClockDuties):
                  confirms_delivery: bool = True,
                  delivery_lease: float = DEFAULT_LEASE, outbox_every: float = SWEEP_SECONDS,
                  ai_seconds: float = 2.0, planner: PlanningPool | None = None,
-                 ai_lease: float = DEFAULT_AI_LEASE) -> None:
+                 ai_processes: int | None = None, ai_lease: float = DEFAULT_AI_LEASE) -> None:
         self.store = store
         self.seeds = seeds or (lambda: secrets.randbits(62))
         self.clock: Clock = clock or SystemClock()
@@ -103,7 +104,7 @@ class Referee(ModeratorCommands, ClockDuties):
         self.timers = TimerDispatcher(store, self.clock, self._on_timer)
         self.outbox = OutboxSender(store, self.clock, self._send_notices, lease=delivery_lease, every=outbox_every)
         self._own_planner = planner is None
-        self.planner = planner or PlanningPool()
+        self.planner = planner or PlanningPool(ai_processes)
         self.ai = AiTurns(store, self.clock, self, self.planner, lease=ai_lease)
         self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
         self._first_tables: dict[str, TableRecord | None] = {}
