@@ -125,6 +125,9 @@ class AiTurns:
         self.poll = poll
         self.thinking: Callable[[str, str], Awaitable[None]] | None = None
         self._busy: dict[tuple[int, int, int], asyncio.Task[None]] = {}
+        """AI turns being played here, by (table, seat, ply)."""
+        self._unplanned: set[tuple[int, int, int]] = set()
+        """Those of them not yet planned (each takes, or waits for, a planning process)."""
         self._claiming = 0
         self._runs: dict[int, Run] = {}
         self._wake = asyncio.Event()
@@ -164,7 +167,7 @@ class AiTurns:
     async def claim(self) -> int:
         """Claim as many due AI turns as there are idle planning processes and start playing
         them; returns how many were started."""
-        free = self.pool.size - len(self._busy)
+        free = self.pool.size - len(self._unplanned)
         if free <= 0:
             return 0
         self._claiming += 1
@@ -177,6 +180,7 @@ class AiTurns:
             key = (turn.table_id, turn.seat, turn.ply)
             if key in self._busy:
                 continue
+            self._unplanned.add(key)
             task = asyncio.ensure_future(self._play(turn))
             self._busy[key] = task
             task.add_done_callback(lambda _t, key=key: self._done(key))
@@ -185,6 +189,7 @@ class AiTurns:
 
     def _done(self, key: tuple[int, int, int]) -> None:
         self._busy.pop(key, None)
+        self._unplanned.discard(key)
         self.wake()
 
     async def _loop(self) -> None:
@@ -199,6 +204,7 @@ class AiTurns:
 
     async def _play(self, turn: Timer) -> None:
         """Plan and play one AI turn, and announce the run it ends."""
+        key = (turn.table_id, turn.seat, turn.ply)
         try:
             job = await self.table.ai_job(turn)
             if job is None:
@@ -209,7 +215,10 @@ class AiTurns:
                     await self.thinking(job.place, job.name)
                 except Exception:
                     log.warning("showing that %s thinks failed", job.name, exc_info=True)
-            action = await self.pool.plan_view(job.view, job.seat, job.agent, job.budget)
+            try:
+                action = await self.pool.plan_view(job.view, job.seat, job.agent, job.budget)
+            finally:
+                self._unplanned.discard(key)
             move = await self.table.play_ai(turn, action)
         except asyncio.CancelledError:
             raise
@@ -223,8 +232,11 @@ class AiTurns:
             return
         run = self._runs.setdefault(turn.table_id, Run())
         run.moves.append(move)
-        if not move.more or time.monotonic() - run.started >= self.split_after:
-            await self._flush(turn.table_id)
+        if move.more and time.monotonic() - run.started < self.split_after:
+            await self.claim()
+            if any(k[0] == turn.table_id and k != key for k in self._busy):
+                return  # the table's next AI turn is played here: the run goes on
+        await self._flush(turn.table_id)  # else announce it now (the next turn went to another process)
 
     async def _flush(self, table_id: int) -> None:
         """Announce the table's AI moves not yet announced, as one message."""

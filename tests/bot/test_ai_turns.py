@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import multiprocessing
+from typing import Any
 
 import pytest
 
@@ -238,6 +240,67 @@ async def test_forcepass_on_a_thinking_ai_seat_plays_its_timeout_action(database
         assert all(not table.seats[s].is_ai for s in game.to_move())
     finally:
         await closed(referee, pool)
+
+
+# ---- two processes ---------------------------------------------------------------------------
+
+SPAWN = multiprocessing.get_context("spawn")
+
+
+async def _play_ai_turns(address: str) -> None:
+    """A process that plays AI turns (no transport) until no AI table is left playing."""
+    store = store_for(address)
+    await store.open()
+    referee = Referee(store, render=False, confirms_delivery=False, ai_seconds=0.0, ai_processes=1)
+    await referee.open(outbox=False)
+    try:
+        for _ in range(12_000):
+            if not await store.find_tables(place_prefix="test:ai-", statuses=(PLAYING,)):
+                break
+            await asyncio.sleep(0.01)
+        await referee.ai.idle()  # the last run announced
+    finally:
+        await referee.close()
+        await store.close()
+
+
+def _ai_process(address: str, barrier: Any) -> None:
+    barrier.wait()
+    asyncio.run(_play_ai_turns(address))
+
+
+@pytest.mark.parametrize("database", ["postgresql"], indirect=True)
+async def test_two_processes_sharing_postgresql_play_every_ai_move_once(database):
+    store = store_for(database)
+    await store.open()
+    referee = Referee(store, render=False, confirms_delivery=False, ai_seconds=0.0)  # never opened: plays nothing
+    for number in range(1):
+        place = f"test:ai-{number}"
+        await referee.create(place, MOD, "tronimoes", seat_creator=False)
+        for kind in ("random", "random", "greedy"):
+            await referee.add_ai(place, MOD, kind)
+        assert (await referee.start(place, MOD)).ok
+    barrier = SPAWN.Barrier(2)
+    processes = [SPAWN.Process(target=_ai_process, args=(database, barrier)) for _ in range(2)]
+    for process in processes:
+        process.start()
+    for process in processes:
+        await asyncio.to_thread(process.join, 180)
+        assert process.exitcode == 0
+    rows = await store.dump()
+    try:
+        for table in await store.find_tables(place_prefix="test:ai-", statuses=(FINISHED,)):
+            actions = await store.actions(table.id)
+            assert [a.ply for a in actions] == list(range(1, len(actions) + 1))
+            replayed = new_game(table)
+            replay(replayed, actions)
+            assert replayed.outcome() is not None
+            announcements = [r for r in rows["outbox"] if r["table_id"] == table.id and r["seat"] is None]
+            assert len(announcements) == 1 + sum(a.actor.startswith("ai:") for a in actions)  # one per commit
+            assert await store.pending_notices(table.id) == []
+        assert len(await store.find_tables(place_prefix="test:ai-", statuses=(FINISHED,))) == 1
+    finally:
+        await store.close()
 
 
 # ---- replays ---------------------------------------------------------------------------------
