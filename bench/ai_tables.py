@@ -1,0 +1,180 @@
+"""How long a person waits at tables with AI seats, through the Discord stand-in and a real bot
+process (`tileref run` as the crash tests start it, on an SQLite file): prints JSON lines.
+
+- `board`, per game: a table of one person and three bot seats at the default budget (2 s a
+  move; Tromino Go is played by two: one bot): from the person's `/move` to their own board
+  message (median and p95 ms), and the Discord API calls the bot makes per move of the person,
+  everything from the command until the AI seats are done (the answer, the typing indicator,
+  the AI seats' message, private notes).
+- `crowd`: a table of two people, `/move` p95 with no AI thinking anywhere, then while the AI
+  seats of 20 other tables (four bots each) play without pause; and the ratio (target ≤ 1.5).
+
+    .venv/bin/python bench/ai_tables.py [--moves 20] [--games tronimoes,tetromic] [--crowd 20]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import logging
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bot.database import store_for
+from bot.loader import GameLoader
+from bot.records import AI_TURN, PLAYING
+from bot.store import Store
+from engine import GAMES, Game
+from tests.standin import Channel, DiscordStandIn, User
+
+ROOT = Path(__file__).resolve().parent.parent
+PLAYERS = {"tromino_go": 1}
+"""Bot seats per game where the game cannot seat three besides the person."""
+
+
+def percentile(values: list[float], fraction: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(fraction * (len(ordered) - 1)))]
+
+
+def start_bot(s: DiscordStandIn, database: Path) -> subprocess.Popen[bytes]:
+    return subprocess.Popen(
+        [sys.executable, "-m", "tests.bot.adapters.discordbot.bot_process", s.api_base, s.gateway_url,
+         str(database), str(s.guild.id), s.token], cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+async def open_table(s: DiscordStandIn, game: str, bots: int, people: tuple[User, ...]) -> Channel:
+    first, *others = people
+    announced = await (await s.slash(first, s.channel, "tileref new", game=game)).reply(timeout=60)
+    thread = await s.wait_for_thread(lambda t: t.id == announced.id)
+    lobby = await s.wait_for_message(thread, lambda m: bool(m.buttons()))
+    for other in others:
+        lobby = await (await s.click(other, lobby, label="Join")).reply(timeout=60)
+    for _ in range(bots):
+        lobby = await (await s.click(first, lobby, label="Add bot")).reply(timeout=60)
+    await (await s.click(first, lobby, label="Start")).replies(2, timeout=60)
+    return thread
+
+
+async def settled(store: Store, table_id: int) -> None:
+    """Until no AI turn is due and every announcement is delivered."""
+    while True:
+        turns = [t for t in await store.timers(table_id) if t.kind == AI_TURN]
+        if not turns and not await store.pending_notices(table_id):
+            return
+        await asyncio.sleep(0.05)
+
+
+async def game_at(store: Store, loader: GameLoader, thread: Channel) -> tuple[int, str, Game]:
+    table = await store.table_at(f"discord:{thread.id}")
+    assert table is not None
+    return table.id, table.status, await loader.get(table)
+
+
+async def play_one(s: DiscordStandIn, user: User, thread: Channel, action: str) -> float:
+    """`/move action`; milliseconds until the answer (the board) arrived."""
+    start = time.perf_counter()
+    handle = await s.slash(user, thread, "move", text=action)
+    await handle.reply(timeout=60)
+    return (time.perf_counter() - start) * 1000
+
+
+async def board_case(s: DiscordStandIn, store: Store, game: str, moves: int) -> dict[str, object]:
+    loader = GameLoader(store)
+    bots = PLAYERS.get(game, 3)
+    thread = await open_table(s, game, bots, (s.alice,))
+    times: list[float] = []
+    calls: list[int] = []
+    while len(times) < moves:
+        table_id, status, _ = await game_at(store, loader, thread)
+        await settled(store, table_id)
+        table_id, status, state = await game_at(store, loader, thread)
+        if status != PLAYING:
+            thread = await open_table(s, game, bots, (s.alice,))
+            continue
+        if 0 not in state.to_move():
+            await asyncio.sleep(0.05)
+            continue
+        before = len(s.requests)
+        times.append(await play_one(s, s.alice, thread, state.legal_actions(0)[0]))
+        await settled(store, table_id)
+        calls.append(len(s.requests) - before)
+    return {"case": "board", "game": game, "bots": bots, "n": len(times),
+            "median_ms": round(statistics.median(times), 1), "p95_ms": round(percentile(times, 0.95), 1),
+            "api_calls_per_move": round(statistics.mean(calls), 2), "api_calls_max": max(calls)}
+
+
+async def people_moves(s: DiscordStandIn, store: Store, thread: Channel, moves: int) -> list[float]:
+    """`moves` moves at a table of alice and bob (new tables as games end); their times."""
+    loader = GameLoader(store)
+    people = (s.alice, s.bob)
+    times: list[float] = []
+    while len(times) < moves:
+        _, status, state = await game_at(store, loader, thread)
+        if status != PLAYING:
+            thread = await open_table(s, "tronimoes", 0, people)
+            continue
+        seat = state.to_move()[0]
+        times.append(await play_one(s, people[seat], thread, state.legal_actions(seat)[0]))
+    return times
+
+
+async def crowd_case(s: DiscordStandIn, store: Store, crowd: int, moves: int) -> list[dict[str, object]]:
+    thread = await open_table(s, "tronimoes", 0, (s.alice, s.bob))
+    quiet = await people_moves(s, store, thread, moves)
+    for _ in range(crowd):
+        await open_table(s, "tronimoes", 4, (s.carol,))  # carol opens it; four bots play
+    await asyncio.sleep(5)  # every crowd table thinking
+    busy = await people_moves(s, store, thread, moves)
+    thinking = len([t for t in await store.find_tables(place_prefix="discord:", statuses=(PLAYING,))])
+    rows: list[dict[str, object]] = []
+    for case, times in (("/move, no AI thinking", quiet), (f"/move, {crowd} tables' AI thinking", busy)):
+        rows.append({"case": "crowd", "what": case, "n": len(times), "median_ms": round(statistics.median(times), 1),
+                     "p95_ms": round(percentile(times, 0.95), 1)})
+    rows.append({"case": "crowd", "what": "p95 ratio", "ratio": round(rows[1]["p95_ms"] / rows[0]["p95_ms"], 2),  # type: ignore[operator]
+                 "tables_playing_at_the_end": thinking})
+    return rows
+
+
+async def run(games: list[str], moves: int, crowd: int) -> None:
+    with tempfile.TemporaryDirectory() as folder:
+        database = Path(folder) / "bench.sqlite3"
+        async with DiscordStandIn(default_timeout=60) as s:
+            process = start_bot(s, database)
+            store = store_for(str(database))
+            try:
+                await s.wait_for_connection(timeout=60)
+                await asyncio.sleep(1)
+                await store.open()
+                for game in games:
+                    print(json.dumps(await board_case(s, store, game, moves)), flush=True)
+                if crowd:
+                    for row in await crowd_case(s, store, crowd, max(moves, 40)):
+                        print(json.dumps(row), flush=True)
+            finally:
+                await store.close()
+                process.kill()
+                process.wait(10)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--moves", type=int, default=20, help="moves of the person timed per game")
+    parser.add_argument("--games", default=",".join(sorted(GAMES)), help="games for the board case")
+    parser.add_argument("--crowd", type=int, default=20, help="AI tables thinking in the crowd case (0: skip it)")
+    args = parser.parse_args()
+    logging.basicConfig(level=logging.WARNING)
+    started = time.perf_counter()
+    asyncio.run(run([g for g in args.games.split(",") if g], args.moves, args.crowd))
+    print(json.dumps({"case": "total", "seconds": round(time.perf_counter() - started, 1)}))
+
+
+if __name__ == "__main__":
+    main()
