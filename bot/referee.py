@@ -329,7 +329,7 @@ class Referee(ModeratorCommands, ClockDuties):
                     continue
 
     async def start(self, place: str, user: User) -> Reply:
-        """Start the game: draw and record the seed, deal, and play any AI seats' first moves."""
+        """Start the game: draw and record the seed and deal; AI seats to move first play after it (`bot.ai_turns`)."""
         return await self._guarded(self._start(place, user))
 
     async def _start(self, place: str, user: User) -> Reply:

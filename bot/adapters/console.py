@@ -27,6 +27,8 @@ from renderers import text_board
 PLACE_PREFIX = "console:"
 HINTS_SHOWN = 40
 LOCAL_USER_ID = "console:local"
+AI_PATIENCE = 120.0
+"""Seconds the prompt waits for the AI seats to move before it asks anyway."""
 
 HELP = """\
 Type a move as on Discord (how moves are written in this game is just below).
@@ -169,7 +171,10 @@ class ConsoleSession:
     async def play(self, place: str) -> None:
         """Read commands until the game ends or the player stops."""
         while True:
-            await self.referee.ai.idle(timeout=600)
+            try:
+                await self.referee.ai.idle(timeout=AI_PATIENCE)
+            except TimeoutError:
+                self.say(_("The AI players have not moved yet; type `board` to see where the game stands."))
             table = await self.referee.status(place)
             if table is None or table.status != PLAYING:
                 self.say(f"The game is over. It is saved in {self.referee_path()}.")
