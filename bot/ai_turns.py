@@ -124,9 +124,10 @@ class AiTurns:
         self.split_after = split_after
         self.poll = poll
         self.thinking: Callable[[str, str], Awaitable[None]] | None = None
-        self._busy: dict[tuple[int, int, int], asyncio.Task[None]] = {}
-        """AI turns being played here, by (table, seat, ply)."""
-        self._unplanned: set[tuple[int, int, int]] = set()
+        self._busy: dict[tuple[int, int], asyncio.Task[None]] = {}
+        """AI turns being played here, by table and AI turn (a turn recorded again for the same
+        position, after a pause, is another one: the first is then stale)."""
+        self._unplanned: set[tuple[int, int]] = set()
         """Those of them not yet planned (each takes, or waits for, a planning process)."""
         self._claiming = 0
         self._runs: dict[int, Run] = {}
@@ -177,7 +178,7 @@ class AiTurns:
             self._claiming -= 1
         started = 0
         for turn in claimed:
-            key = (turn.table_id, turn.seat, turn.ply)
+            key = (turn.table_id, turn.id or 0)
             if key in self._busy:
                 continue
             self._unplanned.add(key)
@@ -187,7 +188,7 @@ class AiTurns:
             started += 1
         return started
 
-    def _done(self, key: tuple[int, int, int]) -> None:
+    def _done(self, key: tuple[int, int]) -> None:
         self._busy.pop(key, None)
         self._unplanned.discard(key)
         self.wake()
@@ -204,11 +205,11 @@ class AiTurns:
 
     async def _play(self, turn: Timer) -> None:
         """Plan and play one AI turn, and announce the run it ends."""
-        key = (turn.table_id, turn.seat, turn.ply)
+        key = (turn.table_id, turn.id or 0)
         try:
             job = await self.table.ai_job(turn)
             if job is None:
-                await self._flush(turn.table_id)
+                await self.flush(turn.table_id)
                 return
             if self.thinking is not None:
                 try:
@@ -224,11 +225,11 @@ class AiTurns:
             raise
         except Exception:
             log.exception("AI turn %s failed; it is tried again when its lease ends", turn)
-            await self._flush(turn.table_id)
+            await self.flush(turn.table_id)
             return
         if move is None:
             log.info("AI turn %s went stale while planning; dropped", turn)
-            await self._flush(turn.table_id)
+            await self.flush(turn.table_id)
             return
         run = self._runs.setdefault(turn.table_id, Run())
         run.moves.append(move)
@@ -236,10 +237,12 @@ class AiTurns:
             await self.claim()
             if any(k[0] == turn.table_id and k != key for k in self._busy):
                 return  # the table's next AI turn is played here: the run goes on
-        await self._flush(turn.table_id)  # else announce it now (the next turn went to another process)
+        await self.flush(turn.table_id)  # else announce it now (the next turn went to another process)
 
-    async def _flush(self, table_id: int) -> None:
-        """Announce the table's AI moves not yet announced, as one message."""
+    async def flush(self, table_id: int) -> None:
+        """Announce the table's AI moves not yet announced, as one message (also before a
+        person's move at a table where everyone moves at once, so the thread keeps the order of
+        the log)."""
         run = self._runs.pop(table_id, None)
         if run is None or not run.moves:
             return

@@ -732,6 +732,7 @@ class Referee(ModeratorCommands, ClockDuties):
         now waits for an AI seat, its AI turn: see `bot.ai_turns`), and tell the table what
         happened. Nothing after the commit can undo or hide the move: a picture that cannot be
         drawn is left out, with a note."""
+        await self.ai.flush(turn.table.id)  # AI moves made before this command are announced before it
         turn.play_forced()
         reply = await self._committed(turn, headline=headline, undo_after=undo_after, expected=expected)
         if reply.public is not None:
