@@ -24,7 +24,7 @@ from bot.i18n import DEFAULT as DEFAULT_LANGUAGE
 from bot.i18n import N_, _, said, speak
 from bot.loader import DEFAULT_GAME_CACHE, STARTING_SEATS, GameLoader, new_game, replay
 from bot.media import decoded
-from bot.moderation import ModeratorCommands
+from bot.moderation import Moderation
 from bot.outbox import DEFAULT_LEASE, SWEEP_SECONDS, OutboxSender
 from bot.planning import PlanningPool, handover
 from bot.records import (
@@ -70,7 +70,7 @@ VISION_QUEST = N_("🐔 You are chicken-footed! Go on a vision quest: search for
                   "of your line from then on. The game does not wait for you to choose.")
 
 
-class Referee(ModeratorCommands, ClockDuties):
+class Referee:
     """The referee service.
 
     `notify` delivers what nobody asked for: timeouts, reminders, and announcements left
@@ -101,8 +101,11 @@ class Referee(ModeratorCommands, ClockDuties):
         self.ai_seconds = ai_seconds
         self.delivery_lease = delivery_lease
         self.games = GameLoader(store, capacity=cache_size, snapshot_every=snapshot_every)
-        self.timers = TimerDispatcher(store, self.clock, self._on_timer)
-        self.outbox = OutboxSender(store, self.clock, self._send_notices, lease=delivery_lease, every=outbox_every)
+        self.moderation = Moderation(self)
+        self.duties = ClockDuties(self)
+        self.timers = TimerDispatcher(store, self.clock, self.duties.on_timer)
+        self.outbox = OutboxSender(store, self.clock, self.duties.send_notices, lease=delivery_lease,
+                                   every=outbox_every)
         self._own_planner = planner is None
         self.planner = planner or PlanningPool(ai_processes)
         self.ai = AiTurns(store, self.clock, self, self.planner, lease=ai_lease)
@@ -110,7 +113,7 @@ class Referee(ModeratorCommands, ClockDuties):
         self._first_tables: dict[str, TableRecord | None] = {}
         self._first_timers: dict[str, tuple[int, list[Timer]]] = {}
         """What the store's command lock read with the lock, by place, until the command takes it
-        (see `_lock`)."""
+        (see `lock`)."""
 
     async def open(self, *, outbox: bool = True) -> None:
         """Start firing timers (those saved before a restart included) and, unless `outbox` is
@@ -129,12 +132,12 @@ class Referee(ModeratorCommands, ClockDuties):
             self.planner.close()
 
     @asynccontextmanager
-    async def _lock(self, place: str) -> AsyncIterator[None]:
+    async def lock(self, place: str) -> AsyncIterator[None]:
         """Commands on a table run one at a time: one lock per place in this process (a lock
         nobody holds or waits for is forgotten), and the store's lock across processes.
 
         Where the store reads the table and its timers as it takes the lock (PostgreSQL, in the
-        same round trip), the command's first `_table` and first `_timers` are those; anything
+        same round trip), the command's first `table` and first `table_timers` are those; anything
         read again, or after the command has committed, comes from the store."""
         lock = self._locks.get(place)
         if lock is None:
@@ -166,7 +169,7 @@ class Referee(ModeratorCommands, ClockDuties):
         is False: then everyone, the creator included, joins in the order they should sit).
         The table speaks the `lang=` option's language, else the server's, else `language` (the
         creator's, where the transport knows it), else English."""
-        return await self._guarded(self._create(place, user, game, options, turn_time, guild, seat_creator,
+        return await self.guarded(self._create(place, user, game, options, turn_time, guild, seat_creator,
                                                 language))
 
     async def check_new(self, game: str, *, options: str | dict[str, str] | None = None,
@@ -230,40 +233,40 @@ class Referee(ModeratorCommands, ClockDuties):
             existing = await self.store.table_at(place)
             raise Refused(_("there is already a {game} table here").format(
                 game=GAMES[existing.game].title if existing else "")) from None
-        return self._lobby_reply(table, _("🎲 {player} opened a {game} table.").format(
+        return self.lobby_reply(table, _("🎲 {player} opened a {game} table.").format(
             player=name_token(user.name), game=GAMES[name].title))
 
     async def join(self, place: str, user: User) -> Reply:
         """Take a seat: in the lobby, or in a running game that lets new players join."""
         table = await self.store.table_at(place)
         if table is not None and table.status == PLAYING:
-            return await self._guarded(self._join_running(place, user))
-        return await self._guarded(self._lobby_change(place, user, "join"))
+            return await self.guarded(self._join_running(place, user))
+        return await self.guarded(self._lobby_change(place, user, "join"))
 
     async def _join_running(self, place: str, user: User) -> Reply:
-        async with self._lock(place):
-            table, game = await self._playing(place)
+        async with self.lock(place):
+            table, game = await self.playing(place)
             if table.seat_of(user.id) is not None:
                 raise Refused(_("you are already playing at this table"))
-            turn = await self._turn(table, game)
+            turn = await self.turn(table, game)
             try:
                 turn.join(clean_name(user.name), user.id)
             except GameError as error:
                 raise Refused(str(error)) from None
-            return await self._finish(turn, headline=_("👋 {player} joined the game.").format(
+            return await self.finish(turn, headline=_("👋 {player} joined the game.").format(
                 player=name_token(user.name)))
 
     async def leave(self, place: str, user: User) -> Reply:
-        return await self._guarded(self._lobby_change(place, user, "leave"))
+        return await self.guarded(self._lobby_change(place, user, "leave"))
 
     async def add_ai(self, place: str, user: User, kind: str = "strong") -> Reply:
         """Seat an AI player ("strong", the default, "greedy" or "random")."""
-        return await self._guarded(self._lobby_change(place, user, "ai", kind))
+        return await self.guarded(self._lobby_change(place, user, "ai", kind))
 
     async def _lobby_change(self, place: str, user: User, what: str, kind: str = "") -> Reply:
-        async with self._lock(place):
+        async with self.lock(place):
             for _attempt in range(RETRIES):
-                table = await self._table(place)
+                table = await self.table(place)
                 headline = self._change_lobby(table, user, what, kind)
                 try:
                     await self.store.save_table(table)
@@ -272,7 +275,7 @@ class Referee(ModeratorCommands, ClockDuties):
                 if table.status == ABORTED:
                     return Reply(public=Message(headline + " " + _("Nobody is left, so the table is closed.")),
                                  table_id=table.id, place=place, status=table.status)
-                return self._lobby_reply(table, headline)
+                return self.lobby_reply(table, headline)
             raise StaleTable(0, 0)
 
     def _change_lobby(self, table: TableRecord, user: User, what: str, kind: str) -> str:
@@ -309,14 +312,14 @@ class Referee(ModeratorCommands, ClockDuties):
         table.seats.append(SeatRecord(len(table.seats), bot_name, None, agent))
         return _("🤖 {player} ({agent} AI) sits down.").format(player=name_token(bot_name), agent=agent)
 
-    def _lobby_reply(self, table: TableRecord, headline: str) -> Reply:
+    def lobby_reply(self, table: TableRecord, headline: str) -> Reply:
         return Reply(public=Message(f"{headline}\n{lobby_text(table)}"), table_id=table.id, place=table.place,
                      status=table.status)
 
     async def note_message(self, place: str, key: str, value: Any) -> None:
         """Remember something a transport needs later about the table at `place` (Discord: the
         lobby message's id, to edit it when a moderator removes someone)."""
-        async with self._lock(place):
+        async with self.lock(place):
             for _attempt in range(RETRIES):
                 table = await self.store.table_at(place)
                 if table is None:
@@ -329,12 +332,13 @@ class Referee(ModeratorCommands, ClockDuties):
                     continue
 
     async def start(self, place: str, user: User) -> Reply:
-        """Start the game: draw and record the seed and deal; AI seats to move first play after it (`bot.ai_turns`)."""
-        return await self._guarded(self._start(place, user))
+        """Start the game: draw and record the seed and deal; AI seats to move first play after it
+        (`bot.ai_turns`)."""
+        return await self.guarded(self._start(place, user))
 
     async def _start(self, place: str, user: User) -> Reply:
-        async with self._lock(place):
-            table = await self._table(place)
+        async with self.lock(place):
+            table = await self.table(place)
             if table.status != LOBBY:
                 raise Refused(_("the game has already started") if table.status == PLAYING
                               else _("this table is closed"))
@@ -351,11 +355,11 @@ class Referee(ModeratorCommands, ClockDuties):
             table.status = PLAYING
             table.meta[STARTING_SEATS] = len(table.seats)
             game = new_game(table)
-            turn = Turn(self.store, table, game, [], self.clock.now(), await self._reminders(table), beginning=True)
+            turn = Turn(self.store, table, game, [], self.clock.now(), await self.reminders(table), beginning=True)
             turn.events += game.opening
             seated = ", ".join(name_token(s.name) for s in table.seats)
             try:
-                return await self._finish(turn, headline=_("🎲 {game} begins: {players}.").format(
+                return await self.finish(turn, headline=_("🎲 {game} begins: {players}.").format(
                     game=cls.title, players=seated))
             except StaleTable:
                 raise Refused(_("the game has already started")) from None
@@ -373,7 +377,7 @@ class Referee(ModeratorCommands, ClockDuties):
         written in the game's notation (see `typing_rules`); anything else is answered with an
         `unreadable` refusal that transports leave unanswered."""
         arrived = await self._log_length(place) if seen is None else seen
-        return await self._guarded(self._act(place, user, text, arrived, typed))
+        return await self.guarded(self._act(place, user, text, arrived, typed))
 
     async def _act(self, place: str, user: User, text: str, seen: int | None, typed: bool) -> Reply:
         if typed:
@@ -382,8 +386,8 @@ class Referee(ModeratorCommands, ClockDuties):
             reply = refusal(_("that is far too long to be a move; see /rules for how to write moves"))
             reply.unreadable = typed
             return reply
-        async with self._lock(place):
-            table = await self._table(place)
+        async with self.lock(place):
+            table = await self.table(place)
             seat = table.seat_of(user.id)
             if typed and (seat is None or table.status != PLAYING):
                 return chat()
@@ -392,11 +396,11 @@ class Referee(ModeratorCommands, ClockDuties):
                 return chat()
             stale = await self._stale(table, game, seat, user, seen)
             if stale:
-                board = await self._board_attachments(game, table.id)
+                board = await self.board_attachments(game, table.id)
                 reply = refusal(stale, table_id=table.id, place=place, attachments=board)
                 reply.stale = True
                 return reply
-            turn = await self._turn(table, game)
+            turn = await self.turn(table, game)
             actions = _split(text, type(game).action_separator)
             for number, action in enumerate(actions):
                 try:
@@ -408,13 +412,13 @@ class Referee(ModeratorCommands, ClockDuties):
                         reply.unreadable = isinstance(error, NotationError)
                         reply.early = isinstance(error, NotYourTurn)
                         return reply
-                    done = await self._finish(turn)
+                    done = await self.finish(turn)
                     note = _("Done: {done}. Not done: `{refused}`{rest}, because {reason}").format(
                         done=", ".join(f"`{a}`" for a in actions[:number]), refused=echo(action),
                         rest=_(" and what followed") if number + 1 < len(actions) else "", reason=reason)
                     done.caller = Message(note)
                     return done
-            return await self._finish(turn)
+            return await self.finish(turn)
 
     async def _stale(self, table: TableRecord, game: Game, seat: int, user: User, seen: int | None) -> str | None:
         """Why a command based on the log length `seen` no longer stands, or None: something
@@ -446,25 +450,25 @@ class Referee(ModeratorCommands, ClockDuties):
         return await self.store.log_length(table.id)
 
     async def resign(self, place: str, user: User) -> Reply:
-        return await self._guarded(self._resign(place, user))
+        return await self.guarded(self._resign(place, user))
 
     async def _resign(self, place: str, user: User) -> Reply:
-        async with self._lock(place):
+        async with self.lock(place):
             table, game, seat = await self._playing_seat(place, user)
-            turn = await self._turn(table, game)
+            turn = await self.turn(table, game)
             try:
                 turn.resign(seat, user.id)
             except GameError as error:
                 return refusal(said(error.template, error.values, str(error)), table_id=table.id, place=place)
-            return await self._finish(turn)
+            return await self.finish(turn)
 
     async def hand(self, place: str, user: User) -> Reply:
         """The caller's hand, as text and a picture, for the caller alone."""
-        return await self._guarded(self._hand(place, user))
+        return await self.guarded(self._hand(place, user))
 
     async def _hand(self, place: str, user: User) -> Reply:
-        async with self._lock(place):
-            table = await self._table(place)
+        async with self.lock(place):
+            table = await self.table(place)
             seat = table.seat_of(user.id)
             if seat is None:
                 raise Refused(_("you are not playing at this table, so you have no hand here"))
@@ -478,11 +482,11 @@ class Referee(ModeratorCommands, ClockDuties):
         """The board as everyone sees it, with whose turn it is, for the caller alone (nobody is
         pinged); `player` (a user id) puts that player's part of it first where a game draws one
         per player."""
-        return await self._guarded(self._board(place, player))
+        return await self.guarded(self._board(place, player))
 
     async def _board(self, place: str, player: str | None = None) -> Reply:
-        async with self._lock(place):
-            table = await self._table(place)
+        async with self.lock(place):
+            table = await self.table(place)
             if table.status == LOBBY:
                 return Reply(caller=Message(lobby_text(table)), table_id=table.id, place=place, status=table.status)
             game = await self.games.get(table)
@@ -492,15 +496,15 @@ class Referee(ModeratorCommands, ClockDuties):
             text = narration.who_is_next(table, game, await self._deadlines(table))
             if table.status == ABORTED:
                 text = _("⛔ This game was stopped by a moderator.")
-            return Reply(caller=Message(named(text, table), await self._board_attachments(game, table.id, viewer)),
+            return Reply(caller=Message(named(text, table), await self.board_attachments(game, table.id, viewer)),
                          table_id=table.id, place=place, ply=len(game.log), status=table.status)
 
     async def history(self, place: str, user: User | None = None, *, page: int = 1) -> Reply:
         """The log in notation, with who and when, newest last, 25 moves a page."""
-        return await self._guarded(self._history(place, page))
+        return await self.guarded(self._history(place, page))
 
     async def _history(self, place: str, page: int) -> Reply:
-        table = await self._table(place)
+        table = await self.table(place)
         actions = await self.store.actions(table.id)
         if not actions:
             return Reply(caller=Message(_("No moves yet.")), table_id=table.id, place=place)
@@ -549,6 +553,46 @@ class Referee(ModeratorCommands, ClockDuties):
         return [a for _, _, a in sorted(matched)][:limit]
 
     # =========================================================================================
+    # moderators and server settings (carried out by `bot.moderation.Moderation`)
+
+    async def force_pass(self, place: str, user: User, target: str | None = None) -> Reply:
+        """Apply the game's timeout actions for the seats it waits for (or one player's seat)."""
+        return await self.moderation.force_pass(place, user, target)
+
+    async def kick(self, place: str, user: User, target: str) -> Reply:
+        """Remove a player: from the lobby, or by resigning on their behalf."""
+        return await self.moderation.kick(place, user, target)
+
+    async def pause(self, place: str, user: User) -> Reply:
+        return await self.moderation.pause(place, user)
+
+    async def resume(self, place: str, user: User) -> Reply:
+        return await self.moderation.resume(place, user)
+
+    async def abort(self, place: str, user: User) -> Reply:
+        """End the table without a result."""
+        return await self.moderation.abort(place, user)
+
+    async def preview(self, place: str, user: User, what: str, *, to: int | None = None,
+                      target: str | None = None, reopen: bool = False) -> Reply:
+        """What a moderator's `what` would undo or end, for the caller to confirm (see
+        `Moderation.preview`)."""
+        return await self.moderation.preview(place, user, what, to=to, target=target, reopen=reopen)
+
+    async def rollback(self, place: str, user: User, to: int, *, reopen: bool = False,
+                       seen: int | None = None) -> Reply:
+        """Take the game back to how it was after move `to` (see `Moderation.rollback`)."""
+        return await self.moderation.rollback(place, user, to, reopen=reopen, seen=seen)
+
+    async def settings(self, guild: str) -> Settings:
+        return await self.moderation.settings(guild)
+
+    async def update_settings(self, guild: str, user: User, **changes: Any) -> Reply:
+        """Change a server's defaults (server managers only); see `Moderation.update_settings`
+        for what may be changed."""
+        return await self.moderation.update_settings(guild, user, **changes)
+
+    # =========================================================================================
     # AI seats (played by `self.ai`, a `bot.ai_turns.AiTurns`, after the command that led to them)
 
     async def ai_job(self, turn: Timer) -> AiJob | None:
@@ -573,17 +617,22 @@ class Referee(ModeratorCommands, ClockDuties):
         table = await self.store.get_table(turn.table_id)
         if table is None:
             return None
-        async with self._lock(table.place):
+        async with self.lock(table.place):
             try:
-                table, game = await self._playing(table.place)
+                table, game = await self.playing(table.place)
             except Refused:
                 return None
-            current = await self._timers(table)
+            current = await self.table_timers(table)
             if turn.id not in {t.id for t in current} or table.paused or len(game.log) != turn.ply:
                 return None
-            work = await self._turn(table, game, current)
+            work = await self.turn(table, game, current)
             agent = table.seats[turn.seat].agent or "strong"
-            work.apply(turn.seat, action, f"ai:{agent}")
+            try:
+                work.apply(turn.seat, action, f"ai:{agent}")
+            except GameError:  # a bug in the agent must not stall the table
+                log.exception("table %s: the AI's move %r was refused; it makes its first legal move", table.id,
+                              action)
+                work.apply(turn.seat, game.legal_actions(turn.seat)[0], f"ai:{agent}")
             work.play_forced()
             budget = float(table.meta.get(AI_SECONDS, self.ai_seconds))
             try:
@@ -606,7 +655,7 @@ class Referee(ModeratorCommands, ClockDuties):
             except Exception:
                 log.exception("drawing the board of table %s failed; announcing without it", table.id)
                 reply.public.text += "\n" + _(NO_PICTURE)
-        await self._announce(reply)
+        await self.duties.announce(reply)
 
     async def _pictures_at(self, table: TableRecord, ply: int | None) -> list[Attachment]:
         """The public board as of move `ply` (the game as it is, if it is there; else replayed)."""
@@ -614,14 +663,14 @@ class Referee(ModeratorCommands, ClockDuties):
         if ply is not None and len(game.log) != ply:
             game = new_game(table)
             replay(game, (await self.store.actions(table.id))[:ply])
-        return await self._board_attachments(game, table.id)
+        return await self.board_attachments(game, table.id)
 
     # =========================================================================================
     # helpers
 
-    async def _guarded(self, command: Awaitable[Reply]) -> Reply:
+    async def guarded(self, command: Awaitable[Reply]) -> Reply:
         """Run a command; a refusal becomes a reply for the caller, and an unexpected error is
-        logged and reported without details (nothing was committed: `_finish` never raises after
+        logged and reported without details (nothing was committed: `finish` never raises after
         its commit)."""
         try:
             return await command
@@ -634,7 +683,7 @@ class Referee(ModeratorCommands, ClockDuties):
             return refusal(_("something went wrong on our side and nothing was changed; please try again, and "
                              "tell a moderator if it keeps happening"))
 
-    async def _table(self, place: str) -> TableRecord:
+    async def table(self, place: str) -> TableRecord:
         """The table at `place` (Refused if there is none); from here on the referee speaks the
         table's language."""
         table = self._first_tables.pop(place) if place in self._first_tables else await self.store.table_at(place)
@@ -651,10 +700,10 @@ class Referee(ModeratorCommands, ClockDuties):
             speak(table.meta.get(LANGUAGE))
         return table
 
-    async def _playing(self, place: str, table: TableRecord | None = None) -> tuple[TableRecord, Game]:
+    async def playing(self, place: str, table: TableRecord | None = None) -> tuple[TableRecord, Game]:
         """The table at `place` (or `table`, already read) and its game, Refused unless it is
         being played."""
-        table = table or await self._table(place)
+        table = table or await self.table(place)
         if table.status == LOBBY:
             raise Refused(_("the game has not started yet"))
         if table.status != PLAYING:
@@ -664,29 +713,24 @@ class Referee(ModeratorCommands, ClockDuties):
     async def _playing_seat(self, place: str, user: User,
                             table: TableRecord | None = None) -> tuple[TableRecord, Game, int]:
         """As `_playing`, with the caller's seat (Refused if they have none)."""
-        table = table or await self._table(place)
+        table = table or await self.table(place)
         seat = table.seat_of(user.id)
         if seat is None:
             raise Refused(_("you are not playing at this table"))
-        table, game = await self._playing(place, table)
+        table, game = await self.playing(place, table)
         return table, game, seat
 
-    @staticmethod
-    def _moderator(user: User, what: str) -> None:
-        if not user.moderator:
-            raise Refused(_("only moderators can {what}").format(what=what))
-
-    async def _reminders(self, table: TableRecord) -> list[str]:
+    async def reminders(self, table: TableRecord) -> list[str]:
         if table.guild is None:
             return list(Settings("").reminders)
         return (await self.store.settings(table.guild)).reminders
 
-    async def _turn(self, table: TableRecord, game: Game, timers: list[Timer] | None = None) -> Turn:
+    async def turn(self, table: TableRecord, game: Game, timers: list[Timer] | None = None) -> Turn:
         """A turn on the table's game, with its timers (`timers`, if just read)."""
-        timers = await self._timers(table) if timers is None else timers
-        return Turn(self.store, table, game, timers, self.clock.now(), await self._reminders(table))
+        timers = await self.table_timers(table) if timers is None else timers
+        return Turn(self.store, table, game, timers, self.clock.now(), await self.reminders(table))
 
-    async def _timers(self, table: TableRecord) -> list[Timer]:
+    async def table_timers(self, table: TableRecord) -> list[Timer]:
         """The table's timers: as the command lock read them, the first time a command asks
         before it commits, else from the store."""
         first = self._first_timers.pop(table.place, None)
@@ -694,8 +738,8 @@ class Referee(ModeratorCommands, ClockDuties):
             return first[1]
         return await self.store.timers(table.id)
 
-    async def _commit(self, turn: Turn, *, undo_after: int | None = None, expected: int | None = None,
-                      notices: list[Notice] | None = None, spent: int | None = None) -> None:
+    async def commit(self, turn: Turn, *, undo_after: int | None = None, expected: int | None = None,
+                     notices: list[Notice] | None = None, spent: int | None = None) -> None:
         self._first_timers.pop(turn.table.place, None)  # a commit rewrites them
         try:
             timers = await turn.commit(undo_after=undo_after, expected=expected, notices=notices or [], spent=spent)
@@ -713,9 +757,9 @@ class Referee(ModeratorCommands, ClockDuties):
             log.exception("saving a snapshot of table %s failed; the log has every move", turn.table.id)
 
     async def _deadlines(self, table: TableRecord) -> dict[int, float]:
-        return {t.seat: t.due for t in await self._timers(table) if t.kind == DEADLINE}
+        return {t.seat: t.due for t in await self.table_timers(table) if t.kind == DEADLINE}
 
-    def _notice(self, table: TableRecord, ply: int, text: str, *, seat: int | None = None,
+    def notice(self, table: TableRecord, ply: int, text: str, *, seat: int | None = None,
                 mentions: list[str] | None = None, board: bool = False, kind: str = "move",
                 now: float | None = None, lease: float | None = None) -> Notice:
         """An announcement to commit; those of one commit share its moment `now`, which is how
@@ -726,7 +770,7 @@ class Referee(ModeratorCommands, ClockDuties):
                       mentions=list(mentions or []), board=board, kind=kind, created_at=now,
                       lease_until=now + (self.delivery_lease if lease is None else lease))
 
-    async def _finish(self, turn: Turn, *, headline: str = "", undo_after: int | None = None,
+    async def finish(self, turn: Turn, *, headline: str = "", undo_after: int | None = None,
                       expected: int | None = None) -> Reply:
         """Make the forced moves, then commit them with their announcements (and, if the game
         now waits for an AI seat, its AI turn: see `bot.ai_turns`), and tell the table what
@@ -751,12 +795,12 @@ class Referee(ModeratorCommands, ClockDuties):
         notices = []
         now = self.clock.now()
         if reply.public is not None:
-            notices.append(self._notice(table, len(turn.game.log), reply.public.text, mentions=reply.mentions,
-                                        board=True, now=now, lease=lease))
+            notices.append(self.notice(table, len(turn.game.log), reply.public.text, mentions=reply.mentions,
+                                       board=True, now=now, lease=lease))
         self._ask_for_pictures(turn, reply)
-        notices += [self._notice(table, len(turn.game.log), m.text, seat=seat, kind="private", now=now, lease=lease)
+        notices += [self.notice(table, len(turn.game.log), m.text, seat=seat, kind="private", now=now, lease=lease)
                     for seat, m in reply.private.items()]
-        await self._commit(turn, undo_after=undo_after, expected=expected, notices=notices, spent=spent)
+        await self.commit(turn, undo_after=undo_after, expected=expected, notices=notices, spent=spent)
         reply.notices = [n.id for n in notices if n.id is not None]
         return reply
 
@@ -766,7 +810,7 @@ class Referee(ModeratorCommands, ClockDuties):
         table = turn.table
         assert reply.public is not None
         try:
-            reply.public.attachments = await self._board_attachments(turn.game, table.id, deadlines=turn.deadlines)
+            reply.public.attachments = await self.board_attachments(turn.game, table.id, deadlines=turn.deadlines)
         except Exception:
             log.exception("drawing the board of table %s failed; announcing without it", table.id)
             reply.public.text += "\n" + _(NO_PICTURE)
@@ -801,7 +845,7 @@ class Referee(ModeratorCommands, ClockDuties):
                      events=list(turn.events), table_id=table.id, place=table.place, mentions=pinged,
                      ply=len(game.log), status=table.status)
 
-    async def _board_attachments(self, game: Game, table_id: int, viewer: int | None = None, *,
+    async def board_attachments(self, game: Game, table_id: int, viewer: int | None = None, *,
                                  deadlines: Mapping[int, float] | None = None) -> list[Attachment]:
         """The public board picture, with the pictures players chose (their chicken-feet) and the
         earliest deadline; `viewer` is emphasised (nothing hidden is ever drawn)."""
@@ -818,10 +862,10 @@ class Referee(ModeratorCommands, ClockDuties):
         """Keep the picture a player chose for this game (`kind` "foot": the chicken-foot drawn at
         the end of their line while they are footed). `png` is a checked picture (see
         `bot.media.checked_png`)."""
-        return await self._guarded(self._choose_picture(place, user, kind, png, source))
+        return await self.guarded(self._choose_picture(place, user, kind, png, source))
 
     async def _choose_picture(self, place: str, user: User, kind: str, png: bytes, source: str) -> Reply:
-        async with self._lock(place):
+        async with self.lock(place):
             table, game, seat = await self._playing_seat(place, user)
             await self.store.save_picture(table.id, seat, kind, png, source, self.clock.now())
             text = (_("🐔 Your chicken-foot is chosen: it is drawn at the end of your line on every board from now "

@@ -25,7 +25,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from random import Random
-from typing import Any, ClassVar, Self
+from typing import Any, ClassVar, Protocol, Self
 
 RESIGN = "resign"
 """How a resignation is written in the action log (it is not an action a player types)."""
@@ -227,6 +227,21 @@ def _read_option_value(key: str, text: str, kind: Any, spec: dataclasses.Field[A
     if kind is str or isinstance(kind, types.UnionType) or choices:
         return value
     raise TypeError(f"option {key} has a type the parser does not know: {kind!r}")
+
+
+class GameShape(Protocol):
+    """The part of the `Game` contract a game's own helper modules (positions, refusals, rules)
+    may rely on without importing the game's class: its seat limits and constructor, and the
+    seats' names. Each helper extends it with the state it reads, so the game module imports its
+    helpers and never the other way round."""
+
+    name: ClassVar[str]
+    min_players: ClassVar[int]
+    max_players: ClassVar[int]
+    players: int
+    names: list[str]
+
+    def __init__(self, players: int, seed: int, options: GameOptions, names: list[str]) -> None: ...
 
 
 # --------------------------------------------------------------------------------------------

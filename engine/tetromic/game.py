@@ -483,6 +483,6 @@ class Tetromic(Game):
     @classmethod
     def from_position(cls, data: Mapping[str, Any], *, seed: int = 0,
                       options: GameOptions | None = None) -> Self:
-        game = read_position(cls, data, seed=seed, options=options)
+        game = read_position(cls, data, seed=seed, options=options if options is not None else cls.Options())
         game.start_position = game.to_position()
         return game

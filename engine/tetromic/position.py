@@ -6,20 +6,27 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
-from engine.core import GameOptions, PositionError
+from engine.core import GameOptions, GameShape, PositionError
 from engine.tetromic.board import OFF, Board
 from engine.tetromic.pieces import KINDS
 from engine.tetromic.state import Seat
 
-if TYPE_CHECKING:
-    from engine.tetromic.game import Tetromic
 
-    T = TypeVar("T", bound=Tetromic)
+class TetromicTable(GameShape, Protocol):
+    """The state of a Tetromic game that a position records."""
+
+    seats: list[Seat]
+    phase: int
+    queue: list[str]
+    winner: int | None
 
 
-def write_position(game: Tetromic) -> dict[str, Any]:
+T = TypeVar("T", bound=TetromicTable)
+
+
+def write_position(game: TetromicTable) -> dict[str, Any]:
     return {
         "game": "tetromic",
         "seats": [{"name": game.names[i], "level": s.level, "points": s.points, "hand": list(s.hand),
@@ -31,7 +38,7 @@ def write_position(game: Tetromic) -> dict[str, Any]:
     }
 
 
-def read_position(cls: type[T], data: Mapping[str, Any], *, seed: int, options: GameOptions | None) -> T:
+def read_position(cls: type[T], data: Mapping[str, Any], *, seed: int, options: GameOptions) -> T:
     """A game at the given position; PositionError says what is wrong with an invalid one."""
     if data.get("game", "tetromic") != "tetromic":
         raise PositionError(f"this is a {data.get('game')} position, not a tetromic one")
@@ -42,8 +49,7 @@ def read_position(cls: type[T], data: Mapping[str, Any], *, seed: int, options: 
     width, height = boards[0].width, boards[0].height
     if any((b.width, b.height) != (width, height) for b in boards):
         raise PositionError("every board must have the same size")
-    base = options if options is not None else cls.Options()
-    chosen = dataclasses.replace(base, width=width, height=height)  # type: ignore[call-arg]
+    chosen = dataclasses.replace(options, width=width, height=height)  # type: ignore[call-arg]
     game = cls(len(seats), seed, chosen, [str(s.get("name", f"P{i + 1}")) for i, s in enumerate(seats)])
     done = data.get("done", [False] * len(seats))
     if not isinstance(done, list) or len(done) != len(seats):

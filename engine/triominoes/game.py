@@ -544,7 +544,7 @@ class Triominoes(Game):
     @classmethod
     def from_position(cls, data: Mapping[str, Any], *, seed: int = 0,
                       options: GameOptions | None = None) -> Self:
-        game = position.read(cls, data, seed=seed, options=options)
+        game = position.read(cls, data, seed=seed, options=options if options is not None else cls.Options())
         game.start_position = game.to_position()
         return game
 

@@ -5,24 +5,36 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
-from engine.core import GameOptions, PositionError
+from engine.core import GameOptions, GameShape, PositionError
 from engine.triominoes.board import ORIGIN, Board
 from engine.triominoes.geometry import cell_name, read_cell
 from engine.triominoes.rounds import Opening, find_opening
+from engine.triominoes.state import Seat
 from engine.triominoes.tiles import TILES, Corners, Tile, name, read_tile, rotations, tile_of
 
-if TYPE_CHECKING:
-    from engine.triominoes.game import Triominoes
+
+class TriominoesTable(GameShape, Protocol):
+    """The state of a Triominoes game that a position records."""
+
+    seats: list[Seat]
+    board: Board
+    well: list[Tile]
+    turn: int
+    round: int
+    passes: int
+    pending: Opening | None
+
+    def active(self) -> list[int]: ...
 
 
-def board_entries(game: Triominoes) -> list[dict[str, Any]]:
+def board_entries(game: TriominoesTable) -> list[dict[str, Any]]:
     """The tiles on the table in the order laid: `{"at": "r0c1", "corners": [0, 4, 0]}`."""
     return [{"at": cell_name(cell), "corners": list(game.board.cells[cell])} for cell in game.board.order]
 
 
-def write(game: Triominoes) -> dict[str, Any]:
+def write(game: TriominoesTable) -> dict[str, Any]:
     seats = []
     for s in game.seats:
         entry: dict[str, Any] = {"name": s.name, "score": s.score, "hand": [name(t) for t in s.hand],
@@ -69,14 +81,14 @@ def _board(entries: Any) -> Board:
     return board
 
 
-GameT = TypeVar("GameT", bound="Triominoes")
+GameT = TypeVar("GameT", bound=TriominoesTable)
 
 
-def read(cls: type[GameT], data: Mapping[str, Any], *, seed: int, options: GameOptions | None) -> GameT:
+def read(cls: type[GameT], data: Mapping[str, Any], *, seed: int, options: GameOptions) -> GameT:
     seats = data.get("seats")
     if not isinstance(seats, list) or not cls.min_players <= len(seats) <= cls.max_players:
         raise PositionError(f"seats must list {cls.min_players} to {cls.max_players} players")
-    game = cls(len(seats), seed, options if options is not None else cls.Options(),
+    game = cls(len(seats), seed, options,
                [str(s.get("name", f"P{i + 1}")) for i, s in enumerate(seats)])
     for seat, entry in zip(game.seats, seats, strict=True):
         seat.score = int(entry.get("score", 0))

@@ -8,19 +8,16 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any, TypeVar
 
 from engine.core import GameOptions, PositionError
 from engine.tronimoes.board import SIZES, Grid, Tile, parse_tile, tile_name
-from engine.tronimoes.state import LEADER, Line, LineKey, Placed, free_line_key
+from engine.tronimoes.state import LEADER, Line, LineKey, Placed, Table, free_line_key
 
-if TYPE_CHECKING:
-    from engine.tronimoes.game import Tronimoes
-
-    T = TypeVar("T", bound=Tronimoes)
+T = TypeVar("T", bound=Table)
 
 
-def write_position(game: Tronimoes) -> dict[str, Any]:
+def write_position(game: Table) -> dict[str, Any]:
     name = game.grid.name
     return {
         "game": "tronimoes",
@@ -53,7 +50,7 @@ def placed_entry(placed: Placed, name: Callable[[int], str]) -> dict[str, Any]:
     return entry
 
 
-def read_position(cls: type[T], data: Mapping[str, Any], *, seed: int, options: GameOptions | None) -> T:
+def read_position(cls: type[T], data: Mapping[str, Any], *, seed: int, options: GameOptions) -> T:
     """A game at the given position; PositionError says what is wrong with an invalid one."""
     reader = _Reader(data)
     if data.get("game", "tronimoes") != "tronimoes":
@@ -62,7 +59,7 @@ def read_position(cls: type[T], data: Mapping[str, Any], *, seed: int, options: 
     if not 1 <= len(seats) <= max(SIZES):
         raise PositionError(f"a position has 1 to {max(SIZES)} seats, not {len(seats)}")
     names = [str(reader.field(s, "name", f"seat {i + 1}")) for i, s in enumerate(seats)]
-    game = cls(len(seats), seed, options if options is not None else cls.Options(), names)
+    game = cls(len(seats), seed, options, names)
     width, height = reader.int("width", 2, 26), reader.int("height", 2, 99)
     game.grid = Grid(width, height)
     game.max_pips = reader.int("max_pips", 0, 99)
@@ -157,7 +154,6 @@ def read_position(cls: type[T], data: Mapping[str, Any], *, seed: int, options: 
             raise PositionError("the spacer is a straight run of 6 squares")
     game.passes = reader.int("passes", 0, 99)
     game.phase = "playing"
-    game._changed()
     return game
 
 
