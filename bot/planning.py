@@ -6,9 +6,11 @@ seat's own view, so the same position always hands over the same copy), pickled.
 run `engine.ai`'s agents on it and answer with the action's notation. Nothing hidden from the
 seat ever reaches a worker, and the bot's event loop never runs a simulation.
 
-The pool is shared by every table of the process (and by whatever else plans: AI levels that
-think longer use the same pool with a bigger budget). Its size comes from `TILEREF_AI_PROCESSES`
-(default: one per core but one, at least one).
+The workers run at a lower CPU priority than the bot (`PLANNING_NICENESS`): however busy they
+are, the bot's own process answers commands first. The pool is shared by every table of the
+process (and by whatever else plans: AI levels that think longer use the same pool with a
+bigger budget). Its size comes from `TILEREF_AI_PROCESSES` (default: one per core but one, at
+least one).
 """
 
 from __future__ import annotations
@@ -55,6 +57,19 @@ def handover(game: Game, seat: int) -> bytes:
     return pickle.dumps(game.determinize(seat, seat_rng(game, seat, "handover")))
 
 
+PLANNING_NICENESS = 10
+"""How much lower than the bot's the planning processes' CPU priority is: planning is background
+work, so a busy planner never delays a command's answer."""
+
+
+def _lower_priority() -> None:
+    """In a worker, as it starts: yield the CPU to the bot's own process."""
+    try:
+        os.nice(PLANNING_NICENESS)
+    except OSError:
+        log.info("could not lower the planning process's priority")
+
+
 def choose(view: bytes, seat: int, name: str, budget: float) -> str:
     """In a worker: the move agent `name` chooses for `seat` on a handed-over game."""
     game = pickle.loads(view)
@@ -73,7 +88,7 @@ class PlanningPool:
         if self._executor is None:
             context = multiprocessing.get_context("forkserver")
             context.set_forkserver_preload(["engine", "engine.ai", "bot.planning"])
-            self._executor = ProcessPoolExecutor(self.size, mp_context=context)
+            self._executor = ProcessPoolExecutor(self.size, mp_context=context, initializer=_lower_priority)
         return self._executor
 
     async def plan(self, game: Game, seat: int, name: str, budget: float) -> str:
