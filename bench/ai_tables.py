@@ -11,7 +11,7 @@ process (`tileref run` as the crash tests start it, on an SQLite file): prints J
   the crowd stopped by `/mod pause` between), the ratio (target ≤ 1.5), and how many AI moves
   the crowd made while it was measured.
 
-    .venv/bin/python bench/ai_tables.py [--moves 20] [--games tronimoes,tetromic] [--crowd 20]
+    .venv/bin/python bench/ai_tables.py [--moves 20] [--games tronimoes,tetromic] [--crowd 20] [--ai-processes N]
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ import argparse
 import asyncio
 import json
 import logging
+import os
 import statistics
 import subprocess
 import sys
@@ -31,6 +32,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bot.database import store_for
 from bot.loader import GameLoader
+from bot.planning import PROCESSES_SETTING, processes_from
 from bot.records import AI_TURN, PLAYING
 from bot.store import Store
 from engine import GAMES, Game
@@ -46,10 +48,15 @@ def percentile(values: list[float], fraction: float) -> float:
     return ordered[min(len(ordered) - 1, round(fraction * (len(ordered) - 1)))]
 
 
-def start_bot(s: DiscordStandIn, database: Path) -> subprocess.Popen[bytes]:
+def start_bot(s: DiscordStandIn, database: Path, processes: int | None) -> subprocess.Popen[bytes]:
+    """The bot in a process of its own (`processes`: its planning pool's size; None: the default)."""
+    env = dict(os.environ)
+    if processes is not None:
+        env[PROCESSES_SETTING] = str(processes)
     return subprocess.Popen(
         [sys.executable, "-m", "tests.bot.adapters.discordbot.bot_process", s.api_base, s.gateway_url,
-         str(database), str(s.guild.id), s.token], cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+         str(database), str(s.guild.id), s.token], cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL)
 
 
 async def open_table(s: DiscordStandIn, game: str, bots: int, people: tuple[User, ...]) -> Channel:
@@ -174,11 +181,11 @@ async def crowd_case(s: DiscordStandIn, store: Store, crowd: int, moves: int) ->
     return rows
 
 
-async def run(games: list[str], moves: int, crowd: int) -> None:
+async def run(games: list[str], moves: int, crowd: int, processes: int | None) -> None:
     with tempfile.TemporaryDirectory() as folder:
         database = Path(folder) / "bench.sqlite3"
         async with DiscordStandIn(default_timeout=60) as s:
-            process = start_bot(s, database)
+            process = start_bot(s, database, processes)
             store = store_for(str(database))
             try:
                 await s.wait_for_connection(timeout=60)
@@ -187,8 +194,9 @@ async def run(games: list[str], moves: int, crowd: int) -> None:
                 for game in games:
                     print(json.dumps(await board_case(s, store, game, moves)), flush=True)
                 if crowd:
+                    pool = processes or processes_from(os.environ.get(PROCESSES_SETTING))
                     for row in await crowd_case(s, store, crowd, max(moves, 20)):
-                        print(json.dumps(row), flush=True)
+                        print(json.dumps({**row, "planning_processes": pool}), flush=True)
             finally:
                 await store.close()
                 process.kill()
@@ -200,10 +208,11 @@ def main() -> None:
     parser.add_argument("--moves", type=int, default=20, help="moves of the person timed per game")
     parser.add_argument("--games", default=",".join(sorted(GAMES)), help="games for the board case")
     parser.add_argument("--crowd", type=int, default=20, help="AI tables thinking in the crowd case (0: skip it)")
+    parser.add_argument("--ai-processes", type=int, help="the bot's planning processes (default: as the bot chooses)")
     args = parser.parse_args()
     logging.basicConfig(level=logging.WARNING)
     started = time.perf_counter()
-    asyncio.run(run([g for g in args.games.split(",") if g], args.moves, args.crowd))
+    asyncio.run(run([g for g in args.games.split(",") if g], args.moves, args.crowd, args.ai_processes))
     print(json.dumps({"case": "total", "seconds": round(time.perf_counter() - started, 1)}))
 
 

@@ -9,10 +9,12 @@ here is specific to one game or one transport.
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import secrets
 import weakref
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
 from typing import Any
 
@@ -20,6 +22,7 @@ import renderers
 from bot import narration
 from bot.ai_turns import DEFAULT_AI_LEASE, AiJob, AiMove, AiTurns, merged
 from bot.announcing import ClockDuties
+from bot.drawing import DrawingPool
 from bot.i18n import DEFAULT as DEFAULT_LANGUAGE
 from bot.i18n import N_, _, said, speak
 from bot.loader import DEFAULT_GAME_CACHE, STARTING_SEATS, GameLoader, new_game, replay
@@ -106,6 +109,10 @@ class Referee:
         self.timers = TimerDispatcher(store, self.clock, self.duties.on_timer)
         self.outbox = OutboxSender(store, self.clock, self.duties.send_notices, lease=delivery_lease,
                                    every=outbox_every)
+        self._drawing = ThreadPoolExecutor(1, thread_name_prefix="tileref-drawing")
+        self.drawing = DrawingPool()
+        """The AI seats' announcements' pictures are drawn in a process of their own."""
+        """One thread drawing board pictures, one at a time (fonts are not shared across threads)."""
         self._own_planner = planner is None
         self.planner = planner or PlanningPool(ai_processes)
         self.ai = AiTurns(store, self.clock, self, self.planner, lease=ai_lease)
@@ -130,6 +137,8 @@ class Referee:
         await self.timers.stop()
         if self._own_planner:
             self.planner.close()
+        self._drawing.shutdown(wait=False)
+        self.drawing.close()
 
     @asynccontextmanager
     async def lock(self, place: str) -> AsyncIterator[None]:
@@ -663,7 +672,9 @@ class Referee:
         if ply is not None and len(game.log) != ply:
             game = new_game(table)
             replay(game, (await self.store.actions(table.id))[:ply])
-        return await self.board_attachments(game, table.id)
+        else:
+            game = game.clone()  # no lock is held: a command may move the table's game on meanwhile
+        return await self.board_attachments(game, table.id, elsewhere=True)
 
     # =========================================================================================
     # helpers
@@ -846,16 +857,26 @@ class Referee:
                      ply=len(game.log), status=table.status)
 
     async def board_attachments(self, game: Game, table_id: int, viewer: int | None = None, *,
-                                 deadlines: Mapping[int, float] | None = None) -> list[Attachment]:
+                                 deadlines: Mapping[int, float] | None = None,
+                                 elsewhere: bool = False) -> list[Attachment]:
         """The public board picture, with the pictures players chose (their chicken-feet) and the
-        earliest deadline; `viewer` is emphasised (nothing hidden is ever drawn)."""
+        earliest deadline; `viewer` is emphasised (nothing hidden is ever drawn). It is drawn in
+        the referee's drawing thread, off the event loop (a picture takes tens of milliseconds
+        that other tables' commands would otherwise wait): `game` must not change meanwhile (a
+        command's own game, under its lock, or a copy). `elsewhere`: drawn in the drawing process
+        instead, which holds up nothing at all (for announcements nobody is waiting on)."""
         if not self.render_images or game.name not in renderers.RENDERERS:
             return []
         feet = {seat: decoded(data) for seat, (data, _source) in (await self.store.pictures(table_id, FOOT)).items()
                 if seat < game.players}
         if deadlines is None:
             deadlines = {t.seat: t.due for t in await self.store.timers(table_id) if t.kind == DEADLINE}
-        data = renderers.render(game, viewer, feet=feet or None, deadline=min(deadlines.values(), default=None))
+        deadline = min(deadlines.values(), default=None)
+        if elsewhere:
+            data = await self.drawing.render(game, viewer, feet=feet or None, deadline=deadline)
+        else:
+            draw = functools.partial(renderers.render, game, viewer, feet=feet or None, deadline=deadline)
+            data = await asyncio.get_running_loop().run_in_executor(self._drawing, draw)
         return [Attachment(f"{game.name}-move-{len(game.log)}.png", data, "the board")]
 
     async def choose_picture(self, place: str, user: User, kind: str, png: bytes, source: str) -> Reply:
