@@ -161,6 +161,7 @@ class AiTurns:
                 if self._claiming or await self.claim() or self._busy:
                     await asyncio.sleep(0.005)
                     continue
+                await self._flush_orphans()
                 return
 
         await asyncio.wait_for(settled(), timeout)
@@ -198,6 +199,7 @@ class AiTurns:
             self._wake.clear()
             try:
                 await self.claim()
+                await self._flush_orphans()
             except Exception:
                 log.warning("looking for AI turns failed; trying again in %ss", self.poll, exc_info=True)
             with contextlib.suppress(TimeoutError):
@@ -238,6 +240,12 @@ class AiTurns:
             if any(k[0] == turn.table_id and k != key for k in self._busy):
                 return  # the table's next AI turn is played here: the run goes on
         await self.flush(turn.table_id)  # else announce it now (the next turn went to another process)
+
+    async def _flush_orphans(self) -> None:
+        """Announce the runs no AI turn played here goes on with (their table's next AI turn went
+        elsewhere, or its game ended by other means)."""
+        for table_id in [t for t in self._runs if not any(k[0] == t for k in self._busy)]:
+            await self.flush(table_id)
 
     async def flush(self, table_id: int) -> None:
         """Announce the table's AI moves not yet announced, as one message (also before a

@@ -9,12 +9,13 @@ from __future__ import annotations
 import asyncio
 import re
 import signal
+import subprocess
 import time
 
 import pytest
 
 from bot.database import store_for
-from bot.records import AI_TURN, ActionRecord
+from bot.records import AI_TURN, ActionRecord, Timer
 from bot.store import Store
 from tests.bot.adapters.discordbot.test_crash import start_bot
 from tests.standin import Channel, DiscordStandIn, RecordedMessage
@@ -108,9 +109,10 @@ async def test_the_persons_board_comes_first_then_one_message_with_every_ai_move
             rounds += 1
             await settled(store, table.id)
             after = [m for m in public(s, thread, mark) if m.id != mine.id]
-            assert len(after) == 1, [m.content for m in after]  # two messages a round, not four
-            [theirs] = after
-            assert theirs.id > mine.id and theirs.png_images() and len(theirs.attachments) == 1
+            # two messages a round, not four (a run slowed past SPLIT_AFTER by a busy machine may come in two)
+            assert 1 <= len(after) <= 2, [m.content for m in after]
+            assert all(m.id > mine.id and len(m.attachments) == 1 and m.png_images() for m in after)
+            theirs = after[-1]
             assert "It's <@" in theirs.content and {int(u["id"]) for u in theirs.payload["mentions"]} == {s.alice.id}
         assert thread.id in s.typing
         names = [seat.name for seat in table.seats]
@@ -122,48 +124,60 @@ async def test_the_persons_board_comes_first_then_one_message_with_every_ai_move
     s.assert_clean()
 
 
-async def test_a_process_killed_while_an_ai_thinks_leaves_the_move_to_the_next_one_played_once(standin, database,
-                                                                                                tmp_path):
+async def kill_while_an_ai_thinks(s: DiscordStandIn, store: Store, table_id: int, thread: Channel,
+                                  bot: subprocess.Popen[bytes]) -> Timer | None:
+    """Play alice's moves until the bot holds an AI turn (it is thinking), then SIGKILL it. The AI
+    turn it was thinking about; None if the move was committed before the kill landed."""
+    for _ in range(600):
+        turns = [t for t in await store.timers(table_id) if t.kind == AI_TURN]
+        if turns and not await store.claim_ai_turns(time.time(), 0.0, 5):  # none free: the bot holds it
+            bot.send_signal(signal.SIGKILL)
+            bot.wait(10)
+            return turns[0] if len(await store.actions(table_id)) == turns[0].ply else None
+        if turns:
+            await asyncio.sleep(0.02)
+            continue
+        choices = await s.autocomplete(s.alice, thread, "move", text="")
+        if choices:
+            await (await s.slash(s.alice, thread, "move", text=choices[0]["value"])).reply()
+        else:
+            await asyncio.sleep(0.05)
+    raise AssertionError("the AI seat never thought")
+
+
+async def test_a_process_killed_while_an_ai_thinks_leaves_the_move_to_the_next_one_played_once(standin, database):
     s = standin
-    first = start_bot(s, database)
     store = store_for(database)
+    bots: list[subprocess.Popen[bytes]] = []
     try:
-        await s.wait_for_connection()
-        thread = await open_ai_table(s, bots=1, options="ai_seconds=2")  # long enough to be killed meanwhile
-        await store.open()
-        table = await store.table_at(f"discord:{thread.id}")
-        assert table is not None
-        for _ in range(600):
-            turns = [t for t in await store.timers(table.id) if t.kind == AI_TURN]
-            if turns:
-                if not await store.claim_ai_turns(time.time(), 0.0, 5):
-                    break  # the bot holds the AI turn: it is thinking
-                await asyncio.sleep(0.02)
-                continue
-            choices = await s.autocomplete(s.alice, thread, "move", text="")
-            if choices:
-                await (await s.slash(s.alice, thread, "move", text=choices[0]["value"])).reply()
-            else:
-                await asyncio.sleep(0.05)
-        [turn] = [t for t in await store.timers(table.id) if t.kind == AI_TURN]
-        planned_at = len(await store.actions(table.id))
-        first.send_signal(signal.SIGKILL)
-        first.wait(10)
-    finally:
-        first.kill()
-    assert len(await store.actions(table.id)) == planned_at  # killed while thinking: nothing played yet
-    mark = s.mark()
-    second = start_bot(s, database)
-    try:
-        await s.wait_for_connection(after=1)
+        turn = None
+        for attempt in range(4):  # a move with one choice is made at once: the kill may come after it
+            bots.append(start_bot(s, database))
+            await s.wait_for_connection(after=attempt)
+            if attempt == 0:
+                thread = await open_ai_table(s, bots=1, options="ai_seconds=2")  # long enough to be killed meanwhile
+                await store.open()
+                table = await store.table_at(f"discord:{thread.id}")
+                assert table is not None
+            turn = await kill_while_an_ai_thinks(s, store, table.id, thread, bots[-1])
+            if turn is not None:
+                break
+        assert turn is not None
+        assert len(await store.actions(table.id)) == turn.ply  # killed while thinking: nothing played yet
+        mark = s.mark()
+        bots.append(start_bot(s, database))
+        await s.wait_for_connection(after=len(bots) - 1)
         await settled(store, table.id, timeout=60)
         actions = await store.actions(table.id)
-        assert actions[planned_at].seat == turn.seat and actions[planned_at].actor == "ai:strong"
+        assert actions[turn.ply].seat == turn.seat and actions[turn.ply].actor == "ai:strong"
         ai_messages = [m for m in public(s, thread, mark) if "(bot)" in m.content and m.png_images()]
         names = [seat.name for seat in table.seats]
-        announced = announced_lines(ai_messages)
-        assert announced == expected_lines(names, actions[planned_at:])  # played once, announced once
+        announced, after = announced_lines(ai_messages), expected_lines(names, actions[turn.ply:])
+        assert announced[len(announced) - len(after):] == after, announced  # played once, announced once, in order
+        earlier = expected_lines(names, actions[:turn.ply])  # a killed process's unconfirmed notices, sent again
+        assert all(line in earlier for line in announced[:len(announced) - len(after)]), announced
     finally:
         await store.close()
-        second.kill()
-        second.wait(10)
+        for bot in bots:
+            bot.kill()
+            bot.wait(10)
