@@ -15,7 +15,9 @@ import renderers
 from bot import narration
 from bot.i18n import _
 from bot.loader import new_game, replay
+from bot.notifying import reminder_messages
 from bot.records import DEADLINE, PLAYING, REMINDER, Notice, TableRecord, Timer
+from bot.refusals import Refused
 from bot.replies import Attachment, Message, Reply, deadline_token, mention, name_token
 from bot.store import StaleLog, StaleTable, Store
 from bot.timers import Clock
@@ -70,6 +72,10 @@ class ClockDuties:
         except (StaleLog, StaleTable):
             log.info("timer %s was handled elsewhere first", timer.id)
             return
+        except Refused:  # the game ended or stopped meanwhile (another process): its timers go with it
+            log.info("timer %s belongs to a game that is no longer played; dropped", timer.id)
+            await self.store.delete_timer(timer.id)
+            return
         if reply is not None:
             await self.announce(reply)
 
@@ -91,11 +97,15 @@ class ClockDuties:
                     return None
                 who = mention(seat.user_id, seat.name) if seat.user_id else name_token(seat.name)
                 text = _("⏰ {player}, your turn ends {when}.").format(player=who, when=deadline_token(deadline))
+                now = self.clock.now()
                 notice = self.referee.notice(table, len(game.log), text, kind="reminder",
-                                             mentions=[seat.user_id] if seat.user_id else [])
-                await self.store.commit(table.id, expected=len(game.log), delete_timer=timer.id, notices=[notice])
-                assert notice.id is not None
-                return Reply(public=Message(text), table_id=table.id, place=table.place, notices=[notice.id],
+                                             mentions=[seat.user_id] if seat.user_id else [], now=now)
+                direct = await reminder_messages(self.store, table, timer.seat, deadline)
+                notices = [notice, *(self.referee.notice(table, len(game.log), note, seat=s, kind="private", now=now)
+                                     for s, note in direct.items())]
+                await self.store.commit(table.id, expected=len(game.log), delete_timer=timer.id, notices=notices)
+                return Reply(public=Message(text), private={s: Message(note) for s, note in direct.items()},
+                             table_id=table.id, place=table.place, notices=[n.id for n in notices if n.id],
                              mentions=list(notice.mentions), ply=len(game.log), status=table.status)
             now = self.clock.now()
             late = sorted({t.seat for t in current if t.kind == DEADLINE and t.due <= now and t.seat in game.to_move()}
@@ -129,6 +139,15 @@ class ClockDuties:
         table = await self.store.get_table(first.table_id)
         reply = Reply(table_id=first.table_id, place=first.place, ply=first.ply,
                       status=table.status if table else None)
+        rolled_back = await self._rolled_back_since(table, first) if table is not None else None
+        if rolled_back is not None:
+            log.info("notices %s describe moves a rollback to move %d undid; not sent", [n.id for n in notices],
+                     rolled_back)
+            if any(n.seat is None and n.board for n in notices):
+                reply.public = Message(_("(The announcement of move {move} was not sent: a moderator has rolled "
+                                         "the game back to move {to} since.)").format(move=first.ply, to=rolled_back))
+                await self.referee.notify(reply)
+            return
         for notice in notices:
             attachments = await self._late_pictures(table, notice) if table is not None else []
             message = Message(notice.text, attachments)
@@ -138,6 +157,16 @@ class ClockDuties:
             else:
                 reply.private[notice.seat] = message
         await self.referee.notify(reply)
+
+    async def _rolled_back_since(self, table: TableRecord, notice: Notice) -> int | None:
+        """The move a rollback made after `notice` took the game back to, if that undid the
+        move the notice describes (its text and picture would show a game that is gone); else None."""
+        for record in await self.store.actions(table.id, after=0):
+            if record.ply > notice.ply:
+                break
+            if record.seat == -1 and record.at > notice.created_at:  # a rollback's reshuffle, made later
+                return record.ply - 1
+        return None
 
     async def _late_pictures(self, table: TableRecord, notice: Notice) -> list[Attachment]:
         """The pictures a notice asked for, drawn as of its move; [] (with a log line) if that

@@ -16,6 +16,7 @@ from bot import narration
 from bot.i18n import _, ngettext
 from bot.loader import GameLoader, new_game, replay
 from bot.media import RATINGS
+from bot.ratings import Ratings
 from bot.records import (
     ABORTED,
     DEADLINE,
@@ -28,12 +29,13 @@ from bot.records import (
     Timer,
     User,
 )
-from bot.refusals import Refused, duration
+from bot.refusals import MovedOn, Refused, duration
 from bot.refusals import language as read_language
 from bot.replies import Message, Reply, name_token
-from bot.store import Store
+from bot.standings import Write
+from bot.store import StaleLog, Store
 from bot.timers import Clock, parse_reminders
-from bot.turns import Turn
+from bot.turns import Turn, confirmed
 from bot.typing_rules import echo
 from bot.wording import named, settings_text
 from engine import GAMES, Game, GameError
@@ -47,6 +49,7 @@ class ModerationDesk(Protocol):
     clock: Clock
     games: GameLoader
     seeds: Callable[[], int]
+    ratings: Ratings
 
     def lock(self, place: str) -> AbstractAsyncContextManager[None]: ...
     async def guarded(self, command: Awaitable[Reply]) -> Reply: ...
@@ -57,8 +60,9 @@ class ModerationDesk(Protocol):
     async def reminders(self, table: TableRecord) -> list[str]: ...
     async def commit(self, turn: Turn) -> None: ...
     async def finish(self, turn: Turn, *, headline: str = "", undo_after: int | None = None,
-                     expected: int | None = None) -> Reply: ...
+                     expected: int | None = None, also: Write | None = None) -> Reply: ...
     def lobby_reply(self, table: TableRecord, headline: str) -> Reply: ...
+    async def log_length(self, place: str) -> int | None: ...
 
 
 class Moderation:
@@ -70,14 +74,34 @@ class Moderation:
         self.clock = referee.clock
         self.games = referee.games
 
-    async def force_pass(self, place: str, user: User, target: str | None = None) -> Reply:
-        """Apply the game's timeout actions for the seats it waits for (or one player's seat)."""
-        return await self.referee.guarded(self._force_pass(place, user, target))
+    async def force_pass(self, place: str, user: User, target: str | None = None, *,
+                         seen: int | None = None) -> Reply:
+        """Apply the game's timeout actions for the seats it waits for (or one player's seat),
+        and say which actions they were. `seen`: the log length the moderator was shown (by
+        default, the one when the command arrives); refused if the game moved on since, so a
+        command sent twice applies once."""
+        arrived = await self._arrival(place, seen)
+        return await self.referee.guarded(self._as_seen(self._force_pass(place, user, target, arrived), arrived))
 
-    async def _force_pass(self, place: str, user: User, target: str | None) -> Reply:
+    async def _arrival(self, place: str, seen: int | None) -> int | None:
+        """The log length a moderator's command is based on: `seen`, else the current one."""
+        return await self.referee.log_length(place) if seen is None else seen
+
+    async def _as_seen(self, command: Awaitable[Reply], seen: int | None) -> Reply:
+        """Run a moderator's command based on `seen`; another process that changed the log
+        first (the commit found it longer) makes it moved on, as if it had been seen first."""
+        try:
+            return await command
+        except StaleLog as stale:
+            if seen is None:
+                raise
+            raise _moved_on(stale.actual) from None
+
+    async def _force_pass(self, place: str, user: User, target: str | None, seen: int | None) -> Reply:
         _moderator(user, _("force a pass"))
         async with self.referee.lock(place):
             table, game = await self.referee.playing(place)
+            _still_as_seen(seen, len(game.log))
             seats = list(game.to_move())  # AI seats too: their planned move, if any, is then stale
             if target is not None:
                 seat = table.seat_of(target)
@@ -87,27 +111,34 @@ class Moderation:
             if not seats:
                 raise Refused(_("the game is not waiting for anyone"))
             turn = await self.referee.turn(table, game)
-            names = [name_token(table.seats[s].name) for s in seats]
+            done: list[tuple[int, list[str]]] = []
             for seat in seats:
+                before = len(turn.actions)
                 turn.time_out(seat, f"mod:{user.id}")
-            return await self.referee.finish(turn, headline=_("🛡️ {moderator} forced a pass for {players}.").format(
-                moderator=name_token(user.name), players=narration.join(names)))
+                done.append((seat, [a.action for a in turn.actions[before:]]))
+            return await self.referee.finish(turn, headline="\n".join(
+                _forced_line(name_token(user.name), name_token(table.seats[seat].name), actions, game.title)
+                for seat, actions in done if actions))
 
-    async def kick(self, place: str, user: User, target: str) -> Reply:
-        """Remove a player: from the lobby, or by resigning on their behalf."""
-        return await self.referee.guarded(self._kick(place, user, target))
+    async def kick(self, place: str, user: User, target: str, *, seen: int | None = None) -> Reply:
+        """Remove a player: from the lobby, or by resigning on their behalf. `seen` as for
+        `force_pass`."""
+        arrived = await self._arrival(place, seen)
+        return await self.referee.guarded(self._as_seen(self._kick(place, user, target, arrived), arrived))
 
-    async def _kick(self, place: str, user: User, target: str) -> Reply:
+    async def _kick(self, place: str, user: User, target: str, seen: int | None) -> Reply:
         _moderator(user, _("remove a player"))
         async with self.referee.lock(place):
             table = await self.referee.table(place)
+            if table.status != LOBBY:
+                _still_as_seen(seen, await self.store.log_length(table.id))
             seat = table.seat_of(target)
             if seat is None:
                 raise Refused(_("that player is not seated at this table"))
             name = name_token(table.seats[seat].name)
             if table.status == LOBBY:
                 table.unseat(seat)
-                await self.store.save_table(table)
+                await confirmed(self.store.save_table(table))
                 return self.referee.lobby_reply(table, _("🛡️ {moderator} removed {player} from the table.").format(
                     moderator=name_token(user.name), player=name))
             table, game = await self.referee.playing(place)
@@ -119,16 +150,21 @@ class Moderation:
             return await self.referee.finish(turn, headline=_("🛡️ {moderator} removed {player} from the game.").format(
                 moderator=name_token(user.name), player=name))
 
-    async def pause(self, place: str, user: User) -> Reply:
-        return await self.referee.guarded(self._pause(place, user, paused=True))
+    async def pause(self, place: str, user: User, *, seen: int | None = None) -> Reply:
+        """Stop the turn clock. `seen` as for `force_pass`."""
+        arrived = await self._arrival(place, seen)
+        return await self.referee.guarded(self._as_seen(self._pause(place, user, arrived, paused=True), arrived))
 
-    async def resume(self, place: str, user: User) -> Reply:
-        return await self.referee.guarded(self._pause(place, user, paused=False))
+    async def resume(self, place: str, user: User, *, seen: int | None = None) -> Reply:
+        """Restart the turn clock where it stopped. `seen` as for `force_pass`."""
+        arrived = await self._arrival(place, seen)
+        return await self.referee.guarded(self._as_seen(self._pause(place, user, arrived, paused=False), arrived))
 
-    async def _pause(self, place: str, user: User, *, paused: bool) -> Reply:
+    async def _pause(self, place: str, user: User, seen: int | None, *, paused: bool) -> Reply:
         _moderator(user, _("pause or resume the clock"))
         async with self.referee.lock(place):
             table, game = await self.referee.playing(place)
+            _still_as_seen(seen, len(game.log))
             if table.paused == paused:
                 raise Refused(_("the clock is already paused") if paused else _("the clock is not paused"))
             now = self.clock.now()
@@ -154,19 +190,22 @@ class Moderation:
                                                table)),
                          table_id=table.id, place=place, ply=len(game.log), status=table.status)
 
-    async def abort(self, place: str, user: User) -> Reply:
-        """End the table without a result."""
-        return await self.referee.guarded(self._abort(place, user))
+    async def abort(self, place: str, user: User, *, seen: int | None = None) -> Reply:
+        """End the table without a result. `seen` as for `force_pass`."""
+        arrived = await self._arrival(place, seen)
+        return await self.referee.guarded(self._as_seen(self._abort(place, user, arrived), arrived))
 
-    async def _abort(self, place: str, user: User) -> Reply:
+    async def _abort(self, place: str, user: User, seen: int | None) -> Reply:
         _moderator(user, _("stop a game"))
         async with self.referee.lock(place):
             table = await self.referee.table(place)
             if table.status not in OPEN_STATUSES:
                 raise Refused(_("this table is already closed"))
+            length = await self.store.log_length(table.id)
+            if table.status != LOBBY:
+                _still_as_seen(seen, length)
             table.status = ABORTED
-            await self.store.commit(table.id, expected=await self.store.log_length(table.id), table=table,
-                                    timers=[])
+            await confirmed(self.store.commit(table.id, expected=length, table=table, timers=[]))
             self.games.forget(table.id)
             return Reply(public=Message(_("⛔ {moderator} stopped the game. Nothing is scored.").format(
                 moderator=name_token(user.name))),
@@ -224,7 +263,7 @@ class Moderation:
         """Take the game back to how it was after move `to`, by replaying the log up to there;
         everything no seat has seen is then dealt again. A finished game is reopened only if
         `reopen`. `seen`: the log length the moderator confirmed at."""
-        return await self.referee.guarded(self._rollback(place, user, to, reopen, seen))
+        return await self.referee.guarded(self._as_seen(self._rollback(place, user, to, reopen, seen), seen))
 
     async def _rollback(self, place: str, user: User, to: int, reopen: bool, seen: int | None) -> Reply:
         _moderator(user, _("roll a game back"))
@@ -232,19 +271,20 @@ class Moderation:
             table = await self.referee.table(place)
             actions = await self.store.actions(table.id)
             _check_rollback(table, len(actions), to, reopen)
-            if seen is not None and seen != len(actions):
-                raise Refused(_("the game moved on since you asked (it is now move {move}); look at /history and "
-                                "roll back again").format(move=len(actions)))
+            _still_as_seen(seen, len(actions))
+            reopened = table.status == FINISHED
             game = new_game(table)
             replay(game, actions[:to])
             del table.seats[game.players:]  # players who joined after move `to` are gone with it
             table.status = PLAYING
             turn = Turn(self.store, table, game, [], self.clock.now(), await self.referee.reminders(table),
                         beginning=True)
+            turn.began_by = user.id
             turn.reshuffle(self.referee.seeds(), f"mod:{user.id}")
             self.games.forget(table.id)
             self.games.snapshot_rolled_back(table.id, to)
             return await self.referee.finish(turn, undo_after=to, expected=len(actions),
+                                             also=self.referee.ratings.taking_back(table.id) if reopened else None,
                                              headline=_("⏪ {moderator} rolled the game back to move {move}.").format(
                                                  moderator=name_token(user.name), move=to))
 
@@ -309,6 +349,29 @@ def _moderator(user: User, what: str) -> None:
     """Refused unless `user` is a moderator here; `what` says what only moderators can do."""
     if not user.moderator:
         raise Refused(_("only moderators can {what}").format(what=what))
+
+
+def _still_as_seen(seen: int | None, length: int) -> None:
+    """Refused if the log is no longer `seen` moves long (someone acted since the moderator
+    looked: another moderator, the same command sent twice, the clock, a player)."""
+    if seen is not None and seen != length:
+        raise _moved_on(length)
+
+
+def _moved_on(length: int) -> MovedOn:
+    return MovedOn(_("the game moved on since you looked (it is now move {move}); look at /board and send the "
+                     "command again if it still stands").format(move=length), length)
+
+
+def _forced_line(moderator: str, player: str, actions: list[str], game: str) -> str:
+    """What a moderator's forced pass really did for one player: a pass (after any draws), or
+    whatever else the game's rules make a missed turn do."""
+    listed = narration.join([f"`{a}`" for a in actions])
+    if actions and all(a.split()[0] in ("draw", "pass", "skip") for a in actions):
+        return _("🛡️ {moderator} forced a pass for {player} ({actions}).").format(
+            moderator=moderator, player=player, actions=listed)
+    return _("🛡️ {moderator} played {actions} for {player}: that is what a missed turn does in {game}.").format(
+        moderator=moderator, player=player, actions=listed, game=game)
 
 
 def _check_rollback(table: TableRecord, length: int, to: int | None, reopen: bool) -> None:

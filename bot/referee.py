@@ -19,7 +19,7 @@ from contextlib import asynccontextmanager
 from typing import Any
 
 import renderers
-from bot import narration
+from bot import narration, rematch
 from bot.ai_turns import DEFAULT_AI_LEASE, AiJob, AiMove, AiTurns, merged
 from bot.announcing import ClockDuties
 from bot.drawing import DrawingPool
@@ -28,12 +28,15 @@ from bot.i18n import N_, _, said, speak
 from bot.loader import DEFAULT_GAME_CACHE, STARTING_SEATS, GameLoader, new_game, replay
 from bot.media import decoded
 from bot.moderation import Moderation
+from bot.notifying import turn_messages
 from bot.outbox import DEFAULT_LEASE, SWEEP_SECONDS, OutboxSender
 from bot.planning import PlanningPool, handover
+from bot.ratings import RATED, Ratings
 from bot.records import (
     ABORTED,
     AI_TURN,
     DEADLINE,
+    FINISHED,
     LOBBY,
     PLAYING,
     Notice,
@@ -43,11 +46,12 @@ from bot.records import (
     Timer,
     User,
 )
-from bot.refusals import Refused, duration, language, parse_options
+from bot.refusals import MovedOn, Refused, duration, language, parse_options
 from bot.replies import Attachment, Message, Reply, clean_name, name_token, refusal
+from bot.standings import Sql, Write
 from bot.store import PlaceTaken, StaleLog, StaleTable, Store
 from bot.timers import Clock, SystemClock, TimerDispatcher, format_duration
-from bot.turns import Turn
+from bot.turns import Turn, Unconfirmed, confirmed
 from bot.typing_rules import echo, is_move_text, strip_markdown
 from bot.wording import actor_note, chat, hand_text, lobby_text, named, without_echo
 from engine import GAMES, Game, GameError, NotationError, NotYourTurn
@@ -65,6 +69,9 @@ LANGUAGE = "lang"
 AI_SECONDS = "ai_seconds"
 """A table option (and meta key): how long its AI seats plan a move, in seconds."""
 NO_PICTURE = N_("(The board picture could not be drawn this time; `/board` shows it.)")
+STORED = N_("✅ Your move was stored, but the database was slow to confirm it: its announcement follows shortly.")
+MAYBE_STORED = N_("The database did not confirm your command, so it may or may not have been carried out: `/board` "
+                  "shows which. Send it again only if it is not there.")
 FOOT = "foot"
 QUESTS = "quests"
 """The table meta key listing the seats already sent on their vision quest."""
@@ -104,6 +111,7 @@ class Referee:
         self.ai_seconds = ai_seconds
         self.delivery_lease = delivery_lease
         self.games = GameLoader(store, capacity=cache_size, snapshot_every=snapshot_every)
+        self.ratings = Ratings(store)
         self.moderation = Moderation(self)
         self.duties = ClockDuties(self)
         self.timers = TimerDispatcher(store, self.clock, self.duties.on_timer)
@@ -215,8 +223,12 @@ class Referee:
                 raise Refused(_("ai_seconds is how long AI players think, 0 to 30 seconds: like ai_seconds=2, "
                                 "not '{value}'").format(value=echo(ai_seconds))) from None
             parsed[AI_SECONDS] = ai_seconds
+        rated = parsed.pop(RATED, None)
+        if rated is not None:
+            parsed[RATED] = "off" if _switch(rated, RATED) is False else "on"
         try:
-            chosen = GAMES[name].Options.parse({k: v for k, v in parsed.items() if k not in (AI_SECONDS, LANGUAGE)})
+            chosen = GAMES[name].Options.parse({k: v for k, v in parsed.items()
+                                                if k not in (AI_SECONDS, LANGUAGE, RATED)})
         except GameError as error:
             raise Refused(str(error)) from None
         turn_seconds = GAMES[name].default_turn_seconds_for(chosen) or Settings("").turn_seconds
@@ -230,6 +242,8 @@ class Referee:
                       guild: str | None, seat_creator: bool, language: str | None) -> Reply:
         name, parsed, turn_seconds = await self._vetted(game, options, turn_time, guild)
         meta: dict[str, Any] = {AI_SECONDS: float(parsed.pop(AI_SECONDS))} if AI_SECONDS in parsed else {}
+        if parsed.pop(RATED, "on") == "off":
+            meta[RATED] = False
         server = (await self.store.settings(guild)).language if guild else None
         meta[LANGUAGE] = parsed.pop(LANGUAGE, None) or server or language or DEFAULT_LANGUAGE
         speak(meta[LANGUAGE])
@@ -278,12 +292,20 @@ class Referee:
                 table = await self.table(place)
                 headline = self._change_lobby(table, user, what, kind)
                 try:
-                    await self.store.save_table(table)
+                    await confirmed(self.store.save_table(table))
                 except StaleTable:
                     continue
                 if table.status == ABORTED:
                     return Reply(public=Message(headline + " " + _("Nobody is left, so the table is closed.")),
                                  table_id=table.id, place=place, status=table.status)
+                if what == "join" and rematch.everyone_joined(table):
+                    try:
+                        begun = await self._begin(place, user, everyone_in=True)
+                    except Refused:  # the seats do not suit the game: the lobby stays open
+                        return self.lobby_reply(table, headline)
+                    if begun.public is not None:
+                        begun.public.text = f"{headline}\n{begun.public.text}"
+                    return begun
                 return self.lobby_reply(table, headline)
             raise StaleTable(0, 0)
 
@@ -308,8 +330,7 @@ class Referee:
             if not any(s.user_id for s in table.seats):
                 table.status = ABORTED
             return _("👋 {player} left.").format(player=who)
-        if seat is None and not user.moderator and user.id != table.created_by:
-            raise Refused(_("only players at this table can add an AI player"))
+        self._hosting(table, user, _("only {player} or a moderator can add an AI player"))
         if kind not in AGENTS and kind not in ("bot", "ai"):
             raise Refused(_("there is no AI called '{name}'; choose one of {names}").format(
                 name=echo(kind), names=", ".join(AGENTS)))
@@ -320,6 +341,45 @@ class Referee:
         bot_name = next((f"{n} (bot)" for n in BOT_NAMES if f"{n} (bot)" not in taken), f"Bot {len(table.seats) + 1}")
         table.seats.append(SeatRecord(len(table.seats), bot_name, None, agent))
         return _("🤖 {player} ({agent} AI) sits down.").format(player=name_token(bot_name), agent=agent)
+
+    async def rematch_problem(self, place: str, user: User) -> str | None:
+        """Why `user` may not open a rematch of the game at `place` (None: they may)."""
+        try:
+            rematch.check(await self.status(place), user)
+        except Refused as refused:
+            return str(refused)
+        return None
+
+    async def rematch(self, place: str, new_place: str, user: User) -> Reply:
+        """Open a rematch of the finished game at `place` at `new_place` (see `bot.rematch`); the
+        reply's public message is its lobby, mentioning the invited players."""
+        return await self.guarded(self._rematch(place, new_place, user))
+
+    async def _rematch(self, place: str, new_place: str, user: User) -> Reply:
+        async with self.lock(place):
+            old = await self.table(place)
+            rematch.check(old, user)
+            table = rematch.new_table(old, new_place, user, self.clock.now())
+            try:
+                await self.store.create_table(table)
+            except PlaceTaken:
+                raise Refused(_("there is already a table there")) from None
+            old.meta[rematch.REMATCH] = new_place
+            await self.store.save_table(old)
+        reply = self.lobby_reply(table, rematch.invitation(old, table, user, GAMES[table.game].title))
+        reply.mentions = list(table.meta[rematch.INVITED])
+        return reply
+
+    @staticmethod
+    def _hosting(table: TableRecord, user: User, refused: str) -> None:
+        """Refused (`refused`, naming the host) unless `user` is a moderator or hosts the lobby:
+        its creator, or once the creator has left, the person seated longest."""
+        host = host_of(table)
+        if user.moderator or user.id == host:
+            return
+        seat = table.seat_of(host)
+        raise Refused(refused.format(player=name_token(table.seats[seat].name) if seat is not None else
+                                     _("whoever opened this table")))
 
     def lobby_reply(self, table: TableRecord, headline: str) -> Reply:
         return Reply(public=Message(f"{headline}\n{lobby_text(table)}"), table_id=table.id, place=table.place,
@@ -347,31 +407,39 @@ class Referee:
 
     async def _start(self, place: str, user: User) -> Reply:
         async with self.lock(place):
-            table = await self.table(place)
-            if table.status != LOBBY:
-                raise Refused(_("the game has already started") if table.status == PLAYING
-                              else _("this table is closed"))
-            if table.seat_of(user.id) is None and not user.moderator:
-                raise Refused(_("only the players at this table can start it"))
-            cls = GAMES[table.game]
-            if len(table.seats) < cls.min_players:
-                raise Refused(_("{game} needs at least {needed} players; {seated} seated").format(
-                    game=cls.title, needed=cls.min_players, seated=len(table.seats)))
-            if len(table.seats) not in cls.player_counts():
-                raise Refused(_("{game} is played by {counts} players; {seated} seated").format(
-                    game=cls.title, counts=", ".join(map(str, cls.player_counts())), seated=len(table.seats)))
-            table.seed = self.seeds()
-            table.status = PLAYING
-            table.meta[STARTING_SEATS] = len(table.seats)
-            game = new_game(table)
-            turn = Turn(self.store, table, game, [], self.clock.now(), await self.reminders(table), beginning=True)
-            turn.events += game.opening
-            seated = ", ".join(name_token(s.name) for s in table.seats)
-            try:
-                return await self.finish(turn, headline=_("🎲 {game} begins: {players}.").format(
-                    game=cls.title, players=seated))
-            except StaleTable:
-                raise Refused(_("the game has already started")) from None
+            return await self._begin(place, user)
+
+    async def _begin(self, place: str, user: User, *, everyone_in: bool = False) -> Reply:
+        """Start the game at `place` for `user` (the place's lock is held). `everyone_in`: every
+        player invited to a rematch has joined, which starts it whoever joined last (else only
+        the host or a moderator may)."""
+        table = await self.table(place)
+        if table.status != LOBBY:
+            raise Refused(_("the game has already started") if table.status == PLAYING
+                          else _("this table is closed"))
+        if not everyone_in:
+            self._hosting(table, user, _("only {player} or a moderator can start this game"))
+        cls = GAMES[table.game]
+        if len(table.seats) < cls.min_players:
+            raise Refused(_("{game} needs at least {needed} players; {seated} seated").format(
+                game=cls.title, needed=cls.min_players, seated=len(table.seats)))
+        if len(table.seats) not in cls.player_counts():
+            raise Refused(_("{game} is played by {counts} players; {seated} seated").format(
+                game=cls.title, counts=", ".join(map(str, cls.player_counts())), seated=len(table.seats)))
+        rematch.in_old_order(table)
+        table.seed = self.seeds()
+        table.status = PLAYING
+        table.meta[STARTING_SEATS] = len(table.seats)
+        game = new_game(table)
+        turn = Turn(self.store, table, game, [], self.clock.now(), await self.reminders(table), beginning=True)
+        turn.began_by = user.id
+        turn.events += game.opening
+        seated = ", ".join(name_token(s.name) for s in table.seats)
+        try:
+            return await self.finish(turn, headline=_("🎲 {game} begins: {players}.").format(
+                game=cls.title, players=seated))
+        except StaleTable:
+            raise Refused(_("the game has already started")) from None
 
     # =========================================================================================
     # playing
@@ -385,7 +453,7 @@ class Referee:
         shown. `typed`: the text is chat typed in the table's place, taken as a move only if it is
         written in the game's notation (see `typing_rules`); anything else is answered with an
         `unreadable` refusal that transports leave unanswered."""
-        arrived = await self._log_length(place) if seen is None else seen
+        arrived = await self.log_length(place) if seen is None else seen
         return await self.guarded(self._act(place, user, text, arrived, typed))
 
     async def _act(self, place: str, user: User, text: str, seen: int | None, typed: bool) -> Reply:
@@ -407,7 +475,7 @@ class Referee:
             if stale:
                 board = await self.board_attachments(game, table.id)
                 reply = refusal(stale, table_id=table.id, place=place, attachments=board)
-                reply.stale = True
+                reply.stale, reply.ply = True, len(game.log)
                 return reply
             turn = await self.turn(table, game)
             actions = _split(text, type(game).action_separator)
@@ -452,7 +520,8 @@ class Referee:
         return _("the board changed since you looked ({why}; it is now move {move}). Here is the current board: "
                  "send your move again if it still stands.").format(why=why, move=len(game.log))
 
-    async def _log_length(self, place: str) -> int | None:
+    async def log_length(self, place: str) -> int | None:
+        """The length of the log of the game being played at `place` (None if none is)."""
         table = await self.store.table_at(place)
         if table is None or table.status != PLAYING:
             return None
@@ -550,6 +619,12 @@ class Referee:
     async def suggestions(self, place: str, user: User, typed: str = "", limit: int = 25) -> list[str]:
         """Legal moves for the caller that match what they typed (`Game.suggestion_match`): those
         that start with it first, in the game's order of preference."""
+        return [action for _, action in await self.suggestion_choices(place, user, typed, limit)]
+
+    async def suggestion_choices(self, place: str, user: User, typed: str = "",
+                                 limit: int = 25) -> list[tuple[str, str]]:
+        """`suggestions` as (what to show, the action): the game's own way of showing each move
+        (`Game.describe_action`: Triominoes shows the tile as it is in the hand, then turned)."""
         table = await self.store.table_at(place)
         if table is None or table.status != PLAYING or table.seat_of(user.id) is None:
             return []
@@ -559,28 +634,30 @@ class Referee:
         actions = game.rank_suggestions(seat, game.legal_actions(seat))
         matched = [(rank, index, a) for index, a in enumerate(actions)
                    if (rank := game.suggestion_match(a, typed)) is not None]
-        return [a for _, _, a in sorted(matched)][:limit]
+        return [(game.describe_action(seat, a), a) for _, _, a in sorted(matched)][:limit]
 
     # =========================================================================================
     # moderators and server settings (carried out by `bot.moderation.Moderation`)
 
-    async def force_pass(self, place: str, user: User, target: str | None = None) -> Reply:
-        """Apply the game's timeout actions for the seats it waits for (or one player's seat)."""
-        return await self.moderation.force_pass(place, user, target)
+    async def force_pass(self, place: str, user: User, target: str | None = None, *,
+                         seen: int | None = None) -> Reply:
+        """Apply the game's timeout actions for the seats it waits for (or one player's seat);
+        `seen`: the log length the moderator saw (see `Moderation.force_pass`)."""
+        return await self.moderation.force_pass(place, user, target, seen=seen)
 
-    async def kick(self, place: str, user: User, target: str) -> Reply:
+    async def kick(self, place: str, user: User, target: str, *, seen: int | None = None) -> Reply:
         """Remove a player: from the lobby, or by resigning on their behalf."""
-        return await self.moderation.kick(place, user, target)
+        return await self.moderation.kick(place, user, target, seen=seen)
 
-    async def pause(self, place: str, user: User) -> Reply:
-        return await self.moderation.pause(place, user)
+    async def pause(self, place: str, user: User, *, seen: int | None = None) -> Reply:
+        return await self.moderation.pause(place, user, seen=seen)
 
-    async def resume(self, place: str, user: User) -> Reply:
-        return await self.moderation.resume(place, user)
+    async def resume(self, place: str, user: User, *, seen: int | None = None) -> Reply:
+        return await self.moderation.resume(place, user, seen=seen)
 
-    async def abort(self, place: str, user: User) -> Reply:
+    async def abort(self, place: str, user: User, *, seen: int | None = None) -> Reply:
         """End the table without a result."""
-        return await self.moderation.abort(place, user)
+        return await self.moderation.abort(place, user, seen=seen)
 
     async def preview(self, place: str, user: User, what: str, *, to: int | None = None,
                       target: str | None = None, reopen: bool = False) -> Reply:
@@ -686,9 +763,16 @@ class Referee:
         try:
             return await command
         except Refused as refused:
-            return refusal(str(refused))
+            reply = refusal(str(refused))
+            if isinstance(refused, MovedOn):
+                reply.stale, reply.ply = True, refused.length
+            return reply
         except (StaleLog, StaleTable):
             return refusal(_("the game changed while your command was being handled; please try again"))
+        except Unconfirmed as unconfirmed:
+            log.warning("a commit was not confirmed (in the log: %s)", unconfirmed.stored, exc_info=True)
+            self.timers.wake()  # any deadline it stored is due to be watched
+            return Reply(caller=Message(_(STORED) if unconfirmed.stored else _(MAYBE_STORED)))
         except Exception:
             log.exception("command failed")
             return refusal(_("something went wrong on our side and nothing was changed; please try again, and "
@@ -750,10 +834,12 @@ class Referee:
         return await self.store.timers(table.id)
 
     async def commit(self, turn: Turn, *, undo_after: int | None = None, expected: int | None = None,
-                     notices: list[Notice] | None = None, spent: int | None = None) -> None:
+                     notices: list[Notice] | None = None, also: Write | None = None,
+                     spent: int | None = None) -> None:
         self._first_timers.pop(turn.table.place, None)  # a commit rewrites them
         try:
-            timers = await turn.commit(undo_after=undo_after, expected=expected, notices=notices or [], spent=spent)
+            timers = await turn.commit(undo_after=undo_after, expected=expected, notices=notices or [], also=also,
+                                       spent=spent)
         except BaseException:
             self.games.forget(turn.table.id)
             raise
@@ -782,27 +868,35 @@ class Referee:
                       lease_until=now + (self.delivery_lease if lease is None else lease))
 
     async def finish(self, turn: Turn, *, headline: str = "", undo_after: int | None = None,
-                      expected: int | None = None) -> Reply:
+                     expected: int | None = None, also: Write | None = None) -> Reply:
         """Make the forced moves, then commit them with their announcements (and, if the game
         now waits for an AI seat, its AI turn: see `bot.ai_turns`), and tell the table what
         happened. Nothing after the commit can undo or hide the move: a picture that cannot be
         drawn is left out, with a note."""
         await self.ai.flush(turn.table.id)  # AI moves made before this command are announced before it
         turn.play_forced()
-        reply = await self._committed(turn, headline=headline, undo_after=undo_after, expected=expected)
+        reply = await self._committed(turn, headline=headline, undo_after=undo_after, expected=expected, also=also)
         if reply.public is not None:
             await self._attach_board(turn, reply)
         if not self.confirms_delivery:
-            await self.delivered(reply)
+            try:
+                await self.delivered(reply)
+            except Exception:  # the move stands; at worst the outbox announces it a second time
+                log.warning("confirming the delivery of table %s's move failed", turn.table.id, exc_info=True)
         return reply
 
     async def _committed(self, turn: Turn, *, headline: str = "", undo_after: int | None = None,
-                         expected: int | None = None, spent: int | None = None, lease: float | None = None) -> Reply:
+                         expected: int | None = None, also: Write | None = None, spent: int | None = None,
+                         lease: float | None = None) -> Reply:
         """Commit the turn with its announcements in the outbox (`lease`: how long they are left
-        to this process); the reply announcing it, without pictures."""
+        to this process) and, if it finishes the game, its ratings; the reply announcing it,
+        without pictures."""
+        playing = turn.table.status == PLAYING
         turn.plan()
         reply = self._move_reply(turn, headline=headline)
         table = turn.table
+        rating = await self._rating(turn, reply) if playing and table.status == FINISHED else None
+        await self._tell_turns(turn, reply)
         notices = []
         now = self.clock.now()
         if reply.public is not None:
@@ -811,7 +905,8 @@ class Referee:
         self._ask_for_pictures(turn, reply)
         notices += [self.notice(table, len(turn.game.log), m.text, seat=seat, kind="private", now=now, lease=lease)
                     for seat, m in reply.private.items()]
-        await self.commit(turn, undo_after=undo_after, expected=expected, notices=notices, spent=spent)
+        await self.commit(turn, undo_after=undo_after, expected=expected, notices=notices,
+                          also=_both(also, rating), spent=spent)
         reply.notices = [n.id for n in notices if n.id is not None]
         return reply
 
@@ -850,11 +945,42 @@ class Referee:
             if event.to is not None and not table.seats[event.to].is_ai:
                 message = private.setdefault(event.to, Message())
                 message.text = f"{message.text}\n{said(event.template, dict(event.args), event.text)}".strip()
-        acted = {a.seat for a in turn.actions if a.seat >= 0 and a.actor == table.seats[a.seat].user_id}
-        pinged = [u for s in sorted(turn.fresh - acted) if (u := table.seats[s].user_id)]
+        pinged = [u for s in self._pinged_seats(turn) if (u := table.seats[s].user_id)]
         return Reply(public=Message(named("\n".join(p for p in parts if p), table)), private=private,
                      events=list(turn.events), table_id=table.id, place=table.place, mentions=pinged,
                      ply=len(game.log), status=table.status)
+
+    async def _tell_turns(self, turn: Turn, reply: Reply) -> None:
+        """Add to each seat's private part of `reply` the message telling its player that their
+        turn began, for those who asked for one (`/notify`). Every commit that can begin a turn
+        comes through here (`finish`), so a turn brings one message; a turn the player began
+        themselves brings none."""
+        table = turn.table
+        told = [s for s in self._pinged_seats(turn) if table.seats[s].user_id != turn.began_by]
+        for seat, text in (await turn_messages(self.store, table, told, turn.deadlines)).items():
+            message = reply.private.setdefault(seat, Message())
+            message.text = f"{message.text}\n{text}".strip()
+
+    async def _rating(self, turn: Turn, reply: Reply) -> Write | None:
+        """For a game this command finished: its rating changes added to the announcement, and
+        the writes that record them with the commit. A rating that cannot be worked out never
+        keeps the game from ending: it is logged, and `tileref ratings rebuild` rates the game."""
+        try:
+            changes = await self.ratings.preview(turn.table, turn.game, turn.now)
+            write = self.ratings.recording(turn.table, turn.game, turn.now)
+        except Exception:
+            log.exception("rating table %s failed; it ends unrated", turn.table.id)
+            return None
+        if changes and reply.public is not None:
+            reply.public.text += "\n" + changes
+        return write
+
+    @staticmethod
+    def _pinged_seats(turn: Turn) -> list[int]:
+        """The seats whose turn began in this command, but for those that began it themselves."""
+        table = turn.table
+        acted = {a.seat for a in turn.actions if a.seat >= 0 and a.actor == table.seats[a.seat].user_id}
+        return sorted(turn.fresh - acted)
 
     async def board_attachments(self, game: Game, table_id: int, viewer: int | None = None, *,
                                  deadlines: Mapping[int, float] | None = None,
@@ -902,8 +1028,40 @@ class Referee:
         return Message(text, attachments)
 
 
+def _both(first: Write | None, then: Write | None) -> Write | None:
+    """Two sets of writes made one after the other in one transaction (either may be None)."""
+    if first is None or then is None:
+        return first or then
+    assert first is not None and then is not None
+
+    async def write(db: Sql) -> None:
+        await first(db)
+        await then(db)
+
+    return write
+
+
+def _switch(value: str, option: str) -> bool:
+    """An on/off option's value (Refused, saying what to write, if it is neither)."""
+    cleaned = value.strip().lower()
+    if cleaned in ("on", "yes", "true", "1"):
+        return True
+    if cleaned in ("off", "no", "false", "0"):
+        return False
+    raise Refused(_("{option} is on or off, like {option}=off, not '{value}'").format(option=option,
+                                                                                     value=echo(value)))
+
+
 def _split(text: str, separator: str | None) -> list[str]:
     """The actions in `text`: one, or several joined by the game's separator."""
     if separator is None or separator not in text:
         return [text]
     return [part.strip() for part in text.split(separator) if part.strip()] or [text]
+
+
+def host_of(table: TableRecord) -> str:
+    """Who runs a lobby (adds AI players, starts the game): its creator while seated, else the
+    person seated longest; the creator again when no person is seated."""
+    if table.seat_of(table.created_by) is not None:
+        return table.created_by
+    return next((s.user_id for s in table.seats if s.user_id), table.created_by)

@@ -13,15 +13,38 @@ stands, so nobody can stall by acting without ending their turn.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Awaitable, Sequence
 
 from bot.records import AI_TURN, DEADLINE, FINISHED, PLAYING, ActionRecord, Notice, SeatRecord, TableRecord, Timer
-from bot.store import Store
+from bot.standings import Write
+from bot.store import PlaceTaken, StaleLog, StaleTable, Store
 from bot.timers import plan_timers
 from engine import Event, Game
 from engine.core import CHANCE, RESIGN
 
 FORCED_STEP_LIMIT = 20_000
+WAITING = "waiting"
+"""The table meta key listing the seats of people the game waits for (what /games reads)."""
+
+
+class Unconfirmed(Exception):
+    """The store did not confirm a commit (its answer was lost, or it failed after writing):
+    `stored` True if the turn's actions are in the log all the same, None if that cannot be told."""
+
+    def __init__(self, stored: bool | None) -> None:
+        super().__init__("the commit was not confirmed" + (" but is in the log" if stored else ""))
+        self.stored = stored
+
+
+async def confirmed(write: Awaitable[None]) -> None:
+    """Run a write of the store; StaleLog, StaleTable and PlaceTaken (nothing written) pass, and
+    any other failure becomes `Unconfirmed(None)`: the write may have been made."""
+    try:
+        await write
+    except (StaleLog, StaleTable, PlaceTaken):
+        raise
+    except Exception as error:
+        raise Unconfirmed(None) from error
 
 
 class Turn:
@@ -46,6 +69,9 @@ class Turn:
             t.seat: (t.ply, t.due - turn) for t in timers_before if t.kind == DEADLINE}
         self.fresh: set[int] = set()
         """Seats whose turn began during this command (they are the ones to ping)."""
+        self.began_by: str | None = None
+        """Who issued a command that acts for no seat (Start, a rollback): a turn it begins for
+        them is one they began themselves."""
         self._turn_count = game.turn_count()
         self._observe()
         if not beginning:
@@ -141,6 +167,7 @@ class Turn:
         """The timers the table will have after this command (also `deadlines`)."""
         if self.game.outcome() is not None and self.table.status == PLAYING:
             self.table.status = FINISHED
+        self.table.meta[WAITING] = sorted(self.waiting) if self.table.status == PLAYING else []
         if self.table.status != PLAYING or self.table.paused:
             self.timers_after = []
             return self.timers_after
@@ -161,11 +188,36 @@ class Turn:
         return {t.seat: t.due for t in timers if t.kind == DEADLINE}
 
     async def commit(self, *, undo_after: int | None = None, expected: int | None = None,
-                     notices: Sequence[Notice] = (), spent: int | None = None) -> list[Timer]:
-        """Write everything; the game must not have been changed by anyone else meanwhile.
-        `spent`: the id of the AI turn this commit plays (StaleLog if it is gone: played once)."""
+                     notices: Sequence[Notice] = (), also: Write | None = None,
+                     spent: int | None = None) -> list[Timer]:
+        """Write everything (and what `also` writes, in the same transaction); the game must not
+        have been changed by anyone else meanwhile. `spent`: the id of the AI turn this commit
+        plays (StaleLog if it is gone: an AI turn is played once).
+        Raises StaleLog or StaleTable if it was (nothing written), the store's error if the
+        turn is known not to be written, and `Unconfirmed` if it may have been (or was) written
+        although the store failed to say so."""
         timers = self.timers_after if self.timers_after is not None else self.plan()
-        await self.store.commit(self.table.id, expected=self.start_length if expected is None else expected,
-                                actions=self.actions, table=self.table, timers=timers, undo_after=undo_after,
-                                notices=notices, delete_timer=spent)
+        try:
+            await self.store.commit(self.table.id, expected=self.start_length if expected is None else expected,
+                                    actions=self.actions, table=self.table, timers=timers, undo_after=undo_after,
+                                    notices=notices, also=also, delete_timer=spent)
+        except (StaleLog, StaleTable, PlaceTaken):
+            raise
+        except Exception as error:
+            stored = await self.stored()
+            if stored is False:
+                raise
+            raise Unconfirmed(stored) from error
         return timers
+
+    async def stored(self) -> bool | None:
+        """Whether this turn's actions are in the store's log, as read now; None when that cannot
+        be told (the turn has no actions, or the store cannot be read)."""
+        if not self.actions:
+            return None
+        try:
+            found = await self.store.actions(self.table.id, after=self.start_length)
+        except Exception:
+            return None
+        mine = [(a.ply, a.seat, a.action, a.actor) for a in self.actions]
+        return [(a.ply, a.seat, a.action, a.actor) for a in found[:len(mine)]] == mine

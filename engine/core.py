@@ -64,6 +64,17 @@ class GameError(Exception):
         self.values = dict(args or {})
 
 
+QUOTE_LIMIT = 60
+"""At most this many characters of what a user typed are quoted back in a message."""
+
+
+def quoted(text: str, limit: int = QUOTE_LIMIT) -> str:
+    """User input shortened for quoting back: spaces collapsed, at most `limit` characters,
+    marked with "…" when cut."""
+    text = " ".join(str(text).split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
 class NotationError(GameError):
     """The text could not be read as an action; the message shows what was expected."""
 
@@ -155,7 +166,7 @@ class GameOptions:
         for raw_key, raw_value in values.items():
             key = raw_key.strip().lower().replace("-", "_")
             if key not in known:
-                raise OptionError(f"unknown option '{raw_key}'. {cls.describe()}")
+                raise OptionError(f"unknown option '{quoted(raw_key)}'. {cls.describe()}")
             parsed[key] = _read_option_value(key, str(raw_value), hints[key], known[key])
         return cls(**parsed)
 
@@ -206,24 +217,24 @@ def _read_option_value(key: str, text: str, kind: Any, spec: dataclasses.Field[A
             return True
         if value in _FALSE:
             return False
-        raise OptionError(f"option {key} takes on or off, not '{text}'")
+        raise OptionError(f"option {key} takes on or off, not '{quoted(text)}'")
     if kind is int:
         try:
             number = int(value)
         except ValueError:
-            raise OptionError(f"option {key} takes a whole number, not '{text}'") from None
+            raise OptionError(f"option {key} takes a whole number, not '{quoted(text)}'") from None
         low, high = spec.metadata.get("min"), spec.metadata.get("max")
         if (low is not None and number < low) or (high is not None and number > high):
-            raise OptionError(f"option {key} must be between {low} and {high}, not {number}")
+            raise OptionError(f"option {key} must be between {low} and {high}, not {quoted(value)}")
         return number
     if kind is float:
         try:
             return float(value)
         except ValueError:
-            raise OptionError(f"option {key} takes a number, not '{text}'") from None
+            raise OptionError(f"option {key} takes a number, not '{quoted(text)}'") from None
     choices = spec.metadata.get("choices")
     if choices and value not in choices:
-        raise OptionError(f"option {key} takes one of {', '.join(choices)}, not '{text}'")
+        raise OptionError(f"option {key} takes one of {', '.join(choices)}, not '{quoted(text)}'")
     if kind is str or isinstance(kind, types.UnionType) or choices:
         return value
     raise TypeError(f"option {key} has a type the parser does not know: {kind!r}")
@@ -337,6 +348,12 @@ class Game(ABC):
         (Tetromic: most rows cleared first). By default as they are."""
         return actions
 
+    def describe_action(self, seat: int, action: str) -> str:
+        """How hints and autocomplete show the legal `action` to `seat`: by default the action
+        itself. A game may show more (Triominoes: the tile as it is in the hand, then turned as
+        the placement needs); whatever it shows still parses as `action`."""
+        return action
+
     def suggestion_match(self, action: str, typed: str) -> int | None:
         """How well the legal `action` matches what a player has typed so far, for autocomplete:
         0 when it starts with it, 1 when it contains it, None when it does not match. Games
@@ -410,7 +427,8 @@ class Game(ABC):
     def forced_action(self, seat: int) -> str | None:
         """The action the rules make for `seat` without asking (Tromino Go's pass when nothing
         else is legal), or None when the player must choose. The referee applies it at once and
-        announces it; no clock runs for it."""
+        announces it; no clock runs for it. Only ever a draw or a pass: a tile laid this way, even
+        the only one that fits, would tell the table that none of the player's others does."""
         return None
 
     @abstractmethod

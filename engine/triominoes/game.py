@@ -133,6 +133,15 @@ class Triominoes(Game):
         worth = {a: self._placement_points(a) for a in actions}
         return sorted(actions, key=lambda a: -worth[a])
 
+    def describe_action(self, seat: int, action: str) -> str:
+        """A placement shows the tile as it is in the hand, then the corners it is turned to:
+        `0-0-1 → 0-1-0 r0c1` (typed as shown, it plays that action)."""
+        if action in ("draw", "pass"):
+            return action
+        numbers, _ = _placement(action)
+        held = tile_of(numbers)
+        return action if held == numbers else f"{name(held)} → {action}"
+
     def suggestion_match(self, action: str, typed: str) -> int | None:
         """Also a tile's numbers typed in any order (`221`, `1-2`), then a cell's beginning
         (`r1`) or a spot's number (`at 3`)."""
@@ -160,10 +169,11 @@ class Triominoes(Game):
         return self._points_for(*_placement(action))[0]
 
     def forced_action(self, seat: int) -> str | None:
-        """The opening when only one tile may open, a draw when nothing fits, a pass when nothing
-        fits and no draw is left: the rules leave no choice, so the referee makes them."""
+        """A draw when nothing fits, a pass when nothing fits and no draw is left: the rules leave
+        no choice, so the referee makes them. Never a placement, even the only one (the opening
+        included): laying it for the player would tell the table that none of their other tiles fits."""
         actions = self.legal_actions(seat)
-        return actions[0] if len(actions) == 1 else None
+        return actions[0] if actions in (["draw"], ["pass"]) else None
 
     def timeout_actions(self, seat: int) -> list[str]:
         """A missed turn is played for the player: the placement scoring most, or else a draw,
