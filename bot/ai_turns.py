@@ -102,7 +102,8 @@ def merged(moves: list[AiMove]) -> Reply:
             joined = private.setdefault(seat, Message())
             joined.text = f"{joined.text}\n{message.text}".strip()
     mentions = list(dict.fromkeys(u for m in moves for u in m.reply.mentions))
-    return Reply(public=Message(text), private=private, events=[e for m in moves for e in m.reply.events],
+    nonce = last.public.nonce if last.public is not None else ""  # Discord posts it once if sent again
+    return Reply(public=Message(text, nonce=nonce), private=private, events=[e for m in moves for e in m.reply.events],
                  table_id=last.table_id, place=last.place, mentions=mentions, ply=last.ply, status=last.status,
                  notices=[n for m in moves for n in m.reply.notices])
 

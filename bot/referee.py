@@ -29,7 +29,7 @@ from bot.loader import DEFAULT_GAME_CACHE, STARTING_SEATS, GameLoader, new_game,
 from bot.media import decoded
 from bot.moderation import Moderation
 from bot.notifying import turn_messages
-from bot.outbox import DEFAULT_LEASE, SWEEP_SECONDS, OutboxSender
+from bot.outbox import DEFAULT_LEASE, ORIGIN, SWEEP_SECONDS, OutboxSender, nonce_of
 from bot.planning import PlanningPool, handover
 from bot.ratings import RATED, Ratings
 from bot.records import (
@@ -864,7 +864,7 @@ class Referee:
         (default: the delivery lease) before the outbox sends it."""
         now = self.clock.now() if now is None else now
         return Notice(table_id=table.id, place=table.place, ply=ply, text=text, seat=seat,
-                      mentions=list(mentions or []), board=board, kind=kind, created_at=now,
+                      mentions=list(mentions or []), board=board, kind=kind, origin=ORIGIN.get(), created_at=now,
                       lease_until=now + (self.delivery_lease if lease is None else lease))
 
     async def finish(self, turn: Turn, *, headline: str = "", undo_after: int | None = None,
@@ -908,6 +908,10 @@ class Referee:
         await self.commit(turn, undo_after=undo_after, expected=expected, notices=notices,
                           also=_both(also, rating), spent=spent)
         reply.notices = [n.id for n in notices if n.id is not None]
+        for notice in notices:
+            message = reply.public if notice.seat is None else reply.private.get(notice.seat)
+            if message is not None:
+                message.nonce = nonce_of(notice)
         return reply
 
     async def _attach_board(self, turn: Turn, reply: Reply) -> None:
