@@ -30,6 +30,7 @@ from dotenv import find_dotenv, load_dotenv
 from bot.database import DEFAULT_DATABASE, DatabaseAddressError, is_postgres, store_for
 from bot.i18n import LANGUAGES, _, language_of, speak
 from bot.loader import DEFAULT_GAME_CACHE
+from bot.planning import PROCESSES_SETTING, processes_from
 from bot.shards import ShardError, parse_shards
 from engine import GAMES
 
@@ -231,6 +232,7 @@ def run_discord(database: str, shards: tuple[list[int], int] | None = None) -> i
 
     try:
         cache_size = game_cache_size(os.environ.get("TILEREF_GAME_CACHE"))
+        ai_processes = processes_from(os.environ.get(PROCESSES_SETTING))
     except ValueError as error:
         print(error, file=sys.stderr)
         return 2
@@ -238,7 +240,8 @@ def run_discord(database: str, shards: tuple[list[int], int] | None = None) -> i
     try:
         with contextlib.suppress(KeyboardInterrupt):
             asyncio.run(serve(token, database, shard_ids=shards[0] if shards else None,
-                              shard_count=shards[1] if shards else None, cache_size=cache_size))
+                              shard_count=shards[1] if shards else None, cache_size=cache_size,
+                              ai_processes=ai_processes))
     except discord.LoginFailure:
         print("Discord refused the token in DISCORD_TOKEN. Copy it again from the Developer Portal "
               "(Bot page, Reset Token) into .env and run `tileref run` again.", file=sys.stderr)
@@ -258,10 +261,16 @@ async def play_console(args: argparse.Namespace) -> int:
         print("Which game? For example:\n    tileref play tronimoes --players me,bot,bot\n"
               "or continue your last one with\n    tileref play --resume", file=sys.stderr)
         return 2
+    try:
+        ai_processes = processes_from(os.environ.get(PROCESSES_SETTING))
+    except ValueError as error:
+        print(error, file=sys.stderr)
+        return 2
     database = database_address(args.db)
     store = store_for(database)
     await store.open()
-    referee = Referee(store, confirms_delivery=False, ai_seconds=max(0.0, args.ai_seconds), move_help=False)
+    referee = Referee(store, confirms_delivery=False, ai_seconds=max(0.0, args.ai_seconds), move_help=False,
+                      ai_processes=ai_processes)
     await referee.open()
     colour = args.colour and sys.stdout.isatty() and not os.environ.get("NO_COLOR")
     boards = Path(args.boards) if args.boards else \

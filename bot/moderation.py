@@ -102,7 +102,7 @@ class Moderation:
         async with self.referee.lock(place):
             table, game = await self.referee.playing(place)
             _still_as_seen(seen, len(game.log))
-            seats = [s for s in game.to_move() if not table.seats[s].is_ai]
+            seats = list(game.to_move())  # AI seats too: their planned move, if any, is then stale
             if target is not None:
                 seat = table.seat_of(target)
                 if seat is None or seat not in seats:

@@ -2,7 +2,8 @@
 Discord, saved in the same SQLite file (`tileref play --resume` picks a game up again).
 
 Each move prints what happened, the board as text and your hand; the board picture is written
-to a folder as a PNG after every move.
+to a folder as a PNG after every move. AI seats move after yours: "Pip (bot) is thinking…", then
+their moves together, and then it is your turn again (the prompt waits for them).
 """
 
 from __future__ import annotations
@@ -27,6 +28,8 @@ from renderers import text_board
 PLACE_PREFIX = "console:"
 HINTS_SHOWN = 40
 LOCAL_USER_ID = "console:local"
+AI_PATIENCE = 120.0
+"""Seconds the prompt waits for the AI seats to move before it asks anyway."""
 
 HELP = N_("""\
 Type a move as on Discord (how moves are written in this game is just below).
@@ -101,6 +104,40 @@ class ConsoleSession:
         self.media = media or Media.from_environment()
         self._seen: int | None = None
         """The log length of the last board shown: moves typed are based on it."""
+        self._held: list[str | Reply] | None = None
+        """What the referee said unprompted while a command's answer was being printed (printed
+        after it, so lines come in the order things happened)."""
+        referee.notify = self._unprompted
+        referee.ai.thinking = self._thinking
+
+    async def _unprompted(self, reply: Reply) -> None:
+        """An announcement nobody asked for (the AI seats' moves, the clock)."""
+        if self._held is not None:
+            self._held.append(reply)
+        else:
+            await self._show(reply)
+
+    async def _thinking(self, place: str, name: str) -> None:
+        line = _("{player} is thinking…").format(player=name)
+        if self._held is not None:
+            self._held.append(line)
+        else:
+            self.say(line)
+
+    async def _answer(self, reply: Reply) -> None:
+        """Print a command's reply, then what was said meanwhile (held since the command was
+        sent, or from now on)."""
+        if self._held is None:
+            self._held = []
+        try:
+            await self._show(reply)
+        finally:
+            held, self._held = self._held, None
+        for item in held:
+            if isinstance(item, str):
+                self.say(item)
+            else:
+                await self._show(item)
 
     # ---- starting ---------------------------------------------------------------------------
 
@@ -126,11 +163,13 @@ class ConsoleSession:
             if not self._ok(reply):
                 await self.referee.abort(place, self.user)
                 return None
+        self._held = []
         reply = await self.referee.start(place, self.user)
         if not self._ok(reply):
+            self._held = None
             await self.referee.abort(place, self.user)
             return None
-        await self._show(reply)
+        await self._answer(reply)
         return place
 
     async def resume(self) -> str | None:
@@ -152,6 +191,10 @@ class ConsoleSession:
     async def play(self, place: str) -> None:
         """Read commands until the game ends or the player stops."""
         while True:
+            try:
+                await self.referee.ai.idle(timeout=AI_PATIENCE)
+            except TimeoutError:
+                self.say(_("The AI players have not moved yet; type `board` to see where the game stands."))
             table = await self.referee.status(place)
             if table is not None:
                 speak(table.meta.get(LANGUAGE))
@@ -192,9 +235,11 @@ class ConsoleSession:
             elif what == "resign":
                 confirm = await self.ask(_("Leave this game for good? (yes/no) "))
                 if confirm and confirm.strip().lower() in YES:
-                    await self._show(await self.referee.resign(place, self.user))
+                    self._held = []
+                    await self._answer(await self.referee.resign(place, self.user))
             else:
-                await self._show(await self.referee.act(place, self.user, command, seen=self._seen))
+                self._held = []
+                await self._answer(await self.referee.act(place, self.user, command, seen=self._seen))
 
     def _hints(self, hints: list[str]) -> str:
         """The moves a player may make, at most `HINTS_SHOWN` of them, in one line."""

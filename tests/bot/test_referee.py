@@ -54,13 +54,14 @@ async def test_a_table_goes_from_lobby_to_playing_to_finished(tmp_path, clock):
         table = await referee.status(PLACE)
         assert table.status == PLAYING and table.seed is not None and table.options == {"ouroboros": "off"}
         for _ in range(5000):
+            await referee.ai.idle()
             if (await referee.status(PLACE)).status != PLAYING:
                 break
             user = await waiting_user(referee)
             reply = await referee.act(PLACE, user, await a_move(referee, user))
             assert reply.ok, text(reply)
         assert (await referee.status(PLACE)).status == FINISHED
-        assert "Final scores" in text(reply)
+        assert "Final scores" in text(await referee.board(PLACE))
         history = await referee.history(PLACE)
         assert "alice:" in text(history) or "bob:" in text(history)
 
@@ -378,21 +379,22 @@ async def test_ai_seats_play_whole_games_to_the_end(tmp_path, clock):
             await referee.create(place, MOD, "tronimoes", seat_creator=False)
             for kind in kinds:
                 assert (await referee.add_ai(place, MOD, kind)).ok
-            reply = await referee.start(place, MOD)
-            assert reply.ok and "Final scores" in text(reply)
+            assert (await referee.start(place, MOD)).ok
+            await referee.ai.idle()
             table = await referee.status(place)
             assert table.status == FINISHED
             actions = await referee.store.actions(table.id)
             assert all(a.actor.startswith("ai:") for a in actions)
 
 
-async def test_a_person_plays_against_ai_seats_which_move_at_once(tmp_path, clock):
+async def test_a_person_plays_against_ai_seats_which_move_after_each_of_their_moves(tmp_path, clock):
     async with running_referee(tmp_path / "t.sqlite3", clock) as referee:
         await referee.create(PLACE, ALICE, "tronimoes")
         await referee.add_ai(PLACE, ALICE)
         await referee.add_ai(PLACE, ALICE, "random")
         await referee.start(PLACE, ALICE)
         for _ in range(300):
+            await referee.ai.idle()
             _, game = await referee.view(PLACE)
             if game.outcome() is not None:
                 break
@@ -422,11 +424,13 @@ async def test_between_rounds_the_last_player_not_ready_is_asked_for_ready_not_a
         await referee.add_ai(PLACE, ALICE)
         await referee.start(PLACE, ALICE)
         for _ in range(500):
+            await referee.ai.idle()
             _, game = await referee.view(PLACE)
             if game.legal_actions(0) == ["ready"]:
                 break
-            reply = await referee.act(PLACE, ALICE, await a_move(referee, ALICE))
-        assert "Round over. Type `ready`" in text(reply) and "It's alice's turn" not in text(reply)
+            assert (await referee.act(PLACE, ALICE, await a_move(referee, ALICE))).ok
+        board = await referee.board(PLACE)
+        assert "Round over. Type `ready`" in text(board) and "It's alice's turn" not in text(board)
 
 
 async def test_the_referee_forgets_locks_and_snapshot_marks_of_tables_it_no_longer_holds(tmp_path, clock):
