@@ -9,6 +9,7 @@ here is specific to one game or one transport.
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import functools
 import logging
 import secrets
@@ -1053,7 +1054,8 @@ class Referee:
             data = await self.drawing.render(game, viewer, feet=feet or None, deadline=deadline)
         else:
             draw = functools.partial(renderers.render, game, viewer, feet=feet or None, deadline=deadline)
-            data = await asyncio.get_running_loop().run_in_executor(self._drawing, draw)
+            # in this command's context, so the picture speaks the table's language
+            data = await asyncio.get_running_loop().run_in_executor(self._drawing, contextvars.copy_context().run, draw)
         return [Attachment(f"{game.name}-move-{len(game.log)}.png", data, "the board")]
 
     async def choose_picture(self, place: str, user: User, kind: str, png: bytes, source: str) -> Reply:
