@@ -1026,7 +1026,7 @@ class Referee:
         self._ask_for_pictures(turn, reply)
         notices += [self.notice(table, len(turn.game.log), m.text, seat=seat, kind="private", now=now, lease=lease)
                     for seat, m in reply.private.items()]
-        replay = self._end_replay(turn, now)
+        replay = self._end_replay(turn, now, after=lease)
         if replay is not None:
             notices.append(replay)
         await self.commit(turn, undo_after=undo_after, expected=expected, notices=notices,
@@ -1038,16 +1038,18 @@ class Referee:
                 message.nonce = nonce_of(notice)
         return reply
 
-    def _end_replay(self, turn: Turn, now: float) -> Notice | None:
+    def _end_replay(self, turn: Turn, now: float, *, after: float | None = None) -> Notice | None:
         """The animated replay the table gets when this command ends its game (unless it said
         `replay=off`): an announcement of its own, sent by the outbox a moment after the last
-        move's (so it is durable, drawn off the command's path, and re-sent after a crash)."""
+        move's (so it is durable, drawn off the command's path, and re-sent after a crash);
+        `after`: how long the last move's announcement is left to its process (an AI move's
+        longer), so the replay comes after it."""
         table = turn.table
         if table.status != FINISHED or not turn.changed or not table.meta.get(REPLAY, True):
             return None
         text = _("🎞️ The whole game, move by move.")
         notice = self.notice(table, len(turn.game.log), text, kind=REPLAY_KIND, now=now + REPLAY_LEASE / 1000)
-        notice.lease_until = now + REPLAY_LEASE
+        notice.lease_until = now + (after or 0.0) + REPLAY_LEASE
         return notice
 
     async def _attach_board(self, turn: Turn, reply: Reply) -> None:
