@@ -5,6 +5,7 @@
   tileref play tronimoes --players me,bot,bot  play in the terminal against AI players
   tileref play --resume                        continue your last terminal game
   tileref rules [game]                         how to play
+  tileref rules GAME --positions               the game's position format, every field, with an example
   tileref migrate                              bring the database's schema up to date
   tileref copy-db FROM TO                      copy every table to another database and check the copy
 
@@ -78,6 +79,8 @@ def main(argv: list[str] | None = None) -> int:
 
     rules = commands.add_parser("rules", help="how to play a game")
     rules.add_argument("game", nargs="?")
+    rules.add_argument("--positions", action="store_true",
+                       help="the game's position format (to_position / from_position), with an example")
 
     commands.add_parser("migrate", help="bring the database's schema up to date")
     copy = commands.add_parser("copy-db", help="copy every table, log, timer and setting to another database")
@@ -104,7 +107,7 @@ def main(argv: list[str] | None = None) -> int:
               "server's address and that it is running, or the SQLite file's folder.", file=sys.stderr)
         return 1
     if args.command == "rules":
-        return show_rules(args.game)
+        return show_rules(args.game, positions=args.positions)
     parser.print_help()
     return 0
 
@@ -212,14 +215,19 @@ async def play_console(args: argparse.Namespace) -> int:
         await store.close()
 
 
-def show_rules(name: str | None) -> int:
+def show_rules(name: str | None, *, positions: bool = False) -> int:
+    """Print a game's rules (or, with `positions`, its position format); without a known game,
+    the list of games."""
     if name is None or name.lower() not in GAMES:
         if name:
             print(f"There is no game called '{name}'.")
         print("Games: " + ", ".join(f"{g} ({GAMES[g].title})" for g in sorted(GAMES)))
         return 0 if name is None else 1
     game = GAMES[name.lower()]
-    print(f"{game.summary}\n\n{game.notation_help}\n\n{game.Options.describe()}")
+    if positions:
+        print(game.position_help)
+    else:
+        print(f"{game.summary}\n\n{game.notation_help}\n\n{game.Options.describe()}")
     return 0
 
 

@@ -28,6 +28,7 @@ from engine.tetromic.board import Board
 from engine.tetromic.notation import Discard, Place, Verb
 from engine.tetromic.pieces import BY_KIND, KINDS, ORIENTATIONS, SHAPES, Cell, kind_of, normalised, placed_cells
 from engine.tetromic.position import read_position, write_position
+from engine.tetromic.position_help import FORMAT as POSITION_HELP
 from engine.tetromic.state import Seat
 
 SUMMARY = """\
@@ -81,6 +82,7 @@ class Tetromic(Game):
     Options = TetromicOptions
     summary = SUMMARY
     notation_help = NOTATION_HELP
+    position_help = POSITION_HELP
     verbs = frozenset({"play", "draw", "skip", "discard", "line", "square", *(k.lower() for k in KINDS), "j", "z"})
     action_separator = notation.SEPARATOR
     allows_join = True
@@ -189,7 +191,7 @@ class Tetromic(Game):
     def _anything_fits(self, seat: int) -> bool:
         return next(self._fits(seat), None) is not None
 
-    def _locked(self, seat: int) -> bool:
+    def locked(self, seat: int) -> bool:
         """Whether no tetromino of any kind fits anywhere on the seat's board: it can never
         change again (a row clears only by filling it)."""
         board = self.seats[seat].board
@@ -365,7 +367,7 @@ class Tetromic(Game):
             events += self._score(seat, len(rows))
         if self.winner is None:
             events += self._stuck(seat)
-            if self._locked(seat):
+            if self.locked(seat):
                 me.locked = me.resigned = me.done = True
                 events.append(Event("locked", f"{name}'s board is full: no piece of any kind fits it any more, so "
                                               f"{name} is out at level {me.level}.", (seat,)))

@@ -15,12 +15,12 @@ from engine.triominoes.board import Board, Bonus
 from engine.triominoes.geometry import Cell, cell_name, read_cell
 from engine.triominoes.notation import Place, Word
 from engine.triominoes.options import TriominoesOptions
+from engine.triominoes.position_help import FORMAT as POSITION_HELP
 from engine.triominoes.refusals import why_not
+from engine.triominoes.rounds import OVER, PLAYING
 from engine.triominoes.state import Seat
 from engine.triominoes.tiles import TILES, Corners, Tile, name, rotations, tile_of, tile_with_numbers, value
 
-PLAYING = "playing"
-OVER = "over"
 BRIDGE_POINTS = 40
 
 SUMMARY = """\
@@ -54,6 +54,7 @@ class Triominoes(Game):
     Options = TriominoesOptions
     summary = SUMMARY
     notation_help = NOTATION_HELP
+    position_help = POSITION_HELP
     verbs = frozenset({"draw", "pass", "at", "play", "on"})
     options: TriominoesOptions
 
@@ -326,7 +327,7 @@ class Triominoes(Game):
         events = [Event("lay", text, (seat,), data)]
         if not me.hand:
             return events + self._went_out(seat)
-        if self.options.blocked_when == "exact" and self._nothing_fits():
+        if self.options.blocked_when == "exact" and self.nothing_fits():
             return events + self._blocked()
         self._advance()
         return events
@@ -357,7 +358,7 @@ class Triominoes(Game):
             text = f"{self.names[seat]} passes: none of the {me.drawn} tiles drawn fits, −{penalty} more."
         self.last = {"seat": seat, "kind": "pass"}
         events = [Event("pass", text, (seat,), {"penalty": penalty})]
-        if self.passes >= len(self.active()) or (self.options.blocked_when == "exact" and self._nothing_fits()):
+        if self.passes >= len(self.active()) or (self.options.blocked_when == "exact" and self.nothing_fits()):
             return events + self._blocked()
         self._advance()
         return events
@@ -374,7 +375,7 @@ class Triominoes(Game):
                 return candidate
         return seat
 
-    def _nothing_fits(self) -> bool:
+    def nothing_fits(self) -> bool:
         """No tile in any hand or in the well fits anywhere (a true block)."""
         loose = {t for i in self.active() for t in self.seats[i].hand} | set(self.well)
         return not any(self.board.fits_anywhere(t) for t in loose)

@@ -24,12 +24,9 @@ from engine.tromino_go.geometry import (
     surrounded,
 )
 from engine.tromino_go.notation import Accept, Concede, Move, Play, Word
+from engine.tromino_go.position_help import FORMAT as POSITION_HELP
+from engine.tromino_go.rules import LETTERS, PIECES_TO_MOVE, POINTS_TO_WIN, STALEMATE_PASSES
 from engine.tromino_go.state import Piece
-
-LETTERS = "ABC"
-PIECES_TO_MOVE = 30
-POINTS_TO_WIN = 7
-STALEMATE_PASSES = 6
 
 SUMMARY = """\
 **Tromino Go** (Sid Sackson) — surround the other player's trominoes, not your own.
@@ -74,6 +71,7 @@ class TrominoGo(Game):
     Options = TrominoGoOptions
     summary = SUMMARY
     notation_help = NOTATION_HELP
+    position_help = POSITION_HELP
     verbs = frozenset({"play", "move", "to", "pass", "concede", "accept", "forfeit", "verify", "sw", "se", "nw", "ne",
                        "a", "b", "c"})
     default_turn_seconds = 72 * 3600
@@ -499,7 +497,8 @@ class TrominoGo(Game):
     @classmethod
     def from_position(cls, data: Mapping[str, Any], *, seed: int = 0,
                       options: GameOptions | None = None) -> Self:
-        game = cls(2, seed, options if options is not None else cls.Options(), position.seat_names(data))
+        chosen = options if options is not None else cls.Options.from_position(data.get("options", {}))
+        game = cls(2, seed, chosen, position.seat_names(data))
         position.read(game, data)
         game.start_position = game.to_position()
         return game

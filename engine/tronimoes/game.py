@@ -29,9 +29,13 @@ from engine.tronimoes import notation
 from engine.tronimoes.blocking import Claimant, blocking_region, most_first_tiles
 from engine.tronimoes.board import HAND_SIZE, Tile, full_set, grid_for, tile_name
 from engine.tronimoes.position import placed_entry, read_position, write_position
+from engine.tronimoes.position_help import FORMAT as POSITION_HELP
 from engine.tronimoes.refusals import explain_lay
 from engine.tronimoes.state import (
+    BETWEEN_ROUNDS,
     LEADER,
+    OVER,
+    PLAYING,
     Draw,
     Lay,
     Line,
@@ -46,7 +50,6 @@ from engine.tronimoes.state import (
 )
 
 SPACER_LENGTH = 6
-PLAYING, BETWEEN_ROUNDS, OVER = "playing", "between rounds", "over"
 
 
 @dataclass(frozen=True)
@@ -89,6 +92,7 @@ class Tronimoes(Game):
     Options = TronimoesOptions
     summary = SUMMARY
     notation_help = NOTATION_HELP
+    position_help = POSITION_HELP
     verbs = frozenset({"draw", "pass", "ready", "spacer", "on"})
 
     options: TronimoesOptions

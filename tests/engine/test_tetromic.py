@@ -25,10 +25,11 @@ def checkerboard(*off: tuple[int, int]) -> list[str]:
 def position(*seats: dict, phase: int = 1, done: list[bool] | None = None, queue: list[str] | None = None,
              winner: int | None = None) -> dict:
     entries = [{"name": s.get("name", f"p{i}"), "level": s.get("level", 0), "points": s.get("points", 0),
-                "hand": s.get("hand", []), "drew": s.get("drew", False), "board": s.get("board", EMPTY)}
+                "hand": s.get("hand", []), "drew": s.get("drew", False), "out": s.get("out", False),
+                "resigned": s.get("resigned", s.get("out", False)), "board": s.get("board", EMPTY)}
                for i, s in enumerate(seats)]
-    return {"game": "tetromic", "seats": entries, "phase": phase, "done": done or [False] * len(seats),
-            "queue": queue or [], "winner": winner}
+    return {"game": "tetromic", "options": {}, "seats": entries, "phase": phase,
+            "done": done or [False] * len(seats), "queue": queue or [], "winner": winner, "result": None}
 
 
 def game(*seats: dict, **kwargs) -> Tetromic:
@@ -164,14 +165,14 @@ def test_a_missed_phase_is_skipped_once():
 
 
 def test_a_stuck_board_is_reported_privately():
-    g = game({"hand": ["I"], "board": checkerboard()}, {}, queue=["O"])
+    g = game({"hand": ["I"], "board": checkerboard((1, 1))}, {}, queue=["O"])  # only a T fits, at 0,0
     events = g.apply(0, "draw")
     stuck = [e for e in events if e.kind == "stuck"]
     assert stuck and stuck[0].to == 0 and "No held piece fits: I, O" in stuck[0].text
 
 
 def test_discarding_is_allowed_only_when_chosen_and_nothing_fits():
-    almost = checkerboard()
+    almost = checkerboard((1, 1))  # only a T fits
     g = Tetromic.from_position(position({"hand": ["I"], "board": ["......"] * 10}),
                                options=Tetromic.Options.parse({"allow_discard": "on"}))
     with pytest.raises(IllegalMove, match="only discard when no piece you hold fits"):
@@ -212,7 +213,8 @@ def test_joining_is_refused_when_the_table_does_not_allow_it():
 
 def test_positions_round_trip_exactly_and_bad_ones_are_refused():
     p = position({"name": "ana", "level": 2, "points": 1, "hand": ["I", "T"], "drew": True,
-                  "board": ["......"] * 7 + ["T.....", "TT..OO", "T...OO"]}, phase=3, done=[True], queue=["S", "O"])
+                  "board": ["......"] * 7 + ["T.....", "TT..OO", "T...OO"]}, {}, phase=3, done=[True, False],
+                 queue=["S", "O"])
     assert Tetromic.from_position(p).to_position() == p
     with pytest.raises(PositionError, match="must be done"):
         Tetromic.from_position(position({"drew": True}))

@@ -397,15 +397,16 @@ def test_a_blocked_round_may_go_to_the_fewest_tiles():
 
 def test_exact_blocking_ends_the_round_as_soon_as_no_tile_anywhere_fits():
     board = [{"at": "r0c0", "corners": [5, 5, 5]}]
-    hands = [["0-0-1"], ["2-2-3"]]
-    exact = game_at(board, hands, pool=["0-0-2", "0-1-1"], options=TriominoesOptions(blocked_when="exact"))
-    passes = game_at(board, hands, pool=["0-0-2", "0-1-1"])
+    hands = [["0-5-5", "0-0-1"], ["2-2-3"]]
+    exact = game_at(board, hands, pool=["0-0-2"], options=TriominoesOptions(blocked_when="exact"))
+    passes = game_at(board, hands, pool=["0-0-2"])
     for game in (exact, passes):
-        while game.turn == 0 and game.round == 1:
-            game.apply(0, game.forced_action(0))
+        game.apply(0, game.legal_actions(0)[0])  # 0-5-5, the last tile that fits anywhere
     assert exact.round == 2 and "Round 1 is blocked" in exact.previous["text"]  # type: ignore[index]
-    assert passes.round == 1 and passes.turn == 1  # with the well now empty, bob must pass too
+    assert passes.round == 1 and passes.turn == 1
+    passes.apply(1, "draw")  # bob draws the last tile, which fits nowhere either
     passes.apply(1, "pass")
+    passes.apply(0, "pass")  # with the well empty, everyone has passed
     assert passes.round == 2
 
 

@@ -7,21 +7,37 @@ import pytest
 from engine import IllegalMove, NotationError, NotYourTurn, PositionError
 from engine.tromino_go import TrominoGo
 from engine.tromino_go.geometry import analyse, cells_of, is_cut, shape_of, touch
+from engine.tromino_go.state import Piece
 
 
 def position(pieces: list[tuple[int, str, list[tuple[int, int]]]], *, t: int | None = None, first: int = 0,
              phase: str | None = None, scores: tuple[int, int] = (0, 0), passes: int = 0,
-             concessions: list[dict] | None = None) -> dict:
-    return {"game": "tromino_go", "seats": [{"name": "ana", "score": scores[0]}, {"name": "ben", "score": scores[1]}],
+             concessions: list[dict] | None = None, moving_turns: int = 0) -> dict:
+    """A position from pieces given as (seat, letter, cells); the position writes each owner as
+    its role (0 for the seat `first`)."""
+    return {"game": "tromino_go", "options": {},
+            "seats": [{"name": "ana", "score": scores[0]}, {"name": "ben", "score": scores[1]}],
             "first": first, "round": 1, "t": len(pieces) if t is None else t, "placed": len(pieces),
-            "phase": phase or ("moving" if len(pieces) >= 30 else "placing"),
-            "pieces": [{"id": i + 1, "owner": owner, "letter": letter, "cells": [list(c) for c in cells]}
-                       for i, (owner, letter, cells) in enumerate(pieces)],
-            "passes": passes, "concessions": concessions or []}
+            "phase": phase or ("moving" if len(pieces) >= 30 else "placing"), "moving_turns": moving_turns,
+            "pieces": [{"id": i + 1, "owner": 0 if seat == first else 1, "letter": letter,
+                        "cells": [list(c) for c in cells]} for i, (seat, letter, cells) in enumerate(pieces)],
+            "passes": passes, "concessions": concessions or [], "result": None}
 
 
 def game(pieces, **kwargs) -> TrominoGo:
     return TrominoGo.from_position(position(pieces, **kwargs))
+
+
+def with_last_laid(pieces, **kwargs) -> TrominoGo:
+    """The game at the position of all `pieces` but the last, with the last then put on the grid
+    directly (no check), as a play would just before the round-end check (`_after_change`)."""
+    options = kwargs.pop("options", None)
+    g = TrominoGo.from_position(position(pieces[:-1], **kwargs), options=options)
+    seat, letter, cells = pieces[-1]
+    g.pieces.append(Piece(len(pieces), seat, letter, frozenset(cells)))
+    g.placed += 1
+    g._analysis = None
+    return g
 
 
 def test_there_are_four_orientations_named_after_the_elbow():
@@ -92,9 +108,9 @@ def test_a_lone_tromino_has_eight_unit_edges_all_outside():
 
 
 def test_a_group_with_no_outside_edge_ends_the_round_and_the_other_player_scores():
-    pieces = [(1, "b", sorted(cells_of("SW", (0, 0))))] + [(0, "ACAB"[i], sorted(c)) for i, c in enumerate(RING)]
-    g = game(pieces, t=5)
-    assert g.analysis().out[0] == 0
+    pieces = [(0, "ACAB"[i], sorted(c)) for i, c in enumerate(RING)] + [(1, "b", sorted(cells_of("SW", (0, 0))))]
+    g = with_last_laid(pieces, t=5)
+    assert g.analysis().out[4] == 0
     events = g._after_change()
     end = next(e for e in events if e.kind == "round_end")
     assert end.data == {"winner": 0, "points": 1, "reaction": "victory"} and g.points == [1, 0]
@@ -206,8 +222,8 @@ def test_positions_round_trip_exactly_and_bad_ones_are_refused():
 
 
 def test_a_surround_in_the_moving_phase_scores_double():
-    pieces = [(1, "b", sorted(cells_of("SW", (0, 0))))] + [(0, "ACAB"[i], sorted(c)) for i, c in enumerate(RING)]
-    g = game(pieces, t=5, phase="moving")
+    pieces = [(0, "ACAB"[i], sorted(c)) for i, c in enumerate(RING)] + [(1, "b", sorted(cells_of("SW", (0, 0))))]
+    g = with_last_laid(pieces, t=5, phase="moving")
     events = g._after_change()
     assert next(e for e in events if e.kind == "round_end").data["points"] == 2 and g.points == [2, 0]
 
@@ -242,9 +258,9 @@ def test_an_accepted_concession_is_not_doubled_in_the_moving_phase():
 
 
 def test_with_single_groups_a_lone_enclosed_tromino_is_surrounded_even_in_a_living_chain():
-    pieces = [(0, "b", sorted(cells_of("SW", (0, 0))))] + [(0, "ACAB"[i], sorted(c)) for i, c in enumerate(RING)]
-    component = TrominoGo.from_position(position(pieces, t=5))
-    single = TrominoGo.from_position(position(pieces, t=5), options=TrominoGo.Options.parse({"group_mode": "single"}))
+    pieces = [(0, "ACAB"[i], sorted(c)) for i, c in enumerate(RING)] + [(0, "B", sorted(cells_of("SW", (0, 0))))]
+    component = with_last_laid(pieces, t=5)
+    single = with_last_laid(pieces, t=5, options=TrominoGo.Options.parse({"group_mode": "single"}))
     assert not [e for e in component._after_change() if e.kind == "round_end"]
     assert [e for e in single._after_change() if e.kind == "round_end"]
 
@@ -458,7 +474,7 @@ def test_a_clone_plays_on_exactly_like_the_original():
 
 
 def test_positions_keep_the_moving_phase_passes_and_scores():
-    p = position(OPENING, t=7, first=1, scores=(3, 4), passes=2, phase="placing")
+    p = position(OPENING, t=7, first=0, scores=(3, 4), passes=2, phase="placing")
     assert TrominoGo.from_position(p).to_position() == p
     moving = board(MOVING, first=1, t=65, phase="moving").to_position()
     assert TrominoGo.from_position(moving).to_position() == moving
@@ -503,11 +519,8 @@ def test_generated_plays_and_moves_are_exactly_those_the_refusals_allow():
                 assert generated == _brute_force(g), g.to_position()
                 checked[g.phase] += 1
             g.apply(seat, rng.choice(sorted(generated)) if generated else "pass")
-    for text in (MOVING, TIE, SELF_SURROUND):
-        phase = "moving" if text is not SELF_SURROUND else "placing"
-        g = board(text, first=1, t=65 if text is MOVING else 91, phase=phase)
-        if text is SELF_SURROUND:
-            g = board(text, first=0, t=11)
+    for g in (board(MOVING, first=1, t=65, phase="moving"), board(TIE, first=1, t=91, phase="moving"),
+              board(SELF_SURROUND, first=0, t=11)):
         assert {a for a in g.legal_actions(g.mover) if a.split()[0] in ("play", "move")} == _brute_force(g)
     assert checked["placing"] > 10
 

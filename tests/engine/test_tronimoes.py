@@ -14,6 +14,7 @@ from engine import AmbiguousMove, IllegalMove, NotationError, NotYourTurn, Posit
 from engine.tronimoes import Tronimoes, TronimoesOptions
 from engine.tronimoes.board import full_set, tile_name
 from tests.engine.build import game
+from tests.engine.test_contract import documented_example
 
 RED, BLUE, GREEN = 0, 1, 2
 
@@ -265,8 +266,8 @@ def test_a_footed_player_may_only_play_on_their_own_line():
 
 
 def test_a_dead_player_may_play_on_footed_lines_but_not_their_own():
-    g = game(["7:1 e4 e3 0 dead", "7:3 d6 c6 1"], [["1:2", "3:5"], ["1:1"]],
-             seats=[{"dead": True}, {"footed": True}])
+    g = game(["7:1 e4 e3 0 dead", "7:3 d6 c6 1"], [["1:2", "3:5"], ["1:1"], ["0:0"]],
+             seats=[{"dead": True}, {"footed": True}, {}])  # green keeps a second line alive
     assert refusal(g, RED, "1:2 e2 e1").startswith("your line is dead")
     g.apply(RED, "3:5 b6 a6")
     assert g.board[-1].line == BLUE
@@ -335,7 +336,7 @@ def test_passing_makes_you_chicken_footed():
 
 
 def test_a_dead_player_passes_without_becoming_footed():
-    g = game(["7:1 e4 e3 0 dead"], [["3:5"], ["1:1"]], seats=[{"dead": True}, {}], bag=[])
+    g = game(["7:1 e4 e3 0 dead"], [["3:5"], ["1:1"], ["0:0"]], seats=[{"dead": True}, {}, {}], bag=[])
     g.apply(RED, "pass")
     assert not g.seats[RED].footed
 
@@ -592,10 +593,12 @@ def test_ouroboros_with_a_free_line_kills_the_free_line_without_score():
 FREE = ["5:5 d5 e5 leader", "5:1 d4 d3 0"]
 
 
-def free_game(hand=("6:6", "1:2"), **kwargs):
+def free_game(hand=("6:6", "1:2"), *, third: bool = False, **kwargs):
+    """Red to play, 6:6 in hand, on the FREE board; `third` seats a third player (green), so a
+    dead line leaves two alive."""
     kwargs.setdefault("leaders", [5])
     kwargs.setdefault("highest", 5)
-    return game(kwargs.pop("board", FREE), [list(hand), ["0:0"]], **kwargs)
+    return game(kwargs.pop("board", FREE), [list(hand), ["0:0"], *([["0:1"]] if third else [])], **kwargs)
 
 
 def test_a_spacer_spans_six_squares_in_a_straight_line():
@@ -612,7 +615,7 @@ def test_a_spacer_starts_next_to_the_open_end_of_a_living_line():
 
 
 def test_a_spacer_may_not_start_from_a_dead_or_unstarted_line():
-    g = free_game(board=[*FREE, "5:2 e6 e7 1 dead"], seats=[{}, {"dead": True}])
+    g = free_game(board=[*FREE, "5:2 e6 e7 1 dead"], seats=[{}, {"dead": True}, {}], third=True)
     assert refusal(g, RED, "spacer f7 f2").startswith("a spacer must start")
 
 
@@ -813,31 +816,11 @@ def test_legal_actions_cover_draw_pass_spacer_and_lays():
 # =============================================================================================
 # §12 positions and whole-game persistence
 
-EXAMPLE = {
-    "game": "tronimoes",
-    "width": 8, "height": 9, "max_pips": 7,
-    "seats": [
-        {"name": "red", "score": 1, "hand": ["0:7", "4:7"], "dead": False, "footed": False, "foot": None,
-         "drew": False},
-        {"name": "blue", "score": 0, "hand": ["5:5"], "dead": False, "footed": True, "foot": "d4",
-         "drew": True},
-    ],
-    "turn": 0,
-    "bag": ["1:2", "3:6"],
-    "leaders": [7],
-    "highest_leader": 7,
-    "board": [
-        {"tile": "7:7", "at": ["d5", "e5"], "line": "leader"},
-        {"tile": "7:2", "at": ["f5", "f6"], "line": 0, "by": 0},
-        {"tile": "6:6", "at": ["b2", "c2"], "line": "free1", "by": 1},
-        {"tile": "6:1", "at": ["c3", "c4"], "line": "free1", "by": 0, "dead": True},
-    ],
-    "spacer": None,
-    "passes": 0,
-}
+EXAMPLE = documented_example(Tronimoes)
+"""The example of the documented position format (`tileref rules tronimoes --positions`)."""
 
 
-def test_the_rules_file_position_example_round_trips_exactly():
+def test_the_documented_position_example_round_trips_exactly():
     assert json.dumps(Tronimoes.from_position(EXAMPLE).to_position()) == json.dumps(EXAMPLE)
 
 
