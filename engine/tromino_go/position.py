@@ -69,10 +69,7 @@ def read(game: Any, data: Mapping[str, Any]) -> None:
         raise PositionError(f"this position is incomplete or malformed ({error})") from None
     _check(game)
     if result is not None and len(result.winners) == 1:
-        winner = result.winners[0]
-        game.winner, game.end_reason = winner, result.reason
-        if game.points[winner] < POINTS_TO_WIN:
-            game.gone = 1 - winner  # a forfeit or a player leaving: nothing else ends the game short of 7
+        _read_end(game, result.winners[0], result.reason)
     _check_round(game)
     check_result(game, result)
 
@@ -96,6 +93,20 @@ def _check(game: Any) -> None:
     for seat, points in game.concessions:
         if seat not in (0, 1) or not 0 <= points <= MAX_CONCESSION:
             raise PositionError(f"a concession is {{\"seat\": 0 or 1, \"points\": 0 to {MAX_CONCESSION}}}")
+
+
+def _read_end(game: Any, winner: int, reason: str) -> None:
+    """End the game as its result says, if the position gives that end: the winner reached 7
+    TGpoints, or else the other player forfeited or left."""
+    loser = game.names[1 - winner]
+    if game.points[winner] >= POINTS_TO_WIN:
+        reasons = [f"{game.names[winner]} reached {game.points[winner]} TGpoints"]
+    else:
+        reasons = [f"{loser} forfeited the game", f"{loser} left the game"]
+        game.gone = 1 - winner
+    if reason not in reasons:
+        raise PositionError(f"with these scores the game ends with: {' or '.join(map(repr, reasons))}, not {reason!r}")
+    game.winner, game.end_reason = winner, reason
 
 
 def _check_round(game: Any) -> None:

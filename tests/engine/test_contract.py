@@ -12,8 +12,8 @@ import importlib
 import json
 import random
 import re
-from collections import deque
-from collections.abc import Iterator
+from collections import Counter, deque
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
@@ -33,8 +33,10 @@ def hooks(cls: type[Game]) -> Any:
     (for games with thousands of actions a turn: how many games, and at most how many actions of
     a position, evenly spread, the round-trip test tries), `shuffle_hidden(position, viewer,
     rng)` (the position with everything `viewer` cannot see dealt differently), `OPTION_VALUES`
-    (values to try for whole-number options, which are otherwise left at their defaults) and
-    `POSITION_GAMES` (how many games the position round-trip test plays), or None."""
+    (values to try for whole-number options, which are otherwise left at their defaults),
+    `POSITION_GAMES` (how many games the position round-trip test plays), and `choose(actions,
+    rng)` and `TIMEOUT_CHANCE` (how that test picks an action, and how often a seat misses its
+    turn, when an even pick or the usual 5% would end games too soon), or None."""
     try:
         return importlib.import_module(f"tests.engine.contract_hooks.{cls.name}")
     except ModuleNotFoundError:
@@ -58,10 +60,11 @@ Step = tuple[int, list[str]]
 """One random step: the seat, and what it does (actions in order, or `[RESIGN]`)."""
 
 
-def steps(game: Game, rng: random.Random, *, resign_chance: float = 0.0,
-          timeout_chance: float = 0.05) -> Iterator[Step]:
+def steps(game: Game, rng: random.Random, *, resign_chance: float = 0.0, timeout_chance: float = 0.05,
+          choose: Callable[[list[str], random.Random], str] | None = None) -> Iterator[Step]:
     """Choose random steps until `game` ends: yields each step before taking it on `game` (with
-    `take`, once the consumer resumes the generator)."""
+    `take`, once the consumer resumes the generator). `choose` picks among the legal actions
+    (by default any, evenly)."""
     for _ in range(STEP_LIMIT):
         if game.outcome() is not None:
             return
@@ -78,7 +81,7 @@ def steps(game: Game, rng: random.Random, *, resign_chance: float = 0.0,
         else:
             actions = game.legal_actions(seat)
             assert actions, "a seat the game waits for must have a legal action"
-            step = (seat, [rng.choice(actions)])
+            step = (seat, [choose(actions, rng) if choose else rng.choice(actions)])
         yield step
         take(game, step)
     raise AssertionError(f"no end after {STEP_LIMIT} steps")
@@ -274,30 +277,58 @@ def test_the_documented_example_position_loads_and_writes_back_exactly(cls: type
     assert game.to_move() and game.outcome() is None
 
 
+def features(position: dict[str, Any]) -> set[str]:
+    """What a position shows that the round-trip test should meet (counted by bench/positions.py):
+    a result, a round's end, the moving phase or God Mode, a seat out or gone."""
+    seats = position.get("seats", [])
+    found = {name for name, present in (
+        ("result", position.get("result") is not None), ("round_end", position.get("round_end") is not None),
+        ("moving", position.get("phase") == "moving"), ("god", position.get("phase") == "god"),
+        ("moving_turns", bool(position.get("moving_turns"))), ("out", any(s.get("out") for s in seats)),
+        ("resigned", any(s.get("resigned") for s in seats))) if present}
+    return found
+
+
+def check_positions(cls: type[Game], number: int) -> Counter[str]:
+    """Play random game `number` of `cls` (players and options chosen by `number`) and check, at
+    every step, that the game loaded from the exported position waits for the same seats, offers
+    the same actions, has the same outcome, and after the next step is where the game is, unless
+    that step drew on chance (a loaded game then draws from its own seed: the draw order is not
+    part of a position). Returns how many steps were checked, skipped as chance, and features met."""
+    rng = random.Random(f"positions {cls.name} {number}")
+    counts = [n for n in cls.player_counts() if n >= 2] or list(cls.player_counts())
+    options = cls.Options.parse(varied_options(cls, rng))
+    game = cls.new(counts[number % len(counts)], seed=number, options=options)
+    tally: Counter[str] = Counter()
+    hook = hooks(cls)
+    for step in steps(game, rng, resign_chance=0.01, timeout_chance=getattr(hook, "TIMEOUT_CHANCE", 0.05),
+                      choose=getattr(hook, "choose", None)):
+        position = game.to_position()
+        tally.update(features(position))
+        copy = loaded(position, cls)
+        assert copy.to_position() == position, "a loaded position must write itself back unchanged"
+        same_game(game, copy)
+        other = loaded(position, cls, seed=1)
+        happened = take(copy, step)
+        take(other, step)
+        if copy.to_position() != other.to_position():
+            tally["chance"] += 1
+            continue
+        after = game.clone()
+        assert [e.text for e in take(after, step)] == [e.text for e in happened]
+        assert copy.to_position() == after.to_position()
+        assert copy.to_move() == after.to_move() and copy.outcome() == after.outcome()
+        tally["steps"] += 1
+    position = game.to_position()
+    tally.update(features(position))
+    final = loaded(position, cls)
+    same_game(game, final)
+    assert final.outcome() is not None
+    return tally
+
+
 def test_every_position_loads_back_as_the_same_game(cls: type[Game]) -> None:
-    """At every step of random games (2 to the most players, options varied), the game loaded from
-    the exported position waits for the same seats, offers the same actions, has the same outcome,
-    and after the next step is where the game is, unless that step drew on chance (a loaded game
-    then draws from its own seed: the draw order is not part of a position)."""
+    """At every step of random games (2 to the most players, options varied) the position loads
+    back as the same game (`check_positions`; bench/positions.py runs a longer sweep)."""
     for number in range(getattr(hooks(cls), "POSITION_GAMES", 6)):
-        rng = random.Random(f"positions {cls.name} {number}")
-        counts = [n for n in cls.player_counts() if n >= 2] or list(cls.player_counts())
-        options = cls.Options.parse(varied_options(cls, rng))
-        game = cls.new(counts[number % len(counts)], seed=number, options=options)
-        for step in steps(game, rng, resign_chance=0.01):
-            position = game.to_position()
-            copy = loaded(position, cls)
-            assert copy.to_position() == position, "a loaded position must write itself back unchanged"
-            same_game(game, copy)
-            other = loaded(position, cls, seed=1)
-            happened = take(copy, step)
-            take(other, step)
-            if copy.to_position() != other.to_position():
-                continue  # the step drew on chance
-            after = game.clone()
-            assert [e.text for e in take(after, step)] == [e.text for e in happened]
-            assert copy.to_position() == after.to_position()
-            assert copy.to_move() == after.to_move() and copy.outcome() == after.outcome()
-        final = loaded(game.to_position(), cls)
-        same_game(game, final)
-        assert final.outcome() is not None
+        assert check_positions(cls, number)["steps"]

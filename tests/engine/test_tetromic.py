@@ -318,3 +318,51 @@ def test_the_planning_agent_clears_rows_before_it_draws():
         assert action.startswith("play "), action
         g.apply(0, action)
     assert g.seats[0].cleared == 1 and g.seats[0].level == 1
+
+
+# ---- positions carry the whole game -----------------------------------------------------------------
+
+LOCKED = checkerboard()
+"""A board no tetromino fits."""
+NEARLY_LOCKED = checkerboard((0, 9), (1, 9), (0, 8), (1, 8))
+"""Only an O fits, at 0,8; once it is there, nothing does."""
+
+
+def test_an_out_seat_stays_out_after_a_reload_and_is_offered_nothing():
+    g = game({"level": 1, "hand": ["O"], "board": NEARLY_LOCKED}, {"hand": ["T"]})
+    g.apply(0, "play O 0,8")
+    p = g.to_position()
+    assert p["seats"][0]["out"] and p["seats"][0]["resigned"] and p["done"][0]
+    again = Tetromic.from_position(p)
+    assert again.legal_actions(0) == [] and again.to_move() == (1,) and again.is_resigned(0)
+
+
+def test_when_every_board_is_out_the_position_names_the_highest_level_the_winner():
+    g = game({"level": 3, "hand": ["O"], "board": NEARLY_LOCKED}, {"level": 1, "out": True, "board": LOCKED},
+             done=[False, True])
+    g.apply(0, "play O 0,8")
+    p = g.to_position()
+    assert p["result"]["winners"] == [0] and "highest level wins" in p["result"]["reason"]
+    again = Tetromic.from_position(p)
+    assert again.outcome() == g.outcome() and again.to_move() == ()
+
+
+@pytest.mark.parametrize(("seats", "kwargs", "message"), [
+    (({"out": True, "board": EMPTY}, {}), {"done": [True, False]}, "seat 0 is out, but a piece still fits its board"),
+    (({"board": LOCKED}, {}), {}, "no piece fits seat 0's board any more, so it is out"),
+    (({"out": True, "resigned": False, "board": LOCKED}, {}), {"done": [True, False]}, "resigned too"),
+    (({"level": 10}, {}), {}, "the winner is the seat that reached level 10"),
+    (({"level": 10}, {}), {"winner": 1}, "the winner is the seat that reached level 10"),
+    (({}, {}), {"done": [True, True]}, "phase 1 would have ended"),
+    (({"level": 2, "out": True, "board": LOCKED}, {"level": 1, "out": True, "board": LOCKED}),
+     {"done": [True, True], "result": {"scores": [2, 1], "winners": [1], "reason": "x", "teams": []}},
+     "the result names p1 as winner, but this position gives p0"),
+    (({}, {}), {"result": {"scores": [0, 0], "winners": [0], "reason": "x", "teams": []}},
+     "the result says the game is over .x., but this position is still being played"),
+])
+def test_a_position_that_contradicts_itself_is_refused_with_the_reason(seats, kwargs, message):
+    result = kwargs.pop("result", None)
+    p = position(*seats, **kwargs)
+    p["result"] = result
+    with pytest.raises(PositionError, match=message):
+        Tetromic.from_position(p)

@@ -634,3 +634,77 @@ def test_impossible_positions_are_refused_with_the_reason(change, complaint):
     change(p)
     with pytest.raises(PositionError, match=complaint.replace("(", "\\(")):
         TrominoGo.from_position(p)
+
+
+# ---- positions carry the whole game -----------------------------------------------------------------
+
+
+def test_a_position_writes_owner_as_the_role_so_capitals_are_owner_0_whoever_is_first():
+    g = board(MOVING, first=1, t=65, phase="moving")
+    p = g.to_position()
+    assert all(piece["owner"] == (0 if piece["letter"].isupper() else 1) for piece in p["pieces"])
+    assert g.pieces[0].owner == 1 and p["pieces"][0]["owner"] == 0  # seat 1 plays the capitals
+    assert TrominoGo.from_position(p).legal_actions(0) == g.legal_actions(0)
+
+
+def test_a_letter_whose_case_disagrees_with_its_owner_is_refused():
+    p = position(OPENING)
+    p["pieces"][1]["owner"] = 0  # b, lower case, belongs to role 1
+    with pytest.raises(PositionError, match="letter b is lower case, so its owner is 1"):
+        TrominoGo.from_position(p)
+
+
+def test_the_move_count_is_kept_so_a_reloaded_round_still_ties_at_the_cap():
+    options = TrominoGo.Options.parse({"max_moving_turns": "2"})
+    g = TrominoGo.from_position(board(MOVING, first=1, t=65, phase="moving").to_position(), options=options)
+    quiet = next(a for a in g.legal_actions(0) if a.startswith("move") and not _ends_round(g, a))
+    g.apply(0, quiet)
+    p = g.to_position()
+    assert p["moving_turns"] == 1 and p["options"] == {"max_moving_turns": 2}
+    reloaded = TrominoGo.from_position(p)
+    move = next(a for a in reloaded.legal_actions(1) if a.startswith("move") and not _ends_round(reloaded, a))
+    events = reloaded.apply(1, move)
+    assert any(e.kind == "round_end" and "tie" in e.text for e in events)
+    p["moving_turns"] = 2
+    with pytest.raises(PositionError, match="would have ended in a tie"):
+        TrominoGo.from_position(p)
+
+
+def test_a_finished_game_loads_back_finished_with_its_result():
+    g = TrominoGo.from_position(position(OPENING, scores=(6, 0)))
+    g.apply(1, "concede 1")
+    g.apply(0, "accept 1")
+    p = g.to_position()
+    assert p["result"] == {"scores": [7.0, 0.0], "winners": [0], "reason": "ana reached 7 TGpoints", "teams": []}
+    again = TrominoGo.from_position(p)
+    assert again.outcome() == g.outcome() and again.to_move() == () and again.legal_actions(0) == []
+
+
+def test_a_forfeit_loads_back_as_the_forfeit():
+    g = game(OPENING)
+    g.apply(1, "forfeit")
+    again = TrominoGo.from_position(g.to_position())
+    assert again.outcome() == g.outcome() and again.is_resigned(1)
+
+
+@pytest.mark.parametrize(("change", "message"), [
+    (lambda p: p.update(result={"scores": [0, 0], "winners": [1], "reason": "ben won", "teams": []}),
+     "ana forfeited the game. or .ana left the game., not .ben won."),
+    (lambda p: p["seats"][0].update(score=7), "a player has 7 TGpoints, so the game is over"),
+    (lambda p: p.update(passes=6), "would have ended in a tie"),
+    (lambda p: p.update(placed=3), "`placed` counts the trominoes on the grid"),
+    (lambda p: p.update(moving_turns=2), "0 while placing"),
+    (lambda p: p.update(options={"max_moving_turns": -1}), "option max_moving_turns cannot be -1"),
+    (lambda p: p.update(options={"komi": 1}), "unknown option 'komi'"),
+])
+def test_a_position_that_contradicts_itself_is_refused_with_the_reason(change, message):
+    p = position(OPENING)
+    change(p)
+    with pytest.raises(PositionError, match=message):
+        TrominoGo.from_position(p)
+
+
+def test_a_round_still_played_with_a_surrounded_group_is_refused():
+    pieces = [(0, "ACAB"[i], sorted(c)) for i, c in enumerate(RING)] + [(1, "b", sorted(cells_of("SW", (0, 0))))]
+    with pytest.raises(PositionError, match="a group is surrounded, so the round would have ended"):
+        game(pieces, t=5)

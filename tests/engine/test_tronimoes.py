@@ -907,3 +907,55 @@ def test_a_missed_ready_is_ready():
     g = game(MURDER, [["0:5"], ["4:6", "1:1"]], turn=BLUE)
     g.apply(BLUE, "4:6 a3 a2")
     assert g.timeout_actions(RED) == ["ready"]
+
+
+# ---- positions carry the whole game -----------------------------------------------------------------
+
+
+def test_between_rounds_a_position_keeps_the_round_end_and_who_is_ready():
+    g = game(MURDER, [["0:5"], ["4:6", "1:1"]], turn=BLUE)
+    g.apply(BLUE, "4:6 a3 a2")  # red is boxed in: blue is the last line standing
+    g.apply(BLUE, "ready")
+    p = g.to_position()
+    assert p["round_end"] == {"winner": BLUE, "how": "blue is the last line standing", "ready": [False, True]}
+    assert p["result"] is None and [s["round_score"] for s in p["seats"]] == [-1, 3]
+    again = Tronimoes.from_position(p)
+    assert again.between_rounds() and again.to_move() == (RED,) and again.legal_actions(RED) == ["ready"]
+    assert again.view(None)["round_result"] == g.view(None)["round_result"]
+
+
+def test_a_finished_game_loads_back_finished_with_its_result():
+    g = Tronimoes.new(3, seed=3, names=["red", "blue", "green"])
+    g.resign(RED)
+    g.resign(BLUE)
+    p = g.to_position()
+    assert p["result"] == {"scores": [0.0, 0.0, 0.0], "winners": [GREEN], "reason": "everyone else left", "teams": []}
+    again = Tronimoes.from_position(p)
+    assert again.outcome() == g.outcome() and again.to_move() == () and again.is_resigned(RED)
+
+
+@pytest.mark.parametrize(("change", "message"), [
+    (lambda p: p["seats"][0]["hand"].append("2:7"), "board entry 2: 2:7 appears twice"),
+    (lambda p: p["seats"][1].update(hand=[]), "blue holds no tile, so they went out"),
+    (lambda p: p["seats"][0].update(dead=True), "fewer than two lines are alive"),
+    (lambda p: p.update(result={"scores": [1, 0], "winners": [0], "reason": "the 0:0 round is over",
+                                "teams": []}), "a game ends after a round"),
+    (lambda p: p.update(round_end={"winner": 0, "how": "red went out", "ready": [False, False]}),
+     "blue's line is alive, but a round's end kills every line but the winner's"),
+    (lambda p: p.update(round_end={"winner": 0}), "round_end is null during a round"),
+    (lambda p: p.update(options={"ouroboros": "no"}), "option ouroboros cannot be \"no\""),
+])
+def test_a_position_that_contradicts_itself_is_refused_with_the_reason_it_gives(change, message):
+    p = json.loads(json.dumps(EXAMPLE))
+    change(p)
+    with pytest.raises(PositionError, match=message):
+        Tronimoes.from_position(p)
+
+
+def test_a_round_end_that_everyone_is_ready_for_is_refused():
+    g = game(MURDER, [["0:5"], ["4:6", "1:1"]], turn=BLUE)
+    g.apply(BLUE, "4:6 a3 a2")
+    p = g.to_position()
+    p["round_end"]["ready"] = [True, True]
+    with pytest.raises(PositionError, match="everyone is ready, so the next round would have started"):
+        Tronimoes.from_position(p)
