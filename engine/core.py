@@ -228,8 +228,9 @@ class GameOptions:
             low, high = spec.metadata.get("min"), spec.metadata.get("max")
             if kind is bool:
                 fits = isinstance(value, bool)
-            elif kind is int:
-                fits = (isinstance(value, int) and not isinstance(value, bool)
+            elif kind in (int, float):
+                fits = (isinstance(value, int | float) and not isinstance(value, bool)
+                        and (kind is float or isinstance(value, int))
                         and (low is None or value >= low) and (high is None or value <= high))
             else:
                 fits = isinstance(value, str) and value in spec.metadata.get("choices", (value,))

@@ -137,5 +137,8 @@ def _check(game: Tronix) -> None:
     if options.quiet_limit and game.quiet >= options.quiet_limit:
         raise PositionError(f"{game.quiet} God Mode actions in a row without scoring end the game (the limit is "
                             f"{options.quiet_limit})")
-    if options.repetitions and any(count >= options.repetitions for count in game.seen.values()):
+    # God Mode's first position is counted without the check (which follows each action), so with a
+    # limit of 1 it may stand at 1.
+    limit = max(options.repetitions, 2)
+    if options.repetitions and any(count >= limit for count in game.seen.values()):
         raise PositionError(f"a position seen {options.repetitions} times ends the game")
