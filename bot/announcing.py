@@ -1,34 +1,66 @@
 """The clock's duties and the outbox's deliveries: firing deadlines and reminders, announcing
 what nobody asked for, and sending again what a crash left unsent, pictures included.
 
-`ClockDuties` is part of the `Referee` (a mixin)."""
+`ClockDuties` belongs to the `Referee`, which owns one and hands its timers and outbox to it. It
+sees the referee through the `ClockDesk` protocol and never imports it."""
 
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING
+from collections.abc import Awaitable, Callable, Mapping
+from contextlib import AbstractAsyncContextManager
+from typing import Protocol
 
 import renderers
 from bot import narration
 from bot.i18n import _
 from bot.loader import new_game, replay
 from bot.records import DEADLINE, PLAYING, REMINDER, Notice, TableRecord, Timer
+from bot.refusals import Refused
 from bot.replies import Attachment, Message, Reply, deadline_token, mention, name_token
-from bot.store import StaleLog, StaleTable
-
-if TYPE_CHECKING:
-    from bot.referee import Referee
-
-    _Base = Referee
-else:
-    _Base = object
+from bot.store import StaleLog, StaleTable, Store
+from bot.timers import Clock
+from bot.turns import Turn
+from engine import Game
 
 log = logging.getLogger("bot.referee")
 
 
-class ClockDuties(_Base):
+class ClockDesk(Protocol):
+    """What the clock's duties and the outbox use of the referee: its store and clock, the
+    transport's `notify`, a table's lock and state, committing a turn, announcements and board
+    pictures (the `Referee` provides it)."""
 
-    async def _on_timer(self, timer: Timer) -> None:
+    store: Store
+    clock: Clock
+    notify: Callable[[Reply], Awaitable[None]] | None
+    render_images: bool
+
+    def lock(self, place: str) -> AbstractAsyncContextManager[None]: ...
+    async def playing(self, place: str, table: TableRecord | None = None) -> tuple[TableRecord, Game]: ...
+    async def turn(self, table: TableRecord, game: Game, timers: list[Timer] | None = None) -> Turn: ...
+    async def table_timers(self, table: TableRecord) -> list[Timer]: ...
+    async def finish(self, turn: Turn, *, headline: str = "", undo_after: int | None = None,
+                     expected: int | None = None) -> Reply: ...
+    def notice(self, table: TableRecord, ply: int, text: str, *, seat: int | None = None,
+               mentions: list[str] | None = None, board: bool = False, kind: str = "move",
+               now: float | None = None) -> Notice: ...
+    async def board_attachments(self, game: Game, table_id: int, viewer: int | None = None, *,
+                                deadlines: Mapping[int, float] | None = None) -> list[Attachment]: ...
+    async def delivered(self, reply: Reply) -> None: ...
+
+
+class ClockDuties:
+    """Fires the timers the referee's dispatcher hands it and sends what its outbox holds."""
+
+    def __init__(self, referee: ClockDesk) -> None:
+        self.referee = referee
+        self.store = referee.store
+        self.clock = referee.clock
+
+    async def on_timer(self, timer: Timer) -> None:
+        """Fire a due deadline or reminder and announce what it did (nothing if another process
+        or a move handled it first)."""
         assert timer.id is not None
         table = await self.store.get_table(timer.table_id)
         if table is None or table.status != PLAYING or table.paused:
@@ -39,14 +71,18 @@ class ClockDuties(_Base):
         except (StaleLog, StaleTable):
             log.info("timer %s was handled elsewhere first", timer.id)
             return
+        except Refused:  # the game ended or stopped meanwhile (another process): its timers go with it
+            log.info("timer %s belongs to a game that is no longer played; dropped", timer.id)
+            await self.store.delete_timer(timer.id)
+            return
         if reply is not None:
             await self._announce(reply)
 
     async def _fire(self, place: str, timer: Timer) -> Reply | None:
         assert timer.id is not None
-        async with self._lock(place):
-            table, game = await self._playing(place)
-            current = await self._timers(table)
+        async with self.referee.lock(place):
+            table, game = await self.referee.playing(place)
+            current = await self.referee.table_timers(table)
             if timer.id not in {t.id for t in current}:
                 return None
             if timer.seat not in game.to_move():
@@ -60,8 +96,8 @@ class ClockDuties(_Base):
                     return None
                 who = mention(seat.user_id, seat.name) if seat.user_id else name_token(seat.name)
                 text = _("⏰ {player}, your turn ends {when}.").format(player=who, when=deadline_token(deadline))
-                notice = self._notice(table, len(game.log), text, kind="reminder",
-                                      mentions=[seat.user_id] if seat.user_id else [])
+                notice = self.referee.notice(table, len(game.log), text, kind="reminder",
+                                             mentions=[seat.user_id] if seat.user_id else [])
                 await self.store.commit(table.id, expected=len(game.log), delete_timer=timer.id, notices=[notice])
                 assert notice.id is not None
                 return Reply(public=Message(text), table_id=table.id, place=table.place, notices=[notice.id],
@@ -69,35 +105,44 @@ class ClockDuties(_Base):
             now = self.clock.now()
             late = sorted({t.seat for t in current if t.kind == DEADLINE and t.due <= now and t.seat in game.to_move()}
                           | {timer.seat})
-            turn = await self._turn(table, game, current)
+            turn = await self.referee.turn(table, game, current)
             for late_seat in late:  # every seat whose time ran out: one announcement (a phase that ends)
                 if late_seat in turn.game.to_move():
                     turn.time_out(late_seat, "clock")
             names = narration.join([name_token(table.seats[s].name) for s in late])
-            return await self._finish(turn, headline=_("⏰ {players} ran out of time.").format(players=names))
+            return await self.referee.finish(turn, headline=_("⏰ {players} ran out of time.").format(players=names))
 
     async def _announce(self, reply: Reply) -> None:
         """Deliver an unprompted reply now; if that fails, the outbox sends it later."""
-        if self.notify is None:
-            await self.delivered(reply)
+        if self.referee.notify is None:
+            await self.referee.delivered(reply)
             return
         try:
-            await self.notify(reply)
+            await self.referee.notify(reply)
         except Exception:
             log.warning("delivering a notice for %s failed; the outbox will send it again", reply.place,
                         exc_info=True)
             return
-        await self.delivered(reply)
+        await self.referee.delivered(reply)
 
-    async def _send_notices(self, notices: list[Notice]) -> None:
+    async def send_notices(self, notices: list[Notice]) -> None:
         """Send a batch of notices the outbox still holds (raises if the transport fails)."""
-        if self.notify is None:
+        if self.referee.notify is None:
             log.info("no transport for %d notices at %s; dropped", len(notices), notices[0].place)
             return
         first = notices[0]
         table = await self.store.get_table(first.table_id)
         reply = Reply(table_id=first.table_id, place=first.place, ply=first.ply,
                       status=table.status if table else None)
+        rolled_back = await self._rolled_back_since(table, first) if table is not None else None
+        if rolled_back is not None:
+            log.info("notices %s describe moves a rollback to move %d undid; not sent", [n.id for n in notices],
+                     rolled_back)
+            if any(n.seat is None and n.board for n in notices):
+                reply.public = Message(_("(The announcement of move {move} was not sent: a moderator has rolled "
+                                         "the game back to move {to} since.)").format(move=first.ply, to=rolled_back))
+                await self.referee.notify(reply)
+            return
         for notice in notices:
             attachments = await self._late_pictures(table, notice) if table is not None else []
             message = Message(notice.text, attachments)
@@ -106,12 +151,22 @@ class ClockDuties(_Base):
                 reply.mentions = list(notice.mentions)
             else:
                 reply.private[notice.seat] = message
-        await self.notify(reply)
+        await self.referee.notify(reply)
+
+    async def _rolled_back_since(self, table: TableRecord, notice: Notice) -> int | None:
+        """The move a rollback made after `notice` took the game back to, if that undid the
+        move the notice describes (its text and picture would show a game that is gone); else None."""
+        for record in await self.store.actions(table.id, after=0):
+            if record.ply > notice.ply:
+                break
+            if record.seat == -1 and record.at > notice.created_at:  # a rollback's reshuffle, made later
+                return record.ply - 1
+        return None
 
     async def _late_pictures(self, table: TableRecord, notice: Notice) -> list[Attachment]:
         """The pictures a notice asked for, drawn as of its move; [] (with a log line) if that
         move is gone or drawing fails."""
-        if not (notice.board or notice.hand) or not self.render_images or table.game not in renderers.RENDERERS:
+        if not (notice.board or notice.hand) or not self.referee.render_images or table.game not in renderers.RENDERERS:
             return []
         try:
             actions = await self.store.actions(table.id)
@@ -120,7 +175,7 @@ class ClockDuties(_Base):
             game = new_game(table)
             replay(game, actions[:notice.ply])
             if notice.board:
-                return await self._board_attachments(game, table.id)
+                return await self.referee.board_attachments(game, table.id)
             assert notice.seat is not None
             return [Attachment(f"{game.name}-hand.png", renderers.render_hand(game, notice.seat), "your hand")]
         except Exception:

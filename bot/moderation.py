@@ -1,46 +1,104 @@
 """Moderators' commands on a table (force a pass, remove a player, pause and resume the clock,
 stop or roll back a game, preview what a command would undo) and server managers' settings.
 
-`ModeratorCommands` is part of the `Referee` (a mixin): it uses the referee's locks, store and
-turn machinery, and runs every command through `_guarded` like any other."""
+`Moderation` belongs to the `Referee`, which owns one and hands it these commands. It uses the
+referee's locks, store and turn machinery, seen through the `ModerationDesk` protocol (it never
+imports the referee), and runs every command through `guarded` like any other."""
 
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any
+from collections.abc import Awaitable, Callable
+from contextlib import AbstractAsyncContextManager
+from typing import Any, Protocol
 
 from bot import narration
 from bot.i18n import _, ngettext
-from bot.loader import new_game, replay
+from bot.loader import GameLoader, new_game, replay
 from bot.media import RATINGS
-from bot.records import ABORTED, DEADLINE, FINISHED, LOBBY, OPEN_STATUSES, PLAYING, Settings, TableRecord, User
-from bot.refusals import Refused, duration
+from bot.records import (
+    ABORTED,
+    DEADLINE,
+    FINISHED,
+    LOBBY,
+    OPEN_STATUSES,
+    PLAYING,
+    Settings,
+    TableRecord,
+    Timer,
+    User,
+)
+from bot.refusals import MovedOn, Refused, duration
 from bot.refusals import language as read_language
 from bot.replies import Message, Reply, name_token
-from bot.timers import parse_reminders
-from bot.turns import Turn
+from bot.store import StaleLog, Store
+from bot.timers import Clock, parse_reminders
+from bot.turns import Turn, confirmed
 from bot.typing_rules import echo
 from bot.wording import named, settings_text
-from engine import GAMES, GameError
-
-if TYPE_CHECKING:
-    from bot.referee import Referee
-
-    _Base = Referee
-else:
-    _Base = object
+from engine import GAMES, Game, GameError
 
 
-class ModeratorCommands(_Base):
+class ModerationDesk(Protocol):
+    """What moderators' commands use of the referee: its store, clock, loaded games and seeds, a
+    table's lock and state, and committing a turn (the `Referee` provides it)."""
 
-    async def force_pass(self, place: str, user: User, target: str | None = None) -> Reply:
-        """Apply the game's timeout actions for the seats it waits for (or one player's seat)."""
-        return await self._guarded(self._force_pass(place, user, target))
+    store: Store
+    clock: Clock
+    games: GameLoader
+    seeds: Callable[[], int]
 
-    async def _force_pass(self, place: str, user: User, target: str | None) -> Reply:
-        self._moderator(user, _("force a pass"))
-        async with self._lock(place):
-            table, game = await self._playing(place)
+    def lock(self, place: str) -> AbstractAsyncContextManager[None]: ...
+    async def guarded(self, command: Awaitable[Reply]) -> Reply: ...
+    async def table(self, place: str) -> TableRecord: ...
+    async def playing(self, place: str, table: TableRecord | None = None) -> tuple[TableRecord, Game]: ...
+    async def turn(self, table: TableRecord, game: Game, timers: list[Timer] | None = None) -> Turn: ...
+    async def table_timers(self, table: TableRecord) -> list[Timer]: ...
+    async def reminders(self, table: TableRecord) -> list[str]: ...
+    async def commit(self, turn: Turn) -> None: ...
+    async def finish(self, turn: Turn, *, headline: str = "", undo_after: int | None = None,
+                     expected: int | None = None) -> Reply: ...
+    def lobby_reply(self, table: TableRecord, headline: str) -> Reply: ...
+    async def log_length(self, place: str) -> int | None: ...
+
+
+class Moderation:
+    """Moderators' commands and server managers' settings, on the referee's tables."""
+
+    def __init__(self, referee: ModerationDesk) -> None:
+        self.referee = referee
+        self.store = referee.store
+        self.clock = referee.clock
+        self.games = referee.games
+
+    async def force_pass(self, place: str, user: User, target: str | None = None, *,
+                         seen: int | None = None) -> Reply:
+        """Apply the game's timeout actions for the seats it waits for (or one player's seat),
+        and say which actions they were. `seen`: the log length the moderator was shown (by
+        default, the one when the command arrives); refused if the game moved on since, so a
+        command sent twice applies once."""
+        arrived = await self._arrival(place, seen)
+        return await self.referee.guarded(self._as_seen(self._force_pass(place, user, target, arrived), arrived))
+
+    async def _arrival(self, place: str, seen: int | None) -> int | None:
+        """The log length a moderator's command is based on: `seen`, else the current one."""
+        return await self.referee.log_length(place) if seen is None else seen
+
+    async def _as_seen(self, command: Awaitable[Reply], seen: int | None) -> Reply:
+        """Run a moderator's command based on `seen`; another process that changed the log
+        first (the commit found it longer) makes it moved on, as if it had been seen first."""
+        try:
+            return await command
+        except StaleLog as stale:
+            if seen is None:
+                raise
+            raise _moved_on(stale.actual) from None
+
+    async def _force_pass(self, place: str, user: User, target: str | None, seen: int | None) -> Reply:
+        _moderator(user, _("force a pass"))
+        async with self.referee.lock(place):
+            table, game = await self.referee.playing(place)
+            _still_as_seen(seen, len(game.log))
             seats = [s for s in game.to_move() if not table.seats[s].is_ai]
             if target is not None:
                 seat = table.seat_of(target)
@@ -49,54 +107,66 @@ class ModeratorCommands(_Base):
                 seats = [seat]
             if not seats:
                 raise Refused(_("the game is not waiting for anyone"))
-            turn = await self._turn(table, game)
-            names = [name_token(table.seats[s].name) for s in seats]
+            turn = await self.referee.turn(table, game)
+            done: list[tuple[int, list[str]]] = []
             for seat in seats:
+                before = len(turn.actions)
                 turn.time_out(seat, f"mod:{user.id}")
-            return await self._finish(turn, headline=_("🛡️ {moderator} forced a pass for {players}.").format(
-                moderator=name_token(user.name), players=narration.join(names)))
+                done.append((seat, [a.action for a in turn.actions[before:]]))
+            return await self.referee.finish(turn, headline="\n".join(
+                _forced_line(name_token(user.name), name_token(table.seats[seat].name), actions, game.title)
+                for seat, actions in done if actions))
 
-    async def kick(self, place: str, user: User, target: str) -> Reply:
-        """Remove a player: from the lobby, or by resigning on their behalf."""
-        return await self._guarded(self._kick(place, user, target))
+    async def kick(self, place: str, user: User, target: str, *, seen: int | None = None) -> Reply:
+        """Remove a player: from the lobby, or by resigning on their behalf. `seen` as for
+        `force_pass`."""
+        arrived = await self._arrival(place, seen)
+        return await self.referee.guarded(self._as_seen(self._kick(place, user, target, arrived), arrived))
 
-    async def _kick(self, place: str, user: User, target: str) -> Reply:
-        self._moderator(user, _("remove a player"))
-        async with self._lock(place):
-            table = await self._table(place)
+    async def _kick(self, place: str, user: User, target: str, seen: int | None) -> Reply:
+        _moderator(user, _("remove a player"))
+        async with self.referee.lock(place):
+            table = await self.referee.table(place)
+            if table.status != LOBBY:
+                _still_as_seen(seen, await self.store.log_length(table.id))
             seat = table.seat_of(target)
             if seat is None:
                 raise Refused(_("that player is not seated at this table"))
             name = name_token(table.seats[seat].name)
             if table.status == LOBBY:
                 table.unseat(seat)
-                await self.store.save_table(table)
-                return self._lobby_reply(table, _("🛡️ {moderator} removed {player} from the table.").format(
+                await confirmed(self.store.save_table(table))
+                return self.referee.lobby_reply(table, _("🛡️ {moderator} removed {player} from the table.").format(
                     moderator=name_token(user.name), player=name))
-            table, game = await self._playing(place)
-            turn = await self._turn(table, game)
+            table, game = await self.referee.playing(place)
+            turn = await self.referee.turn(table, game)
             try:
                 turn.resign(seat, f"mod:{user.id}")
             except GameError as error:
                 raise Refused(str(error)) from None
-            return await self._finish(turn, headline=_("🛡️ {moderator} removed {player} from the game.").format(
+            return await self.referee.finish(turn, headline=_("🛡️ {moderator} removed {player} from the game.").format(
                 moderator=name_token(user.name), player=name))
 
-    async def pause(self, place: str, user: User) -> Reply:
-        return await self._guarded(self._pause(place, user, paused=True))
+    async def pause(self, place: str, user: User, *, seen: int | None = None) -> Reply:
+        """Stop the turn clock. `seen` as for `force_pass`."""
+        arrived = await self._arrival(place, seen)
+        return await self.referee.guarded(self._as_seen(self._pause(place, user, arrived, paused=True), arrived))
 
-    async def resume(self, place: str, user: User) -> Reply:
-        return await self._guarded(self._pause(place, user, paused=False))
+    async def resume(self, place: str, user: User, *, seen: int | None = None) -> Reply:
+        """Restart the turn clock where it stopped. `seen` as for `force_pass`."""
+        arrived = await self._arrival(place, seen)
+        return await self.referee.guarded(self._as_seen(self._pause(place, user, arrived, paused=False), arrived))
 
-    async def _pause(self, place: str, user: User, *, paused: bool) -> Reply:
-        self._moderator(user, _("pause or resume the clock"))
-        async with self._lock(place):
-            table, game = await self._playing(place)
+    async def _pause(self, place: str, user: User, seen: int | None, *, paused: bool) -> Reply:
+        _moderator(user, _("pause or resume the clock"))
+        async with self.referee.lock(place):
+            table, game = await self.referee.playing(place)
+            _still_as_seen(seen, len(game.log))
             if table.paused == paused:
                 raise Refused(_("the clock is already paused") if paused else _("the clock is not paused"))
             now = self.clock.now()
-            timers = await self._timers(table)
-            turn = Turn(self.store, table, game, timers, now, await self._reminders(table))
+            timers = await self.referee.table_timers(table)
+            turn = Turn(self.store, table, game, timers, now, await self.referee.reminders(table))
             if paused:
                 left = {str(t.seat): max(0.0, t.due - now) for t in timers if t.kind == DEADLINE}
                 table.meta["clock_left"] = left
@@ -112,24 +182,27 @@ class ModeratorCommands(_Base):
                     turn.waiting[seat] = (length, now - ((table.turn_seconds or 0) - remaining))
                 text = _("▶️ {moderator} resumed the clock.").format(moderator=name_token(user.name))
             turn.plan()
-            await self._commit(turn)
+            await self.referee.commit(turn)
             return Reply(public=Message(named(f"{text}\n{narration.who_is_next(table, game, turn.deadlines)}",
                                                table)),
                          table_id=table.id, place=place, ply=len(game.log), status=table.status)
 
-    async def abort(self, place: str, user: User) -> Reply:
-        """End the table without a result."""
-        return await self._guarded(self._abort(place, user))
+    async def abort(self, place: str, user: User, *, seen: int | None = None) -> Reply:
+        """End the table without a result. `seen` as for `force_pass`."""
+        arrived = await self._arrival(place, seen)
+        return await self.referee.guarded(self._as_seen(self._abort(place, user, arrived), arrived))
 
-    async def _abort(self, place: str, user: User) -> Reply:
-        self._moderator(user, _("stop a game"))
-        async with self._lock(place):
-            table = await self._table(place)
+    async def _abort(self, place: str, user: User, seen: int | None) -> Reply:
+        _moderator(user, _("stop a game"))
+        async with self.referee.lock(place):
+            table = await self.referee.table(place)
             if table.status not in OPEN_STATUSES:
                 raise Refused(_("this table is already closed"))
+            length = await self.store.log_length(table.id)
+            if table.status != LOBBY:
+                _still_as_seen(seen, length)
             table.status = ABORTED
-            await self.store.commit(table.id, expected=await self.store.log_length(table.id), table=table,
-                                    timers=[])
+            await confirmed(self.store.commit(table.id, expected=length, table=table, timers=[]))
             self.games.forget(table.id)
             return Reply(public=Message(_("⛔ {moderator} stopped the game. Nothing is scored.").format(
                 moderator=name_token(user.name))),
@@ -140,24 +213,24 @@ class ModeratorCommands(_Base):
         """What a moderator's `what` ("rollback", "abort", "kick", "resign") would undo or end, for
         the caller to confirm; `ply` in the reply is the log length it is based on. Refused, as
         the command itself would be, when it cannot be done."""
-        return await self._guarded(self._preview(place, user, what, to, target, reopen))
+        return await self.referee.guarded(self._preview(place, user, what, to, target, reopen))
 
     async def _preview(self, place: str, user: User, what: str, to: int | None, target: str | None,
                        reopen: bool) -> Reply:
-        table = await self._table(place)
+        table = await self.referee.table(place)
         length = await self.store.log_length(table.id) if table.status != LOBBY else 0
         if what == "resign":
             if table.seat_of(user.id) is None or table.status != PLAYING:
                 raise Refused(_("you are not playing a game here"))
             text = _("Resign? You leave this game for good; it goes on without you (or ends).")
         elif what == "abort":
-            self._moderator(user, _("stop a game"))
+            _moderator(user, _("stop a game"))
             if table.status not in OPEN_STATUSES:
                 raise Refused(_("this table is already closed"))
             text = _("Stop this {game} game? It ends at move {move} and nothing is scored.").format(
                 game=GAMES[table.game].title, move=length)
         elif what == "kick":
-            self._moderator(user, _("remove a player"))
+            _moderator(user, _("remove a player"))
             seat = table.seat_of(target or "")
             if seat is None:
                 raise Refused(_("that player is not seated at this table"))
@@ -165,7 +238,7 @@ class ModeratorCommands(_Base):
             text = (_("Remove {player} from the table?") if table.status == LOBBY else
                     _("Remove {player} from the game? They resign and cannot come back.")).format(player=name)
         else:
-            self._moderator(user, _("roll a game back"))
+            _moderator(user, _("roll a game back"))
             actions = await self.store.actions(table.id)
             _check_rollback(table, len(actions), to, reopen)
             assert to is not None
@@ -187,28 +260,27 @@ class ModeratorCommands(_Base):
         """Take the game back to how it was after move `to`, by replaying the log up to there;
         everything no seat has seen is then dealt again. A finished game is reopened only if
         `reopen`. `seen`: the log length the moderator confirmed at."""
-        return await self._guarded(self._rollback(place, user, to, reopen, seen))
+        return await self.referee.guarded(self._as_seen(self._rollback(place, user, to, reopen, seen), seen))
 
     async def _rollback(self, place: str, user: User, to: int, reopen: bool, seen: int | None) -> Reply:
-        self._moderator(user, _("roll a game back"))
-        async with self._lock(place):
-            table = await self._table(place)
+        _moderator(user, _("roll a game back"))
+        async with self.referee.lock(place):
+            table = await self.referee.table(place)
             actions = await self.store.actions(table.id)
             _check_rollback(table, len(actions), to, reopen)
-            if seen is not None and seen != len(actions):
-                raise Refused(_("the game moved on since you asked (it is now move {move}); look at /history and "
-                                "roll back again").format(move=len(actions)))
+            _still_as_seen(seen, len(actions))
             game = new_game(table)
             replay(game, actions[:to])
             del table.seats[game.players:]  # players who joined after move `to` are gone with it
             table.status = PLAYING
-            turn = Turn(self.store, table, game, [], self.clock.now(), await self._reminders(table), beginning=True)
-            turn.reshuffle(self.seeds(), f"mod:{user.id}")
+            turn = Turn(self.store, table, game, [], self.clock.now(), await self.referee.reminders(table),
+                        beginning=True)
+            turn.reshuffle(self.referee.seeds(), f"mod:{user.id}")
             self.games.forget(table.id)
             self.games.snapshot_rolled_back(table.id, to)
-            return await self._finish(turn, undo_after=to, expected=len(actions),
-                                      headline=_("⏪ {moderator} rolled the game back to move {move}.").format(
-                                          moderator=name_token(user.name), move=to))
+            return await self.referee.finish(turn, undo_after=to, expected=len(actions),
+                                             headline=_("⏪ {moderator} rolled the game back to move {move}.").format(
+                                                 moderator=name_token(user.name), move=to))
 
     async def settings(self, guild: str) -> Settings:
         return await self.store.settings(guild)
@@ -219,8 +291,8 @@ class ModeratorCommands(_Base):
                               event_reactions: bool | None = None, language: str | None = None) -> Reply:
         """Change a server's defaults (server managers only); anything not given stays as it is.
         `language` "" forgets the server's language (each table then speaks its opener's)."""
-        return await self._guarded(self._update_settings(guild, user, turn_time, reminders, moderator_role,
-                                                         allowed_games, media_rating, event_reactions, language))
+        return await self.referee.guarded(self._update_settings(
+            guild, user, turn_time, reminders, moderator_role, allowed_games, media_rating, event_reactions, language))
 
     async def _update_settings(self, guild: str, user: User, turn_time: str | None, reminders: str | None,
                                moderator_role: str | None, allowed_games: str | None, media_rating: str | None,
@@ -265,6 +337,35 @@ class ModeratorCommands(_Base):
 
         settings = await self.store.update_settings(guild, change)
         return Reply(caller=Message(settings_text(settings)))
+
+
+def _moderator(user: User, what: str) -> None:
+    """Refused unless `user` is a moderator here; `what` says what only moderators can do."""
+    if not user.moderator:
+        raise Refused(_("only moderators can {what}").format(what=what))
+
+
+def _still_as_seen(seen: int | None, length: int) -> None:
+    """Refused if the log is no longer `seen` moves long (someone acted since the moderator
+    looked: another moderator, the same command sent twice, the clock, a player)."""
+    if seen is not None and seen != length:
+        raise _moved_on(length)
+
+
+def _moved_on(length: int) -> MovedOn:
+    return MovedOn(_("the game moved on since you looked (it is now move {move}); look at /board and send the "
+                     "command again if it still stands").format(move=length), length)
+
+
+def _forced_line(moderator: str, player: str, actions: list[str], game: str) -> str:
+    """What a moderator's forced pass really did for one player: a pass (after any draws), or
+    whatever else the game's rules make a missed turn do."""
+    listed = narration.join([f"`{a}`" for a in actions])
+    if actions and all(a.split()[0] in ("draw", "pass", "skip") for a in actions):
+        return _("🛡️ {moderator} forced a pass for {player} ({actions}).").format(
+            moderator=moderator, player=player, actions=listed)
+    return _("🛡️ {moderator} played {actions} for {player}: that is what a missed turn does in {game}.").format(
+        moderator=moderator, player=player, actions=listed, game=game)
 
 
 def _check_rollback(table: TableRecord, length: int, to: int | None, reopen: bool) -> None:

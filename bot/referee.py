@@ -23,7 +23,7 @@ from bot.i18n import DEFAULT as DEFAULT_LANGUAGE
 from bot.i18n import N_, _, said, speak
 from bot.loader import DEFAULT_GAME_CACHE, STARTING_SEATS, GameLoader, new_game
 from bot.media import decoded
-from bot.moderation import ModeratorCommands
+from bot.moderation import Moderation
 from bot.outbox import DEFAULT_LEASE, SWEEP_SECONDS, OutboxSender
 from bot.records import (
     ABORTED,
@@ -37,11 +37,11 @@ from bot.records import (
     Timer,
     User,
 )
-from bot.refusals import Refused, duration, language, parse_options
+from bot.refusals import MovedOn, Refused, duration, language, parse_options
 from bot.replies import Attachment, Message, Reply, clean_name, name_token, refusal
 from bot.store import PlaceTaken, StaleLog, StaleTable, Store
 from bot.timers import Clock, SystemClock, TimerDispatcher, format_duration
-from bot.turns import Turn
+from bot.turns import Turn, Unconfirmed, confirmed
 from bot.typing_rules import echo, is_move_text, strip_markdown
 from bot.wording import actor_note, chat, hand_text, lobby_text, named, without_echo
 from engine import GAMES, Game, GameError, NotationError, NotYourTurn
@@ -59,6 +59,9 @@ LANGUAGE = "lang"
 AI_SECONDS = "ai_seconds"
 """A table option (and meta key): how long its AI seats plan a move, in seconds."""
 NO_PICTURE = N_("(The board picture could not be drawn this time; `/board` shows it.)")
+STORED = N_("✅ Your move was stored, but the database was slow to confirm it: its announcement follows shortly.")
+MAYBE_STORED = N_("The database did not confirm your command, so it may or may not have been carried out: `/board` "
+                  "shows which. Send it again only if it is not there.")
 FOOT = "foot"
 QUESTS = "quests"
 """The table meta key listing the seats already sent on their vision quest."""
@@ -67,7 +70,7 @@ VISION_QUEST = N_("🐔 You are chicken-footed! Go on a vision quest: search for
                   "of your line from then on. The game does not wait for you to choose.")
 
 
-class Referee(ModeratorCommands, ClockDuties):
+class Referee:
     """The referee service.
 
     `notify` delivers what nobody asked for: timeouts, reminders, and announcements left
@@ -93,13 +96,16 @@ class Referee(ModeratorCommands, ClockDuties):
         self.ai_seconds = ai_seconds
         self.delivery_lease = delivery_lease
         self.games = GameLoader(store, capacity=cache_size, snapshot_every=snapshot_every)
-        self.timers = TimerDispatcher(store, self.clock, self._on_timer)
-        self.outbox = OutboxSender(store, self.clock, self._send_notices, lease=delivery_lease, every=outbox_every)
+        self.moderation = Moderation(self)
+        self.duties = ClockDuties(self)
+        self.timers = TimerDispatcher(store, self.clock, self.duties.on_timer)
+        self.outbox = OutboxSender(store, self.clock, self.duties.send_notices, lease=delivery_lease,
+                                   every=outbox_every)
         self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
         self._first_tables: dict[str, TableRecord | None] = {}
         self._first_timers: dict[str, tuple[int, list[Timer]]] = {}
         """What the store's command lock read with the lock, by place, until the command takes it
-        (see `_lock`)."""
+        (see `lock`)."""
 
     async def open(self, *, outbox: bool = True) -> None:
         """Start firing timers (those saved before a restart included) and, unless `outbox` is
@@ -114,12 +120,12 @@ class Referee(ModeratorCommands, ClockDuties):
         await self.timers.stop()
 
     @asynccontextmanager
-    async def _lock(self, place: str) -> AsyncIterator[None]:
+    async def lock(self, place: str) -> AsyncIterator[None]:
         """Commands on a table run one at a time: one lock per place in this process (a lock
         nobody holds or waits for is forgotten), and the store's lock across processes.
 
         Where the store reads the table and its timers as it takes the lock (PostgreSQL, in the
-        same round trip), the command's first `_table` and first `_timers` are those; anything
+        same round trip), the command's first `table` and first `table_timers` are those; anything
         read again, or after the command has committed, comes from the store."""
         lock = self._locks.get(place)
         if lock is None:
@@ -151,7 +157,7 @@ class Referee(ModeratorCommands, ClockDuties):
         is False: then everyone, the creator included, joins in the order they should sit).
         The table speaks the `lang=` option's language, else the server's, else `language` (the
         creator's, where the transport knows it), else English."""
-        return await self._guarded(self._create(place, user, game, options, turn_time, guild, seat_creator,
+        return await self.guarded(self._create(place, user, game, options, turn_time, guild, seat_creator,
                                                 language))
 
     async def check_new(self, game: str, *, options: str | dict[str, str] | None = None,
@@ -215,49 +221,49 @@ class Referee(ModeratorCommands, ClockDuties):
             existing = await self.store.table_at(place)
             raise Refused(_("there is already a {game} table here").format(
                 game=GAMES[existing.game].title if existing else "")) from None
-        return self._lobby_reply(table, _("🎲 {player} opened a {game} table.").format(
+        return self.lobby_reply(table, _("🎲 {player} opened a {game} table.").format(
             player=name_token(user.name), game=GAMES[name].title))
 
     async def join(self, place: str, user: User) -> Reply:
         """Take a seat: in the lobby, or in a running game that lets new players join."""
         table = await self.store.table_at(place)
         if table is not None and table.status == PLAYING:
-            return await self._guarded(self._join_running(place, user))
-        return await self._guarded(self._lobby_change(place, user, "join"))
+            return await self.guarded(self._join_running(place, user))
+        return await self.guarded(self._lobby_change(place, user, "join"))
 
     async def _join_running(self, place: str, user: User) -> Reply:
-        async with self._lock(place):
-            table, game = await self._playing(place)
+        async with self.lock(place):
+            table, game = await self.playing(place)
             if table.seat_of(user.id) is not None:
                 raise Refused(_("you are already playing at this table"))
-            turn = await self._turn(table, game)
+            turn = await self.turn(table, game)
             try:
                 turn.join(clean_name(user.name), user.id)
             except GameError as error:
                 raise Refused(str(error)) from None
-            return await self._finish(turn, headline=_("👋 {player} joined the game.").format(
+            return await self.finish(turn, headline=_("👋 {player} joined the game.").format(
                 player=name_token(user.name)))
 
     async def leave(self, place: str, user: User) -> Reply:
-        return await self._guarded(self._lobby_change(place, user, "leave"))
+        return await self.guarded(self._lobby_change(place, user, "leave"))
 
     async def add_ai(self, place: str, user: User, kind: str = "strong") -> Reply:
         """Seat an AI player ("strong", the default, "greedy" or "random")."""
-        return await self._guarded(self._lobby_change(place, user, "ai", kind))
+        return await self.guarded(self._lobby_change(place, user, "ai", kind))
 
     async def _lobby_change(self, place: str, user: User, what: str, kind: str = "") -> Reply:
-        async with self._lock(place):
+        async with self.lock(place):
             for _attempt in range(RETRIES):
-                table = await self._table(place)
+                table = await self.table(place)
                 headline = self._change_lobby(table, user, what, kind)
                 try:
-                    await self.store.save_table(table)
+                    await confirmed(self.store.save_table(table))
                 except StaleTable:
                     continue
                 if table.status == ABORTED:
                     return Reply(public=Message(headline + " " + _("Nobody is left, so the table is closed.")),
                                  table_id=table.id, place=place, status=table.status)
-                return self._lobby_reply(table, headline)
+                return self.lobby_reply(table, headline)
             raise StaleTable(0, 0)
 
     def _change_lobby(self, table: TableRecord, user: User, what: str, kind: str) -> str:
@@ -281,8 +287,7 @@ class Referee(ModeratorCommands, ClockDuties):
             if not any(s.user_id for s in table.seats):
                 table.status = ABORTED
             return _("👋 {player} left.").format(player=who)
-        if seat is None and not user.moderator and user.id != table.created_by:
-            raise Refused(_("only players at this table can add an AI player"))
+        self._hosting(table, user, _("only {player} or a moderator can add an AI player"))
         if kind not in AGENTS and kind not in ("bot", "ai"):
             raise Refused(_("there is no AI called '{name}'; choose one of {names}").format(
                 name=echo(kind), names=", ".join(AGENTS)))
@@ -294,14 +299,25 @@ class Referee(ModeratorCommands, ClockDuties):
         table.seats.append(SeatRecord(len(table.seats), bot_name, None, agent))
         return _("🤖 {player} ({agent} AI) sits down.").format(player=name_token(bot_name), agent=agent)
 
-    def _lobby_reply(self, table: TableRecord, headline: str) -> Reply:
+    @staticmethod
+    def _hosting(table: TableRecord, user: User, refused: str) -> None:
+        """Refused (`refused`, naming the host) unless `user` is a moderator or hosts the lobby:
+        its creator, or once the creator has left, the person seated longest."""
+        host = host_of(table)
+        if user.moderator or user.id == host:
+            return
+        seat = table.seat_of(host)
+        raise Refused(refused.format(player=name_token(table.seats[seat].name) if seat is not None else
+                                     _("whoever opened this table")))
+
+    def lobby_reply(self, table: TableRecord, headline: str) -> Reply:
         return Reply(public=Message(f"{headline}\n{lobby_text(table)}"), table_id=table.id, place=table.place,
                      status=table.status)
 
     async def note_message(self, place: str, key: str, value: Any) -> None:
         """Remember something a transport needs later about the table at `place` (Discord: the
         lobby message's id, to edit it when a moderator removes someone)."""
-        async with self._lock(place):
+        async with self.lock(place):
             for _attempt in range(RETRIES):
                 table = await self.store.table_at(place)
                 if table is None:
@@ -315,16 +331,15 @@ class Referee(ModeratorCommands, ClockDuties):
 
     async def start(self, place: str, user: User) -> Reply:
         """Start the game: draw and record the seed, deal, and play any AI seats' first moves."""
-        return await self._guarded(self._start(place, user))
+        return await self.guarded(self._start(place, user))
 
     async def _start(self, place: str, user: User) -> Reply:
-        async with self._lock(place):
-            table = await self._table(place)
+        async with self.lock(place):
+            table = await self.table(place)
             if table.status != LOBBY:
                 raise Refused(_("the game has already started") if table.status == PLAYING
                               else _("this table is closed"))
-            if table.seat_of(user.id) is None and not user.moderator:
-                raise Refused(_("only the players at this table can start it"))
+            self._hosting(table, user, _("only {player} or a moderator can start this game"))
             cls = GAMES[table.game]
             if len(table.seats) < cls.min_players:
                 raise Refused(_("{game} needs at least {needed} players; {seated} seated").format(
@@ -336,11 +351,11 @@ class Referee(ModeratorCommands, ClockDuties):
             table.status = PLAYING
             table.meta[STARTING_SEATS] = len(table.seats)
             game = new_game(table)
-            turn = Turn(self.store, table, game, [], self.clock.now(), await self._reminders(table), beginning=True)
+            turn = Turn(self.store, table, game, [], self.clock.now(), await self.reminders(table), beginning=True)
             turn.events += game.opening
             seated = ", ".join(name_token(s.name) for s in table.seats)
             try:
-                return await self._finish(turn, headline=_("🎲 {game} begins: {players}.").format(
+                return await self.finish(turn, headline=_("🎲 {game} begins: {players}.").format(
                     game=cls.title, players=seated))
             except StaleTable:
                 raise Refused(_("the game has already started")) from None
@@ -357,8 +372,8 @@ class Referee(ModeratorCommands, ClockDuties):
         shown. `typed`: the text is chat typed in the table's place, taken as a move only if it is
         written in the game's notation (see `typing_rules`); anything else is answered with an
         `unreadable` refusal that transports leave unanswered."""
-        arrived = await self._log_length(place) if seen is None else seen
-        return await self._guarded(self._act(place, user, text, arrived, typed))
+        arrived = await self.log_length(place) if seen is None else seen
+        return await self.guarded(self._act(place, user, text, arrived, typed))
 
     async def _act(self, place: str, user: User, text: str, seen: int | None, typed: bool) -> Reply:
         if typed:
@@ -367,8 +382,8 @@ class Referee(ModeratorCommands, ClockDuties):
             reply = refusal(_("that is far too long to be a move; see /rules for how to write moves"))
             reply.unreadable = typed
             return reply
-        async with self._lock(place):
-            table = await self._table(place)
+        async with self.lock(place):
+            table = await self.table(place)
             seat = table.seat_of(user.id)
             if typed and (seat is None or table.status != PLAYING):
                 return chat()
@@ -377,11 +392,11 @@ class Referee(ModeratorCommands, ClockDuties):
                 return chat()
             stale = await self._stale(table, game, seat, user, seen)
             if stale:
-                board = await self._board_attachments(game, table.id)
+                board = await self.board_attachments(game, table.id)
                 reply = refusal(stale, table_id=table.id, place=place, attachments=board)
-                reply.stale = True
+                reply.stale, reply.ply = True, len(game.log)
                 return reply
-            turn = await self._turn(table, game)
+            turn = await self.turn(table, game)
             actions = _split(text, type(game).action_separator)
             for number, action in enumerate(actions):
                 try:
@@ -393,13 +408,13 @@ class Referee(ModeratorCommands, ClockDuties):
                         reply.unreadable = isinstance(error, NotationError)
                         reply.early = isinstance(error, NotYourTurn)
                         return reply
-                    done = await self._finish(turn)
+                    done = await self.finish(turn)
                     note = _("Done: {done}. Not done: `{refused}`{rest}, because {reason}").format(
                         done=", ".join(f"`{a}`" for a in actions[:number]), refused=echo(action),
                         rest=_(" and what followed") if number + 1 < len(actions) else "", reason=reason)
                     done.caller = Message(note)
                     return done
-            return await self._finish(turn)
+            return await self.finish(turn)
 
     async def _stale(self, table: TableRecord, game: Game, seat: int, user: User, seen: int | None) -> str | None:
         """Why a command based on the log length `seen` no longer stands, or None: something
@@ -424,32 +439,33 @@ class Referee(ModeratorCommands, ClockDuties):
         return _("the board changed since you looked ({why}; it is now move {move}). Here is the current board: "
                  "send your move again if it still stands.").format(why=why, move=len(game.log))
 
-    async def _log_length(self, place: str) -> int | None:
+    async def log_length(self, place: str) -> int | None:
+        """The length of the log of the game being played at `place` (None if none is)."""
         table = await self.store.table_at(place)
         if table is None or table.status != PLAYING:
             return None
         return await self.store.log_length(table.id)
 
     async def resign(self, place: str, user: User) -> Reply:
-        return await self._guarded(self._resign(place, user))
+        return await self.guarded(self._resign(place, user))
 
     async def _resign(self, place: str, user: User) -> Reply:
-        async with self._lock(place):
+        async with self.lock(place):
             table, game, seat = await self._playing_seat(place, user)
-            turn = await self._turn(table, game)
+            turn = await self.turn(table, game)
             try:
                 turn.resign(seat, user.id)
             except GameError as error:
                 return refusal(said(error.template, error.values, str(error)), table_id=table.id, place=place)
-            return await self._finish(turn)
+            return await self.finish(turn)
 
     async def hand(self, place: str, user: User) -> Reply:
         """The caller's hand, as text and a picture, for the caller alone."""
-        return await self._guarded(self._hand(place, user))
+        return await self.guarded(self._hand(place, user))
 
     async def _hand(self, place: str, user: User) -> Reply:
-        async with self._lock(place):
-            table = await self._table(place)
+        async with self.lock(place):
+            table = await self.table(place)
             seat = table.seat_of(user.id)
             if seat is None:
                 raise Refused(_("you are not playing at this table, so you have no hand here"))
@@ -463,11 +479,11 @@ class Referee(ModeratorCommands, ClockDuties):
         """The board as everyone sees it, with whose turn it is, for the caller alone (nobody is
         pinged); `player` (a user id) puts that player's part of it first where a game draws one
         per player."""
-        return await self._guarded(self._board(place, player))
+        return await self.guarded(self._board(place, player))
 
     async def _board(self, place: str, player: str | None = None) -> Reply:
-        async with self._lock(place):
-            table = await self._table(place)
+        async with self.lock(place):
+            table = await self.table(place)
             if table.status == LOBBY:
                 return Reply(caller=Message(lobby_text(table)), table_id=table.id, place=place, status=table.status)
             game = await self.games.get(table)
@@ -477,15 +493,15 @@ class Referee(ModeratorCommands, ClockDuties):
             text = narration.who_is_next(table, game, await self._deadlines(table))
             if table.status == ABORTED:
                 text = _("⛔ This game was stopped by a moderator.")
-            return Reply(caller=Message(named(text, table), await self._board_attachments(game, table.id, viewer)),
+            return Reply(caller=Message(named(text, table), await self.board_attachments(game, table.id, viewer)),
                          table_id=table.id, place=place, ply=len(game.log), status=table.status)
 
     async def history(self, place: str, user: User | None = None, *, page: int = 1) -> Reply:
         """The log in notation, with who and when, newest last, 25 moves a page."""
-        return await self._guarded(self._history(place, page))
+        return await self.guarded(self._history(place, page))
 
     async def _history(self, place: str, page: int) -> Reply:
-        table = await self._table(place)
+        table = await self.table(place)
         actions = await self.store.actions(table.id)
         if not actions:
             return Reply(caller=Message(_("No moves yet.")), table_id=table.id, place=place)
@@ -534,24 +550,73 @@ class Referee(ModeratorCommands, ClockDuties):
         return [a for _, _, a in sorted(matched)][:limit]
 
     # =========================================================================================
+    # moderators and server settings (carried out by `bot.moderation.Moderation`)
+
+    async def force_pass(self, place: str, user: User, target: str | None = None, *,
+                         seen: int | None = None) -> Reply:
+        """Apply the game's timeout actions for the seats it waits for (or one player's seat);
+        `seen`: the log length the moderator saw (see `Moderation.force_pass`)."""
+        return await self.moderation.force_pass(place, user, target, seen=seen)
+
+    async def kick(self, place: str, user: User, target: str, *, seen: int | None = None) -> Reply:
+        """Remove a player: from the lobby, or by resigning on their behalf."""
+        return await self.moderation.kick(place, user, target, seen=seen)
+
+    async def pause(self, place: str, user: User, *, seen: int | None = None) -> Reply:
+        return await self.moderation.pause(place, user, seen=seen)
+
+    async def resume(self, place: str, user: User, *, seen: int | None = None) -> Reply:
+        return await self.moderation.resume(place, user, seen=seen)
+
+    async def abort(self, place: str, user: User, *, seen: int | None = None) -> Reply:
+        """End the table without a result."""
+        return await self.moderation.abort(place, user, seen=seen)
+
+    async def preview(self, place: str, user: User, what: str, *, to: int | None = None,
+                      target: str | None = None, reopen: bool = False) -> Reply:
+        """What a moderator's `what` would undo or end, for the caller to confirm (see
+        `Moderation.preview`)."""
+        return await self.moderation.preview(place, user, what, to=to, target=target, reopen=reopen)
+
+    async def rollback(self, place: str, user: User, to: int, *, reopen: bool = False,
+                       seen: int | None = None) -> Reply:
+        """Take the game back to how it was after move `to` (see `Moderation.rollback`)."""
+        return await self.moderation.rollback(place, user, to, reopen=reopen, seen=seen)
+
+    async def settings(self, guild: str) -> Settings:
+        return await self.moderation.settings(guild)
+
+    async def update_settings(self, guild: str, user: User, **changes: Any) -> Reply:
+        """Change a server's defaults (server managers only); see `Moderation.update_settings`
+        for what may be changed."""
+        return await self.moderation.update_settings(guild, user, **changes)
+
+    # =========================================================================================
     # helpers
 
-    async def _guarded(self, command: Awaitable[Reply]) -> Reply:
+    async def guarded(self, command: Awaitable[Reply]) -> Reply:
         """Run a command; a refusal becomes a reply for the caller, and an unexpected error is
-        logged and reported without details (nothing was committed: `_finish` never raises after
+        logged and reported without details (nothing was committed: `finish` never raises after
         its commit)."""
         try:
             return await command
         except Refused as refused:
-            return refusal(str(refused))
+            reply = refusal(str(refused))
+            if isinstance(refused, MovedOn):
+                reply.stale, reply.ply = True, refused.length
+            return reply
         except (StaleLog, StaleTable):
             return refusal(_("the game changed while your command was being handled; please try again"))
+        except Unconfirmed as unconfirmed:
+            log.warning("a commit was not confirmed (in the log: %s)", unconfirmed.stored, exc_info=True)
+            self.timers.wake()  # any deadline it stored is due to be watched
+            return Reply(caller=Message(_(STORED) if unconfirmed.stored else _(MAYBE_STORED)))
         except Exception:
             log.exception("command failed")
             return refusal(_("something went wrong on our side and nothing was changed; please try again, and "
                              "tell a moderator if it keeps happening"))
 
-    async def _table(self, place: str) -> TableRecord:
+    async def table(self, place: str) -> TableRecord:
         """The table at `place` (Refused if there is none); from here on the referee speaks the
         table's language."""
         table = self._first_tables.pop(place) if place in self._first_tables else await self.store.table_at(place)
@@ -568,10 +633,10 @@ class Referee(ModeratorCommands, ClockDuties):
             speak(table.meta.get(LANGUAGE))
         return table
 
-    async def _playing(self, place: str, table: TableRecord | None = None) -> tuple[TableRecord, Game]:
+    async def playing(self, place: str, table: TableRecord | None = None) -> tuple[TableRecord, Game]:
         """The table at `place` (or `table`, already read) and its game, Refused unless it is
         being played."""
-        table = table or await self._table(place)
+        table = table or await self.table(place)
         if table.status == LOBBY:
             raise Refused(_("the game has not started yet"))
         if table.status != PLAYING:
@@ -581,29 +646,24 @@ class Referee(ModeratorCommands, ClockDuties):
     async def _playing_seat(self, place: str, user: User,
                             table: TableRecord | None = None) -> tuple[TableRecord, Game, int]:
         """As `_playing`, with the caller's seat (Refused if they have none)."""
-        table = table or await self._table(place)
+        table = table or await self.table(place)
         seat = table.seat_of(user.id)
         if seat is None:
             raise Refused(_("you are not playing at this table"))
-        table, game = await self._playing(place, table)
+        table, game = await self.playing(place, table)
         return table, game, seat
 
-    @staticmethod
-    def _moderator(user: User, what: str) -> None:
-        if not user.moderator:
-            raise Refused(_("only moderators can {what}").format(what=what))
-
-    async def _reminders(self, table: TableRecord) -> list[str]:
+    async def reminders(self, table: TableRecord) -> list[str]:
         if table.guild is None:
             return list(Settings("").reminders)
         return (await self.store.settings(table.guild)).reminders
 
-    async def _turn(self, table: TableRecord, game: Game, timers: list[Timer] | None = None) -> Turn:
+    async def turn(self, table: TableRecord, game: Game, timers: list[Timer] | None = None) -> Turn:
         """A turn on the table's game, with its timers (`timers`, if just read)."""
-        timers = await self._timers(table) if timers is None else timers
-        return Turn(self.store, table, game, timers, self.clock.now(), await self._reminders(table))
+        timers = await self.table_timers(table) if timers is None else timers
+        return Turn(self.store, table, game, timers, self.clock.now(), await self.reminders(table))
 
-    async def _timers(self, table: TableRecord) -> list[Timer]:
+    async def table_timers(self, table: TableRecord) -> list[Timer]:
         """The table's timers: as the command lock read them, the first time a command asks
         before it commits, else from the store."""
         first = self._first_timers.pop(table.place, None)
@@ -611,7 +671,7 @@ class Referee(ModeratorCommands, ClockDuties):
             return first[1]
         return await self.store.timers(table.id)
 
-    async def _commit(self, turn: Turn, *, undo_after: int | None = None, expected: int | None = None,
+    async def commit(self, turn: Turn, *, undo_after: int | None = None, expected: int | None = None,
                       notices: list[Notice] | None = None) -> None:
         self._first_timers.pop(turn.table.place, None)  # a commit rewrites them
         try:
@@ -628,9 +688,9 @@ class Referee(ModeratorCommands, ClockDuties):
             log.exception("saving a snapshot of table %s failed; the log has every move", turn.table.id)
 
     async def _deadlines(self, table: TableRecord) -> dict[int, float]:
-        return {t.seat: t.due for t in await self._timers(table) if t.kind == DEADLINE}
+        return {t.seat: t.due for t in await self.table_timers(table) if t.kind == DEADLINE}
 
-    def _notice(self, table: TableRecord, ply: int, text: str, *, seat: int | None = None,
+    def notice(self, table: TableRecord, ply: int, text: str, *, seat: int | None = None,
                 mentions: list[str] | None = None, board: bool = False, kind: str = "move",
                 now: float | None = None) -> Notice:
         """An announcement to commit; those of one commit share its moment `now`, which is how
@@ -640,7 +700,7 @@ class Referee(ModeratorCommands, ClockDuties):
                       mentions=list(mentions or []), board=board, kind=kind, created_at=now,
                       lease_until=now + self.delivery_lease)
 
-    async def _finish(self, turn: Turn, *, headline: str = "", undo_after: int | None = None,
+    async def finish(self, turn: Turn, *, headline: str = "", undo_after: int | None = None,
                       expected: int | None = None) -> Reply:
         """Make the forced and AI moves, then commit them with their announcements, and tell
         the table what happened. Nothing after the commit can undo or hide the move: a picture
@@ -652,22 +712,25 @@ class Referee(ModeratorCommands, ClockDuties):
         notices = []
         now = self.clock.now()
         if reply.public is not None:
-            notices.append(self._notice(table, len(turn.game.log), reply.public.text, mentions=reply.mentions,
+            notices.append(self.notice(table, len(turn.game.log), reply.public.text, mentions=reply.mentions,
                                         board=True, now=now))
         self._ask_for_pictures(turn, reply)
-        notices += [self._notice(table, len(turn.game.log), m.text, seat=seat, kind="private", now=now)
+        notices += [self.notice(table, len(turn.game.log), m.text, seat=seat, kind="private", now=now)
                     for seat, m in reply.private.items()]
-        await self._commit(turn, undo_after=undo_after, expected=expected, notices=notices)
+        await self.commit(turn, undo_after=undo_after, expected=expected, notices=notices)
         reply.notices = [n.id for n in notices if n.id is not None]
         if reply.public is not None:
             try:
-                reply.public.attachments = await self._board_attachments(turn.game, table.id,
+                reply.public.attachments = await self.board_attachments(turn.game, table.id,
                                                                           deadlines=turn.deadlines)
             except Exception:
                 log.exception("drawing the board of table %s failed; announcing without it", table.id)
                 reply.public.text += "\n" + _(NO_PICTURE)
         if not self.confirms_delivery:
-            await self.delivered(reply)
+            try:
+                await self.delivered(reply)
+            except Exception:  # the move stands; at worst the outbox announces it a second time
+                log.warning("confirming the delivery of table %s's move failed", table.id, exc_info=True)
         return reply
 
     @staticmethod
@@ -700,7 +763,7 @@ class Referee(ModeratorCommands, ClockDuties):
                      events=list(turn.events), table_id=table.id, place=table.place, mentions=pinged,
                      ply=len(game.log), status=table.status)
 
-    async def _board_attachments(self, game: Game, table_id: int, viewer: int | None = None, *,
+    async def board_attachments(self, game: Game, table_id: int, viewer: int | None = None, *,
                                  deadlines: Mapping[int, float] | None = None) -> list[Attachment]:
         """The public board picture, with the pictures players chose (their chicken-feet) and the
         earliest deadline; `viewer` is emphasised (nothing hidden is ever drawn)."""
@@ -717,10 +780,10 @@ class Referee(ModeratorCommands, ClockDuties):
         """Keep the picture a player chose for this game (`kind` "foot": the chicken-foot drawn at
         the end of their line while they are footed). `png` is a checked picture (see
         `bot.media.checked_png`)."""
-        return await self._guarded(self._choose_picture(place, user, kind, png, source))
+        return await self.guarded(self._choose_picture(place, user, kind, png, source))
 
     async def _choose_picture(self, place: str, user: User, kind: str, png: bytes, source: str) -> Reply:
-        async with self._lock(place):
+        async with self.lock(place):
             table, game, seat = await self._playing_seat(place, user)
             await self.store.save_picture(table.id, seat, kind, png, source, self.clock.now())
             text = (_("🐔 Your chicken-foot is chosen: it is drawn at the end of your line on every board from now "
@@ -741,3 +804,11 @@ def _split(text: str, separator: str | None) -> list[str]:
     if separator is None or separator not in text:
         return [text]
     return [part.strip() for part in text.split(separator) if part.strip()] or [text]
+
+
+def host_of(table: TableRecord) -> str:
+    """Who runs a lobby (adds AI players, starts the game): its creator while seated, else the
+    person seated longest; the creator again when no person is seated."""
+    if table.seat_of(table.created_by) is not None:
+        return table.created_by
+    return next((s.user_id for s in table.seats if s.user_id), table.created_by)

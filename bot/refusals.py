@@ -14,6 +14,14 @@ class Refused(Exception):
     """A command that cannot be carried out; the message is for the caller."""
 
 
+class MovedOn(Refused):
+    """A command based on a log length the game has since left (`length`: the one it has now)."""
+
+    def __init__(self, message: str, length: int) -> None:
+        super().__init__(message)
+        self.length = length
+
+
 def parse_options(text: str | dict[str, str] | None) -> dict[str, str]:
     """`"ouroboros=off, foo=1"` -> {"ouroboros": "off", "foo": "1"}."""
     if text is None:
@@ -25,7 +33,8 @@ def parse_options(text: str | dict[str, str] | None) -> dict[str, str]:
         if not part:
             continue
         if "=" not in part:
-            raise Refused(f"options are written key=value, like `ouroboros=off`; '{part}' has no '='")
+            raise Refused(_("options are written key=value, like `ouroboros=off`; '{part}' has no '='").format(
+                part=echo(part)))
         key, value = part.split("=", 1)
         options[key.strip()] = value.strip()
     return options

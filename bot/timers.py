@@ -21,7 +21,9 @@ import time
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from typing import Protocol
 
+from bot.i18n import _
 from bot.records import DEADLINE, REMINDER, Timer
+from engine.core import quoted
 
 log = logging.getLogger(__name__)
 
@@ -76,7 +78,7 @@ class ManualClock:
 
 async def settle(rounds: int = 20) -> None:
     """Let ready tasks run (a few event-loop turns)."""
-    for _ in range(rounds):
+    for _round in range(rounds):
         await asyncio.sleep(0)
 
 
@@ -95,18 +97,22 @@ def parse_duration(text: str) -> int | None:
     total = 0.0
     parts = re.findall(r"\d+(?:\.\d+)?[a-z]*", cleaned)
     if not parts or "".join(parts) != cleaned:
-        raise ValueError(f"'{text}' is not a duration: write it like 90s, 10m, 1h30m or 2d (or off)")
+        raise ValueError(not_a_duration(text))
     for part in parts:
         match = _DURATION.match(part)
         if not match:
-            raise ValueError(f"'{text}' is not a duration: write it like 90s, 10m, 1h30m or 2d (or off)")
+            raise ValueError(not_a_duration(text))
         unit = (match.group(2) or "m")[0]
         total += float(match.group(1)) * _UNIT[unit]
     if total < 10:
-        raise ValueError("a turn time must be at least 10 seconds")
+        raise ValueError(_("a turn time must be at least 10 seconds"))
     if total > 30 * 86400:
-        raise ValueError("a turn time can be at most 30 days")
+        raise ValueError(_("a turn time can be at most 30 days"))
     return int(total)
+
+
+def not_a_duration(text: str) -> str:
+    return _("'{value}' is not a duration: write it like 90s, 10m, 1h30m or 2d (or off)").format(value=quoted(text))
 
 
 def format_duration(seconds: float) -> str:
@@ -150,9 +156,9 @@ def parse_reminders(text: str) -> list[str]:
             try:
                 value = float(point[:-1])
             except ValueError:
-                raise ValueError(f"'{point}' is not a percentage like 50%") from None
+                raise ValueError(_("'{value}' is not a percentage like 50%").format(value=quoted(point))) from None
             if not 0 < value < 100:
-                raise ValueError("reminder percentages are between 0% and 100% of the turn time")
+                raise ValueError(_("reminder percentages are between 0% and 100% of the turn time"))
         else:
             parse_duration(point)
     return points

@@ -13,16 +13,36 @@ stands, so nobody can stall by acting without ending their turn.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Sequence
+from collections.abc import Awaitable, Sequence
 
 from bot.records import DEADLINE, FINISHED, PLAYING, ActionRecord, Notice, SeatRecord, TableRecord, Timer
-from bot.store import Store
+from bot.store import PlaceTaken, StaleLog, StaleTable, Store
 from bot.timers import plan_timers
 from engine import Event, Game
 from engine.ai import agent
 from engine.core import CHANCE, RESIGN
 
 AI_STEP_LIMIT = 20_000
+
+
+class Unconfirmed(Exception):
+    """The store did not confirm a commit (its answer was lost, or it failed after writing):
+    `stored` True if the turn's actions are in the log all the same, None if that cannot be told."""
+
+    def __init__(self, stored: bool | None) -> None:
+        super().__init__("the commit was not confirmed" + (" but is in the log" if stored else ""))
+        self.stored = stored
+
+
+async def confirmed(write: Awaitable[None]) -> None:
+    """Run a write of the store; StaleLog, StaleTable and PlaceTaken (nothing written) pass, and
+    any other failure becomes `Unconfirmed(None)`: the write may have been made."""
+    try:
+        await write
+    except (StaleLog, StaleTable, PlaceTaken):
+        raise
+    except Exception as error:
+        raise Unconfirmed(None) from error
 
 
 class Turn:
@@ -158,9 +178,32 @@ class Turn:
 
     async def commit(self, *, undo_after: int | None = None, expected: int | None = None,
                      notices: Sequence[Notice] = ()) -> list[Timer]:
-        """Write everything; the game must not have been changed by anyone else meanwhile."""
+        """Write everything; the game must not have been changed by anyone else meanwhile.
+        Raises StaleLog or StaleTable if it was (nothing written), the store's error if the
+        turn is known not to be written, and `Unconfirmed` if it may have been (or was) written
+        although the store failed to say so."""
         timers = self.timers_after if self.timers_after is not None else self.plan()
-        await self.store.commit(self.table.id, expected=self.start_length if expected is None else expected,
-                                actions=self.actions, table=self.table, timers=timers, undo_after=undo_after,
-                                notices=notices)
+        try:
+            await self.store.commit(self.table.id, expected=self.start_length if expected is None else expected,
+                                    actions=self.actions, table=self.table, timers=timers, undo_after=undo_after,
+                                    notices=notices)
+        except (StaleLog, StaleTable, PlaceTaken):
+            raise
+        except Exception as error:
+            stored = await self.stored()
+            if stored is False:
+                raise
+            raise Unconfirmed(stored) from error
         return timers
+
+    async def stored(self) -> bool | None:
+        """Whether this turn's actions are in the store's log, as read now; None when that cannot
+        be told (the turn has no actions, or the store cannot be read)."""
+        if not self.actions:
+            return None
+        try:
+            found = await self.store.actions(self.table.id, after=self.start_length)
+        except Exception:
+            return None
+        mine = [(a.ply, a.seat, a.action, a.actor) for a in self.actions]
+        return [(a.ply, a.seat, a.action, a.actor) for a in found[:len(mine)]] == mine

@@ -11,9 +11,9 @@ from __future__ import annotations
 import re
 
 from engine import Game
+from engine.core import QUOTE_LIMIT, quoted
 
 _MARKDOWN = re.compile(r"[*_~`|>]+")
-ECHO_LIMIT = 100
 
 
 def strip_markdown(text: str) -> str:
@@ -43,7 +43,6 @@ def is_move_text(game: Game, seat: int, text: str) -> bool:
     return typed <= known
 
 
-def echo(text: str, limit: int = ECHO_LIMIT) -> str:
+def echo(text: str, limit: int = QUOTE_LIMIT) -> str:
     """User input shortened for quoting back: at most `limit` characters, marked when cut."""
-    text = " ".join(text.split())
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+    return quoted(text, limit)

@@ -26,7 +26,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from random import Random
-from typing import Any, ClassVar, Self
+from typing import Any, ClassVar, Protocol, Self
 
 RESIGN = "resign"
 """How a resignation is written in the action log (it is not an action a player types)."""
@@ -63,6 +63,17 @@ class GameError(Exception):
         self.message = message
         self.template = template
         self.values = dict(args or {})
+
+
+QUOTE_LIMIT = 60
+"""At most this many characters of what a user typed are quoted back in a message."""
+
+
+def quoted(text: str, limit: int = QUOTE_LIMIT) -> str:
+    """User input shortened for quoting back: spaces collapsed, at most `limit` characters,
+    marked with "…" when cut."""
+    text = " ".join(str(text).split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 class NotationError(GameError):
@@ -158,7 +169,7 @@ class Outcome:
         return cls(scores, winners, reason, teams)
 
 
-def check_result(game: Game, result: Outcome | None) -> None:
+def check_result(game: GameShape, result: Outcome | None) -> None:
     """Raise PositionError unless `game`, just set up from a position, has the `result` that
     position states (its `outcome()` exactly, or None while it is played)."""
     actual = game.outcome()
@@ -200,7 +211,7 @@ class GameOptions:
         for raw_key, raw_value in values.items():
             key = raw_key.strip().lower().replace("-", "_")
             if key not in known:
-                raise OptionError(f"unknown option '{raw_key}'. {cls.describe()}")
+                raise OptionError(f"unknown option '{quoted(raw_key)}'. {cls.describe()}")
             parsed[key] = _read_option_value(key, str(raw_value), hints[key], known[key])
         return cls(**parsed)
 
@@ -277,27 +288,47 @@ def _read_option_value(key: str, text: str, kind: Any, spec: dataclasses.Field[A
             return True
         if value in _FALSE:
             return False
-        raise OptionError(f"option {key} takes on or off, not '{text}'")
+        raise OptionError(f"option {key} takes on or off, not '{quoted(text)}'")
     if kind is int:
         try:
             number = int(value)
         except ValueError:
-            raise OptionError(f"option {key} takes a whole number, not '{text}'") from None
+            raise OptionError(f"option {key} takes a whole number, not '{quoted(text)}'") from None
         low, high = spec.metadata.get("min"), spec.metadata.get("max")
         if (low is not None and number < low) or (high is not None and number > high):
-            raise OptionError(f"option {key} must be between {low} and {high}, not {number}")
+            raise OptionError(f"option {key} must be between {low} and {high}, not {quoted(value)}")
         return number
     if kind is float:
         try:
             return float(value)
         except ValueError:
-            raise OptionError(f"option {key} takes a number, not '{text}'") from None
+            raise OptionError(f"option {key} takes a number, not '{quoted(text)}'") from None
     choices = spec.metadata.get("choices")
     if choices and value not in choices:
-        raise OptionError(f"option {key} takes one of {', '.join(choices)}, not '{text}'")
+        raise OptionError(f"option {key} takes one of {', '.join(choices)}, not '{quoted(text)}'")
     if kind is str or isinstance(kind, types.UnionType) or choices:
         return value
     raise TypeError(f"option {key} has a type the parser does not know: {kind!r}")
+
+
+class GameShape(Protocol):
+    """The part of the `Game` contract a game's own helper modules (positions, refusals, rules)
+    may rely on without importing the game's class: its seat limits and constructor, the
+    seats' names, its options and its outcome. Each helper extends it with the state it reads, so the game module imports its
+    helpers and never the other way round."""
+
+    name: ClassVar[str]
+    min_players: ClassVar[int]
+    max_players: ClassVar[int]
+    players: int
+    names: list[str]
+
+    def __init__(self, players: int, seed: int, options: GameOptions, names: list[str]) -> None: ...
+
+    @property
+    def options(self) -> GameOptions: ...
+
+    def outcome(self) -> Outcome | None: ...
 
 
 # --------------------------------------------------------------------------------------------
@@ -469,7 +500,8 @@ class Game(ABC):
     def forced_action(self, seat: int) -> str | None:
         """The action the rules make for `seat` without asking (Tromino Go's pass when nothing
         else is legal), or None when the player must choose. The referee applies it at once and
-        announces it; no clock runs for it."""
+        announces it; no clock runs for it. Only ever a draw or a pass: a tile laid this way, even
+        the only one that fits, would tell the table that none of the player's others does."""
         return None
 
     @abstractmethod

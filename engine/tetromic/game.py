@@ -485,6 +485,7 @@ class Tetromic(Game):
     @classmethod
     def from_position(cls, data: Mapping[str, Any], *, seed: int = 0,
                       options: GameOptions | None = None) -> Self:
-        game = read_position(cls, data, seed=seed, options=options)
+        chosen = options if options is not None else cls.Options.from_position(data.get("options", {}))
+        game = read_position(cls, data, seed=seed, options=chosen)
         game.start_position = game.to_position()
         return game

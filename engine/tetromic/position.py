@@ -6,20 +6,33 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
-from engine.core import GameOptions, Outcome, PositionError, check_result
+from engine.core import GameOptions, GameShape, Outcome, PositionError, check_result
 from engine.tetromic.board import OFF, Board
 from engine.tetromic.pieces import KINDS
 from engine.tetromic.state import Seat
 
-if TYPE_CHECKING:
-    from engine.tetromic.game import Tetromic
 
-    T = TypeVar("T", bound=Tetromic)
+class TetromicTable(GameShape, Protocol):
+    """The state of a Tetromic game that a position records."""
+
+    seats: list[Seat]
+    phase: int
+    queue: list[str]
+    winner: int | None
+    target: int
+    """The level that wins."""
+    calendar: bool
+    """Phases are calendar windows (drawing does not end a seat's phase)."""
+
+    def locked(self, seat: int) -> bool: ...
 
 
-def write_position(game: Tetromic) -> dict[str, Any]:
+T = TypeVar("T", bound=TetromicTable)
+
+
+def write_position(game: TetromicTable) -> dict[str, Any]:
     outcome = game.outcome()
     return {
         "game": "tetromic",
@@ -35,7 +48,7 @@ def write_position(game: Tetromic) -> dict[str, Any]:
     }
 
 
-def read_position(cls: type[T], data: Mapping[str, Any], *, seed: int, options: GameOptions | None) -> T:
+def read_position(cls: type[T], data: Mapping[str, Any], *, seed: int, options: GameOptions) -> T:
     """A game at the given position; PositionError says what is wrong with an invalid one."""
     if data.get("game", "tetromic") != "tetromic":
         raise PositionError(f"this is a {data.get('game')} position, not a tetromic one")
@@ -46,8 +59,7 @@ def read_position(cls: type[T], data: Mapping[str, Any], *, seed: int, options: 
     width, height = boards[0].width, boards[0].height
     if any((b.width, b.height) != (width, height) for b in boards):
         raise PositionError("every board must have the same size")
-    base = options if options is not None else cls.Options.from_position(data.get("options", {}))
-    chosen = dataclasses.replace(base, width=width, height=height)  # type: ignore[call-arg]
+    chosen = dataclasses.replace(options, width=width, height=height)  # type: ignore[call-arg]
     game = cls(len(seats), seed, chosen, [str(s.get("name", f"P{i + 1}")) for i, s in enumerate(seats)])
     done = data.get("done", [False] * len(seats))
     if not isinstance(done, list) or len(done) != len(seats):
@@ -87,7 +99,7 @@ def read_position(cls: type[T], data: Mapping[str, Any], *, seed: int, options: 
     return game
 
 
-def _check(game: Tetromic) -> None:
+def _check(game: TetromicTable) -> None:
     """Refuse what the rules could not have produced: a seat out while a piece still fits its
     board (or in while none does), a level past the target without the winner, or a phase
     every seat has finished that did not end."""

@@ -161,10 +161,11 @@ class Triominoes(Game):
         return self._points_for(*_placement(action))[0]
 
     def forced_action(self, seat: int) -> str | None:
-        """The opening when only one tile may open, a draw when nothing fits, a pass when nothing
-        fits and no draw is left: the rules leave no choice, so the referee makes them."""
+        """A draw when nothing fits, a pass when nothing fits and no draw is left: the rules leave
+        no choice, so the referee makes them. Never a placement, even the only one (the opening
+        included): laying it for the player would tell the table that none of their other tiles fits."""
         actions = self.legal_actions(seat)
-        return actions[0] if len(actions) == 1 else None
+        return actions[0] if actions in (["draw"], ["pass"]) else None
 
     def timeout_actions(self, seat: int) -> list[str]:
         """A missed turn is played for the player: the placement scoring most, or else a draw,
@@ -545,7 +546,8 @@ class Triominoes(Game):
     @classmethod
     def from_position(cls, data: Mapping[str, Any], *, seed: int = 0,
                       options: GameOptions | None = None) -> Self:
-        game = position.read(cls, data, seed=seed, options=options)
+        chosen = options if options is not None else cls.Options.from_position(data.get("options", {}))
+        game = position.read(cls, data, seed=seed, options=chosen)
         game.start_position = game.to_position()
         return game
 

@@ -5,24 +5,45 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
-from engine.core import GameOptions, Outcome, PositionError, check_result
+from engine.core import GameOptions, GameShape, Outcome, PositionError, check_result
 from engine.triominoes.board import ORIGIN, Board
 from engine.triominoes.geometry import cell_name, read_cell
+from engine.triominoes.options import TriominoesOptions
 from engine.triominoes.rounds import OVER, Opening, find_opening
+from engine.triominoes.state import Seat
 from engine.triominoes.tiles import TILES, Corners, Tile, name, read_tile, rotations, tile_of
 
-if TYPE_CHECKING:
-    from engine.triominoes.game import Triominoes
+
+class TriominoesTable(GameShape, Protocol):
+    """The state of a Triominoes game that a position records."""
+
+    seats: list[Seat]
+    board: Board
+    well: list[Tile]
+    turn: int
+    round: int
+    passes: int
+    pending: Opening | None
+    phase: str
+    end_reason: str
+    round_winners: list[int]
+
+    @property
+    def options(self) -> TriominoesOptions: ...
+
+    def active(self) -> list[int]: ...
+
+    def nothing_fits(self) -> bool: ...
 
 
-def board_entries(game: Triominoes) -> list[dict[str, Any]]:
+def board_entries(game: TriominoesTable) -> list[dict[str, Any]]:
     """The tiles on the table in the order laid: `{"at": "r0c1", "corners": [0, 4, 0]}`."""
     return [{"at": cell_name(cell), "corners": list(game.board.cells[cell])} for cell in game.board.order]
 
 
-def write(game: Triominoes) -> dict[str, Any]:
+def write(game: TriominoesTable) -> dict[str, Any]:
     seats = []
     for s in game.seats:
         entry: dict[str, Any] = {"name": s.name, "score": s.score, "hand": [name(t) for t in s.hand],
@@ -72,15 +93,14 @@ def _board(entries: Any) -> Board:
     return board
 
 
-GameT = TypeVar("GameT", bound="Triominoes")
+GameT = TypeVar("GameT", bound=TriominoesTable)
 
 
-def read(cls: type[GameT], data: Mapping[str, Any], *, seed: int, options: GameOptions | None) -> GameT:
+def read(cls: type[GameT], data: Mapping[str, Any], *, seed: int, options: GameOptions) -> GameT:
     seats = data.get("seats")
     if not isinstance(seats, list) or not cls.min_players <= len(seats) <= cls.max_players:
         raise PositionError(f"seats must list {cls.min_players} to {cls.max_players} players")
-    chosen = options if options is not None else cls.Options.from_position(data.get("options", {}))
-    game = cls(len(seats), seed, chosen, [str(s.get("name", f"P{i + 1}")) for i, s in enumerate(seats)])
+    game = cls(len(seats), seed, options, [str(s.get("name", f"P{i + 1}")) for i, s in enumerate(seats)])
     for seat, entry in zip(game.seats, seats, strict=True):
         seat.score = int(entry.get("score", 0))
         seat.hand = _tiles(entry.get("hand", []), f"{seat.name}'s hand")
@@ -112,7 +132,7 @@ def read(cls: type[GameT], data: Mapping[str, Any], *, seed: int, options: GameO
     return game
 
 
-def _check_playing(game: Triominoes) -> None:
+def _check_playing(game: TriominoesTable) -> None:
     """Refuse a round in progress that the rules would have ended or could not have reached."""
     if game.seats[game.turn].resigned:
         raise PositionError("turn must be a seat still playing")
@@ -141,7 +161,7 @@ def _check_playing(game: Triominoes) -> None:
     game.pending = found
 
 
-def _check_over(game: Triominoes) -> None:
+def _check_over(game: TriominoesTable) -> None:
     """Refuse a finished game the rules would not have ended."""
     options = game.options
     reached = any(game.seats[i].score >= options.target for i in game.active())

@@ -3,13 +3,25 @@ and 1 at its top-right; 1-2-2 cannot be turned to fit")."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol
 
+from engine.triominoes.board import Board
 from engine.triominoes.geometry import Cell, cell_name, corners, points_up
+from engine.triominoes.options import TriominoesOptions
+from engine.triominoes.rounds import Opening
+from engine.triominoes.state import Seat
 from engine.triominoes.tiles import Tile, name
 
-if TYPE_CHECKING:
-    from engine.triominoes.game import Triominoes
+
+class RefusalView(Protocol):
+    """What a refusal reads of a Triominoes game."""
+
+    board: Board
+    pending: Opening | None
+    seats: list[Seat]
+
+    @property
+    def options(self) -> TriominoesOptions: ...
 
 UP_CORNERS = ("apex", "bottom-right", "bottom-left")
 DOWN_CORNERS = ("top-left", "top-right", "bottom")
@@ -19,7 +31,7 @@ def corner_names(cell: Cell) -> tuple[str, str, str]:
     return UP_CORNERS if points_up(cell) else DOWN_CORNERS
 
 
-def why_not(game: Triominoes, seat: int, tile: Tile, cell: Cell) -> str:
+def why_not(game: RefusalView, seat: int, tile: Tile, cell: Cell) -> str:
     """The reason `tile`, which `seat` holds, may not go on `cell` now."""
     board = game.board
     where = cell_name(cell)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any, TypeVar
 
 from engine.core import GameOptions, Outcome, PositionError, check_result
 from engine.tronimoes.board import SIZES, Grid, Tile, parse_tile, tile_name
@@ -21,16 +21,14 @@ from engine.tronimoes.state import (
     LineKey,
     Placed,
     Seat,
+    Table,
     free_line_key,
 )
 
-if TYPE_CHECKING:
-    from engine.tronimoes.game import Tronimoes
-
-    T = TypeVar("T", bound=Tronimoes)
+T = TypeVar("T", bound=Table)
 
 
-def write_position(game: Tronimoes) -> dict[str, Any]:
+def write_position(game: Table) -> dict[str, Any]:
     name = game.grid.name
     outcome = game.outcome()
     return {
@@ -61,7 +59,7 @@ def _seat_entry(seat: Seat, name: Callable[[int], str]) -> dict[str, Any]:
     return entry
 
 
-def _round_end(game: Tronimoes) -> dict[str, Any] | None:
+def _round_end(game: Table) -> dict[str, Any] | None:
     """How the last round ended, once it has (between rounds, and at the game's end): its
     winner, how, and who has said `ready` for the next."""
     ended = game.round_result
@@ -82,7 +80,7 @@ def placed_entry(placed: Placed, name: Callable[[int], str]) -> dict[str, Any]:
     return entry
 
 
-def read_position(cls: type[T], data: Mapping[str, Any], *, seed: int, options: GameOptions | None) -> T:
+def read_position(cls: type[T], data: Mapping[str, Any], *, seed: int, options: GameOptions) -> T:
     """A game at the given position; PositionError says what is wrong with an invalid one."""
     reader = _Reader(data)
     if data.get("game", "tronimoes") != "tronimoes":
@@ -91,8 +89,7 @@ def read_position(cls: type[T], data: Mapping[str, Any], *, seed: int, options: 
     if not 1 <= len(seats) <= max(SIZES):
         raise PositionError(f"a position has 1 to {max(SIZES)} seats, not {len(seats)}")
     names = [str(reader.field(s, "name", f"seat {i + 1}")) for i, s in enumerate(seats)]
-    chosen = options if options is not None else cls.Options.from_position(data.get("options", {}))
-    game = cls(len(seats), seed, chosen, names)
+    game = cls(len(seats), seed, options, names)
     width, height = reader.int("width", 2, 26), reader.int("height", 2, 99)
     game.grid = Grid(width, height)
     game.max_pips = reader.int("max_pips", 0, 99)
@@ -188,11 +185,10 @@ def read_position(cls: type[T], data: Mapping[str, Any], *, seed: int, options: 
             raise PositionError("the spacer is a straight run of 6 squares")
     game.passes = reader.int("passes", 0, 99)
     _read_ending(game, data)
-    game._changed()
     return game
 
 
-def _read_ending(game: Tronimoes, data: Mapping[str, Any]) -> None:
+def _read_ending(game: Table, data: Mapping[str, Any]) -> None:
     """Set the phase from `round_end` and `result`, refusing an ending the position does not give
     (or a round the rules would have ended)."""
     result = Outcome.from_position(data.get("result"), game.players)
@@ -220,7 +216,7 @@ def _read_ending(game: Tronimoes, data: Mapping[str, Any]) -> None:
     check_result(game, result)
 
 
-def _read_round_end(game: Tronimoes, ended: Any) -> None:
+def _read_round_end(game: Table, ended: Any) -> None:
     try:
         winner, how, ready = ended["winner"], str(ended["how"]), ended["ready"]
         if not (winner is None or winner in range(game.players)) or len(ready) != game.players:
@@ -240,7 +236,7 @@ def _read_round_end(game: Tronimoes, ended: Any) -> None:
                          "totals": [s.score for s in game.seats]}
 
 
-def _check_round(game: Tronimoes, active: list[int]) -> None:
+def _check_round(game: Table, active: list[int]) -> None:
     """Refuse a round in progress that the rules would have ended."""
     alive = [i for i in active if not game.seats[i].dead]
     for index in alive:

@@ -8,19 +8,22 @@ foot, reserved-foot and no-blocking rules.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from engine.tronimoes.board import tile_name
+from engine.tronimoes.lines import head, line_label, lines_in_priority
 from engine.tronimoes.notation import LayRequest
-from engine.tronimoes.state import Line, LineKey
-
-if TYPE_CHECKING:
-    from engine.tronimoes.game import Tronimoes
+from engine.tronimoes.placement import (
+    blocking_problem,
+    free_line_problem,
+    permission_problem,
+    reserved_problem,
+    square_problem,
+)
+from engine.tronimoes.state import Line, LineKey, Table
 
 TOUCHES, ALLOWED, MATCHES, PLACED = 1, 2, 3, 4
 
 
-def explain_lay(game: Tronimoes, seat: int, request: LayRequest, line_key: LineKey | None) -> str:
+def explain_lay(game: Table, seat: int, request: LayRequest, line_key: LineKey | None) -> str:
     """The reason the requested lay is illegal for `seat` now."""
     if game.spacer is not None:
         return _explain_free_line_leader(game, seat, request)
@@ -33,7 +36,7 @@ def explain_lay(game: Tronimoes, seat: int, request: LayRequest, line_key: LineK
         where = f" covering {game.grid.name(squares[0])}" if squares else " anywhere"
         return f"{name} cannot be laid{where} on a line you may play on now. {own_line_hint(game, seat)}"
     best: tuple[int, int, str] | None = None
-    lines = game._lines_in_priority(seat)
+    lines = lines_in_priority(game, seat)
     if line_key is not None:
         lines = [line for line in lines if line.key == line_key]
     first, second = squares
@@ -45,36 +48,36 @@ def explain_lay(game: Tronimoes, seat: int, request: LayRequest, line_key: LineK
     if best is not None:
         return best[2]
     where = f"{game.grid.name(first)} {game.grid.name(second)}"
-    target = f" {game.line_label(line_key, seat)}" if line_key is not None else " any line you may play on"
+    target = f" {line_label(game, line_key, seat)}" if line_key is not None else " any line you may play on"
     return f"{name} at {where} does not touch the open end of{target}. {own_line_hint(game, seat)}"
 
 
-def _attempt(game: Tronimoes, seat: int, line: Line, t: tuple[int, int], match: int,
+def _attempt(game: Table, seat: int, line: Line, t: tuple[int, int], match: int,
              other: int) -> tuple[int, str] | None:
     """How far laying `t` with its matching half on `match` gets on `line`, and why it stops."""
-    head = game.head(line)
-    if not any(game.grid.adjacent(match, end) for end in head.open_squares):
+    end = head(game, line)
+    if not any(game.grid.adjacent(match, square) for square in end.open_squares):
         return None
-    permission = game._permission_problem(seat, line)
+    permission = permission_problem(game, seat, line)
     if permission:
         return TOUCHES, permission
-    wanted = head.next_pips
+    wanted = end.next_pips
     if wanted not in t:
-        ends = " or ".join(game.grid.name(s) for s in head.open_squares)
+        ends = " or ".join(game.grid.name(s) for s in end.open_squares)
         return ALLOWED, (f"{tile_name(t)} does not match the {wanted} at the end of "
-                         f"{game.line_label(line.key, seat)} ({ends})")
-    problem = game._square_problem(seat, line, match, other)
+                         f"{line_label(game, line.key, seat)} ({ends})")
+    problem = square_problem(game, seat, line, match, other)
     if problem:
         return MATCHES, problem
-    return PLACED, f"{tile_name(t)} cannot go there on {game.line_label(line.key, seat)}"
+    return PLACED, f"{tile_name(t)} cannot go there on {line_label(game, line.key, seat)}"
 
 
-def _explain_free_line_leader(game: Tronimoes, seat: int, request: LayRequest) -> str:
+def _explain_free_line_leader(game: Table, seat: int, request: LayRequest) -> str:
     assert game.spacer is not None
     top = game.highest_leader
     far = game.spacer[1]
     far_name = game.grid.name(far)
-    problem = game._free_line_problem(seat)
+    problem = free_line_problem(game, seat)
     if problem:
         return problem
     t = request.tile
@@ -90,21 +93,21 @@ def _explain_free_line_leader(game: Tronimoes, seat: int, request: LayRequest) -
         return "a free-line leader goes off the end of the spacer, not on it"
     if not (game.grid.adjacent(a, far) or game.grid.adjacent(b, far)):
         return f"a free-line leader must touch {far_name}, the spacer's far end"
-    return (game._reserved_problem(None, (a, b)) or game._blocking_problem(seat, None, (a, b))
+    return (reserved_problem(game, None, (a, b)) or blocking_problem(game, seat, None, (a, b))
             or f"{tile_name(t)} cannot start a free line there")
 
 
-def own_line_hint(game: Tronimoes, seat: int) -> str:
+def own_line_hint(game: Table, seat: int) -> str:
     """Where the player's own line can be extended, in one sentence."""
     me = game.seats[seat]
     line = game.lines[seat]
     if line.dead or me.dead:
         return "Your line is dead."
-    head = game.head(line)
-    ends = " or ".join(game.grid.name(s) for s in head.open_squares)
+    end = head(game, line)
+    ends = " or ".join(game.grid.name(s) for s in end.open_squares)
     if not line.tiles:
-        text = f"Your line starts from the round leader at {ends} (a {head.next_pips})"
+        text = f"Your line starts from the round leader at {ends} (a {end.next_pips})"
         if me.footed and me.foot is not None:
             text += f", through your foot square {game.grid.name(me.foot)}"
         return text + "."
-    return f"Your line's open end is {ends} (a {head.next_pips})."
+    return f"Your line's open end is {ends} (a {end.next_pips})."

@@ -1,10 +1,13 @@
-"""Tronimoes game state: tiles on the board, lines, seats, and the moves a seat can make."""
+"""Tronimoes game state: tiles on the board, lines, seats, the moves a seat can make, and the
+`Table` protocol through which the rule modules read and change a game."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any, Protocol
 
-from engine.tronimoes.board import Tile, tile
+from engine.core import GameShape
+from engine.tronimoes.board import Grid, Tile, tile
 
 LineKey = int | str
 """A player line is keyed by its owner's seat; free lines by "free1", "free2", ... in the order
@@ -132,3 +135,37 @@ class Ready:
 
 
 Move = Lay | Draw | Pass | PlaceSpacer | Ready
+
+
+# ---- the table ----------------------------------------------------------------------------
+
+
+class Table(GameShape, Protocol):
+    """A Tronimoes game's state as its rule modules (lines, placement, rounds, refusals, positions)
+    see it. The game class implements it; those modules never import the game."""
+
+    grid: Grid
+    max_pips: int
+    seats: list[Seat]
+    board: list[Placed]
+    """Every tile on the board in the order laid; board[0] is the round leader."""
+    occupied: bytearray
+    """1 for each covered square."""
+    lines: dict[LineKey, Line]
+    free_lines: int
+    bag: list[Tile]
+    leaders: list[int]
+    """The leader of each round so far."""
+    highest_leader: int
+    turn: int
+    turns: int
+    spacer: tuple[int, int] | None
+    passes: int
+    phase: str
+    round: int
+    last: dict[str, Any] | None
+    round_result: dict[str, Any] | None
+    end_reason: str
+    line_tokens: list[str]
+    cache: dict[Any, Any]
+    """Facts derived from the state (legal lays, reserved feet, ...), emptied on every change."""

@@ -5,25 +5,48 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
-from engine.core import GameOptions, Outcome, PositionError, check_result
+from engine.core import GameOptions, GameShape, Outcome, PositionError, check_result
 from engine.tronix.cards import GREEN, KINDS, PINK, Cell, read_pattern
 from engine.tronix.lines import circuits
+from engine.tronix.options import TronixOptions
 from engine.tronix.phases import ENDINGS, OVER, PLACEMENT
-from engine.tronix.state import Card
-
-if TYPE_CHECKING:
-    from engine.tronix.game import Tronix
-
-GameT = TypeVar("GameT", bound="Tronix")
+from engine.tronix.state import Card, Seat
 
 
-def table_entries(game: Tronix) -> list[dict[str, Any]]:
+class TronixTable(GameShape, Protocol):
+    """The state of a Tronix game that a position records."""
+
+    seats: list[Seat]
+    table: dict[Cell, Card]
+    turn: int
+    actions_left: int
+    phase: str
+    locked: Cell | None
+    piles: dict[str, int]
+    discarded: int
+    quiet: int
+    seen: Counter[str]
+    end_reason: str
+
+    @property
+    def per_turn(self) -> int: ...
+
+    @property
+    def options(self) -> TronixOptions: ...
+
+    def patterns(self) -> dict[Cell, str]: ...
+
+
+GameT = TypeVar("GameT", bound=TronixTable)
+
+
+def table_entries(game: TronixTable) -> list[dict[str, Any]]:
     return [{"at": list(cell), "kind": card.kind, "pattern": card.pattern} for cell, card in game.table.items()]
 
 
-def write(game: Tronix) -> dict[str, Any]:
+def write(game: TronixTable) -> dict[str, Any]:
     seats = []
     for s in game.seats:
         entry: dict[str, Any] = {"name": s.name, "team": s.team, "hand": list(s.hand)}
@@ -44,12 +67,11 @@ def _cell(value: Any, where: str) -> Cell:
     return int(value[0]), int(value[1])
 
 
-def read(cls: type[GameT], data: Mapping[str, Any], *, seed: int, options: GameOptions | None) -> GameT:
+def read(cls: type[GameT], data: Mapping[str, Any], *, seed: int, options: GameOptions) -> GameT:
     seats = data.get("seats")
     if not isinstance(seats, list) or len(seats) % 2 or not cls.min_players <= len(seats) <= cls.max_players:
         raise PositionError("seats must list an even number of players, 2 to 16")
-    chosen = options if options is not None else cls.Options.from_position(data.get("options", {}))
-    game = cls(len(seats), seed, chosen, [str(s.get("name", f"P{i + 1}")) for i, s in enumerate(seats)])
+    game = cls(len(seats), seed, options, [str(s.get("name", f"P{i + 1}")) for i, s in enumerate(seats)])
     for index, (seat, entry) in enumerate(zip(game.seats, seats, strict=True)):
         team = entry.get("team", seat.team)
         if team not in (GREEN, PINK):
@@ -97,7 +119,7 @@ def read(cls: type[GameT], data: Mapping[str, Any], *, seed: int, options: GameO
     return game
 
 
-def _check(game: Tronix) -> None:
+def _check(game: TronixTable) -> None:
     """Refuse what the rules could not have left on the table or in the hands."""
     active = [s for s in game.seats if not s.resigned]
     if any(s.hand for s in game.seats if s.resigned):

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import Any
 
 from bot.database import store_for
 from bot.records import User
@@ -68,3 +69,28 @@ async def started(referee: Referee, *players: User, turn_time: str | None = None
     reply = await referee.start(place, first)
     assert reply.ok, text(reply)
     return reply
+
+
+async def waiting_user(referee: Referee, place: str = PLACE) -> User:
+    """The player the game at `place` waits for (the first, if several)."""
+    table, game = await referee.view(place)
+    seat = game.to_move()[0]
+    return next(u for u in (ALICE, BOB, CAROL) if table.seats[seat].user_id == u.id)
+
+
+def losing(store: Any, method: str, *, after: bool = True, times: int = 1) -> None:
+    """Make the real store's `method` fail `times` times, after doing its work (`after`: the
+    database wrote it, its answer was lost) or before (nothing written)."""
+    real = getattr(store, method)
+    left = [times]
+
+    async def lossy(*args: Any, **kwargs: Any) -> Any:
+        if left[0] > 0:
+            left[0] -= 1
+            if not after:
+                raise ConnectionResetError("connection lost before the write")
+            await real(*args, **kwargs)
+            raise ConnectionResetError("connection lost after the write")
+        return await real(*args, **kwargs)
+
+    setattr(store, method, lossy)

@@ -13,18 +13,24 @@ from bot.records import ABORTED, FINISHED, LOBBY, PLAYING, User
 from bot.referee import Referee
 from bot.timers import ManualClock
 from engine.tronimoes import Tronimoes
-from tests.bot.referees import ALICE, BOB, CAROL, MOD, PLACE, Notices, running_referee, started, text
+from tests.bot.referees import (
+    ALICE,
+    BOB,
+    CAROL,
+    MOD,
+    PLACE,
+    Notices,
+    losing,
+    running_referee,
+    started,
+    text,
+    waiting_user,
+)
 
 
 @pytest.fixture
 def clock() -> ManualClock:
     return ManualClock()
-
-
-async def waiting_user(referee: Referee, place: str = PLACE) -> User:
-    table, game = await referee.view(place)
-    seat = game.to_move()[0]
-    return next(u for u in (ALICE, BOB, CAROL) if table.seats[seat].user_id == u.id)
 
 
 async def a_move(referee: Referee, user: User, place: str = PLACE) -> str:
@@ -152,10 +158,26 @@ async def test_moderator_commands_are_refused_to_players(tmp_path, clock, comman
 async def test_only_players_start_a_table_and_only_within_the_player_count(tmp_path, clock):
     async with running_referee(tmp_path / "t.sqlite3", clock) as referee:
         await referee.create(PLACE, ALICE, "tronimoes")
-        assert text(await referee.start(PLACE, CAROL)) == "only the players at this table can start it"
+        assert text(await referee.start(PLACE, CAROL)) == "only alice or a moderator can start this game"
         for _ in range(5):
             await referee.add_ai(PLACE, ALICE)
         assert "table is full" in text(await referee.join(PLACE, CAROL))
+
+
+async def test_only_the_creator_or_a_moderator_starts_and_adds_bots_then_whoever_sat_longest(tmp_path, clock):
+    async with running_referee(tmp_path / "t.sqlite3", clock) as referee:
+        await referee.create(PLACE, ALICE, "tronimoes")
+        await referee.join(PLACE, BOB)
+        await referee.join(PLACE, CAROL)
+        assert text(await referee.add_ai(PLACE, BOB)) == "only alice or a moderator can add an AI player"
+        assert text(await referee.start(PLACE, CAROL)) == "only alice or a moderator can start this game"
+        assert (await referee.add_ai(PLACE, ALICE)).ok and (await referee.add_ai(PLACE, MOD)).ok
+        assert (await referee.leave(PLACE, ALICE)).ok  # the creator left: bob has sat longest
+        assert text(await referee.add_ai(PLACE, ALICE)) == "only bob or a moderator can add an AI player"
+        assert text(await referee.start(PLACE, ALICE)) == "only bob or a moderator can start this game"
+        assert text(await referee.start(PLACE, CAROL)) == "only bob or a moderator can start this game"
+        assert (await referee.status(PLACE)).status == LOBBY and len((await referee.status(PLACE)).seats) == 4
+        assert (await referee.add_ai(PLACE, BOB)).ok and (await referee.start(PLACE, BOB)).ok
 
 
 async def test_bad_commands_get_specific_reasons(tmp_path, clock):
@@ -433,3 +455,71 @@ def test_forced_actions_in_a_row_read_as_one_line_with_their_count():
     assert "`draw` ×3 and `pass` were played for them" in lines[0]
     assert "`draw` and `2-1-2 r1c0` were played for them" in lines[1]
     assert forced_lines(table, [(1, "pass")])[0].endswith("`pass` was played for them.")
+
+
+# ---- a commit whose confirmation is lost ---------------------------------------------------------
+
+
+async def test_a_move_whose_commit_acknowledgement_is_lost_is_reported_as_stored(database, clock):
+    notices = Notices()
+    async with running_referee(database, clock, notices=notices) as referee:
+        await started(referee, ALICE, BOB)
+        mover = await waiting_user(referee)
+        losing(referee.store, "commit")
+        reply = await referee.act(PLACE, mover, "draw")
+        assert reply.ok and text(reply).startswith("✅ Your move was stored")
+        assert "nothing was changed" not in text(reply)
+        assert [a.action for a in await referee.store.actions(1)] == ["draw"]
+        await clock.advance(60)
+        await referee.outbox.sweep()
+        assert any(f"{mover.name} draws a tile" in t for t in notices.texts())
+
+
+async def test_a_move_whose_commit_may_not_have_been_stored_says_board_shows_which(database, clock):
+    async with running_referee(database, clock) as referee:
+        await started(referee, ALICE, BOB)
+        mover = await waiting_user(referee)
+        losing(referee.store, "commit")
+        losing(referee.store, "actions", after=False)
+        reply = await referee.act(PLACE, mover, "draw")
+        assert "may or may not have been carried out: `/board` shows which" in text(reply)
+        assert "nothing was changed" not in text(reply)
+
+
+async def test_a_move_the_database_failed_to_write_is_reported_as_not_made(database, clock):
+    async with running_referee(database, clock) as referee:
+        await started(referee, ALICE, BOB)
+        mover = await waiting_user(referee)
+        losing(referee.store, "commit", after=False)
+        reply = await referee.act(PLACE, mover, "draw")
+        assert not reply.ok and "nothing was changed" in text(reply)
+        assert await referee.store.actions(1) == []
+
+
+async def test_a_move_whose_delivery_cannot_be_confirmed_in_the_terminal_is_still_reported_made(database, clock):
+    async with running_referee(database, clock, confirms_delivery=False) as referee:
+        await started(referee, ALICE, BOB)
+        mover = await waiting_user(referee)
+        losing(referee.store, "notices_delivered", after=False)
+        reply = await referee.act(PLACE, mover, "draw")
+        assert reply.ok and f"{mover.name} draws a tile" in text(reply) and "went wrong" not in text(reply)
+        assert [a.action for a in await referee.store.actions(1)] == ["draw"]
+
+
+async def test_the_referee_lays_no_triominoes_tile_for_a_player_only_forced_draws_and_passes(tmp_path, clock):
+    async with running_referee(tmp_path / "t.sqlite3", clock) as referee:
+        for number in range(3):
+            place = f"{PLACE}:{number}"
+            await referee.create(place, ALICE, "triominoes")
+            await referee.join(place, BOB)
+            reply = await referee.start(place, ALICE)
+            for _ in range(2000):
+                if (await referee.status(place)).status != PLAYING:
+                    break
+                user = await waiting_user(referee, place)
+                reply = await referee.act(place, user, (await referee.suggestions(place, user, "", limit=1))[0])
+                assert reply.ok, text(reply)
+            actions = await referee.store.actions((await referee.status(place)).id)
+            forced = [a.action for a in actions if a.actor == "rules"]
+            assert forced and set(forced) <= {"draw", "pass"}
+            assert all(a.actor in (ALICE.id, BOB.id) for a in actions if a.action not in ("draw", "pass"))

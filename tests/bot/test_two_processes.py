@@ -81,12 +81,25 @@ async def test_two_starts_at_once_deal_once(database, clock):
     async with running_referee(path, clock) as referee:
         await referee.create(PLACE, ALICE, "tronimoes")
         await referee.join(PLACE, BOB)
-    outcomes = race(path, ("start", {"user": "alice"}), ("start", {"user": "bob"}))
+    outcomes = race(path, ("start", {"user": "alice"}), ("start", {"user": "mod"}))
     assert sorted(ok for ok, _ in outcomes) == [False, True], outcomes
     assert any("already started" in text for ok, text in outcomes if not ok)
     async with running_referee(path, clock) as referee:
         table, game = await referee.view(PLACE)
         assert table.status == PLAYING and game.seed == table.seed
+
+
+async def test_two_force_passes_at_once_pass_once(database, clock):
+    path = database
+    async with running_referee(path, clock) as referee:
+        await started(referee, ALICE, BOB)
+        table = await referee.status(PLACE)
+        seen = await referee.store.log_length(table.id)
+    outcomes = race(path, ("force_pass", {"user": "mod", "seen": seen}), ("force_pass", {"user": "mod", "seen": seen}))
+    assert sorted(ok for ok, _ in outcomes) == [False, True], outcomes
+    assert any(text.startswith("the game moved on since you looked") for ok, text in outcomes if not ok)
+    async with running_referee(path, clock) as referee:
+        assert [a.action.split()[0] for a in await referee.store.actions(table.id)] == ["draw", "pass"]
 
 
 async def test_two_creates_at_one_place_open_one_table(database, clock):

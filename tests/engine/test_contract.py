@@ -128,6 +128,17 @@ def test_between_rounds_nothing_but_ready_is_legal(cls: type[Game]) -> None:
     assert breaks or cls.name != "tronimoes"  # the only game with a round break, which playouts reach
 
 
+def test_the_rules_force_only_draws_and_passes_never_a_placement(cls: type[Game]) -> None:
+    """The referee plays a forced action for the player and announces it: a tile laid that way
+    would tell the table that none of the player's other tiles fits."""
+    for seed in range(8):
+        for game in playout(cls, seed):
+            for seat in game.to_move():
+                forced = game.forced_action(seat)
+                assert forced is None or forced.split()[0] in ("draw", "pass"), (seed, forced)
+                assert forced is None or forced in game.legal_actions(seat)
+
+
 def test_every_legal_action_reads_back_as_itself_and_applies(cls: type[Game]) -> None:
     most = getattr(hooks(cls), "ACTIONS_CHECKED", None)
     for seed in range(getattr(hooks(cls), "ROUND_TRIP_GAMES", 12)):

@@ -81,7 +81,7 @@ def test_hands_hold_nine_tiles_for_two_seven_for_three_or_four_six_for_five_or_s
 
 def test_the_highest_triple_opens_for_its_sum_plus_ten():
     game = Triominoes.from_position(position([], [["3-3-3", "1-2-4"], ["5-5-5", "0-1-2"]], turn=1))
-    assert game.forced_action(1) == "5-5-5 r0c0"
+    assert game.legal_actions(1) == ["5-5-5 r0c0"] and game.forced_action(1) is None  # the player lays it
     game.apply(1, "5-5-5 r0c0")
     assert game.seats[1].score == 25 and game.turn == 0
 

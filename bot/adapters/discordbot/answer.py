@@ -21,7 +21,7 @@ from typing import Any, TypeVar
 
 import discord
 
-from bot.adapters.discordbot.delivery import Outgoing
+from bot.adapters.discordbot.delivery import Outgoing, trim
 from bot.i18n import N_, _, language_of, speak
 
 log = logging.getLogger(__name__)
@@ -90,7 +90,9 @@ class Answer:
         return await self.interaction.followup.send(ephemeral=ephemeral, wait=True, **kwargs)
 
     async def edit_clicked(self, **kwargs: Any) -> None:
-        """Edit the message whose button was pressed (buttons only)."""
+        """Edit the message whose button was pressed (buttons only); text cut to Discord's limit."""
+        if kwargs.get("content"):
+            kwargs["content"] = trim(kwargs["content"])
         if not self.acknowledged:
             await self.interaction.response.edit_message(**kwargs)
         else:

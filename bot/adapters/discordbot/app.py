@@ -14,6 +14,7 @@ from discord.ext import commands
 
 from bot.adapters.discordbot import typed
 from bot.adapters.discordbot.answer import GRACE_SECONDS, Answer
+from bot.adapters.discordbot.buttons import pressed
 from bot.adapters.discordbot.commands import PLAYER_COMMANDS
 from bot.adapters.discordbot.confirm import CancelButton, ConfirmButton
 from bot.adapters.discordbot.lobby import tileref
@@ -127,6 +128,10 @@ class TilerefBot(commands.Bot):
     async def on_message(self, message: discord.Message) -> None:
         """Typed moves; prefix commands are not used."""
         await typed.on_message(self, self.referee, message)
+
+    async def table_button_pressed(self, interaction: discord.Interaction, action: str, table_id: int) -> None:
+        """A table's Join, Leave, Add bot, Start, Show hand or Ready button was pressed (see views.py)."""
+        await pressed(interaction, action, table_id)
 
     async def notice(self, reply: Reply) -> None:
         """The referee's unprompted replies (timeouts, reminders, the outbox) go to the table's

@@ -60,9 +60,9 @@ class ConfirmButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
                 work = referee.rollback(place, user, int(self.argument or 0), reopen=self.what == "reopen",
                                         seen=self.ply)
             elif self.what == "abort":
-                work = referee.abort(place, user)
+                work = referee.abort(place, user, seen=self.ply)
             elif self.what == "kick":
-                work = referee.kick(place, user, user_key(int(self.argument)))
+                work = referee.kick(place, user, user_key(int(self.argument)), seen=self.ply)
             else:
                 work = referee.resign(place, user)
             reply = await answer.run(work)

@@ -110,8 +110,9 @@ class Outgoing:
     embeds: list[discord.Embed] = field(default_factory=list)
 
     def kwargs(self) -> dict[str, Any]:
-        """Arguments for `send`/`send_message`/`followup.send`."""
-        out: dict[str, Any] = {"content": self.text or None, "allowed_mentions": self.mentions}
+        """Arguments for `send`/`send_message`/`followup.send`; text beyond Discord's limit is
+        cut (`trim`), so no message is ever refused for its length."""
+        out: dict[str, Any] = {"content": trim(self.text) if self.text else None, "allowed_mentions": self.mentions}
         if self.attachments:
             out["files"] = files(self.attachments)
         if self.view is not None:

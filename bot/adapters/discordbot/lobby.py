@@ -94,7 +94,8 @@ async def _in_new_thread(answer: Answer, referee: Referee, channel: discord.Text
                                  guild=guild, language=language_of(str(answer.interaction.locale)))
     if not reply.ok:
         messages = await refusal_messages(referee, reply, place_of(thread.id))
-        await thread.send(_("This table could not be opened: {reason}").format(reason=messages[0].text))
+        await thread.send(**Outgoing(_("This table could not be opened: {reason}").format(
+            reason=messages[0].text)).kwargs())
         for outgoing in messages:
             await answer.send(outgoing, ephemeral=True)
         return

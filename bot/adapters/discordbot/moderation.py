@@ -19,10 +19,18 @@ from bot.adapters.discordbot.commands import run
 from bot.adapters.discordbot.confirm import ask
 from bot.adapters.discordbot.context import caller, guild_key, user_key
 from bot.adapters.discordbot.delivery import Outgoing, personal, render
+from bot.adapters.discordbot.shown import shown_boards
 from bot.i18n import LANGUAGES, N_, _
 from bot.media import RATINGS
 from bot.referee import Referee
 from bot.wording import settings_text
+
+
+def seen(interaction: discord.Interaction, place: str) -> int | None:
+    """The log length of the board the moderator saw when sending the command (None: unknown,
+    the referee then takes the one when it arrives): a command sent twice applies once."""
+    return shown_boards(interaction.client).seen(place, interaction.id)
+
 
 mod = app_commands.Group(name="mod", description=N_("Moderator tools for the game in this thread"), guild_only=True)
 
@@ -31,7 +39,8 @@ mod = app_commands.Group(name="mod", description=N_("Moderator tools for the gam
 @app_commands.describe(player=N_("Only this player (default: everyone the game waits for)"))
 async def forcepass(interaction: discord.Interaction, player: discord.Member | None = None) -> None:
     target = user_key(player.id) if player is not None else None
-    await run(interaction, lambda referee, place, user: referee.force_pass(place, user, target))
+    await run(interaction, lambda referee, place, user: referee.force_pass(place, user, target,
+                                                                           seen=seen(interaction, place)))
 
 
 @mod.command(name="kick", description=N_("Remove a player from the table (they resign if the game has started)"))
@@ -42,12 +51,12 @@ async def kick(interaction: discord.Interaction, player: discord.Member) -> None
 
 @mod.command(name="pause", description=N_("Stop the turn clock"))
 async def pause(interaction: discord.Interaction) -> None:
-    await run(interaction, lambda referee, place, user: referee.pause(place, user))
+    await run(interaction, lambda referee, place, user: referee.pause(place, user, seen=seen(interaction, place)))
 
 
 @mod.command(name="resume", description=N_("Restart the turn clock where it stopped"))
 async def resume(interaction: discord.Interaction) -> None:
-    await run(interaction, lambda referee, place, user: referee.resume(place, user))
+    await run(interaction, lambda referee, place, user: referee.resume(place, user, seen=seen(interaction, place)))
 
 
 @mod.command(name="abort", description=N_("Stop the game without a result"))

@@ -45,6 +45,8 @@ async def answer_reply(answer: Answer, referee: Referee, reply: Reply, user: Use
     if not reply.ok:
         for outgoing in await refusal_messages(referee, reply, place):
             await answer.send(outgoing, ephemeral=True)
+        if reply.stale:  # the caller was told how the game now is: a command sent after this is based on it
+            shown_boards(answer.interaction.client).record(place, answer.interaction, reply.ply)
         return
     public = public_message(reply, await controls(referee, reply))
     if public is not None:

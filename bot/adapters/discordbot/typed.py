@@ -8,8 +8,11 @@ A message in a table's thread is tried as a move only if it is written in the ga
   to the player alone, by DM;
 * typed by someone the game is not waiting for: a ⏳ reaction on their message.
 Anything else is conversation and is left alone. A message that mentions the bot (`@tileref
-3:5 c4 d4`) is always answered, from any player, in the thread; mentions reach the bot even
-without the Message Content intent, so this is the typed path that always works.
+3:5 c4 d4`) is always answered, from any player: played, or refused as above (the reason by DM:
+it may be about the player's hand), or, if it cannot be read as a move or it is someone else's
+turn, told so in the thread. Mentions reach the bot even without the Message Content intent, so
+this is the typed path that always works. A note for the mover alone (a move stored although
+the database was slow to confirm it, a chain of moves played in part) goes by DM.
 """
 
 from __future__ import annotations
@@ -67,8 +70,9 @@ async def _handle(client: discord.Client, referee: Referee, message: discord.Mes
     reply = await referee.act(place, user, text, seen=seen, typed=not mentioned)
     if reply.ok:
         await post_reply(client, referee, message.channel, reply)
+        await direct(client, user.id, personal(reply.caller))  # a note for the mover alone, if any
         return
-    if mentioned:
+    if mentioned and (reply.unreadable or reply.early):  # how moves are written, whose turn it is: public facts
         for outgoing in personal(reply.caller, refusal=True) or [Outgoing(_("That was refused."))]:
             await post(message.channel, outgoing, reference=message)
         return

@@ -8,7 +8,7 @@ while a round break waits for the players, and Join in a game that lets players 
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, Protocol
 
 import discord
 
@@ -28,13 +28,19 @@ _LOOK: dict[str, tuple[str, discord.ButtonStyle, str]] = {
 }
 
 
+class ButtonHandler(Protocol):
+    """The client that handles presses of table buttons (the bot in app.py)."""
+
+    async def table_button_pressed(self, interaction: discord.Interaction, action: str, table_id: int) -> None: ...
+
+
 def custom_id(action: str, table_id: int) -> str:
     return f"tileref:{action}:{table_id}"
 
 
 class TableButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
                   template=r"tileref:(?P<action>join|leave|addbot|start|hand|ready):(?P<table>\d+)"):
-    """One table button; pressing it runs `buttons.pressed`."""
+    """One table button; pressing it hands the press to the client's `table_button_pressed`."""
 
     def __init__(self, action: str, table_id: int) -> None:
         label, style, emoji = _LOOK[action]
@@ -49,9 +55,10 @@ class TableButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
         return cls(match["action"], int(match["table"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        from bot.adapters.discordbot.buttons import pressed  # buttons -> replying -> views
-
-        await pressed(interaction, self.action, self.table_id)
+        # The bot (app.py) owns the handlers: views are built by the modules that reply, so the
+        # handlers, which reply, are reached through the client rather than imported here.
+        client: ButtonHandler = interaction.client  # type: ignore[assignment]
+        await client.table_button_pressed(interaction, self.action, self.table_id)
 
 
 def view_of(table_id: int, *actions: str) -> discord.ui.View:

@@ -11,6 +11,7 @@ from bot.records import FINISHED, PLAYING
 from bot.records import User as RefereeUser
 from bot.replies import plain
 from tests.bot.adapters.discordbot.harness import Harness, hand_images, running
+from tests.bot.referees import losing
 from tests.standin import Channel, DiscordStandIn, RecordedMessage, User
 
 MENTION = re.compile(r"<@(\d+)>")
@@ -228,3 +229,43 @@ async def test_a_typed_draw_is_told_by_dm_or_not_at_all(tileref: Harness) -> Non
     await s.wait_until(lambda: any("50007" in e for e in s.errors), timeout=5, what="the refused DM")
     assert not [m for m in s.messages[mark:] if "You drew" in m.content]
     s.errors.clear()
+
+
+async def test_a_refused_mention_move_gives_its_reason_to_the_player_alone(tileref: Harness) -> None:
+    s = tileref.s
+    thread, _ = await tileref.open_table(s.alice, s.bob)
+    mark = s.mark()
+    said = await s.say(s.alice, thread, f"{s.bot_user.mention} 0:0 a1 a2")
+    answer = await said.reply()
+    assert answer.content == "That move was refused; I sent you the reason privately."
+    reason = await s.wait_for_message(predicate=lambda m: m.guild_id is None and "refused" in m.content, since=mark)
+    assert "You do not have 0:0" in reason.content and s.channels[reason.channel_id].recipient is s.alice
+    assert not [m for m in s.messages[mark:] if m.guild_id is not None and "0:0" in m.content]
+
+
+async def test_a_refused_mention_move_in_tetromic_keeps_the_hand_private(tileref: Harness) -> None:
+    s = tileref.s
+    thread, _ = await tileref.open_table(s.alice, s.bob, game="tetromic")
+    mark = s.mark()
+    said = await s.say(s.bob, thread, f"{s.bot_user.mention} play T-u 2,3")
+    answer = await said.reply()
+    assert answer.content == "That move was refused; I sent you the reason privately."
+    reason = await s.wait_for_message(predicate=lambda m: m.guild_id is None and "refused" in m.content, since=mark)
+    assert "hold no T" in reason.content and s.channels[reason.channel_id].recipient is s.bob
+    assert not [m for m in s.messages[mark:] if m.guild_id is not None and "hold" in m.content]
+
+
+async def test_a_typed_move_whose_commit_was_not_confirmed_is_reported_stored_and_announced(
+        tileref: Harness) -> None:
+    s = tileref.s
+    thread, _ = await tileref.open_table(s.alice, s.bob)
+    losing(tileref.referee.store, "commit")  # the database wrote the move; its answer was lost
+    mark = s.mark()
+    await s.say(s.alice, thread, "draw")
+    told = await s.wait_for_message(predicate=lambda m: m.guild_id is None and "stored" in m.content, since=mark)
+    assert told.content.startswith("✅ Your move was stored") and s.channels[told.channel_id].recipient is s.alice
+    assert not [m for m in s.messages[mark:] if "went wrong" in m.content or "refused" in m.content]
+    await tileref.clock.advance(tileref.referee.delivery_lease + 11)
+    await tileref.referee.outbox.sweep()
+    announced = await s.wait_for_message(thread, lambda m: "alice draws a tile" in m.content, since=mark)
+    assert announced.png_images()

@@ -3,6 +3,11 @@ things kept private, the lobby kept up to date, history pages, hands on and off 
 
 from __future__ import annotations
 
+import asyncio
+
+import discord
+import pytest
+
 from bot.records import User as RefereeUser
 from tests.bot.adapters.discordbot.harness import Harness, running
 from tests.standin import DiscordStandIn
@@ -20,13 +25,23 @@ async def test_a_lobby_kick_updates_the_lobby_message_in_place(tileref: Harness)
     assert not [m for m in s.messages[mark:] if m.kind == "create" and not m.ephemeral]
 
 
-async def test_a_creator_who_left_the_lobby_cannot_start_it(tileref: Harness) -> None:
+async def test_a_creator_who_left_the_lobby_cannot_start_it_or_add_bots_but_who_sat_longest_can(
+        tileref: Harness) -> None:
     s = tileref.s
     thread, lobby = await tileref.open_table(s.alice, s.bob, s.carol, start=False)
+    for user, label in ((s.carol, "Start"), (s.bob, "Add bot")):  # seated, but not the creator
+        refused = await (await s.click(user, lobby, label=label)).reply()
+        assert refused.ephemeral and refused.content.startswith("Only alice or a moderator can")
     lobby = await (await s.click(s.alice, lobby, label="Leave")).reply()
-    refused = await (await s.click(s.alice, lobby, label="Start")).reply()
-    assert refused.ephemeral and "only the players" in refused.content.lower()
-    assert (await tileref.table(thread)).status == "lobby"
+    for user, label in ((s.alice, "Add bot"), (s.alice, "Start"), (s.carol, "Start")):
+        refused = await (await s.click(user, lobby, label=label)).reply()
+        assert refused.ephemeral and refused.content.startswith("Only bob or a moderator can"), refused.content
+    table = await tileref.table(thread)
+    assert table.status == "lobby" and [seat.name for seat in table.seats] == ["bob", "carol"]
+    lobby = await (await s.click(s.bob, lobby, label="Add bot")).reply()
+    assert "(bot)" in lobby.content
+    await (await s.click(s.bob, lobby, label="Start")).replies(2)
+    assert (await tileref.table(thread)).status == "playing"
 
 
 async def test_a_forced_pass_tells_the_player_privately_what_they_drew(tileref: Harness) -> None:
@@ -118,3 +133,47 @@ async def test_spanish_clients_read_the_slash_commands_in_spanish(tileref: Harne
     assert move["description"].startswith("Play a move")
     assert move["description_localizations"]["es-ES"].startswith("Hacer una jugada")
     assert move["options"][0]["description_localizations"]["es-419"].startswith("Tu jugada")
+
+
+LONG = "y" * 5900
+
+
+@pytest.mark.parametrize(("options", "reason"), [
+    ({"options": LONG}, "options are written key=value"),
+    ({"options": LONG + "=1"}, "Unknown option 'yyy"),
+    ({"options": "ouroboros=" + LONG}, "option ouroboros takes on or off"),
+    ({"turn_time": LONG}, "is not a duration"),
+])
+async def test_long_input_to_tileref_new_gets_its_real_reason_with_a_short_excerpt(
+        tileref: Harness, options: dict, reason: str) -> None:
+    s = tileref.s
+    mark = s.mark()
+    handle = await s.slash(s.alice, s.channel, "tileref new", game="tronimoes", **options)
+    await handle.replies(1)
+    await asyncio.sleep(0.5)
+    answers = await handle.replies(1)
+    content = answers[0].content
+    assert len(answers) == 1 and answers[0].ephemeral and reason.lower() in content.lower(), content
+    assert "y" * 80 not in answers[0].content and "…" in answers[0].content
+    assert len(answers[0].content) <= 2000 and "went wrong" not in answers[0].content
+    assert not s.errors and not [m for m in s.messages[mark:] if m.kind == "create" and not m.ephemeral]
+
+
+@pytest.mark.parametrize(("option", "reason"), [("turn_time", "is not a duration"),
+                                                ("reminders", "is not a duration"),
+                                                ("allowed_games", "unknown game")])
+async def test_long_input_to_settings_is_answered_once_with_a_short_excerpt(
+        tileref: Harness, option: str, reason: str) -> None:
+    s = tileref.s
+    s.set_permissions(s.carol, discord.Permissions(manage_guild=True, manage_threads=True, send_messages=True))
+    handle = await s.slash(s.carol, s.channel, "settings", **{option: LONG})
+    await handle.replies(1)
+    await asyncio.sleep(0.5)  # a reply split in pieces would have sent the others by now
+    answers = await handle.replies(1)
+    assert len(answers) == 1 and reason.lower() in answers[0].content.lower() and "y" * 80 not in answers[0].content
+
+
+def test_every_message_is_cut_to_discords_limit() -> None:
+    from bot.adapters.discordbot.delivery import Outgoing
+
+    assert len(Outgoing("line\n" * 1000).kwargs()["content"]) <= 2000

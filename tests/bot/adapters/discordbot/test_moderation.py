@@ -148,3 +148,22 @@ async def test_manage_threads_makes_a_moderator(tileref: Harness) -> None:
     s.set_permissions(s.carol, discord.Permissions(manage_threads=True, send_messages=True))
     paused = await (await s.slash(s.carol, thread, "mod pause")).reply()
     assert "carol paused the clock" in paused.content
+
+
+async def test_a_forcepass_sent_twice_at_once_passes_once(tileref: Harness) -> None:
+    s = tileref.s
+    thread, _ = await tileref.open_table(s.alice, s.bob)
+    before = len((await tileref.game(thread)).log)
+    first, second = await s.slash(s.mod, thread, "mod forcepass"), await s.slash(s.mod, thread, "mod forcepass")
+    answers = [(await first.reply()), (await second.reply())]
+    assert sorted(a.ephemeral for a in answers) == [False, True], [a.content for a in answers]
+    forced = next(a for a in answers if not a.ephemeral)
+    refused = next(a for a in answers if a.ephemeral)
+    assert "mod forced a pass for alice" in forced.content
+    assert refused.content.startswith("The game moved on since you looked")
+    actions = await tileref.referee.store.actions((await tileref.table(thread)).id)
+    assert [a.action.split()[0] for a in actions[before:]] == ["draw", "pass"]
+    assert (await tileref.game(thread)).to_move() == (1,)
+    # sent again after being told, it stands: it is bob's turn that is passed now
+    again = await (await s.slash(s.mod, thread, "mod forcepass")).reply()
+    assert not again.ephemeral and "mod forced a pass for bob" in again.content

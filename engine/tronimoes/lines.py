@@ -1,0 +1,179 @@
+"""Tronimoes lines and their ends (rules §3, §4): the tile that ends a line, the order a seat's
+lines are tried in, what each line is called, and how a line dies (cut off, ouroboros) and who
+scores for it. Every function works on a game through the `Table` protocol."""
+
+from __future__ import annotations
+
+import re
+
+from engine.core import Event, IllegalMove, NotationError
+from engine.tronimoes.state import LEADER, Line, LineKey, Placed, Table, free_line_key
+
+
+def head(table: Table, line: Line) -> Placed:
+    """The last tile of a line; a player line with no tiles yet ends at the round leader."""
+    return table.board[line.tiles[-1]] if line.tiles else table.board[0]
+
+
+def lines_in_priority(table: Table, seat: int) -> list[Line]:
+    """Own line, then other players' lines in seat order, then free lines in order."""
+    others = [table.lines[s] for s in range(table.players) if s != seat]
+    free = [table.lines[free_line_key(n)] for n in range(1, table.free_lines + 1)]
+    return [table.lines[seat], *others, *free]
+
+
+def line_label(table: Table, key: LineKey, viewer: int | None = None) -> str:
+    """A line named for the player `viewer`: "your line", "bob's line", "free line 2"."""
+    if isinstance(key, str):
+        return f"free line {key[4:]}" if key != LEADER else "the round leader"
+    if key == viewer:
+        return "your line"
+    return f"{table.names[key]}'s line"
+
+
+def line_token(table: Table, key: LineKey | None) -> str:
+    """How a line is named after `on` in notation: a player's name token, or freeN."""
+    if key is None or isinstance(key, str):
+        return str(key)
+    return table.line_tokens[key]
+
+
+RESERVED_TOKENS = {"me", "mine", "own", "leader", "draw", "pass", "spacer", "ready", "on", "free"}
+
+
+def seat_tokens(names: list[str]) -> list[str]:
+    """A one-word, unique, lower-case name per seat for `on <line>`; `p<n>` when a name gives none."""
+    tokens: list[str] = []
+    for index, name in enumerate(names):
+        token = re.sub(r"[^a-z0-9_]", "", name.lower())
+        if (not token or token in RESERVED_TOKENS or token in tokens
+                or re.fullmatch(r"free\d*|f\d+|p\d+|seat\d+|player\d+|[a-z]\d{1,2}|\d+", token)):
+            token = f"p{index + 1}"
+        tokens.append(token)
+    return tokens
+
+
+def resolve_line(table: Table, seat: int, text: str) -> LineKey | None:
+    """The line `text` (after `on`) names for `seat`; NotationError or IllegalMove lists the
+    lines there are when it names none."""
+    wanted = re.sub(r"\s+", " ", text.strip().lower())
+    compact = wanted.replace(" ", "")
+    if compact in ("me", "mine", "own", "myline", "myown", "yours"):
+        return seat
+    free = re.fullmatch(r"(?:free|f|freeline)(\d+)", compact)
+    if free:
+        number = int(free.group(1))
+        if not 1 <= number <= table.free_lines:
+            raise IllegalMove(f"there is no free line {number}" + (
+                f"; free lines so far: {', '.join(f'free{n}' for n in range(1, table.free_lines + 1))}"
+                if table.free_lines else " yet"))
+        return free_line_key(number)
+    for index, (token, name) in enumerate(zip(table.line_tokens, table.names, strict=True)):
+        if compact in (token, name.lower().replace(" ", "")) or wanted == name.lower():
+            return index
+    numbered = re.fullmatch(r"(?:p|seat|player)?(\d+)", compact)
+    if numbered and 1 <= int(numbered.group(1)) <= table.players:
+        return int(numbered.group(1)) - 1
+    known = [*table.line_tokens, *(f"free{n}" for n in range(1, table.free_lines + 1))]
+    raise NotationError(f"there is no line called '{text}'; lines here: {', '.join(known)}")
+
+
+def feet(table: Table) -> dict[int, int]:
+    """Reserved foot squares of living chicken-footed players whose line has not started,
+    each with the seat that reserved it."""
+    if "feet" not in table.cache:
+        table.cache["feet"] = {
+            s.foot: seat for seat, s in enumerate(table.seats)
+            if s.foot is not None and s.footed and not s.dead and not table.lines[seat].tiles}
+    reserved: dict[int, int] = table.cache["feet"]
+    return reserved
+
+
+# ---- how lines die (§4) ----------------------------------------------------------------
+
+
+def ouroboros(table: Table, seat: int, line: Line, placed: Placed) -> list[Event]:
+    """§4a: the new open end meets a matching open end of a footed line, the mover's own line
+    or a free line: those lines die, and the line the tile joined dies with any player line."""
+    wanted = placed.next_pips
+    ends = placed.open_squares
+    adjacent = table.grid.neighbour_sets
+    free_hit: list[LineKey] = []
+    players_hit: list[LineKey] = []
+    for other in table.lines.values():
+        if other is line or other.dead:
+            continue
+        if not other.is_free and other.key != seat and not table.seats[int(other.key)].footed:
+            continue
+        end = head(table, other)
+        if end is placed or end.next_pips != wanted:
+            continue
+        if any(b in adjacent[a] for a in ends for b in end.open_squares):
+            (free_hit if other.is_free else players_hit).append(other.key)
+    events = []
+    for key in free_hit:
+        events += kill_free_line(table, table.lines[key], "swallowed its own tail (ouroboros)")
+    if players_hit:
+        victims = sorted(set(players_hit) | ({line.key} if not line.is_free else set()))
+        for victim in victims:
+            events += kill(table, int(victim), seat, "ouroboros")
+    return events
+
+
+def is_cut_off(table: Table, line: Line) -> bool:
+    """§4b: no open end has an empty domino slot beside it. Pips are ignored."""
+    occupied = table.occupied
+    neighbours = table.grid.neighbours
+    for end in head(table, line).open_squares:
+        for near in neighbours[end]:
+            if not occupied[near] and any(not occupied[far] for far in neighbours[near]):
+                return False
+    return True
+
+
+def cut_offs(table: Table, mover: int) -> list[Event]:
+    """Kill every living line that is now cut off: free lines first, then players' lines (the
+    mover scores for each other player's line)."""
+    events = []
+    for number in range(1, table.free_lines + 1):
+        line = table.lines[free_line_key(number)]
+        if not line.dead and is_cut_off(table, line):
+            events += kill_free_line(table, line, "is cut off")
+    for seat in range(table.players):
+        if not table.seats[seat].dead and is_cut_off(table, table.lines[seat]):
+            events += kill(table, seat, mover, "cut off")
+    return events
+
+
+def kill(table: Table, victim: int, killer: int, how: str) -> list[Event]:
+    """The victim's line dies: +1 to the killer and −1 to the victim, unless they are the same."""
+    mark_dead(table, victim)
+    name, killer_name = table.names[victim], table.names[killer]
+    if victim == killer:
+        text = f"{name} boxed in their own line: it is dead (net 0)."
+    else:
+        table.seats[victim].score -= 1
+        table.seats[killer].score += 1
+        table.seats[killer].kills += 1
+        verb = "closed an ouroboros on" if how == "ouroboros" else "cut off"
+        text = f"{killer_name} {verb} {name}'s line: +1 {killer_name}, −1 {name}."
+    return [Event("kill", text, (killer, victim), {"killer": killer, "victim": victim, "how": how,
+                                                    "reaction": "skull"})]
+
+
+def kill_free_line(table: Table, line: Line, how: str) -> list[Event]:
+    """A free line dies; nobody scores."""
+    line.dead = True
+    for index in line.tiles:
+        table.board[index].dead = True
+    return [Event("free_line_dead", f"{line_label(table, line.key).capitalize()} {how}: it is dead, "
+                  f"and nobody scores.", (), {"line": line.key})]
+
+
+def mark_dead(table: Table, seat: int) -> None:
+    """The seat and its line are dead, and so is every tile on that line."""
+    table.seats[seat].dead = True
+    line = table.lines[seat]
+    line.dead = True
+    for index in line.tiles:
+        table.board[index].dead = True
