@@ -32,7 +32,8 @@ again gives the same JSON, and the loaded game plays on exactly as the game did.
 - `first`: the seat playing capitals this round (the round's first player). `round`: from 1.
 - `t`: the turn index, counting every play, move and pass of the round: the next is letter
   `"ABC"[t % 3]`, by seat `first` when `t` is even, else by the other seat.
-- `placed`: trominoes on the grid (30 or fewer). `phase`: "placing", or "moving" once 30 are down.
+- `placed`: trominoes on the grid (30 or fewer). `phase`: "placing", or "moving" once 30 are down
+  (a puzzle may set up the moving phase with fewer trominoes; a placing phase with 30 is refused).
 - `moving_turns`: moves made in this round's moving phase (0 while placing); the round is a tie
   when it reaches the `max_moving_turns` option.
 - `pieces`, in the order played: `id` (play number, from 1), `owner` the role, not the seat: 0 for
