@@ -314,8 +314,8 @@ def _read_option_value(key: str, text: str, kind: Any, spec: dataclasses.Field[A
 class GameShape(Protocol):
     """The part of the `Game` contract a game's own helper modules (positions, refusals, rules)
     may rely on without importing the game's class: its seat limits and constructor, the
-    seats' names, its options and its outcome. Each helper extends it with the state it reads, so the game module imports its
-    helpers and never the other way round."""
+    seats' names, its options and its outcome. Each helper extends it with the state it reads,
+    so the game module imports its helpers and never the other way round."""
 
     name: ClassVar[str]
     min_players: ClassVar[int]
@@ -426,6 +426,12 @@ class Game(ABC):
         """`actions` (legal for `seat`) in the order a player would most like to see them offered
         (Tetromic: most rows cleared first). By default as they are."""
         return actions
+
+    def describe_action(self, seat: int, action: str) -> str:
+        """How hints and autocomplete show the legal `action` to `seat`: by default the action
+        itself. A game may show more (Triominoes: the tile as it is in the hand, then turned as
+        the placement needs); whatever it shows still parses as `action`."""
+        return action
 
     def suggestion_match(self, action: str, typed: str) -> int | None:
         """How well the legal `action` matches what a player has typed so far, for autocomplete:
