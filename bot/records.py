@@ -124,6 +124,9 @@ class Notice:
     board: bool = False
     hand: bool = False
     kind: str = "move"
+    origin: str = ""
+    """What caused it, as the transport named the command (`interaction:<id>` on Discord), so a
+    re-send can look for what the first delivery already posted; "" for the clock's own."""
     id: int | None = None
     created_at: float = 0.0
     lease_until: float = 0.0
@@ -131,8 +134,9 @@ class Notice:
     attempts: int = 0
 
     def data(self) -> dict[str, Any]:
-        return {"text": self.text, "mentions": self.mentions, "board": self.board, "hand": self.hand,
+        data = {"text": self.text, "mentions": self.mentions, "board": self.board, "hand": self.hand,
                 "kind": self.kind}
+        return {**data, "origin": self.origin} if self.origin else data
 
 
 @dataclass

@@ -25,7 +25,7 @@ from bot.loader import DEFAULT_GAME_CACHE, STARTING_SEATS, GameLoader, new_game
 from bot.media import decoded
 from bot.moderation import Moderation
 from bot.notifying import turn_messages
-from bot.outbox import DEFAULT_LEASE, SWEEP_SECONDS, OutboxSender
+from bot.outbox import DEFAULT_LEASE, ORIGIN, SWEEP_SECONDS, OutboxSender, nonce_of
 from bot.ratings import RATED, Ratings
 from bot.records import (
     ABORTED,
@@ -759,7 +759,7 @@ class Referee:
         the outbox knows to send them together."""
         now = self.clock.now() if now is None else now
         return Notice(table_id=table.id, place=table.place, ply=ply, text=text, seat=seat,
-                      mentions=list(mentions or []), board=board, kind=kind, created_at=now,
+                      mentions=list(mentions or []), board=board, kind=kind, origin=ORIGIN.get(), created_at=now,
                       lease_until=now + self.delivery_lease)
 
     async def finish(self, turn: Turn, *, headline: str = "", undo_after: int | None = None,
@@ -785,6 +785,10 @@ class Referee:
         await self.commit(turn, undo_after=undo_after, expected=expected, notices=notices,
                           also=_both(also, rating))
         reply.notices = [n.id for n in notices if n.id is not None]
+        for notice in notices:
+            message = reply.public if notice.seat is None else reply.private.get(notice.seat)
+            if message is not None:
+                message.nonce = nonce_of(notice)
         if reply.public is not None:
             try:
                 reply.public.attachments = await self.board_attachments(turn.game, table.id,

@@ -31,8 +31,13 @@ class Attachment:
 
 @dataclass
 class Message:
+    """`nonce`: for a message that announces an outbox row, a key derived from that row
+    (`bot.outbox.nonce_of`), the same every time it is sent, so a transport that deduplicates
+    by it (Discord's `enforce_nonce`) posts it once however often it is sent."""
+
     text: str = ""
     attachments: list[Attachment] = field(default_factory=list)
+    nonce: str = ""
 
 
 @dataclass
@@ -62,6 +67,11 @@ class Reply:
     """Refused because the game changed since the sender looked."""
     early: bool = False
     """Refused because the game is not waiting for the sender (someone else's turn)."""
+    origin: str = ""
+    """For an announcement the outbox sends again: the command that first had it delivered
+    (`Notice.origin`), so the transport can check whether its public message is already out."""
+    committed_at: float | None = None
+    """For an announcement the outbox sends again: when it was committed (Unix time)."""
 
     @property
     def public_events(self) -> list[Event]:

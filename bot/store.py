@@ -703,7 +703,8 @@ def _notice(row: aiosqlite.Row) -> Notice:
     data = json.loads(row["data"])
     return Notice(table_id=row["table_id"], place=row["place"], ply=row["ply"], seat=row["seat"],
                   text=data["text"], mentions=data.get("mentions", []), board=data.get("board", False),
-                  hand=data.get("hand", False), kind=data.get("kind", "move"), id=row["id"],
+                  hand=data.get("hand", False), kind=data.get("kind", "move"), origin=data.get("origin", ""),
+                  id=row["id"],
                   created_at=row["created_at"], attempts=row["attempts"])
 
 

@@ -535,7 +535,8 @@ def _notice(row: asyncpg.Record) -> Notice:
     data: dict[str, Any] = json.loads(row["data"])
     return Notice(table_id=row["table_id"], place=row["place"], ply=row["ply"], seat=row["seat"],
                   text=data["text"], mentions=data.get("mentions", []), board=data.get("board", False),
-                  hand=data.get("hand", False), kind=data.get("kind", "move"), id=row["id"],
+                  hand=data.get("hand", False), kind=data.get("kind", "move"), origin=data.get("origin", ""),
+                  id=row["id"],
                   created_at=row["created_at"], attempts=row["attempts"])
 
 

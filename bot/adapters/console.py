@@ -19,6 +19,7 @@ from bot.media import Media, MediaError
 from bot.records import PLAYING, User
 from bot.referee import FOOT, Referee
 from bot.replies import Attachment, Reply, plain
+from bot.typing_rules import echo
 from bot.wording import hand_text
 from engine import GAMES
 from renderers import text_board
@@ -182,9 +183,12 @@ class ConsoleSession:
         if not query:
             self.say(f"What should I look for? For example: `{kind} victory`.")
             return
-        found = await self.media.search(query, limit=9)
+        result = await self.media.search(query, limit=9)
+        found = result.pictures
+        if result.provider_down:
+            self.say(_("The picture service is not answering right now, so these are tileref's own pictures."))
         if not found:
-            self.say(f"Nothing found for “{query}”: try other words.")
+            self.say(f"Nothing found for “{echo(query)}”: try other words.")
             return
         for number, picture in enumerate(found, start=1):
             self.say(f"  {number}. {picture.title}")
@@ -197,7 +201,7 @@ class ConsoleSession:
         try:
             png = await self.media.picture(chosen)
         except MediaError as error:
-            self.say(f"✗ {error}")
+            self.say(f"✗ {error.said()}")
             return
         table = await self.referee.status(place)
         if kind == "quest":

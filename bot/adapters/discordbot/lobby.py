@@ -79,9 +79,14 @@ async def new(interaction: discord.Interaction, game: str, options: str | None =
 async def _in_new_thread(answer: Answer, referee: Referee, channel: discord.TextChannel, user: User, game: str,
                          options: str | None, turn_time: str | None, guild: str) -> None:
     title = GAMES[game.strip().lower()].title
-    if not channel.permissions_for(channel.guild.me).create_public_threads:
+    permissions = channel.permissions_for(channel.guild.me)
+    if not permissions.create_public_threads:
         await answer.tell(_("I cannot open a thread here: I need the Create Public Threads permission "
                             "in this channel. You can also run `/tileref new` inside an existing thread."))
+        return
+    if not permissions.send_messages_in_threads:
+        await answer.tell(_("I cannot play in threads here: I need the Send Messages in Threads permission "
+                            "in this channel to post the lobby, the boards and the turns."))
         return
     announcement = await answer.send(
         Outgoing(_("🎲 {player} is opening a **{game}** table: join in the thread below.").format(

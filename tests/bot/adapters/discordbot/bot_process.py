@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import subprocess
 import sys
 from pathlib import Path
 
@@ -22,6 +23,18 @@ from discord.http import Route
 
 from bot.adapters.discordbot.service import serve
 from bot.shards import parse_shards
+
+ROOT = Path(__file__).resolve().parents[4]
+
+
+def spawn(api_base: str, gateway: str, database: Path | str, guild_id: int, token: str, *,
+          log: Path | None = None) -> subprocess.Popen[bytes]:
+    """This module run as a process of its own against the stand-in at `api_base`/`gateway`; its
+    log goes to the file `log`, if given."""
+    with open(log or "/dev/null", "ab") as output:
+        return subprocess.Popen(
+            [sys.executable, "-m", "tests.bot.adapters.discordbot.bot_process", api_base, gateway, str(database),
+             str(guild_id), token], cwd=ROOT, stdout=subprocess.DEVNULL, stderr=output)
 
 
 def main(argv: list[str]) -> None:
