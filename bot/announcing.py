@@ -78,7 +78,7 @@ class ClockDuties:
             await self.store.delete_timer(timer.id)
             return
         if reply is not None:
-            await self._announce(reply)
+            await self.announce(reply)
 
     async def _fire(self, place: str, timer: Timer) -> Reply | None:
         assert timer.id is not None
@@ -120,7 +120,7 @@ class ClockDuties:
             names = narration.join([name_token(table.seats[s].name) for s in late])
             return await self.referee.finish(turn, headline=_("⏰ {players} ran out of time.").format(players=names))
 
-    async def _announce(self, reply: Reply) -> None:
+    async def announce(self, reply: Reply) -> None:
         """Deliver an unprompted reply now; if that fails, the outbox sends it later."""
         if self.referee.notify is None:
             await self.referee.delivered(reply)

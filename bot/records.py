@@ -90,13 +90,16 @@ class Timer:
 
     table_id: int
     seat: int
-    kind: str  # "deadline" or "reminder"
+    kind: str  # "deadline", "reminder" or "ai" (an AI seat's turn)
     due: float
     ply: int
     id: int | None = None
 
 
 DEADLINE, REMINDER = "deadline", "reminder"
+AI_TURN = "ai"
+"""A timer's kind for an AI seat's turn: due work an `AiTurns` worker plays (see `bot.ai_turns`),
+not a clock's deadline."""
 
 
 @dataclass

@@ -19,6 +19,7 @@ import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from bot.i18n import _
 from engine import Event
 
 
@@ -146,7 +147,7 @@ def render_times(text: str, now: float | None = None) -> str:
 
     def one(match: re.Match[str]) -> str:
         left = int(match.group(1)) - moment
-        return f"in {format_duration(left)}" if left >= 1 else "now"
+        return _("in {time}").format(time=format_duration(left)) if left >= 1 else _("now")
 
     return _TIME.sub(one, text)
 

@@ -7,7 +7,7 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any, Protocol, TypeVar
 
-from engine.core import GameOptions, GameShape, Outcome, PositionError, check_result
+from engine.core import N_, GameOptions, GameShape, Outcome, PositionError, Term, check_result
 from engine.triominoes.board import ORIGIN, Board
 from engine.triominoes.geometry import cell_name, read_cell
 from engine.triominoes.options import TriominoesOptions
@@ -157,7 +157,7 @@ def _check_playing(game: TriominoesTable) -> None:
             raise PositionError(f"{game.names[found.seat]} opens the round ({found.reason}), so the turn is "
                                 f"{found.seat}")
     else:
-        found = Opening(game.turn, tuple(sorted(set(game.seats[game.turn].hand))), "opens the round")
+        found = Opening(game.turn, tuple(sorted(set(game.seats[game.turn].hand))), Term(N_("opens the round")))
     game.pending = found
 
 

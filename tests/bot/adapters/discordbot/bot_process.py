@@ -6,8 +6,10 @@ process of its own, so a test can kill it with SIGKILL.
 GUILDS: the servers to publish the commands to, comma-separated; SHARDS and COUNT: the gateway
 shards this process runs (`0` of `2`), as `tileref run --shards 0 --shard-count 2` would.
 
-The only difference from production: discord.py is pointed at the stand-in, and announcements
-are left to the transport for one second instead of thirty before the outbox sends them."""
+The only differences from production: discord.py is pointed at the stand-in, announcements
+are left to the transport for one second instead of thirty before the outbox sends them, and an
+AI turn stays with the process planning it for two seconds instead of forty-five before another
+may take it over."""
 
 from __future__ import annotations
 
@@ -44,7 +46,7 @@ def main(argv: list[str]) -> None:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     shards = parse_shards(*sharding) if sharding else None
     asyncio.run(serve(token, database if "://" in database else Path(database),
-                      guild_ids=[int(g) for g in guilds.split(",")], delivery_lease=1.0, outbox_every=0.5,
+                      guild_ids=[int(g) for g in guilds.split(",")], delivery_lease=1.0, outbox_every=0.5, ai_lease=2.0,
                       shard_ids=shards[0] if shards else None, shard_count=shards[1] if shards else None))
 
 
