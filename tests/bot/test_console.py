@@ -3,6 +3,7 @@ real `tileref` command (start, quit, resume, and `run` without a token)."""
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import subprocess
@@ -14,6 +15,7 @@ from PIL import Image
 from bot.adapters.console import ConsoleSession, local_user
 from bot.records import FINISHED
 from bot.timers import ManualClock
+from engine.tetromic import Tetromic
 from tests.bot.referees import running_referee
 
 
@@ -229,3 +231,12 @@ def test_tileref_play_prints_the_games_web_page_which_serves_it(tmp_path):
     finally:
         process.kill()
         process.wait()
+
+
+def test_tileref_rules_prints_the_out_rule_and_with_positions_the_position_format(tmp_path):
+    rules = tileref(tmp_path, "rules", "tetromic")
+    assert rules.returncode == 0 and "no piece of any kind fits any more is out" in rules.stdout
+    positions = tileref(tmp_path, "rules", "tetromic", "--positions")
+    assert positions.returncode == 0 and '"out": true' in positions.stdout and "`result`" in positions.stdout
+    example = positions.stdout.split("```json\n")[1].split("\n```")[0]
+    assert Tetromic.from_position(json.loads(example)).to_position() == json.loads(example)
