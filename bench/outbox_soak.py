@@ -30,7 +30,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tests.bot.adapters.discordbot.bot_process import spawn
+from tests.bot.adapters.discordbot.bot_process import spawn, started_two_player_table
 from tests.standin import Channel, DiscordStandIn, RecordedMessage, StandInTimeout, User
 
 ANSWERING = r"/interactions/\d+/[^/]+/callback|/webhooks/\d+/[^/]+"
@@ -66,16 +66,9 @@ class Soak:
         return spawn(self.s.api_base, self.s.gateway_url, self.database, self.s.guild.id, self.s.token, log=log)
 
     async def open_table(self) -> None:
-        s = self.s
-        announced = await (await s.slash(s.alice, s.channel, "tileref new", game="tronimoes")).reply()
-        thread = await s.wait_for_thread(lambda t: t.id == announced.id)
-        lobby = await s.wait_for_message(thread, lambda m: bool(m.buttons()))
-        lobby = await (await s.click(s.bob, lobby, label="Join")).reply()
-        opening = next(m for m in await (await s.click(s.alice, lobby, label="Start")).replies(2)
-                       if m.id != lobby.id)
+        thread, self.next_mover = await started_two_player_table(self.s)
         self.thread = thread
         self.threads[thread.id] = thread
-        self.next_mover = self._mentioned(opening) or s.alice
 
     def _mentioned(self, message: RecordedMessage) -> User | None:
         ids = {int(u["id"]) for u in message.payload.get("mentions", [])}

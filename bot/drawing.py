@@ -13,9 +13,10 @@ from __future__ import annotations
 import asyncio
 import multiprocessing
 import pickle
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from typing import Any, TypeVar
 
 from PIL import Image
 
@@ -23,16 +24,23 @@ import renderers
 from bot.i18n import current_language, speaking
 from engine import Game
 
+T = TypeVar("T")
 
-def draw(copy: bytes, language: str, viewer: int | None, feet: Mapping[int, Image.Image] | None,
-         deadline: float | None) -> bytes:
-    """In the worker: the public board picture of a pickled game, its words in `language`."""
+
+def draw(copy: bytes, viewer: int | None, feet: Mapping[int, Image.Image] | None, deadline: float | None) -> bytes:
+    """In the worker: the public board picture of a pickled game."""
+    return renderers.render(pickle.loads(copy), viewer, feet=feet, deadline=deadline)
+
+
+def _spoken(language: str, function: Callable[..., T], args: tuple[Any, ...]) -> T:
+    """In the worker: `function(*args)`, its words in `language`."""
     with speaking(language):
-        return renderers.render(pickle.loads(copy), viewer, feet=feet, deadline=deadline)
+        return function(*args)
 
 
 class DrawingPool:
-    """One worker process drawing board pictures (started on first use)."""
+    """One worker process drawing pictures (started on first use), in the language being spoken
+    where it is asked."""
 
     def __init__(self) -> None:
         self._executor: ProcessPoolExecutor | None = None
@@ -48,14 +56,18 @@ class DrawingPool:
                      deadline: float | None = None) -> bytes:
         """`renderers.render(game, …)` in the language being spoken, drawn in the worker (`game`
         is copied at once)."""
-        copy = pickle.dumps(game)
+        return await self.call(draw, pickle.dumps(game), viewer, feet, deadline)
+
+    async def call(self, function: Callable[..., T], *args: Any) -> T:
+        """`function(*args)` run in the worker, in the language being spoken (`function` must be
+        a module-level function; it and `args` are pickled at once)."""
         language = current_language()
         loop = asyncio.get_running_loop()
         try:
-            return await loop.run_in_executor(self._pool(), draw, copy, language, viewer, feet, deadline)
+            return await loop.run_in_executor(self._pool(), _spoken, language, function, args)
         except BrokenProcessPool:
             self._executor = None
-            return await loop.run_in_executor(self._pool(), draw, copy, language, viewer, feet, deadline)
+            return await loop.run_in_executor(self._pool(), _spoken, language, function, args)
 
     def close(self) -> None:
         if self._executor is not None:

@@ -166,6 +166,7 @@ class Referee:
             self.planner.close()
         self._drawing.shutdown(wait=False)
         self.drawing.close()
+        self.replays.close()
 
     @asynccontextmanager
     async def lock(self, place: str) -> AsyncIterator[None]:

@@ -1,15 +1,17 @@
 """Animated replays of a table's game: every position a spectator saw, about a second each, a
 longer hold where a round ends and at the end, as one GIF (at most 8 MB) to post in the thread.
 
-Drawn from the spectator's view only (`renderers.render(game, None)` of each ply), in a worker
-thread so the bot stays responsive; the last few animations are kept by the log they show."""
+Drawn from the spectator's view only (`renderers.render(game, None)` of each ply), in a drawing
+process of its own: a long game takes a minute of Python, which in the bot's process (even in a
+thread, sharing its interpreter lock) would slow every table's commands. The last few animations
+are kept by the log they show."""
 
 from __future__ import annotations
 
-import asyncio
 from collections import OrderedDict
 
 import renderers
+from bot.drawing import DrawingPool
 from bot.records import ActionRecord, TableRecord
 from bot.replies import Attachment
 from bot.spectator import Timeline, log_key
@@ -47,6 +49,7 @@ class Replays:
 
     def __init__(self, store: Store) -> None:
         self.store = store
+        self.drawing = DrawingPool()
         self._kept: OrderedDict[tuple[int, str], bytes] = OrderedDict()
 
     async def animation(self, table: TableRecord, actions: list[ActionRecord] | None = None) -> Attachment:
@@ -56,8 +59,12 @@ class Replays:
         key = (table.id, log_key(actions))
         data = self._kept.get(key)
         if data is None:
-            data = await asyncio.to_thread(replay_gif, table, actions)
+            data = await self.drawing.call(replay_gif, table, actions)
             self._kept[key] = data
             while len(self._kept) > KEPT:
                 self._kept.popitem(last=False)
         return Attachment(f"{table.game}-replay.gif", data, "an animated replay of the game")
+
+    def close(self) -> None:
+        """Stop the drawing process."""
+        self.drawing.close()

@@ -18,6 +18,7 @@ import logging
 import subprocess
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import yarl
 from discord.gateway import DiscordWebSocket
@@ -25,6 +26,9 @@ from discord.http import Route
 
 from bot.adapters.discordbot.service import serve
 from bot.shards import parse_shards
+
+if TYPE_CHECKING:  # the bot process itself never loads the stand-in
+    from tests.standin import Channel, DiscordStandIn, User
 
 ROOT = Path(__file__).resolve().parents[4]
 
@@ -37,6 +41,18 @@ def spawn(api_base: str, gateway: str, database: Path | str, guild_id: int, toke
         return subprocess.Popen(
             [sys.executable, "-m", "tests.bot.adapters.discordbot.bot_process", api_base, gateway, str(database),
              str(guild_id), token], cwd=ROOT, stdout=subprocess.DEVNULL, stderr=output)
+
+
+async def started_two_player_table(s: DiscordStandIn, game: str = "tronimoes") -> tuple[Channel, User]:
+    """Alice opens a table of `game`, Bob joins and Alice starts it, through the stand-in: the
+    table's thread and the player the opening message pings (the first to move)."""
+    announced = await (await s.slash(s.alice, s.channel, "tileref new", game=game)).reply()
+    thread = await s.wait_for_thread(lambda t: t.id == announced.id)
+    lobby = await s.wait_for_message(thread, lambda m: bool(m.buttons()))
+    lobby = await (await s.click(s.bob, lobby, label="Join")).reply()
+    opening = next(m for m in await (await s.click(s.alice, lobby, label="Start")).replies(2) if m.id != lobby.id)
+    pinged = {int(u["id"]) for u in opening.payload.get("mentions", [])}
+    return thread, (s.bob if s.bob.id in pinged and s.alice.id not in pinged else s.alice)
 
 
 def main(argv: list[str]) -> None:

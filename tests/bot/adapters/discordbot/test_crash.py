@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.bot.adapters.discordbot.bot_process import spawn
+from tests.bot.adapters.discordbot.bot_process import spawn, started_two_player_table
 from tests.standin import DiscordStandIn
 
 
@@ -38,13 +38,7 @@ async def test_a_move_committed_just_before_a_sigkill_is_announced_after_the_res
     first = start_bot(s, database)
     try:
         await s.wait_for_connection()
-        announced = await (await s.slash(s.alice, s.channel, "tileref new", game="tronimoes")).reply()
-        thread = await s.wait_for_thread(lambda t: t.id == announced.id)
-        lobby = await s.wait_for_message(thread, lambda m: bool(m.buttons()))
-        lobby = await (await s.click(s.bob, lobby, label="Join")).reply()
-        opening = next(m for m in await (await s.click(s.alice, lobby, label="Start")).replies(2)
-                       if m.id != lobby.id)
-        mover = s.alice if {int(u["id"]) for u in opening.payload["mentions"]} == {s.alice.id} else s.bob
+        thread, mover = await started_two_player_table(s)
         move = (await s.autocomplete(mover, thread, "move", text=""))[0]["value"]
 
         hold = s.hold("POST", r"/interactions/\d+/[^/]+/callback")
@@ -92,13 +86,7 @@ async def test_an_announcement_posted_just_before_a_sigkill_is_not_posted_again(
     first = start_bot(s, database)
     try:
         await s.wait_for_connection()
-        announced = await (await s.slash(s.alice, s.channel, "tileref new", game="tronimoes")).reply()
-        thread = await s.wait_for_thread(lambda t: t.id == announced.id)
-        lobby = await s.wait_for_message(thread, lambda m: bool(m.buttons()))
-        lobby = await (await s.click(s.bob, lobby, label="Join")).reply()
-        opening = next(m for m in await (await s.click(s.alice, lobby, label="Start")).replies(2)
-                       if m.id != lobby.id)
-        mover = s.alice if {int(u["id"]) for u in opening.payload["mentions"]} == {s.alice.id} else s.bob
+        thread, mover = await started_two_player_table(s)
         move = (await s.autocomplete(mover, thread, "move", text=""))[0]["value"]
 
         hold = s.hold("POST", rf"/channels/{thread.id}/messages", after=True)
@@ -144,13 +132,7 @@ async def test_a_move_answered_just_before_a_sigkill_is_not_announced_again(stan
     first = start_bot(s, database)
     try:
         await s.wait_for_connection()
-        announced = await (await s.slash(s.alice, s.channel, "tileref new", game="tronimoes")).reply()
-        thread = await s.wait_for_thread(lambda t: t.id == announced.id)
-        lobby = await s.wait_for_message(thread, lambda m: bool(m.buttons()))
-        lobby = await (await s.click(s.bob, lobby, label="Join")).reply()
-        opening = next(m for m in await (await s.click(s.alice, lobby, label="Start")).replies(2)
-                       if m.id != lobby.id)
-        mover = s.alice if {int(u["id"]) for u in opening.payload["mentions"]} == {s.alice.id} else s.bob
+        thread, mover = await started_two_player_table(s)
         move = (await s.autocomplete(mover, thread, "move", text=""))[0]["value"]
 
         mark = s.mark()
