@@ -67,9 +67,10 @@ def main(argv: list[str] | None = None) -> int:
     play = commands.add_parser("play", help="play in the terminal against AI players")
     play.add_argument("game", nargs="?", help=f"the game: {', '.join(sorted(GAMES))}")
     play.add_argument("--players", default="me,bot",
-                      help="who sits where, in order: me, bot (the strong AI), greedy, random (default: me,bot)")
+                      help="who sits where, in order: me and AI levels easy, normal (also called bot) or hard; "
+                           "greedy and random also play (default: me,bot)")
     play.add_argument("--ai-seconds", type=float, default=2.0,
-                      help="how long the strong AI thinks about a move (default: 2 seconds)")
+                      help="how long a normal AI thinks about a move; hard thinks 3 times as long (default: 2 seconds)")
     play.add_argument("--options", default="", help="game options as key=value, e.g. ouroboros=off")
     play.add_argument("--name", help="your name at the table (default: your login name)")
     play.add_argument("--boards", help="folder for the board pictures (default: next to the database)")

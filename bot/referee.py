@@ -45,7 +45,7 @@ from bot.turns import Turn, Unconfirmed, confirmed
 from bot.typing_rules import echo, is_move_text, strip_markdown
 from bot.wording import actor_note, chat, hand_text, lobby_text, named, without_echo
 from engine import GAMES, Game, GameError, NotationError, NotYourTurn
-from engine.ai import AGENTS
+from engine.ai import AGENTS, LEVELS, level_of
 
 log = logging.getLogger(__name__)
 
@@ -58,6 +58,8 @@ LANGUAGE = "lang"
 """A table option (and meta key): the language spoken at the table."""
 AI_SECONDS = "ai_seconds"
 """A table option (and meta key): how long its AI seats plan a move, in seconds."""
+AI_LEVEL = "ai_level"
+"""A table option (and meta key): the level (`engine.ai.LEVELS`) of a bot added without naming one."""
 NO_PICTURE = N_("(The board picture could not be drawn this time; `/board` shows it.)")
 STORED = N_("✅ Your move was stored, but the database was slow to confirm it: its announcement follows shortly.")
 MAYBE_STORED = N_("The database did not confirm your command, so it may or may not have been carried out: `/board` "
@@ -194,8 +196,12 @@ class Referee:
                 raise Refused(_("ai_seconds is how long AI players think, 0 to 30 seconds: like ai_seconds=2, "
                                 "not '{value}'").format(value=echo(ai_seconds))) from None
             parsed[AI_SECONDS] = ai_seconds
+        ai_level = parsed.pop(AI_LEVEL, None)
+        if ai_level is not None:
+            parsed[AI_LEVEL] = self._level(ai_level)
         try:
-            chosen = GAMES[name].Options.parse({k: v for k, v in parsed.items() if k not in (AI_SECONDS, LANGUAGE)})
+            chosen = GAMES[name].Options.parse({k: v for k, v in parsed.items()
+                                                if k not in (AI_SECONDS, AI_LEVEL, LANGUAGE)})
         except GameError as error:
             raise Refused(str(error)) from None
         turn_seconds = GAMES[name].default_turn_seconds_for(chosen) or Settings("").turn_seconds
@@ -209,6 +215,8 @@ class Referee:
                       guild: str | None, seat_creator: bool, language: str | None) -> Reply:
         name, parsed, turn_seconds = await self._vetted(game, options, turn_time, guild)
         meta: dict[str, Any] = {AI_SECONDS: float(parsed.pop(AI_SECONDS))} if AI_SECONDS in parsed else {}
+        if AI_LEVEL in parsed:
+            meta[AI_LEVEL] = parsed.pop(AI_LEVEL)
         server = (await self.store.settings(guild)).language if guild else None
         meta[LANGUAGE] = parsed.pop(LANGUAGE, None) or server or language or DEFAULT_LANGUAGE
         speak(meta[LANGUAGE])
@@ -247,11 +255,22 @@ class Referee:
     async def leave(self, place: str, user: User) -> Reply:
         return await self.guarded(self._lobby_change(place, user, "leave"))
 
-    async def add_ai(self, place: str, user: User, kind: str = "strong") -> Reply:
-        """Seat an AI player ("strong", the default, "greedy" or "random")."""
+    async def add_ai(self, place: str, user: User, kind: str | None = None) -> Reply:
+        """Seat an AI player: a level ("easy", "normal", "hard"; by default the table's
+        `ai_level=` option, else "normal"), "greedy" or "random", or an old name of a level
+        ("bot", "strong")."""
         return await self.guarded(self._lobby_change(place, user, "ai", kind))
 
-    async def _lobby_change(self, place: str, user: User, what: str, kind: str = "") -> Reply:
+    @staticmethod
+    def _level(kind: str) -> str:
+        """The agent `kind` names (`engine.ai.level_of`), or Refused saying what to type."""
+        level = level_of(kind)
+        if level is None:
+            raise Refused(_("there is no AI level called '{name}'; choose one of {levels} (or {others})").format(
+                name=echo(kind), levels=", ".join(LEVELS), others=", ".join(a for a in AGENTS if a not in LEVELS)))
+        return level
+
+    async def _lobby_change(self, place: str, user: User, what: str, kind: str | None = None) -> Reply:
         async with self.lock(place):
             for _attempt in range(RETRIES):
                 table = await self.table(place)
@@ -266,7 +285,7 @@ class Referee:
                 return self.lobby_reply(table, headline)
             raise StaleTable(0, 0)
 
-    def _change_lobby(self, table: TableRecord, user: User, what: str, kind: str) -> str:
+    def _change_lobby(self, table: TableRecord, user: User, what: str, kind: str | None) -> str:
         """Seat or unseat someone in `table` (in memory); returns the headline."""
         if table.status != LOBBY:
             raise Refused(_("the game has already started") if table.status == PLAYING else _("this table is closed"))
@@ -288,12 +307,9 @@ class Referee:
                 table.status = ABORTED
             return _("👋 {player} left.").format(player=who)
         self._hosting(table, user, _("only {player} or a moderator can add an AI player"))
-        if kind not in AGENTS and kind not in ("bot", "ai"):
-            raise Refused(_("there is no AI called '{name}'; choose one of {names}").format(
-                name=echo(kind), names=", ".join(AGENTS)))
+        agent = self._level(kind if kind is not None else str(table.meta.get(AI_LEVEL, "normal")))
         if len(table.seats) >= cls.max_players:
             raise Refused(_("the table is full ({count} players)").format(count=cls.max_players))
-        agent = "strong" if kind in ("bot", "ai") else kind
         taken = {s.name for s in table.seats}
         bot_name = next((f"{n} (bot)" for n in BOT_NAMES if f"{n} (bot)" not in taken), f"Bot {len(table.seats) + 1}")
         table.seats.append(SeatRecord(len(table.seats), bot_name, None, agent))

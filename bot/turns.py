@@ -113,9 +113,10 @@ class Turn:
         return events
 
     async def play_automatic(self, budget: float) -> None:
-        """Make the forced actions and let AI seats act (each planning for at most `budget`
-        seconds, in a worker thread so the bot stays responsive), until the game waits for a
-        person's choice or ends."""
+        """Make the forced actions and let AI seats act (each at its level, `engine.ai.agent`:
+        `normal` planning for at most `budget` seconds, `hard` longer; in a worker thread so the
+        bot stays responsive), until the game waits for a person's choice or ends. Each AI action
+        is logged with its level as the actor (`ai:hard`)."""
         for _ in range(AI_STEP_LIMIT):
             if self.game.outcome() is not None:
                 return
@@ -130,7 +131,7 @@ class Turn:
             if not robots:
                 return
             seat = robots[0]
-            name = self.table.seats[seat].agent or "strong"
+            name = self.table.seats[seat].agent or "normal"
             choice = await asyncio.to_thread(agent(name, budget=budget).choose, self.game, seat)
             self.apply(seat, choice, f"ai:{name}")
         raise RuntimeError(f"table {self.table.id}: automatic moves went on for {AI_STEP_LIMIT} steps")

@@ -65,6 +65,8 @@ def _pips(action: str) -> int:
 class TronimoesHeuristics(Heuristics):
     """Tronimoes for the shared agents: the functions above."""
 
+    easy_slips = 0.65
+
     tie_break = staticmethod(tie_break)
     rollout = staticmethod(rollout_policy)
     leaf_value = staticmethod(leaf_value)

@@ -482,6 +482,8 @@ class TronixHeuristics(Heuristics):
     """Tronix for the shared agents: greedy ranks by the functions above; the planning agent's
     simulated games follow `Rollout` and are judged by `leaf_value`."""
 
+    easy_slips = 0.85
+
     depth = 10
     candidates = 8
     proposed = 5
