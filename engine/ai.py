@@ -186,6 +186,12 @@ class GreedyAgent:
         return [action for _, action in keyed]
 
 
+SAFETY = 2.0
+"""How many average simulations' time the planning agent leaves before its deadline."""
+AIM = 0.95
+"""The share of its budget the planning agent plans for."""
+
+
 class PlanningAgent:
     """Determinised Monte-Carlo planning: deal what the seat cannot see at random many times,
     play each promising action out through the real engine by the game's rollout policy, and
@@ -208,7 +214,9 @@ class PlanningAgent:
         """How many simulations the last `choose` made."""
 
     def choose(self, game: Game, seat: int) -> str:
-        deadline = time.perf_counter() + self.budget  # the ranking below counts against the budget
+        # the ranking below counts against the budget; planning aims to end a little early, as a
+        # busy machine may not run the process again at once
+        deadline = time.perf_counter() + self.budget * AIM
         actions = game.legal_actions(seat)
         if len(actions) == 1:
             return actions[0]
@@ -243,13 +251,14 @@ class PlanningAgent:
 
     def _done(self, made: int, deadline: float, started: float) -> bool:
         """Enough simulations: the count asked for, or (at least one made) no time left for
-        another of average length before the deadline."""
+        two more of average length before the deadline (one simulation can take much longer
+        than the average, on a busy machine or with other tables' threads planning at once)."""
         if self.simulations is not None:
             return made >= self.simulations
         if made == 0:
             return False
         now = time.perf_counter()
-        return now + (now - started) / made >= deadline
+        return now + SAFETY * (now - started) / made >= deadline
 
     @staticmethod
     def _rollout(known: Heuristics, game: Game, seat: int, rng: random.Random, start: object) -> float:

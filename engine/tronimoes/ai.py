@@ -65,7 +65,7 @@ def _pips(action: str) -> int:
 class TronimoesHeuristics(Heuristics):
     """Tronimoes for the shared agents: the functions above."""
 
-    easy_slips = 0.65
+    easy_slips = 0.75
 
     tie_break = staticmethod(tie_break)
     rollout = staticmethod(rollout_policy)

@@ -482,7 +482,7 @@ class TronixHeuristics(Heuristics):
     """Tronix for the shared agents: greedy ranks by the functions above; the planning agent's
     simulated games follow `Rollout` and are judged by `leaf_value`."""
 
-    easy_slips = 0.85
+    easy_slips = 0.98
 
     depth = 10
     candidates = 8
