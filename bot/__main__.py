@@ -5,8 +5,11 @@
   tileref play tronimoes --players me,bot,bot  play in the terminal against AI players
   tileref play --resume                        continue your last terminal game
   tileref rules [game]                         how to play
+  tileref doctor                               what this machine cannot do (fonts for names in pictures)
   tileref migrate                              bring the database's schema up to date
   tileref copy-db FROM TO                      copy every table to another database and check the copy
+  tileref ratings rebuild                      compute every rating again from the stored games
+  tileref stats [--game G] [--player ID]       leaderboards (or one player's profile) from the ratings
 
 The database is `--db` or $TILEREF_DATABASE: an SQLite file (the default, tileref-data/tileref.sqlite3)
 or a PostgreSQL address, postgresql://user:password@host:5432/tileref.
@@ -80,10 +83,21 @@ def main(argv: list[str] | None = None) -> int:
     rules = commands.add_parser("rules", help="how to play a game")
     rules.add_argument("game", nargs="?")
 
+    commands.add_parser("doctor", help="say what this machine cannot do (scripts names cannot be drawn in)")
     commands.add_parser("migrate", help="bring the database's schema up to date")
     copy = commands.add_parser("copy-db", help="copy every table, log, timer and setting to another database")
     copy.add_argument("source", help="the database to copy: an SQLite file or a postgresql:// address")
     copy.add_argument("target", help="the empty database to copy into")
+
+    ratings = commands.add_parser("ratings", help="ratings are derived from the finished games")
+    ratings.add_argument("action", choices=["rebuild"],
+                         help="rebuild: compute every rating again from the games (with the bot stopped)")
+    stats = commands.add_parser("stats", help="leaderboards, or one player's profile, from the ratings")
+    stats.add_argument("--server", default=None, help="a server (discord:<id>, or local for terminal games; "
+                                                      "default: every server with ratings)")
+    stats.add_argument("--game", default=None, help=f"one game: {', '.join(sorted(GAMES))}")
+    stats.add_argument("--player", default=None, help="a player's id (discord:<id>, console:local, ai:normal)")
+    stats.add_argument("--page", type=int, default=1, help="the leaderboard's page (10 players a page)")
 
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO if args.verbose or args.command == "run" else logging.WARNING,
@@ -97,6 +111,13 @@ def main(argv: list[str] | None = None) -> int:
             return asyncio.run(migrate(database_address(args.db)))
         if args.command == "copy-db":
             return asyncio.run(copy_db(args.source, args.target))
+        if args.command == "ratings":
+            return asyncio.run(rebuild_ratings(database_address(args.db)))
+        if args.command == "stats":
+            from bot.stats import show_stats
+
+            return asyncio.run(show_stats(store_for(database_address(args.db)), args.server, args.game, args.player,
+                                          args.page))
     except (DatabaseAddressError, ShardError) as error:
         print(error, file=sys.stderr)
         return 2
@@ -106,6 +127,10 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     if args.command == "rules":
         return show_rules(args.game)
+    if args.command == "doctor":
+        from bot.doctor import doctor
+
+        return doctor()
     parser.print_help()
     return 0
 
@@ -127,8 +152,23 @@ async def copy_db(source: str, target: str) -> int:
         print(f"✗ {problem}", file=sys.stderr)
     if problems:
         return 1
-    print(f"Copied {copied} table{'s' if copied != 1 else ''} with their logs, timers, settings, snapshots and "
-          f"pictures; every game replays the same in the copy.")
+    print(f"Copied {copied} table{'s' if copied != 1 else ''} with their logs, timers, settings, snapshots, "
+          f"pictures, ratings and notification choices; every game replays the same in the copy.")
+    return 0
+
+
+async def rebuild_ratings(address: str) -> int:
+    """Recompute every rating from the stored games."""
+    from bot.ratings import Ratings
+
+    store = store_for(address)
+    await store.open()
+    try:
+        games, players = await Ratings(store).rebuild()
+    finally:
+        await store.close()
+    print(f"Rated {games} finished game{'s' if games != 1 else ''} again: "
+          f"{players} rating{'s' if players != 1 else ''}.")
     return 0
 
 
@@ -156,12 +196,14 @@ def run_discord(database: str, shards: tuple[list[int], int] | None = None) -> i
     import discord
 
     from bot.adapters.discordbot import serve
+    from bot.doctor import warn_about_fonts
 
     try:
         cache_size = game_cache_size(os.environ.get("TILEREF_GAME_CACHE"))
     except ValueError as error:
         print(error, file=sys.stderr)
         return 2
+    warn_about_fonts()
     try:
         with contextlib.suppress(KeyboardInterrupt):
             asyncio.run(serve(token, database, shard_ids=shards[0] if shards else None,

@@ -15,6 +15,7 @@ import renderers
 from bot import narration
 from bot.i18n import _
 from bot.loader import new_game, replay
+from bot.notifying import reminder_messages
 from bot.records import DEADLINE, PLAYING, REMINDER, Notice, TableRecord, Timer
 from bot.refusals import Refused
 from bot.replies import Attachment, Message, Reply, deadline_token, mention, name_token
@@ -96,11 +97,15 @@ class ClockDuties:
                     return None
                 who = mention(seat.user_id, seat.name) if seat.user_id else name_token(seat.name)
                 text = _("⏰ {player}, your turn ends {when}.").format(player=who, when=deadline_token(deadline))
+                now = self.clock.now()
                 notice = self.referee.notice(table, len(game.log), text, kind="reminder",
-                                             mentions=[seat.user_id] if seat.user_id else [])
-                await self.store.commit(table.id, expected=len(game.log), delete_timer=timer.id, notices=[notice])
-                assert notice.id is not None
-                return Reply(public=Message(text), table_id=table.id, place=table.place, notices=[notice.id],
+                                             mentions=[seat.user_id] if seat.user_id else [], now=now)
+                direct = await reminder_messages(self.store, table, timer.seat, deadline)
+                notices = [notice, *(self.referee.notice(table, len(game.log), note, seat=s, kind="private", now=now)
+                                     for s, note in direct.items())]
+                await self.store.commit(table.id, expected=len(game.log), delete_timer=timer.id, notices=notices)
+                return Reply(public=Message(text), private={s: Message(note) for s, note in direct.items()},
+                             table_id=table.id, place=table.place, notices=[n.id for n in notices if n.id],
                              mentions=list(notice.mentions), ply=len(game.log), status=table.status)
             now = self.clock.now()
             late = sorted({t.seat for t in current if t.kind == DEADLINE and t.due <= now and t.seat in game.to_move()}

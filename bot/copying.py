@@ -1,6 +1,6 @@
-"""`tileref copy-db FROM TO`: move every table, log, timer, setting, snapshot, picture and
-announcement from one database to another (SQLite to PostgreSQL and back), then prove the copy
-by replaying every game from both and comparing them."""
+"""`tileref copy-db FROM TO`: move every table, log, timer, setting, snapshot, picture,
+announcement, rating, result and notification choice from one database to another (SQLite to
+PostgreSQL and back), then prove the copy by replaying every game from both and comparing them."""
 
 from __future__ import annotations
 

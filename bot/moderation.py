@@ -16,6 +16,7 @@ from bot import narration
 from bot.i18n import _, ngettext
 from bot.loader import GameLoader, new_game, replay
 from bot.media import RATINGS
+from bot.ratings import Ratings
 from bot.records import (
     ABORTED,
     DEADLINE,
@@ -31,6 +32,7 @@ from bot.records import (
 from bot.refusals import MovedOn, Refused, duration
 from bot.refusals import language as read_language
 from bot.replies import Message, Reply, name_token
+from bot.standings import Write
 from bot.store import StaleLog, Store
 from bot.timers import Clock, parse_reminders
 from bot.turns import Turn, confirmed
@@ -47,6 +49,7 @@ class ModerationDesk(Protocol):
     clock: Clock
     games: GameLoader
     seeds: Callable[[], int]
+    ratings: Ratings
 
     def lock(self, place: str) -> AbstractAsyncContextManager[None]: ...
     async def guarded(self, command: Awaitable[Reply]) -> Reply: ...
@@ -57,7 +60,7 @@ class ModerationDesk(Protocol):
     async def reminders(self, table: TableRecord) -> list[str]: ...
     async def commit(self, turn: Turn) -> None: ...
     async def finish(self, turn: Turn, *, headline: str = "", undo_after: int | None = None,
-                     expected: int | None = None) -> Reply: ...
+                     expected: int | None = None, also: Write | None = None) -> Reply: ...
     def lobby_reply(self, table: TableRecord, headline: str) -> Reply: ...
     async def log_length(self, place: str) -> int | None: ...
 
@@ -269,16 +272,19 @@ class Moderation:
             actions = await self.store.actions(table.id)
             _check_rollback(table, len(actions), to, reopen)
             _still_as_seen(seen, len(actions))
+            reopened = table.status == FINISHED
             game = new_game(table)
             replay(game, actions[:to])
             del table.seats[game.players:]  # players who joined after move `to` are gone with it
             table.status = PLAYING
             turn = Turn(self.store, table, game, [], self.clock.now(), await self.referee.reminders(table),
                         beginning=True)
+            turn.began_by = user.id
             turn.reshuffle(self.referee.seeds(), f"mod:{user.id}")
             self.games.forget(table.id)
             self.games.snapshot_rolled_back(table.id, to)
             return await self.referee.finish(turn, undo_after=to, expected=len(actions),
+                                             also=self.referee.ratings.taking_back(table.id) if reopened else None,
                                              headline=_("⏪ {moderator} rolled the game back to move {move}.").format(
                                                  moderator=name_token(user.name), move=to))
 

@@ -17,17 +17,20 @@ from contextlib import asynccontextmanager
 from typing import Any
 
 import renderers
-from bot import narration
+from bot import narration, rematch
 from bot.announcing import ClockDuties
 from bot.i18n import DEFAULT as DEFAULT_LANGUAGE
 from bot.i18n import N_, _, said, speak
 from bot.loader import DEFAULT_GAME_CACHE, STARTING_SEATS, GameLoader, new_game
 from bot.media import decoded
 from bot.moderation import Moderation
+from bot.notifying import turn_messages
 from bot.outbox import DEFAULT_LEASE, SWEEP_SECONDS, OutboxSender
+from bot.ratings import RATED, Ratings
 from bot.records import (
     ABORTED,
     DEADLINE,
+    FINISHED,
     LOBBY,
     PLAYING,
     Notice,
@@ -39,6 +42,7 @@ from bot.records import (
 )
 from bot.refusals import MovedOn, Refused, duration, language, parse_options
 from bot.replies import Attachment, Message, Reply, clean_name, name_token, refusal
+from bot.standings import Sql, Write
 from bot.store import PlaceTaken, StaleLog, StaleTable, Store
 from bot.timers import Clock, SystemClock, TimerDispatcher, format_duration
 from bot.turns import Turn, Unconfirmed, confirmed
@@ -98,6 +102,7 @@ class Referee:
         self.ai_seconds = ai_seconds
         self.delivery_lease = delivery_lease
         self.games = GameLoader(store, capacity=cache_size, snapshot_every=snapshot_every)
+        self.ratings = Ratings(store)
         self.moderation = Moderation(self)
         self.duties = ClockDuties(self)
         self.timers = TimerDispatcher(store, self.clock, self.duties.on_timer)
@@ -199,9 +204,12 @@ class Referee:
         ai_level = parsed.pop(AI_LEVEL, None)
         if ai_level is not None:
             parsed[AI_LEVEL] = self._level(ai_level)
+        rated = parsed.pop(RATED, None)
+        if rated is not None:
+            parsed[RATED] = "off" if _switch(rated, RATED) is False else "on"
         try:
             chosen = GAMES[name].Options.parse({k: v for k, v in parsed.items()
-                                                if k not in (AI_SECONDS, AI_LEVEL, LANGUAGE)})
+                                                if k not in (AI_SECONDS, AI_LEVEL, LANGUAGE, RATED)})
         except GameError as error:
             raise Refused(str(error)) from None
         turn_seconds = GAMES[name].default_turn_seconds_for(chosen) or Settings("").turn_seconds
@@ -217,6 +225,8 @@ class Referee:
         meta: dict[str, Any] = {AI_SECONDS: float(parsed.pop(AI_SECONDS))} if AI_SECONDS in parsed else {}
         if AI_LEVEL in parsed:
             meta[AI_LEVEL] = parsed.pop(AI_LEVEL)
+        if parsed.pop(RATED, "on") == "off":
+            meta[RATED] = False
         server = (await self.store.settings(guild)).language if guild else None
         meta[LANGUAGE] = parsed.pop(LANGUAGE, None) or server or language or DEFAULT_LANGUAGE
         speak(meta[LANGUAGE])
@@ -282,6 +292,14 @@ class Referee:
                 if table.status == ABORTED:
                     return Reply(public=Message(headline + " " + _("Nobody is left, so the table is closed.")),
                                  table_id=table.id, place=place, status=table.status)
+                if what == "join" and rematch.everyone_joined(table):
+                    try:
+                        begun = await self._begin(place, user, everyone_in=True)
+                    except Refused:  # the seats do not suit the game: the lobby stays open
+                        return self.lobby_reply(table, headline)
+                    if begun.public is not None:
+                        begun.public.text = f"{headline}\n{begun.public.text}"
+                    return begun
                 return self.lobby_reply(table, headline)
             raise StaleTable(0, 0)
 
@@ -314,6 +332,34 @@ class Referee:
         bot_name = next((f"{n} (bot)" for n in BOT_NAMES if f"{n} (bot)" not in taken), f"Bot {len(table.seats) + 1}")
         table.seats.append(SeatRecord(len(table.seats), bot_name, None, agent))
         return _("🤖 {player} ({agent} AI) sits down.").format(player=name_token(bot_name), agent=agent)
+
+    async def rematch_problem(self, place: str, user: User) -> str | None:
+        """Why `user` may not open a rematch of the game at `place` (None: they may)."""
+        try:
+            rematch.check(await self.status(place), user)
+        except Refused as refused:
+            return str(refused)
+        return None
+
+    async def rematch(self, place: str, new_place: str, user: User) -> Reply:
+        """Open a rematch of the finished game at `place` at `new_place` (see `bot.rematch`); the
+        reply's public message is its lobby, mentioning the invited players."""
+        return await self.guarded(self._rematch(place, new_place, user))
+
+    async def _rematch(self, place: str, new_place: str, user: User) -> Reply:
+        async with self.lock(place):
+            old = await self.table(place)
+            rematch.check(old, user)
+            table = rematch.new_table(old, new_place, user, self.clock.now())
+            try:
+                await self.store.create_table(table)
+            except PlaceTaken:
+                raise Refused(_("there is already a table there")) from None
+            old.meta[rematch.REMATCH] = new_place
+            await self.store.save_table(old)
+        reply = self.lobby_reply(table, rematch.invitation(old, table, user, GAMES[table.game].title))
+        reply.mentions = list(table.meta[rematch.INVITED])
+        return reply
 
     @staticmethod
     def _hosting(table: TableRecord, user: User, refused: str) -> None:
@@ -351,30 +397,39 @@ class Referee:
 
     async def _start(self, place: str, user: User) -> Reply:
         async with self.lock(place):
-            table = await self.table(place)
-            if table.status != LOBBY:
-                raise Refused(_("the game has already started") if table.status == PLAYING
-                              else _("this table is closed"))
+            return await self._begin(place, user)
+
+    async def _begin(self, place: str, user: User, *, everyone_in: bool = False) -> Reply:
+        """Start the game at `place` for `user` (the place's lock is held). `everyone_in`: every
+        player invited to a rematch has joined, which starts it whoever joined last (else only
+        the host or a moderator may)."""
+        table = await self.table(place)
+        if table.status != LOBBY:
+            raise Refused(_("the game has already started") if table.status == PLAYING
+                          else _("this table is closed"))
+        if not everyone_in:
             self._hosting(table, user, _("only {player} or a moderator can start this game"))
-            cls = GAMES[table.game]
-            if len(table.seats) < cls.min_players:
-                raise Refused(_("{game} needs at least {needed} players; {seated} seated").format(
-                    game=cls.title, needed=cls.min_players, seated=len(table.seats)))
-            if len(table.seats) not in cls.player_counts():
-                raise Refused(_("{game} is played by {counts} players; {seated} seated").format(
-                    game=cls.title, counts=", ".join(map(str, cls.player_counts())), seated=len(table.seats)))
-            table.seed = self.seeds()
-            table.status = PLAYING
-            table.meta[STARTING_SEATS] = len(table.seats)
-            game = new_game(table)
-            turn = Turn(self.store, table, game, [], self.clock.now(), await self.reminders(table), beginning=True)
-            turn.events += game.opening
-            seated = ", ".join(name_token(s.name) for s in table.seats)
-            try:
-                return await self.finish(turn, headline=_("🎲 {game} begins: {players}.").format(
-                    game=cls.title, players=seated))
-            except StaleTable:
-                raise Refused(_("the game has already started")) from None
+        cls = GAMES[table.game]
+        if len(table.seats) < cls.min_players:
+            raise Refused(_("{game} needs at least {needed} players; {seated} seated").format(
+                game=cls.title, needed=cls.min_players, seated=len(table.seats)))
+        if len(table.seats) not in cls.player_counts():
+            raise Refused(_("{game} is played by {counts} players; {seated} seated").format(
+                game=cls.title, counts=", ".join(map(str, cls.player_counts())), seated=len(table.seats)))
+        rematch.in_old_order(table)
+        table.seed = self.seeds()
+        table.status = PLAYING
+        table.meta[STARTING_SEATS] = len(table.seats)
+        game = new_game(table)
+        turn = Turn(self.store, table, game, [], self.clock.now(), await self.reminders(table), beginning=True)
+        turn.began_by = user.id
+        turn.events += game.opening
+        seated = ", ".join(name_token(s.name) for s in table.seats)
+        try:
+            return await self.finish(turn, headline=_("🎲 {game} begins: {players}.").format(
+                game=cls.title, players=seated))
+        except StaleTable:
+            raise Refused(_("the game has already started")) from None
 
     # =========================================================================================
     # playing
@@ -554,6 +609,12 @@ class Referee:
     async def suggestions(self, place: str, user: User, typed: str = "", limit: int = 25) -> list[str]:
         """Legal moves for the caller that match what they typed (`Game.suggestion_match`): those
         that start with it first, in the game's order of preference."""
+        return [action for _, action in await self.suggestion_choices(place, user, typed, limit)]
+
+    async def suggestion_choices(self, place: str, user: User, typed: str = "",
+                                 limit: int = 25) -> list[tuple[str, str]]:
+        """`suggestions` as (what to show, the action): the game's own way of showing each move
+        (`Game.describe_action`: Triominoes shows the tile as it is in the hand, then turned)."""
         table = await self.store.table_at(place)
         if table is None or table.status != PLAYING or table.seat_of(user.id) is None:
             return []
@@ -563,7 +624,7 @@ class Referee:
         actions = game.rank_suggestions(seat, game.legal_actions(seat))
         matched = [(rank, index, a) for index, a in enumerate(actions)
                    if (rank := game.suggestion_match(a, typed)) is not None]
-        return [a for _, _, a in sorted(matched)][:limit]
+        return [(game.describe_action(seat, a), a) for _, _, a in sorted(matched)][:limit]
 
     # =========================================================================================
     # moderators and server settings (carried out by `bot.moderation.Moderation`)
@@ -688,10 +749,10 @@ class Referee:
         return await self.store.timers(table.id)
 
     async def commit(self, turn: Turn, *, undo_after: int | None = None, expected: int | None = None,
-                      notices: list[Notice] | None = None) -> None:
+                     notices: list[Notice] | None = None, also: Write | None = None) -> None:
         self._first_timers.pop(turn.table.place, None)  # a commit rewrites them
         try:
-            timers = await turn.commit(undo_after=undo_after, expected=expected, notices=notices or [])
+            timers = await turn.commit(undo_after=undo_after, expected=expected, notices=notices or [], also=also)
         except BaseException:
             self.games.forget(turn.table.id)
             raise
@@ -717,14 +778,17 @@ class Referee:
                       lease_until=now + self.delivery_lease)
 
     async def finish(self, turn: Turn, *, headline: str = "", undo_after: int | None = None,
-                      expected: int | None = None) -> Reply:
+                     expected: int | None = None, also: Write | None = None) -> Reply:
         """Make the forced and AI moves, then commit them with their announcements, and tell
         the table what happened. Nothing after the commit can undo or hide the move: a picture
         that cannot be drawn is left out, with a note."""
         await turn.play_automatic(float(turn.table.meta.get(AI_SECONDS, self.ai_seconds)))
+        playing = turn.table.status == PLAYING
         turn.plan()
         reply = self._move_reply(turn, headline=headline)
         table = turn.table
+        rating = await self._rating(turn, reply) if playing and table.status == FINISHED else None
+        await self._tell_turns(turn, reply)
         notices = []
         now = self.clock.now()
         if reply.public is not None:
@@ -733,7 +797,8 @@ class Referee:
         self._ask_for_pictures(turn, reply)
         notices += [self.notice(table, len(turn.game.log), m.text, seat=seat, kind="private", now=now)
                     for seat, m in reply.private.items()]
-        await self.commit(turn, undo_after=undo_after, expected=expected, notices=notices)
+        await self.commit(turn, undo_after=undo_after, expected=expected, notices=notices,
+                          also=_both(also, rating))
         reply.notices = [n.id for n in notices if n.id is not None]
         if reply.public is not None:
             try:
@@ -773,11 +838,42 @@ class Referee:
             if event.to is not None and not table.seats[event.to].is_ai:
                 message = private.setdefault(event.to, Message())
                 message.text = f"{message.text}\n{said(event.template, dict(event.args), event.text)}".strip()
-        acted = {a.seat for a in turn.actions if a.seat >= 0 and a.actor == table.seats[a.seat].user_id}
-        pinged = [u for s in sorted(turn.fresh - acted) if (u := table.seats[s].user_id)]
+        pinged = [u for s in self._pinged_seats(turn) if (u := table.seats[s].user_id)]
         return Reply(public=Message(named("\n".join(p for p in parts if p), table)), private=private,
                      events=list(turn.events), table_id=table.id, place=table.place, mentions=pinged,
                      ply=len(game.log), status=table.status)
+
+    async def _tell_turns(self, turn: Turn, reply: Reply) -> None:
+        """Add to each seat's private part of `reply` the message telling its player that their
+        turn began, for those who asked for one (`/notify`). Every commit that can begin a turn
+        comes through here (`finish`), so a turn brings one message; a turn the player began
+        themselves brings none."""
+        table = turn.table
+        told = [s for s in self._pinged_seats(turn) if table.seats[s].user_id != turn.began_by]
+        for seat, text in (await turn_messages(self.store, table, told, turn.deadlines)).items():
+            message = reply.private.setdefault(seat, Message())
+            message.text = f"{message.text}\n{text}".strip()
+
+    async def _rating(self, turn: Turn, reply: Reply) -> Write | None:
+        """For a game this command finished: its rating changes added to the announcement, and
+        the writes that record them with the commit. A rating that cannot be worked out never
+        keeps the game from ending: it is logged, and `tileref ratings rebuild` rates the game."""
+        try:
+            changes = await self.ratings.preview(turn.table, turn.game, turn.now)
+            write = self.ratings.recording(turn.table, turn.game, turn.now)
+        except Exception:
+            log.exception("rating table %s failed; it ends unrated", turn.table.id)
+            return None
+        if changes and reply.public is not None:
+            reply.public.text += "\n" + changes
+        return write
+
+    @staticmethod
+    def _pinged_seats(turn: Turn) -> list[int]:
+        """The seats whose turn began in this command, but for those that began it themselves."""
+        table = turn.table
+        acted = {a.seat for a in turn.actions if a.seat >= 0 and a.actor == table.seats[a.seat].user_id}
+        return sorted(turn.fresh - acted)
 
     async def board_attachments(self, game: Game, table_id: int, viewer: int | None = None, *,
                                  deadlines: Mapping[int, float] | None = None) -> list[Attachment]:
@@ -813,6 +909,30 @@ class Referee:
         if self.render_images and game.name in renderers.RENDERERS:
             attachments.append(Attachment(f"{game.name}-hand.png", renderers.render_hand(game, seat), "your hand"))
         return Message(text, attachments)
+
+
+def _both(first: Write | None, then: Write | None) -> Write | None:
+    """Two sets of writes made one after the other in one transaction (either may be None)."""
+    if first is None or then is None:
+        return first or then
+    assert first is not None and then is not None
+
+    async def write(db: Sql) -> None:
+        await first(db)
+        await then(db)
+
+    return write
+
+
+def _switch(value: str, option: str) -> bool:
+    """An on/off option's value (Refused, saying what to write, if it is neither)."""
+    cleaned = value.strip().lower()
+    if cleaned in ("on", "yes", "true", "1"):
+        return True
+    if cleaned in ("off", "no", "false", "0"):
+        return False
+    raise Refused(_("{option} is on or off, like {option}=off, not '{value}'").format(option=option,
+                                                                                     value=echo(value)))
 
 
 def _split(text: str, separator: str | None) -> list[str]:

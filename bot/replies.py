@@ -1,12 +1,14 @@
 """What the referee answers: public text and images, a note for the caller alone, private
 messages per seat, and the engine's events. Transports turn a Reply into messages.
 
-Text may contain three kinds of token, which each transport renders its own way:
+Text may contain four kinds of token, which each transport renders its own way:
 * mentions `<@user-id|name>` (Discord: a real mention; the console: the name);
 * names `<n:name>`: a player's name, which must never be read as markup (Discord escapes its
   markdown; the console prints it as it is);
 * times `<t:1800000000:R>`: a moment, such as a deadline (Discord shows it in each reader's own
-  time, counting down; the console says "in 5m").
+  time, counting down; the console says "in 5m");
+* links `<l:place|server>`: the way to a table's place (Discord: a jump link to the thread; the
+  console: nothing).
 """
 
 from __future__ import annotations
@@ -100,6 +102,12 @@ def deadline_token(when: float) -> str:
     return f"<t:{round(when)}:R>"
 
 
+def link_token(place: str, guild: str | None) -> str:
+    """A token for the way to a table's place on its server."""
+    return f"<l:{place}|{guild or ''}>"
+
+
+_LINK = re.compile(r"<l:([^|>]*)\|([^>]*)>")
 _MENTION = re.compile(r"<@([^|>]+)\|([^>]*)>")
 _NAME = re.compile(r"<n:([^>]*)>")
 _TIME = re.compile(r"<t:(-?\d+):R>")
@@ -108,6 +116,11 @@ _TIME = re.compile(r"<t:(-?\d+):R>")
 def render_mentions(text: str, render: Callable[[str, str], str]) -> str:
     """Replace each mention token with `render(user_id, name)`."""
     return _MENTION.sub(lambda m: render(m.group(1), m.group(2)), text)
+
+
+def render_links(text: str, render: Callable[[str, str], str]) -> str:
+    """Replace each link token with `render(place, server)`."""
+    return _LINK.sub(lambda m: render(m.group(1), m.group(2)), text)
 
 
 def render_names(text: str, render: Callable[[str], str]) -> str:
@@ -130,4 +143,5 @@ def render_times(text: str, now: float | None = None) -> str:
 
 def plain(text: str, now: float | None = None) -> str:
     """Every token as plain text: mentions and names as the names, times as "in 5m"."""
+    text = render_links(text, lambda _place, _server: "")
     return render_times(render_names(render_mentions(text, lambda _user, name: name), lambda name: name), now)

@@ -14,7 +14,7 @@ import json
 import logging
 import sqlite3
 from abc import ABC, abstractmethod
-from collections.abc import AsyncIterator, Callable, Iterable, Sequence
+from collections.abc import AsyncIterator, Callable, Iterable, Mapping, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import asdict
 from pathlib import Path
@@ -23,6 +23,7 @@ from typing import Any
 import aiosqlite
 
 from bot.records import OPEN_STATUSES, ActionRecord, FirstRead, Notice, SeatRecord, Settings, TableRecord, Timer
+from bot.standings import Sql, Standings, Write
 
 log = logging.getLogger(__name__)
 
@@ -51,12 +52,16 @@ class PlaceTaken(Exception):
         self.place = place
 
 
-DUMPED = ("tables", "seats", "actions", "timers", "settings", "snapshots", "outbox", "pictures")
+DUMPED = ("tables", "seats", "actions", "timers", "settings", "snapshots", "outbox", "pictures", "results", "ratings",
+          "notify")
 """Every table of the schema, parents first: what `dump` and `load` move between databases."""
 
 
 class Store(ABC):
-    """What the referee needs from persistence. Every write is durable when it returns."""
+    """What the referee needs from persistence. Every write is durable when it returns.
+    `standings` holds what carries over between games: ratings, results, notification choices."""
+
+    standings: Standings
 
     @abstractmethod
     async def open(self) -> None: ...
@@ -118,12 +123,13 @@ class Store(ABC):
     async def commit(self, table_id: int, *, expected: int, actions: Sequence[ActionRecord] = (),
                      table: TableRecord | None = None, timers: Sequence[Timer] | None = None,
                      undo_after: int | None = None, notices: Sequence[Notice] = (),
-                     delete_timer: int | None = None) -> None:
+                     delete_timer: int | None = None, also: Write | None = None) -> None:
         """In one transaction: check the live log has `expected` actions (else StaleLog), undo
         every action after ply `undo_after` if given, append `actions`, save `table` with its
         seats (StaleTable if it changed since it was read), replace the table's timers with
         `timers` if given (else delete the one timer `delete_timer`: StaleLog if it is already
-        gone, so a timer fires once), and add `notices` to the outbox (their ids are set)."""
+        gone, so a timer fires once), add `notices` to the outbox (their ids are set), and make
+        the writes `also` makes (a finished game's ratings)."""
 
     # ---- the outbox -------------------------------------------------------------------------
 
@@ -283,6 +289,54 @@ MIGRATIONS: list[str] = [
         PRIMARY KEY (table_id, seat, kind)
     );
     """,
+    # 4: ratings and results (derived from finished games), turn-notification choices, seats by player
+    """
+    CREATE TABLE results (
+        table_id INTEGER NOT NULL REFERENCES tables(id) ON DELETE CASCADE,
+        seat INTEGER NOT NULL,
+        guild TEXT NOT NULL,
+        game TEXT NOT NULL,
+        place TEXT NOT NULL,
+        player TEXT NOT NULL,
+        name TEXT NOT NULL,
+        rank INTEGER NOT NULL,
+        team INTEGER NOT NULL,
+        entrants INTEGER NOT NULL,
+        won INTEGER NOT NULL,
+        finished_at REAL NOT NULL,
+        mu_before REAL NOT NULL,
+        sigma_before REAL NOT NULL,
+        mu REAL NOT NULL,
+        sigma REAL NOT NULL,
+        beaten_name TEXT,
+        beaten_score REAL,
+        PRIMARY KEY (table_id, seat)
+    );
+    CREATE INDEX results_by_player ON results(guild, player, game, finished_at);
+    CREATE INDEX results_best_win ON results(guild, player, game, beaten_score) WHERE beaten_score IS NOT NULL;
+    CREATE INDEX results_in_order ON results(guild, game, finished_at, table_id, seat);
+    CREATE TABLE ratings (
+        guild TEXT NOT NULL,
+        game TEXT NOT NULL,
+        player TEXT NOT NULL,
+        name TEXT NOT NULL,
+        mu REAL NOT NULL,
+        sigma REAL NOT NULL,
+        score REAL NOT NULL,
+        games INTEGER NOT NULL,
+        wins INTEGER NOT NULL,
+        PRIMARY KEY (guild, game, player)
+    );
+    CREATE INDEX ratings_board ON ratings(guild, game, score DESC, player);
+    CREATE INDEX ratings_by_player ON ratings(guild, player, game);
+    CREATE TABLE notify (
+        user_id TEXT NOT NULL,
+        guild TEXT NOT NULL,
+        mode TEXT NOT NULL,
+        PRIMARY KEY (user_id, guild)
+    );
+    CREATE INDEX seats_by_user ON seats(user_id, table_id);
+    """,
 ]
 
 OUTBOX_LEASE = 30.0
@@ -303,6 +357,17 @@ class SQLiteStore(Store):
         self._writer: aiosqlite.Connection | None = None
         self._reader: aiosqlite.Connection | None = None
         self._write_lock = asyncio.Lock()
+        self.standings = Standings(self._read_sql, self._sql_transaction)
+
+    @asynccontextmanager
+    async def _read_sql(self) -> AsyncIterator[Sql]:
+        yield _SQLiteSql(self.reader)
+
+    @asynccontextmanager
+    async def _sql_transaction(self, lock: str) -> AsyncIterator[Sql]:
+        """A write transaction (SQLite has one writer at a time, so `lock` needs nothing more)."""
+        async with self._transaction() as db:
+            yield _SQLiteSql(db)
 
     async def open(self) -> None:
         """Open the file, creating it and migrating its schema as needed."""
@@ -454,7 +519,7 @@ class SQLiteStore(Store):
     async def commit(self, table_id: int, *, expected: int, actions: Sequence[ActionRecord] = (),
                      table: TableRecord | None = None, timers: Sequence[Timer] | None = None,
                      undo_after: int | None = None, notices: Sequence[Notice] = (),
-                     delete_timer: int | None = None) -> None:
+                     delete_timer: int | None = None, also: Write | None = None) -> None:
         async with self._transaction() as db:
             actual = await _count(db, table_id)
             if actual != expected:
@@ -484,6 +549,8 @@ class SQLiteStore(Store):
                     (notice.table_id, notice.place, notice.ply, notice.seat, json.dumps(notice.data()),
                      notice.created_at, notice.lease_until or notice.created_at + OUTBOX_LEASE))
                 notice.id = cursor.lastrowid
+            if also is not None:
+                await also(_SQLiteSql(db))
         if table is not None:
             table.version += 1
 
@@ -591,6 +658,25 @@ class SQLiteStore(Store):
                     columns = ", ".join(row)
                     marks = ", ".join("?" for _ in row)
                     await db.execute(f"INSERT INTO {name} ({columns}) VALUES ({marks})", tuple(row.values()))
+
+
+class _SQLiteSql:
+    """`bot.standings.Sql` on an aiosqlite connection."""
+
+    def __init__(self, db: aiosqlite.Connection) -> None:
+        self.db = db
+
+    async def fetch(self, sql: str, *args: Any) -> list[Mapping[str, Any]]:
+        return list(await self.db.execute_fetchall(sql, args))  # type: ignore[arg-type]
+
+    async def execute(self, sql: str, *args: Any) -> None:
+        await self.db.execute(sql, args)
+
+    async def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
+        await self.db.executemany(sql, rows)
+
+    async def lock(self, name: str) -> None:
+        """Nothing to do: SQLite's writes are one at a time."""
 
 
 async def _count(db: aiosqlite.Connection, table_id: int) -> int:

@@ -11,10 +11,11 @@ claimed with `FOR UPDATE SKIP LOCKED`, so two processes never send the same one 
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import re
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import asdict
 from typing import Any
@@ -22,6 +23,7 @@ from typing import Any
 import asyncpg
 
 from bot.records import OPEN_STATUSES, ActionRecord, FirstRead, Notice, SeatRecord, Settings, TableRecord, Timer
+from bot.standings import Sql, Standings, Write
 from bot.store import DUMPED, MIGRATIONS, OUTBOX_LEASE, PlaceTaken, StaleLog, StaleTable, Store, settings_from
 
 log = logging.getLogger(__name__)
@@ -158,6 +160,20 @@ class PostgresStore(Store):
         self._locks: asyncpg.Pool | None = None
         """Connections that hold commands' advisory locks: a pool of their own, so commands
         waiting for a lock never take the connections that commits need."""
+        self.standings = Standings(self._read_sql, self._sql_transaction)
+
+    @asynccontextmanager
+    async def _read_sql(self) -> AsyncIterator[Sql]:
+        async with self.pool.acquire() as db:
+            yield _PostgresSql(db)
+
+    @asynccontextmanager
+    async def _sql_transaction(self, lock: str) -> AsyncIterator[Sql]:
+        """A transaction holding the advisory lock named `lock` until it ends."""
+        async with self._transaction() as db:
+            sql = _PostgresSql(db)
+            await sql.lock(lock)
+            yield sql
 
     def __repr__(self) -> str:
         return f"PostgresStore({self.address.split('@')[-1]!r}{', schema=' + self.schema if self.schema else ''})"
@@ -294,11 +310,12 @@ class PostgresStore(Store):
     async def commit(self, table_id: int, *, expected: int, actions: Sequence[ActionRecord] = (),
                      table: TableRecord | None = None, timers: Sequence[Timer] | None = None,
                      undo_after: int | None = None, notices: Sequence[Notice] = (),
-                     delete_timer: int | None = None) -> None:
+                     delete_timer: int | None = None, also: Write | None = None) -> None:
         written = table or TableRecord(id=table_id, place="", game="", options={}, status="", seed=0,
                                        turn_seconds=None, created_by="", created_at=0.0)
         try:
-            async with self.pool.acquire() as db:  # one statement: its own transaction
+            async with self.pool.acquire() as db, (db.transaction() if also else contextlib.nullcontext()):
+                # without `also`, one statement: its own transaction
                 ids = await db.fetchval(
                     "SELECT tileref_commit($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16,"
                     " $17, $18)",
@@ -310,6 +327,8 @@ class PostgresStore(Store):
                     None if timers is None else json.dumps([[t.seat, t.kind, t.due, t.ply] for t in timers]),
                     json.dumps([[n.place, n.ply, n.seat, json.dumps(n.data()), n.created_at,
                                  n.lease_until or n.created_at + OUTBOX_LEASE] for n in notices]))
+                if also is not None:
+                    await also(_PostgresSql(db))
         except asyncpg.UniqueViolationError:
             raise StaleLog(table_id, expected, expected + 1) from None
         except asyncpg.RaiseError as error:
@@ -441,6 +460,32 @@ class PostgresStore(Store):
             await connection.execute(f'DROP SCHEMA IF EXISTS "{self.schema}" CASCADE')
         finally:
             await connection.close()
+
+
+class _PostgresSql:
+    """`bot.standings.Sql` on an asyncpg connection: `?` placeholders become `$1`, `$2`, …"""
+
+    def __init__(self, db: asyncpg.Connection) -> None:
+        self.db = db
+
+    async def fetch(self, sql: str, *args: Any) -> list[Mapping[str, Any]]:
+        return list(await self.db.fetch(numbered(sql), *args))
+
+    async def execute(self, sql: str, *args: Any) -> None:
+        await self.db.execute(numbered(sql), *args)
+
+    async def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
+        if rows:
+            await self.db.executemany(numbered(sql), rows)
+
+    async def lock(self, name: str) -> None:
+        await self.db.execute("SELECT pg_advisory_xact_lock($1, hashtext($2))", LOCKS, name)
+
+
+def numbered(sql: str) -> str:
+    """SQLite's `?` placeholders as PostgreSQL's `$1`, `$2`, … (none may stand in a literal)."""
+    count = iter(range(1, sql.count("?") + 1))
+    return re.sub(r"\?", lambda _match: f"${next(count)}", sql)
 
 
 async def _nothing_to_reset(db: asyncpg.Connection) -> None:

@@ -16,6 +16,7 @@ import asyncio
 from collections.abc import Awaitable, Sequence
 
 from bot.records import DEADLINE, FINISHED, PLAYING, ActionRecord, Notice, SeatRecord, TableRecord, Timer
+from bot.standings import Write
 from bot.store import PlaceTaken, StaleLog, StaleTable, Store
 from bot.timers import plan_timers
 from engine import Event, Game
@@ -23,6 +24,8 @@ from engine.ai import agent
 from engine.core import CHANCE, RESIGN
 
 AI_STEP_LIMIT = 20_000
+WAITING = "waiting"
+"""The table meta key listing the seats of people the game waits for (what /games reads)."""
 
 
 class Unconfirmed(Exception):
@@ -67,6 +70,9 @@ class Turn:
             t.seat: (t.ply, t.due - turn) for t in timers_before if t.kind == DEADLINE}
         self.fresh: set[int] = set()
         """Seats whose turn began during this command (they are the ones to ping)."""
+        self.began_by: str | None = None
+        """Who issued a command that acts for no seat (Start, a rollback): a turn it begins for
+        them is one they began themselves."""
         self._turn_count = game.turn_count()
         self._observe()
         if not beginning:
@@ -164,6 +170,7 @@ class Turn:
         """The timers the table will have after this command (also `deadlines`)."""
         if self.game.outcome() is not None and self.table.status == PLAYING:
             self.table.status = FINISHED
+        self.table.meta[WAITING] = sorted(self.waiting) if self.table.status == PLAYING else []
         if self.table.status != PLAYING or self.table.paused:
             self.timers_after = []
         else:
@@ -178,8 +185,9 @@ class Turn:
         return {t.seat: t.due for t in timers if t.kind == DEADLINE}
 
     async def commit(self, *, undo_after: int | None = None, expected: int | None = None,
-                     notices: Sequence[Notice] = ()) -> list[Timer]:
-        """Write everything; the game must not have been changed by anyone else meanwhile.
+                     notices: Sequence[Notice] = (), also: Write | None = None) -> list[Timer]:
+        """Write everything (and what `also` writes, in the same transaction); the game must not
+        have been changed by anyone else meanwhile.
         Raises StaleLog or StaleTable if it was (nothing written), the store's error if the
         turn is known not to be written, and `Unconfirmed` if it may have been (or was) written
         although the store failed to say so."""
@@ -187,7 +195,7 @@ class Turn:
         try:
             await self.store.commit(self.table.id, expected=self.start_length if expected is None else expected,
                                     actions=self.actions, table=self.table, timers=timers, undo_after=undo_after,
-                                    notices=notices)
+                                    notices=notices, also=also)
         except (StaleLog, StaleTable, PlaceTaken):
             raise
         except Exception as error:

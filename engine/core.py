@@ -348,6 +348,12 @@ class Game(ABC):
         (Tetromic: most rows cleared first). By default as they are."""
         return actions
 
+    def describe_action(self, seat: int, action: str) -> str:
+        """How hints and autocomplete show the legal `action` to `seat`: by default the action
+        itself. A game may show more (Triominoes: the tile as it is in the hand, then turned as
+        the placement needs); whatever it shows still parses as `action`."""
+        return action
+
     def suggestion_match(self, action: str, typed: str) -> int | None:
         """How well the legal `action` matches what a player has typed so far, for autocomplete:
         0 when it starts with it, 1 when it contains it, None when it does not match. Games

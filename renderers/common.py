@@ -1,24 +1,23 @@
 """What every game renderer shares: the palette, fonts, a labelled grid canvas, PNG encoding,
 and the `render` / `render_hand` entries that dispatch on the game's name.
 
-Everything here is pure: a function takes values and returns an image or bytes. Nothing reads
-files or the system's fonts; text uses Pillow's bundled scalable font.
+Everything here is pure: a function takes values and returns an image or bytes. Words are drawn
+by `renderers.text` (its fonts and fitting are re-exported here).
 """
 
 from __future__ import annotations
 
 import inspect
 import io
-import re
 import time
-import unicodedata
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageDraw
+
+from renderers.text import COLOUR_GLYPHS, draw_text, note_page
 
 if TYPE_CHECKING:
     from engine.core import Game
@@ -106,199 +105,6 @@ def N_(text: str) -> str:
 def say(text: str) -> str:
     """`text` (marked with `N_`) in the language of the table being served."""
     return translate(text)
-
-
-# ---------------------------------------------------------------------------------------------
-# Fonts
-
-
-@lru_cache(maxsize=64)
-def font(size: int) -> ImageFont.FreeTypeFont:
-    """Pillow's bundled scalable font at `size` pixels: the first choice for every character it
-    has (see `fonts` for the rest)."""
-    loaded = ImageFont.load_default(size=size)
-    if not isinstance(loaded, ImageFont.FreeTypeFont):  # pragma: no cover - Pillow without FreeType
-        raise RuntimeError("the board renderer needs Pillow built with FreeType")
-    return loaded
-
-
-ASSETS = Path(__file__).resolve().parent / "assets"
-WIDE_FONT = ASSETS / "DejaVuSans.ttf"
-"""Bundled with tileref: Latin, Greek and Cyrillic in full (and much else)."""
-CJK_FONTS = (
-    "/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc",
-    "/usr/share/fonts/opentype/noto/NotoSansCJKsc-Regular.otf",
-    "/usr/share/fonts/truetype/noto/NotoSansCJK-Regular.ttc",
-    "/usr/share/fonts/truetype/wqy/wqy-zenhei.ttc",
-    "/usr/share/fonts/truetype/wqy/wqy-microhei.ttc",
-    "/usr/share/fonts/truetype/droid/DroidSansFallbackFull.ttf",
-    "/usr/share/fonts/truetype/arphic/uming.ttc",
-    "/System/Library/Fonts/PingFang.ttc",
-    "C:/Windows/Fonts/msyh.ttc",
-)
-"""System fonts for Chinese, Japanese and Korean, used where one is installed (the Docker image
-installs Noto Sans CJK); the first that exists is taken."""
-PLACEHOLDER = "□"
-"""Drawn for a character no font has, so nothing in a name silently disappears."""
-
-
-@lru_cache(maxsize=1)
-def _font_files() -> tuple[str, ...]:
-    files = [str(WIDE_FONT)] if WIDE_FONT.exists() else []
-    cjk = next((path for path in CJK_FONTS if Path(path).exists()), None)
-    return (*files, cjk) if cjk else tuple(files)
-
-
-@lru_cache(maxsize=64)
-def fonts(size: int) -> tuple[ImageFont.FreeTypeFont, ...]:
-    """Every font at `size`, in the order they are tried for a character: Pillow's own, the
-    bundled wide one, then a system CJK font if there is one."""
-    return (font(size), *(ImageFont.truetype(path, size) for path in _font_files()))
-
-
-_PROBE = 24
-_MISSING = "\U0010fffd"  # a private-use code point no font draws: its glyph is the font's "missing" box
-
-
-def _glyph(face: ImageFont.FreeTypeFont, text: str) -> bytes:
-    image = Image.new("L", (2 * _PROBE, 2 * _PROBE), 0)
-    ImageDraw.Draw(image).text((4, 4), text, fill=255, font=face)
-    return image.tobytes()
-
-
-@lru_cache(maxsize=32768)
-def _has(index: int, char: str) -> bool:
-    """Whether font `index` of `fonts` has a glyph for `char`."""
-    if char.isspace() or unicodedata.category(char).startswith(("M", "C")):
-        return True
-    face = fonts(_PROBE)[index]
-    drawn = _glyph(face, char)
-    return drawn != _glyph(face, _MISSING) and any(drawn)
-
-
-def _runs(text: str) -> list[tuple[int, str]]:
-    """`text` cut into runs drawn with one font each (font index, characters). A word is drawn in
-    the first font that has all its letters (so "Zoë" is not a patchwork); otherwise letter by
-    letter; a character no font has becomes PLACEHOLDER."""
-    count = len(fonts(_PROBE))
-    runs: list[tuple[int, str]] = []
-
-    def add(index: int, chars: str) -> None:
-        if runs and runs[-1][0] == index:
-            runs[-1] = (index, runs[-1][1] + chars)
-        else:
-            runs.append((index, chars))
-
-    for word in re.split(r"(\s+)", unicodedata.normalize("NFC", text)):
-        whole = next((i for i in range(count) if all(_has(i, ch) for ch in word)), None)
-        if whole is not None:
-            add(whole, word)
-            continue
-        for char in word:
-            index = next((i for i in range(count) if _has(i, char)), None)
-            if index is None:
-                add(min(1, count - 1), PLACEHOLDER)
-            else:
-                add(index, char)
-    return runs
-
-
-def _needs_fallback(text: str) -> bool:
-    return any(ch not in _PLAIN for ch in text)
-
-
-@lru_cache(maxsize=2048)
-def text_width(text: str, size: int, *, bold: bool = False) -> int:
-    """How wide `text` is drawn at `size` (bold adds the stroke)."""
-    stroke = 1 if bold else 0
-    if not _needs_fallback(text):
-        left, _, right, _ = font(size).getbbox(text, stroke_width=stroke)
-        return int(right - left)
-    faces = fonts(size)
-    return int(sum(faces[i].getlength(run) for i, run in _runs(text))) + 2 * stroke
-
-
-@lru_cache(maxsize=1024)
-def _text_mask(text: str, size: int, bold: bool, anchor: str) -> tuple[Image.Image, int, int]:
-    """`text` rendered once as a coverage mask, with the offset of its top left from the anchor."""
-    stroke = 1 if bold else 0
-    if not _needs_fallback(text):
-        left, top, right, bottom = (int(v) for v in font(size).getbbox(text, anchor=anchor, stroke_width=stroke))
-        mask = Image.new("L", (max(1, right - left), max(1, bottom - top)), 0)
-        ImageDraw.Draw(mask).text((-left, -top), text, fill=255, font=font(size), anchor=anchor,
-                                  stroke_width=stroke, stroke_fill=255 if bold else None)
-        return mask, left, top
-    return _mixed_mask(text, size, stroke, anchor)
-
-
-def _mixed_mask(text: str, size: int, stroke: int, anchor: str) -> tuple[Image.Image, int, int]:
-    """A mask of `text` drawn run by run in the fonts that have its characters, on a shared
-    baseline; the anchor is placed as Pillow would for the primary font's metrics."""
-    faces = fonts(size)
-    ascent, descent = font(size).getmetrics()
-    runs = _runs(text)
-    width = int(sum(faces[i].getlength(run) for i, run in runs)) + 2 * stroke + 2
-    above = max([ascent, *(faces[i].getmetrics()[0] for i, _ in runs)]) + stroke + 1
-    below = max([descent, *(faces[i].getmetrics()[1] for i, _ in runs)]) + stroke + 1
-    mask = Image.new("L", (max(1, width), above + below), 0)
-    draw = ImageDraw.Draw(mask)
-    x = float(stroke)
-    for index, run in runs:
-        draw.text((x, above), run, fill=255, font=faces[index], anchor="ls", stroke_width=stroke,
-                  stroke_fill=255 if stroke else None)
-        x += faces[index].getlength(run)
-    horizontal = {"l": 0.0, "m": -x / 2, "r": -x}[anchor[0]]
-    vertical = {"a": ascent, "t": ascent, "m": (ascent - descent) / 2, "s": 0, "b": -descent,
-                "d": -descent}[anchor[1]]
-    return mask, round(horizontal - stroke), round(vertical - above)
-
-
-def draw_text(image: Image.Image, xy: tuple[float, float], text: str, size: int, colour: RGB, *,
-              anchor: str = "la", bold: bool = False) -> None:
-    """Draw `text` on `image` with its `anchor` point at `xy` (Pillow anchors: "mm" centres it,
-    "lm" puts the left end's middle there). Any script a font here has is drawn in it (names in
-    Greek, Cyrillic, CJK…); a character none has is drawn as a box. Rendered runs are cached."""
-    if not text:
-        return
-    mask, left, top = _text_mask(text, size, bold, anchor)
-    x, y = round(xy[0]) + left, round(xy[1]) + top
-    image.paste(colour, (x, y, x + mask.width, y + mask.height), mask)
-
-
-_PLAIN = frozenset(chr(c) for c in range(32, 127))
-"""Characters Pillow's own font draws (the quick path: no fallback needed)."""
-
-
-def drawable(text: str, fallback: str = "?") -> str:
-    """`text` ready to draw: spaces normalised, control characters dropped; `fallback` if nothing
-    is left. Every other character is kept: `draw_text` finds a font for it or draws a box."""
-    kept = "".join(ch for ch in text if not unicodedata.category(ch).startswith("C"))
-    kept = " ".join(kept.split())
-    return kept or fallback
-
-
-def fit_text(text: str, size: int, width: int, *, bold: bool = False) -> str:
-    """`text`, cut with an ellipsis if needed so that it is at most `width` pixels wide."""
-    if text_width(text, size, bold=bold) <= width:
-        return text
-    while text and text_width(text + "…", size, bold=bold) > width:
-        text = text[:-1]
-    return text + "…"
-
-
-def wrap_text(text: str, size: int, width: int, *, bold: bool = False, lines: int = 2) -> list[str]:
-    """`text` broken at spaces into at most `lines` lines of at most `width` pixels (the last
-    one cut with an ellipsis if the text is longer still); [] for empty text."""
-    result: list[str] = []
-    words = text.split()
-    while words and len(result) < lines:
-        line = words.pop(0)
-        while words and text_width(line + " " + words[0], size, bold=bold) <= width:
-            line += " " + words.pop(0)
-        result.append(line)
-    if words:
-        result[-1] = fit_text(result[-1] + " " + " ".join(words), size, width, bold=bold)
-    return [fit_text(line, size, width, bold=bold) for line in result]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -435,12 +241,28 @@ def palette_image(colours: list[RGB], extra: Image.Image | None = None, spare: i
     return holder
 
 
+def _with_colour_glyphs(palette: Image.Image, glyphs: list[Image.Image]) -> Image.Image:
+    """`palette` with its unused entries given to the colours of `glyphs` (emoji in names)."""
+    flat = palette.getpalette() or []
+    used = list(dict.fromkeys(tuple(flat[i:i + 3]) for i in range(0, len(flat), 3)))
+    if not glyphs or len(used) > PALETTE_SIZE - 8:
+        return palette
+    sheet = Image.new("RGB", (sum(g.width for g in glyphs), max(g.height for g in glyphs)), WHITE)
+    left = 0
+    for glyph in glyphs:
+        sheet.paste(glyph, (left, 0), glyph)
+        left += glyph.width
+    return palette_image([(r, g, b) for r, g, b in used], sheet, spare=PALETTE_SIZE - len(used))
+
+
 def encode_png(image: Image.Image, palette: Image.Image | None = None) -> bytes:
     """PNG bytes for `image`, with no metadata or timestamp, so the same picture always gives the
     same bytes. With a `palette` (see `palette_image`) every pixel becomes its nearest palette
     colour (no dithering) and the PNG is stored with 8-bit indices: several times smaller and
     faster to write than RGB."""
+    note_page(image)
     if palette is not None and image.mode == "RGB":
+        palette = _with_colour_glyphs(palette, image.info.get(COLOUR_GLYPHS, []))
         image = image.quantize(palette=palette, dither=Image.Dither.NONE)
     out = io.BytesIO()
     image.save(out, format="PNG", compress_level=4)

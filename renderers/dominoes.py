@@ -15,7 +15,8 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
-from renderers.common import RGB, font
+from renderers.common import RGB
+from renderers.text import font
 
 SCALE = 4
 """Sprites are drawn this many times larger, then reduced (smooth edges)."""

@@ -11,7 +11,8 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
-from renderers.common import INK, RGB, WHITE, font, ink_on
+from renderers.common import INK, RGB, WHITE, ink_on
+from renderers.text import font
 
 SCALE = 4
 

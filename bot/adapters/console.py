@@ -151,7 +151,8 @@ class ConsoleSession:
             if word in ("help", "?"):
                 self.say(self._text(f"{HELP}\n\n{_(GAMES[table.game].notation_help)}"))
             elif word in ("hints", "moves"):
-                hints = await self.referee.suggestions(place, self.user, command[len(word):].strip(), limit=10_000)
+                hints = [shown for shown, _ in await self.referee.suggestion_choices(
+                    place, self.user, command[len(word):].strip(), limit=10_000)]
                 shown = ", ".join(hints[:HINTS_SHOWN])
                 more = f" … and {len(hints) - HINTS_SHOWN} more (`hints <start>` narrows them)" \
                     if len(hints) > HINTS_SHOWN else ""

@@ -133,6 +133,15 @@ class Triominoes(Game):
         worth = {a: self._placement_points(a) for a in actions}
         return sorted(actions, key=lambda a: -worth[a])
 
+    def describe_action(self, seat: int, action: str) -> str:
+        """A placement shows the tile as it is in the hand, then the corners it is turned to:
+        `0-0-1 → 0-1-0 r0c1` (typed as shown, it plays that action)."""
+        if action in ("draw", "pass"):
+            return action
+        numbers, _ = _placement(action)
+        held = tile_of(numbers)
+        return action if held == numbers else f"{name(held)} → {action}"
+
     def suggestion_match(self, action: str, typed: str) -> int | None:
         """Also a tile's numbers typed in any order (`221`, `1-2`), then a cell's beginning
         (`r1`) or a spot's number (`at 3`)."""

@@ -45,6 +45,22 @@ def write_place(numbers: Corners, cell: Cell) -> str:
     return f"{name(numbers)} {cell_name(cell)}"
 
 
+_TURNED = re.compile(r"^(\S+)\s*(?:→|->)\s*(\S+)(.*)$")
+
+
+def _turned(text: str) -> str:
+    """A hint as shown, `0-0-1 → 0-1-0 r0c1` (the tile as held, then as turned), read as the
+    turned placement; NotationError if the two are not the same tile."""
+    match = _TURNED.match(text)
+    if match is None:
+        return text
+    held, turned = read_numbers(match[1]), read_numbers(match[2])
+    if held is None or turned is None or sorted(held) != sorted(turned):
+        raise NotationError(f"'{match[1]}' and '{match[2]}' are not the same tile: type the tile and where it "
+                            f"goes, like {EXAMPLE}")
+    return match[2] + match[3]
+
+
 def read(text: str) -> Request:
     """Free text -> a request; NotationError saying what was expected otherwise."""
     cleaned = " ".join(text.strip().lower().replace("#", " ").split())
@@ -52,6 +68,7 @@ def read(text: str) -> Request:
         raise NotationError(f"nothing to read: type a move, like {EXAMPLE}")
     if cleaned in WORDS:
         return Word(WORDS[cleaned])
+    cleaned = _turned(cleaned)
     tokens = [t for t in re.split(r"[\s,;]+", cleaned) if t and t not in FILLER]
     if not tokens:
         raise NotationError(f"'{text.strip()}' is not a move: type {EXAMPLE}")

@@ -3,13 +3,16 @@
 
 Each board shows its cells coloured by the kind that covered them (and marked with the kind's
 letter, for colour-blind players), x labels 0… along the bottom and y labels 0… up the left as in
-the notation, the last placement outlined, the rows it just cleared hatched, and a header: the
-player, their level, points and the points needed, and whether they have drawn this phase. Up to
-four boards a row, two rows for five to eight players."""
+the notation, the last placement outlined, the rows it just cleared hatched, a header (the
+player, their level, points and the points needed, whether they have drawn this phase) and
+below it the hand as small icons with a count (the kinds are secret: the icons are blank). Up to
+four boards a row, two rows for five to eight players. A finished game frames the winner's board
+and says so; nobody is "to draw" any more."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from PIL import Image, ImageDraw
@@ -23,18 +26,22 @@ from renderers.common import (
     RGB,
     WHITE,
     deadline_text,
-    draw_text,
     encode_png,
-    fit_text,
     hatch_tile,
     mix,
 )
+from renderers.text import draw_lines, draw_text, fit_name, fit_text, leading, text_width, wrap_text
 
 CELL = 34
 GAP = 26
 LABEL = 22
-HEADER = 58
-TOP = 44
+NAME = 17
+SMALL = 14
+HEADER = 14 + leading(NAME) + 2 * leading(SMALL)
+"""A board's header: the name, then two lines for level, points and state."""
+HAND = 30
+"""The band under a board's labels: the hand's icons and count."""
+TITLE = 22
 PER_ROW = 4
 KIND_COLOURS: dict[str, RGB] = {
     "I": (0x56, 0xB4, 0xE9), "O": (0xE6, 0x9F, 0x00), "L": (0xD5, 0x5E, 0x00),
@@ -44,53 +51,108 @@ KIND_COLOURS: dict[str, RGB] = {
 EMPTY: RGB = (0xE9, 0xE4, 0xD8)
 GRID: RGB = (0xCF, 0xC6, 0xB2)
 HATCH: RGB = (0x9A, 0x93, 0x86)
+HIDDEN: RGB = (0xB9, 0xB2, 0xA3)
+"""A piece in someone's hand: its kind is theirs to know."""
+
+
+@dataclass(frozen=True)
+class Layout:
+    """Where the boards go: the title's lines above, then panels `panel_w` × `panel_h`."""
+
+    title: list[str]
+    top: int
+    panel_w: int
+    panel_h: int
+    width: int
+    height: int
+
+    def origin(self, place: int) -> tuple[int, int]:
+        """The top left of the `place`-th panel (its header's top, its labels' left)."""
+        return GAP + (place % PER_ROW) * self.panel_w, self.top + (place // PER_ROW) * self.panel_h
+
+    def grid(self, place: int) -> tuple[int, int]:
+        """The top left of the `place`-th board's cells."""
+        left, top = self.origin(place)
+        return left + LABEL, top + HEADER
 
 
 def board(game: Any, viewer: int | None = None, *, feet: Mapping[int, Image.Image] | None = None,
           deadline: float | None = None) -> bytes:
     """Every board of the game (PNG); `viewer`'s comes first and is framed; the header says when
-    the phase ends."""
-    return encode_png(board_image(game.view(None), viewer, deadline))
+    the phase ends, or who won."""
+    outcome = game.outcome()
+    return encode_png(board_image(game.view(None), viewer, deadline, winners=outcome.winners if outcome else None))
 
 
-def board_image(view: Mapping[str, Any], viewer: int | None = None, deadline: float | None = None) -> Image.Image:
+def order(view: Mapping[str, Any], viewer: int | None) -> list[int]:
+    """The seats in the order their boards are drawn: the viewer's first."""
     seats = list(range(len(view["seats"])))
     if viewer is not None and 0 <= viewer < len(seats):
         seats.remove(viewer)
         seats.insert(0, viewer)
-    width, height = view["width"], view["height"]
-    panel_w = LABEL + width * CELL + GAP
-    panel_h = HEADER + height * CELL + LABEL + GAP
-    columns = min(PER_ROW, len(seats))
-    rows = (len(seats) + PER_ROW - 1) // PER_ROW
-    image = Image.new("RGB", (GAP + columns * panel_w, TOP + rows * panel_h), PAPER)
-    title = (f"Tetromic · phase {view['phase']} · first to level {view['target_level']} wins"
-             + (f" · phase ends {deadline_text(deadline)}" if deadline is not None else ""))
-    if view.get("winner") is not None:
-        title = f"Tetromic · {view['seats'][view['winner']]['name']} wins!"
-    draw_text(image, (GAP, TOP // 2 + 2), fit_text(title, 22, image.width - 2 * GAP, bold=True), 22, INK,
-              anchor="lm", bold=True)
-    for place, seat in enumerate(seats):
-        left = GAP + (place % PER_ROW) * panel_w
-        top = TOP + (place // PER_ROW) * panel_h
-        _panel(image, view, seat, left, top, framed=seat == viewer)
+    return seats
+
+
+def layout(view: Mapping[str, Any], title: str) -> Layout:
+    count = len(view["seats"])
+    panel_w = LABEL + view["width"] * CELL + GAP
+    panel_h = HEADER + view["height"] * CELL + LABEL + HAND + GAP
+    columns, rows = min(PER_ROW, count), (count + PER_ROW - 1) // PER_ROW
+    width = max(GAP + columns * panel_w, 360)
+    lines = wrap_text(title, TITLE, width - 2 * GAP, bold=True, lines=4)
+    top = 12 + len(lines) * leading(TITLE) + 8
+    return Layout(lines, top, panel_w, panel_h, width, top + rows * panel_h)
+
+
+def _title(view: Mapping[str, Any], deadline: float | None, winners: tuple[int, ...] | None) -> str:
+    seats = view["seats"]
+    won = list(winners) if winners is not None else [view["winner"]] if view.get("winner") is not None else None
+    if won is not None:
+        names = " and ".join(fit_text(str(seats[w]["name"]), TITLE, 260, bold=True) for w in won) or "Nobody"
+        return f"Tetromic · game over · {names} win{'s' if len(won) == 1 else ''}"
+    title = f"Tetromic · phase {view['phase']} · first to level {view['target_level']} wins"
+    return title + (f" · phase ends {deadline_text(deadline)}" if deadline is not None else "")
+
+
+def board_image(view: Mapping[str, Any], viewer: int | None = None, deadline: float | None = None, *,
+                winners: tuple[int, ...] | None = None) -> Image.Image:
+    """The boards as an RGB image (see `board`); `winners` once the game is over."""
+    if winners is None and view.get("winner") is not None:
+        winners = (view["winner"],)
+    at = layout(view, _title(view, deadline, winners))
+    image = Image.new("RGB", (at.width, at.height), PAPER)
+    draw_lines(image, GAP, 12, at.title, TITLE, INK, bold=True)
+    for place, seat in enumerate(order(view, viewer)):
+        _panel(image, view, seat, at, place, framed=seat == viewer, winners=winners)
     return image
 
 
-def _panel(image: Image.Image, view: Mapping[str, Any], seat: int, left: int, top: int, *, framed: bool) -> None:
+def _status(info: Mapping[str, Any], seat: int, winners: tuple[int, ...] | None) -> str:
+    if winners is not None:
+        return "winner" if seat in winners else "final"
+    return "out" if info["resigned"] else "drew" if info["drew"] else "done" if info["done"] else "to draw"
+
+
+def _panel(image: Image.Image, view: Mapping[str, Any], seat: int, at: Layout, place: int, *, framed: bool,
+           winners: tuple[int, ...] | None) -> None:
     info = view["seats"][seat]
     width, height = view["width"], view["height"]
     draw = ImageDraw.Draw(image)
-    grid_left, grid_top = left + LABEL, top + HEADER
+    left, top = at.origin(place)
+    grid_left, grid_top = at.grid(place)
     box_w = width * CELL
-    name = fit_text(str(info["name"]), 17, box_w, bold=True)
-    draw_text(image, (grid_left, top + 14), name, 17, INK, anchor="lm", bold=True)
-    status = "out" if info["resigned"] else "drew" if info["drew"] else "done" if info["done"] else "to draw"
-    line = f"level {info['level']} · {info['points']}/{info['needed']} pts · {status}"
-    draw_text(image, (grid_left, top + 38), fit_text(line, 14, box_w), 14, MUTED, anchor="lm")
+    won = winners is not None and seat in winners
+    if won:
+        draw.rounded_rectangle((grid_left - 8, top + 2, grid_left + box_w + 7, grid_top + height * CELL + 7),
+                               radius=8, fill=HIGHLIGHT)
+    name = fit_name(str(info["name"]), " ★" if won else "", NAME, box_w, bold=True)
+    draw_text(image, (grid_left, top + 4 + leading(NAME) / 2), name, NAME, INK, anchor="lm", bold=True)
+    line = f"level {info['level']} · {info['points']}/{info['needed']} pts · {_status(info, seat, winners)}"
+    draw_lines(image, grid_left, top + 4 + leading(NAME), wrap_text(line, SMALL, box_w, lines=2), SMALL,
+               INK if won else MUTED, bold=won)
     if framed:
         draw.rectangle((grid_left - 4, grid_top - 4, grid_left + box_w + 3, grid_top + height * CELL + 3),
-                       outline=HIGHLIGHT, width=3)
+                       outline=INK if winners is not None else HIGHLIGHT, width=3)
     cleared = set(info.get("just_cleared", []))
     rows = info["board"]
     for y in range(height):
@@ -113,6 +175,28 @@ def _panel(image: Image.Image, view: Mapping[str, Any], seat: int, left: int, to
     for y in range(height):
         draw_text(image, (left + LABEL / 2, grid_top + (height - 1 - y) * CELL + CELL / 2), str(y), 14, MUTED,
                   anchor="mm")
+    _hand_strip(image, grid_left, grid_top + height * CELL + LABEL + 4, box_w, int(info.get("hand_size", 0)))
+
+
+HIDDEN_ICON = 8
+"""A hidden piece's icon: four squares of this size in a 2×2 block."""
+
+
+def _hand_strip(image: Image.Image, left: int, top: int, width: int, count: int) -> None:
+    """The hand under a board: one blank tetromino icon per piece held (as many as fit), and
+    the count."""
+    draw = ImageDraw.Draw(image)
+    label = f"hand: {count}" if count else "hand: empty"
+    room = width - 8 - text_width(label, SMALL)
+    step = 2 * HIDDEN_ICON + 4
+    shown = min(count, max(0, room // step))
+    for index in range(shown):
+        x0 = left + index * step
+        for dx, dy in ((0, 0), (1, 0), (0, 1), (1, 1)):
+            x, y = x0 + dx * HIDDEN_ICON, top + 4 + dy * HIDDEN_ICON
+            draw.rectangle((x, y, x + HIDDEN_ICON - 2, y + HIDDEN_ICON - 2), fill=HIDDEN)
+    draw_text(image, (left + shown * step + (6 if shown else 0), top + HAND / 2 - 2), label, SMALL, MUTED,
+              anchor="lm")
 
 
 ICON = 14
@@ -120,22 +204,30 @@ ICON = 14
 
 def hand(game: Any, seat: int) -> bytes:
     """The pieces `seat` holds, as small icons with counts (for that player alone)."""
-    view = game.view(seat)
+    return encode_png(hand_image(game.view(seat), over=game.outcome() is not None))
+
+
+def hand_image(view: Mapping[str, Any], *, over: bool = False) -> Image.Image:
+    """A seat's hand from `Tetromic.view(seat)` as an RGB image (see `hand`); once the game is
+    `over` it asks for nothing."""
     held: dict[str, int] = view.get("hand", {})
     playable = set(view.get("playable", []))
     kinds = [k for k in "IOLST" if held.get(k)]
-    width = max(320, 24 + len(kinds) * 110)
-    image = Image.new("RGB", (width, 150), PAPER)
+    width = max(360, 24 + len(kinds) * 110)
+    title = f"Your pieces · {sum(held.values())}" if kinds else \
+        "You hold no pieces" if over else "You hold no pieces: `draw` once a phase"
+    lines = wrap_text(title, 18, width - 28, bold=True, lines=3)
+    top = 8 + len(lines) * leading(18) + 6
+    image = Image.new("RGB", (width, top + 110), PAPER)
     draw = ImageDraw.Draw(image)
-    title = f"Your pieces · {sum(held.values())}" if kinds else "You hold no pieces: `draw` once a phase"
-    draw_text(image, (14, 20), title, 18, INK, anchor="lm", bold=True)
+    draw_lines(image, 14, 8, lines, 18, INK, bold=True)
     for index, kind in enumerate(kinds):
         left = 14 + index * 110
         cells = ORIENTATIONS[BY_KIND[kind][0]]
         colour = KIND_COLOURS[kind] if kind in playable else mix(KIND_COLOURS[kind], WHITE, 0.55)
         span_y = max(y for _, y in cells)
         for x, y in cells:
-            x0, y0 = left + x * ICON * 2, 44 + (span_y - y) * ICON * 2
+            x0, y0 = left + x * ICON * 2, top + (span_y - y) * ICON * 2
             draw.rectangle((x0, y0, x0 + ICON * 2 - 2, y0 + ICON * 2 - 2), fill=colour, outline=INK)
-        draw_text(image, (left, 138), f"{kind} ×{held[kind]}", 16, INK, anchor="lm", bold=True)
-    return encode_png(image)
+        draw_text(image, (left, top + 94), f"{kind} ×{held[kind]}", 16, INK, anchor="lm", bold=True)
+    return image

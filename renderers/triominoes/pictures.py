@@ -25,21 +25,24 @@ from renderers.common import (
     WHITE,
     blend_palette,
     deadline_text,
-    draw_text,
     encode_png,
-    fit_text,
     palette_image,
+    say,
     seat_colour,
-    text_width,
 )
+from renderers.text import draw_lines, draw_text, fit_name, fit_text, leading, text_width, wrap_text
 
-SIDE = 68
+SIDE = 76
 """A triangle's side in pixels."""
+INWARD = 0.42
+"""How far from a triangle's centre towards a corner its number sits (of the whole way): far
+enough in that the numbers of the tiles meeting at a corner stay apart."""
 HEIGHT = SIDE * math.sqrt(3) / 2
 MARGIN = 1
 """Empty cells shown around the tiles and spots, on every side."""
 LABEL = 34
-BANNER = 30
+TITLE = 21
+STAGE = 14
 MIN_WIDTH = 560
 DIGIT = 20
 SPOT = 16
@@ -83,6 +86,10 @@ class Layout:
     width: int
     height: int
     header: int
+    title: tuple[str, ...] = ()
+    stage: tuple[str, ...] = ()
+    banner: tuple[str, ...] = ()
+    scores: tuple[tuple[int, str, bool, float, float], ...] = ()
 
     def point(self, lattice: tuple[int, int]) -> Point:
         x, y = lattice
@@ -98,14 +105,15 @@ class Layout:
 
 def shown(view: Mapping[str, Any]) -> tuple[list[dict[str, Any]], list[str], str | None]:
     """The tiles, spots and banner the picture shows: the round in play, or, while a new round
-    waits for its opening tile, the round that just ended."""
+    waits for its opening tile, the round that just ended. A finished game shows no spots."""
     previous = view.get("previous")
     if not view["board"] and previous:
         return previous["board"], [], previous["text"]
-    return view["board"], view["spots"], None
+    return view["board"], [] if view.get("outcome") else view["spots"], None
 
 
-def layout(view: Mapping[str, Any]) -> Layout:
+def layout(view: Mapping[str, Any], deadline: float | None = None) -> Layout:
+    """Where everything goes, for the picture with that `deadline` in its header."""
     tiles, spots, banner = shown(view)
     cells = [_cell(t["at"]) for t in tiles] + [_cell(s) for s in spots] or [(0, 0)]
     low_r, high_r = min(r for r, _ in cells) - MARGIN, max(r for r, _ in cells) + MARGIN
@@ -113,25 +121,39 @@ def layout(view: Mapping[str, Any]) -> Layout:
     grid_width = (high_c - low_c + 2) * SIDE / 2
     width = max(int(LABEL + grid_width + 16), MIN_WIDTH)
     left = LABEL + (width - LABEL - 16 - grid_width) / 2
-    header = int(max(y for *_, y in score_places(view, width))) + 40
-    top = header + (BANNER if banner else 0) + LABEL
+    title_text, stage_text = _header_texts(view, deadline)
+    title = tuple(wrap_text(title_text, TITLE, width - 24, bold=True, lines=3))
+    scores = score_places(view, width, 10 + leading(TITLE) * len(title) + 14)
+    stage = tuple(wrap_text(stage_text, STAGE, width - 24, lines=4))
+    header = int(max(y for *_, y in scores)) + 16 + leading(STAGE) * len(stage) + 6
+    banner_lines = tuple(wrap_text(say(banner), 15, width - 24, bold=True, lines=4)) if banner else ()
+    top = header + (leading(15) * len(banner_lines) + 10 if banner else 0) + LABEL
     height = int(top + (high_r - low_r + 1) * HEIGHT + LABEL)
-    return Layout(low_r, high_r, low_c, high_c, left, top, width, height, header)
+    return Layout(low_r, high_r, low_c, high_c, left, top, width, height, header, title, stage, banner_lines,
+                  tuple(scores))
 
 
-def score_places(view: Mapping[str, Any], width: int) -> list[tuple[int, str, bool, float, float]]:
+SCORE = 16
+NAME_ROOM = 200
+"""The most pixels a name takes; longer names are shortened with an ellipsis, never the score."""
+
+
+def score_places(view: Mapping[str, Any], width: int, top: float = 48.0) -> list[tuple[int, str, bool, float, float]]:
     """Each seat's score label in the header and where it goes: (seat, label, bold, x, y),
-    wrapping onto further lines when the seats do not fit on one."""
+    wrapping onto further lines when the seats do not fit on one. A long name is shortened; its
+    score and tile count always show. The winners of a finished game are in bold."""
     places = []
-    x, y = 12.0, 48.0
+    x, y = 12.0, top
+    outcome = view.get("outcome")
     for index, seat in enumerate(view["seats"]):
-        bold = index == view.get("turn")
-        label = f"{seat['name']}: {seat['score']}" + (" (left)" if seat["resigned"] else
-                                                       f" · {seat['hand_size']} tiles")
-        label = fit_text(label, 16, 220, bold=bold)
-        room = text_width(label, 16, bold=bold) + 40
+        bold = index in outcome["winners"] if outcome else index == view.get("turn")
+        rest = f": {seat['score']}" + (" (left)" if seat["resigned"] else f" · {seat['hand_size']} tiles")
+        if outcome and index in outcome["winners"]:
+            rest += " ★"
+        label = fit_name(str(seat["name"]), rest, SCORE, NAME_ROOM + text_width(rest, SCORE, bold=bold), bold=bold)
+        room = text_width(label, SCORE, bold=bold) + 40
         if x + room > width - 12 and x > 12:
-            x, y = 12.0, y + 22
+            x, y = 12.0, y + 24
         places.append((index, label, bold, x, y))
         x += room
     return places
@@ -145,14 +167,13 @@ def board(game: Any, viewer: int | None = None, *, feet: Mapping[int, Image.Imag
 
 def board_image(view: Mapping[str, Any], deadline: float | None = None) -> Image.Image:
     tiles, spots, banner = shown(view)
-    at = layout(view)
+    at = layout(view, deadline)
     image = Image.new("RGB", (at.width, at.height), PAPER)
     draw = ImageDraw.Draw(image)
-    _header(image, view, deadline, at.header)
+    _header(image, view, at)
     if banner:
-        draw.rectangle((0, at.header, at.width, at.header + BANNER - 4), fill=INK)
-        draw_text(image, (12, at.header + (BANNER - 4) / 2), fit_text(banner, 15, at.width - 24, bold=True), 15,
-                  WHITE, anchor="lm", bold=True)
+        draw.rectangle((0, at.header, at.width, at.top - LABEL - 4), fill=INK)
+        draw_lines(image, 12, at.header + 3, list(at.banner), 15, WHITE, bold=True)
     for r in range(at.low_r, at.high_r + 1):
         for c in range(at.low_c, at.high_c + 1):
             draw.polygon(at.triangle((r, c)), fill=EMPTY, outline=GRID)
@@ -180,7 +201,7 @@ def _tile(image: Image.Image, at: Layout, cell: Cell, numbers: Sequence[int], *,
         draw.polygon(corners, outline=INK, width=1)
     cx, cy = at.centre(cell)
     for (x, y), number in zip(corners, numbers, strict=True):
-        draw_text(image, (cx + (x - cx) * 0.53, cy + (y - cy) * 0.53), str(number), DIGIT, INK, anchor="mm",
+        draw_text(image, (cx + (x - cx) * INWARD, cy + (y - cy) * INWARD), str(number), DIGIT, INK, anchor="mm",
                   bold=True)
 
 
@@ -209,29 +230,42 @@ def _labels(image: Image.Image, at: Layout) -> None:
         draw_text(image, (x, bottom + LABEL / 2), f"c{c}", 12, MUTED, anchor="mm")
 
 
-def _header(image: Image.Image, view: Mapping[str, Any], deadline: float | None, height: int) -> None:
+def _header_texts(view: Mapping[str, Any], deadline: float | None) -> tuple[str, str]:
+    """The title and the stage line, names shortened."""
     seats = view["seats"]
     outcome = view.get("outcome")
     if outcome:
-        names = " and ".join(seats[w]["name"] for w in outcome["winners"]) or "Nobody"
+        names = " and ".join(fit_text(str(seats[w]["name"]), TITLE, NAME_ROOM, bold=True)
+                             for w in outcome["winners"]) or "Nobody"
         title = f"Game over · {names} win{'s' if len(outcome['winners']) == 1 else ''}"
-    else:
-        mover = seats[view["turn"]]
-        title = f"Round {view['round']} · {mover['name']} to play"
-        if view.get("opening"):
-            title += f": opens with {' or '.join(view['opening'])}"
-        elif mover["drawn"]:
-            title += f" (drew {mover['drawn']})"
-    draw_text(image, (12, 20), fit_text(title, 21, image.width - 24, bold=True), 21, INK, anchor="lm", bold=True)
-    draw = ImageDraw.Draw(image)
-    for index, label, bold, x, y in score_places(view, image.width):
-        gone = seats[index]["resigned"]
-        draw.rectangle((x, y - 7, x + 14, y + 7), fill=MUTED if gone else seat_colour(index))
-        draw_text(image, (x + 20, y), label, 16, MUTED if gone else INK, anchor="lm", bold=bold)
+        return title, f"Final scores above · {outcome['reason']}" if outcome.get("reason") else "Final scores above"
+    mover = seats[view["turn"]]
+    title = f"Round {view['round']} · {fit_text(str(mover['name']), TITLE, NAME_ROOM, bold=True)} to play"
+    if view.get("opening"):
+        title += f": opens with {' or '.join(view['opening'])}"
+    elif mover["drawn"]:
+        title += f" (drew {mover['drawn']})"
     stage = f"Well: {view['well_size']} tiles · type a tile and a numbered spot: 1-2-2 at 7"
-    if deadline is not None and not outcome:
-        stage = f"Well: {view['well_size']} · {seats[view['turn']]['name']} must play by {deadline_text(deadline)}"
-    draw_text(image, (12, height - 14), fit_text(stage, 14, image.width - 24), 14, MUTED, anchor="lm")
+    if deadline is not None:
+        stage = f"Well: {view['well_size']} · {fit_text(str(mover['name']), STAGE, NAME_ROOM)} must play by " \
+                f"{deadline_text(deadline)}"
+    return title, stage
+
+
+def _header(image: Image.Image, view: Mapping[str, Any], at: Layout) -> None:
+    seats = view["seats"]
+    outcome = view.get("outcome")
+    draw_lines(image, 12, 10, list(at.title), TITLE, INK, bold=True)
+    draw = ImageDraw.Draw(image)
+    for index, label, bold, x, y in at.scores:
+        gone = seats[index]["resigned"]
+        if outcome and index in outcome["winners"]:
+            draw.rounded_rectangle((x - 5, y - 11, x + 25 + text_width(label, SCORE, bold=True), y + 11), radius=5,
+                                   fill=HIGHLIGHT)
+        draw.rectangle((x, y - 7, x + 14, y + 7), fill=MUTED if gone else seat_colour(index))
+        draw_text(image, (x + 20, y), label, SCORE, MUTED if gone else INK, anchor="lm", bold=bold)
+    top = max(y for *_, y in at.scores) + 16
+    draw_lines(image, 12, top, list(at.stage), STAGE, MUTED)
 
 
 @lru_cache(maxsize=1)
@@ -240,39 +274,46 @@ def _palette() -> Image.Image:
     flat = [PAPER, INK, MUTED, WHITE, HIGHLIGHT, TILE, EMPTY, GRID, BONUS, SPOT_FILL, *seats]
     blends = [(INK, PAPER, 6), (MUTED, PAPER, 6), (INK, TILE, 6), (WHITE, SPOT_FILL, 6), (WHITE, INK, 6),
               (MUTED, EMPTY, 3), (GRID, EMPTY, 2), (HIGHLIGHT, TILE, 2), (HIGHLIGHT, EMPTY, 2), (INK, HIGHLIGHT, 3),
-              (BONUS, TILE, 3), (BONUS, EMPTY, 3), (SPOT_FILL, EMPTY, 3), (SPOT_FILL, TILE, 3), (INK, EMPTY, 3)]
+              (BONUS, TILE, 3), (BONUS, EMPTY, 3), (SPOT_FILL, EMPTY, 3), (SPOT_FILL, TILE, 3), (INK, EMPTY, 3),
+              (HIGHLIGHT, PAPER, 2), *((colour, HIGHLIGHT, 1) for colour in seats)]
     return palette_image(blend_palette(flat, blends))
 
 
 def hand(game: Any, seat: int) -> bytes:
     """`seat`'s tiles, each drawn pointing up with its name below; those that fit now are
     outlined in yellow when it is the player's turn."""
-    view = game.view(seat)
+    return encode_png(hand_image(game.view(seat), seat), _palette())
+
+
+def hand_image(view: Mapping[str, Any], seat: int) -> Image.Image:
+    """The tiles of `hand` as an RGB image, the title wrapped to the width."""
     tiles: list[str] = view["hand"]
     playable = set(view.get("playable", ()))
     per_row = 6
     rows = max(1, math.ceil(len(tiles) / per_row))
     width = max(MIN_WIDTH, 24 + per_row * (SIDE + 24))
-    image = Image.new("RGB", (width, 64 + rows * (int(HEIGHT) + 40)), PAPER)
-    draw = ImageDraw.Draw(image)
     me = view["seats"][seat]
     status = f"Your tiles ({len(tiles)}) · score {me['score']}"
-    if view.get("turn") == seat:
+    if view.get("turn") == seat and not view.get("outcome"):
         status += " · your turn" + (": yellow tiles fit" if playable else ": nothing fits (draw)")
-    draw_text(image, (12, 24), fit_text(status, 18, width - 24, bold=True), 18, INK, anchor="lm", bold=True)
+    lines = wrap_text(status, 18, width - 24, bold=True, lines=3)
+    top = 10 + leading(18) * len(lines) + 10
+    image = Image.new("RGB", (width, top + rows * (int(HEIGHT) + 40)), PAPER)
+    draw = ImageDraw.Draw(image)
+    draw_lines(image, 12, 10, lines, 18, INK, bold=True)
     if not tiles:
-        draw_text(image, (12, 64), "No tiles left.", 16, MUTED, anchor="lm")
+        draw_text(image, (12, top + 12), "No tiles left.", 16, MUTED, anchor="lm")
     for index, name in enumerate(tiles):
         row, column = divmod(index, per_row)
         x0 = 24 + column * (SIDE + 24)
-        y0 = 52 + row * (int(HEIGHT) + 40)
+        y0 = top + row * (int(HEIGHT) + 40)
         corners = [(x0 + SIDE / 2, y0), (x0 + SIDE, y0 + HEIGHT), (x0, y0 + HEIGHT)]
         if name in playable:
             draw.line([*corners, corners[0]], fill=HIGHLIGHT, width=8, joint="curve")
         draw.polygon(corners, fill=TILE, outline=INK, width=2)
         cx, cy = x0 + SIDE / 2, y0 + HEIGHT * 2 / 3
         for (x, y), number in zip(corners, name.split("-"), strict=True):
-            draw_text(image, (cx + (x - cx) * 0.56, cy + (y - cy) * 0.56), number, DIGIT, INK, anchor="mm",
+            draw_text(image, (cx + (x - cx) * INWARD, cy + (y - cy) * INWARD), number, DIGIT, INK, anchor="mm",
                       bold=True)
         draw_text(image, (x0 + SIDE / 2, y0 + HEIGHT + 16), name, 15, INK, anchor="mm", bold=name in playable)
-    return encode_png(image, _palette())
+    return image

@@ -26,20 +26,25 @@ from renderers.common import (
     WHITE,
     blend_palette,
     deadline_text,
-    draw_text,
     encode_png,
-    fit_text,
     hatch_tile,
     palette_image,
 )
+from renderers.text import draw_lines, draw_text, fit_text, leading, text_width, wrap_text
 from renderers.tromino_go.text_board import shown
 
 CELL = 32
 MARGIN = 2
 LABEL = 30
-HEADER = 96
+TITLE, SIDE, STAGE, RESULT = 22, 17, 16, 17
+"""Text sizes: the title, the two sides' labels, the stage line, the round's result."""
+HEADER = 10 + leading(TITLE) + 34 + leading(STAGE) + 8
+"""The header's height when each of its texts takes one line."""
 MIN_WIDTH = 520
-BANNER = 36
+BANNER = leading(RESULT) + 14
+"""The result banner's height for a one-line result."""
+NAME_ROOM = 220
+"""The most pixels a name takes in a sentence; longer names are shortened with an ellipsis."""
 FIRST: RGB = (0x00, 0x72, 0xB2)
 SECOND: RGB = (0xE6, 0x9F, 0x00)
 EMPTY: RGB = (0xEC, 0xE7, 0xDC)
@@ -59,7 +64,8 @@ def board(game: Any, viewer: int | None = None, *, feet: Mapping[int, Image.Imag
 
 @dataclass(frozen=True)
 class Layout:
-    """Where the grid sits in the picture: cell (x, y) is the CELL-pixel square at `box`."""
+    """Where the grid sits in the picture: cell (x, y) is the CELL-pixel square at `box`; the
+    header's texts, already wrapped to the width, above it."""
 
     low_x: int
     high_x: int
@@ -69,6 +75,12 @@ class Layout:
     top: int
     width: int
     height: int
+    title: tuple[str, ...] = ()
+    stage: tuple[str, ...] = ()
+    result: tuple[str, ...] = ()
+    header: int = HEADER
+    stacked: bool = False
+    """The two sides' labels one under the other (too long to sit side by side)."""
 
     def box(self, cell: Cell) -> tuple[int, int, int, int]:
         x0 = self.left + LABEL + (cell[0] - self.low_x) * CELL
@@ -76,7 +88,8 @@ class Layout:
         return x0, y0, x0 + CELL, y0 + CELL
 
 
-def layout(view: Mapping[str, Any]) -> Layout:
+def layout(view: Mapping[str, Any], deadline: float | None = None) -> Layout:
+    """Where everything goes, for the picture with that `deadline` in its header."""
     grid = shown(view)
     cells = [tuple(c) for p in grid["pieces"] for c in p["cells"]]
     xs = [x for x, _ in cells] or [0]
@@ -86,26 +99,33 @@ def layout(view: Mapping[str, Any]) -> Layout:
     columns, rows = high_x - low_x + 1, high_y - low_y + 1
     width = max(LABEL + columns * CELL + 16, MIN_WIDTH)
     left = (width - 16 - columns * CELL - LABEL) // 2
-    top = HEADER + (BANNER if grid is not view else 0)
-    return Layout(low_x, high_x, low_y, high_y, left, top, width, top + rows * CELL + LABEL)
+    title, stage = _header_texts(view, deadline)
+    title_lines = tuple(wrap_text(title, TITLE, width - 24, bold=True, lines=3))
+    moving = view["phase"] == "moving" and view.get("winner") is None
+    stage_lines = tuple(wrap_text(stage, STAGE, width - 24, bold=moving, lines=4))
+    stacked = any(text_width(label, SIDE, bold=True) > width // 2 - 50 for label in _side_labels(view))
+    header = 10 + leading(TITLE) * len(title_lines) + 34 * (2 if stacked else 1) + leading(STAGE) * len(stage_lines) + 8
+    result = tuple(wrap_text(f"Ended: {grid['result']}", RESULT, width - 24, bold=True, lines=4)) \
+        if grid is not view else ()
+    top = header + (leading(RESULT) * len(result) + 14 if result else 0)
+    return Layout(low_x, high_x, low_y, high_y, left, top, width, top + rows * CELL + LABEL, title_lines,
+                  stage_lines, result, header, stacked)
 
 
 def board_image(view: Mapping[str, Any], deadline: float | None = None) -> Image.Image:
     grid = shown(view)
-    at = layout(view)
+    at = layout(view, deadline)
     low_x, high_x, low_y, high_y, left, top, width = at.low_x, at.high_x, at.low_y, at.high_y, at.left, at.top, \
         at.width
     rows = high_y - low_y + 1
-    banner = top - HEADER
     image = Image.new("RGB", (width, at.height), PAPER)
     draw = ImageDraw.Draw(image)
     box = at.box
 
-    _header(image, view, grid["first"], deadline)
-    if banner:
-        draw.rectangle((0, HEADER, width, HEADER + banner - 4), fill=INK)
-        result = fit_text(f"Ended: {grid['result']}", 17, width - 24, bold=True)
-        draw_text(image, (12, HEADER + (banner - 4) / 2), result, 17, WHITE, anchor="lm", bold=True)
+    _header(image, view, grid["first"], at)
+    if at.result:
+        draw.rectangle((0, at.header, width, top - 4), fill=INK)
+        draw_lines(image, 12, at.header + 5, list(at.result), RESULT, WHITE, bold=True)
     for x in range(low_x, high_x + 1):
         for y in range(low_y, high_y + 1):
             x0, y0, x1, y1 = box((x, y))
@@ -158,36 +178,64 @@ def _outline(owner_of: Mapping[Cell, int], box: Any) -> list[tuple[Cell, tuple[i
     return found
 
 
-def _header(image: Image.Image, view: Mapping[str, Any], first: int, deadline: float | None) -> None:
-    """The title (round, who plays which letter), the two sides as the grid below colours them
-    (`first`: the seat with capitals there), and the stage."""
-    names, points = view["names"], view["points"]
+def _name(name: str, size: int, *, bold: bool = True) -> str:
+    return fit_text(str(name), size, NAME_ROOM, bold=bold)
+
+
+def _header_texts(view: Mapping[str, Any], deadline: float | None) -> tuple[str, str]:
+    """The title and the stage line, names shortened."""
+    names = view["names"]
     if view.get("winner") is not None:
-        title = f"{names[view['winner']]} wins the game"
-        stage = "Game over"
+        return f"{_name(names[view['winner']], TITLE)} wins the game", "Game over"
+    stage = f"turn {view['t'] + 1} · " + ("moving phase: points ×2" if view["phase"] == "moving" else
+                                         f"{view['placed']}/30 placed")
+    title = f"Round {view['round']} · {_name(names[view['mover']], TITLE)} plays {view['letter']}"
+    if view.get("passes"):
+        stage += f" · {view['passes']} pass{'es' if view['passes'] != 1 else ''} in a row"
+    moving = view["phase"] == "moving"
+    if deadline is not None:
+        stage += f" · {_name(names[view['mover']], STAGE, bold=moving)} must play by {deadline_text(deadline)}"
     else:
-        stage = f"turn {view['t'] + 1} · " + ("moving phase: points ×2" if view["phase"] == "moving" else
-                                             f"{view['placed']}/30 placed")
-        title = f"Round {view['round']} · {names[view['mover']]} plays {view['letter']}"
-        if view.get("passes"):
-            stage += f" · {view['passes']} pass{'es' if view['passes'] != 1 else ''} in a row"
-    draw_text(image, (12, 20), fit_text(title, 22, image.width - 24, bold=True), 22, INK, anchor="lm", bold=True)
-    x = 12
-    for seat, colour, sample in ((first, FIRST, "A"), (1 - first, SECOND, "a")):
-        draw = ImageDraw.Draw(image)
-        draw.rectangle((x, 42, x + 22, 64), fill=colour, outline=INK, width=2)
-        draw_text(image, (x + 11, 53), sample, 15, WHITE if colour == FIRST else INK, anchor="mm", bold=True)
-        label = fit_text(f"{names[seat]}: {points[seat]} TGpoint{'s' if points[seat] != 1 else ''}", 17,
-                         image.width // 2 - 50, bold=True)
-        draw_text(image, (x + 30, 53), label, 17, INK, anchor="lm", bold=True)
-        x = image.width // 2
-    stage += f" · {names[view['mover']]} must play by {deadline_text(deadline)}" if deadline is not None and \
-        view.get("winner") is None else " · 7 TGpoints win"
-    moving = view["phase"] == "moving" and view.get("winner") is None
+        stage += " · 7 TGpoints win"
     if moving:
         stage += " · dots: movable"
-    draw_text(image, (12, 80), fit_text(stage, 16, image.width - 24, bold=moving), 16, INK if moving else MUTED,
-              anchor="lm", bold=moving)
+    return title, stage
+
+
+def _side_labels(view: Mapping[str, Any]) -> list[str]:
+    """Each seat's label in the header, in seat order: name, TGpoints, and the winner's mark."""
+    labels = []
+    for seat, (name, points) in enumerate(zip(view["names"], view["points"], strict=True)):
+        score = f": {points} TGpoint{'s' if points != 1 else ''}"
+        labels.append(_name(name, SIDE) + score + (" ★ winner" if seat == view.get("winner") else ""))
+    return labels
+
+
+def _header(image: Image.Image, view: Mapping[str, Any], first: int, at: Layout) -> None:
+    """The title (round, who plays which letter), the two sides as the grid below colours them
+    (`first`: the seat with capitals there) with their TGpoints, the winner's marked, and the
+    stage."""
+    winner = view.get("winner")
+    labels = _side_labels(view)
+    y = draw_lines(image, 12, 10, list(at.title), TITLE, INK, bold=True)
+    draw = ImageDraw.Draw(image)
+    x = 12
+    row = y + 17
+    for seat, colour, sample in ((first, FIRST, "A"), (1 - first, SECOND, "a")):
+        label = fit_text(labels[seat], SIDE, image.width - 60 if at.stacked else image.width // 2 - 50, bold=True)
+        if seat == winner:
+            draw.rounded_rectangle((x - 6, row - 16, x + 36 + text_width(label, SIDE, bold=True), row + 15),
+                                   radius=6, fill=HIGHLIGHT)
+        draw.rectangle((x, row - 11, x + 22, row + 11), fill=colour, outline=INK, width=2)
+        draw_text(image, (x + 11, row), sample, 15, WHITE if colour == FIRST else INK, anchor="mm", bold=True)
+        draw_text(image, (x + 30, row), label, SIDE, INK, anchor="lm", bold=True)
+        if at.stacked:
+            row += 34
+        else:
+            x = image.width // 2
+    moving = view["phase"] == "moving" and winner is None
+    draw_lines(image, 12, y + 34 * (2 if at.stacked else 1), list(at.stage), STAGE, INK if moving else MUTED,
+               bold=moving)
 
 
 @lru_cache(maxsize=1)
@@ -197,36 +245,49 @@ def _palette() -> Image.Image:
     flat = [PAPER, INK, MUTED, WHITE, HIGHLIGHT, FIRST, SECOND, EMPTY, GRID, NML, SURROUNDED]
     blends = [(INK, PAPER, 6), (MUTED, PAPER, 6), (WHITE, FIRST, 6), (INK, SECOND, 6), (WHITE, INK, 6),
               (NML, EMPTY, 3), (MUTED, EMPTY, 3), (SURROUNDED, FIRST, 2), (SURROUNDED, SECOND, 2),
-              (INK, FIRST, 3), (INK, EMPTY, 3), (HIGHLIGHT, INK, 2)]
+              (INK, FIRST, 3), (INK, EMPTY, 3), (HIGHLIGHT, INK, 3), (HIGHLIGHT, PAPER, 2),
+              (HIGHLIGHT, FIRST, 2), (HIGHLIGHT, SECOND, 2)]
     return palette_image(blend_palette(flat, blends))
 
 
 def hand(game: Any, seat: int) -> bytes:
     """Tromino Go hides nothing: a card with the player's side, whose turn it is, the letter to
     play and the score."""
-    view = game.view(seat)
-    image = Image.new("RGB", (MIN_WIDTH, 120), PAPER)
-    draw = ImageDraw.Draw(image)
+    return encode_png(hand_image(game.view(seat), seat), _palette())
+
+
+def hand_image(view: Mapping[str, Any], seat: int) -> Image.Image:
+    """The card of `hand` as an RGB image, as tall as its wrapped lines need."""
+    names, points = view["names"], view["points"]
+    other = _name(names[1 - seat], 15, bold=False)
     capitals = seat == view["first"]
-    colour = FIRST if capitals else SECOND
-    draw.rectangle((12, 12, 52, 52), fill=colour, outline=INK, width=2)
-    draw_text(image, (32, 32), "A" if capitals else "a", 24, WHITE if capitals else INK, anchor="mm", bold=True)
     side = "capitals (A B C), blue" if capitals else "lower case (a b c), orange"
-    draw_text(image, (64, 24), fit_text(f"You play {side}", 18, MIN_WIDTH - 76, bold=True), 18, INK,
-              anchor="lm", bold=True)
     if view.get("winner") is not None:
         status = "You won the game" if view["winner"] == seat else "The game is over"
     elif view["mover"] == seat:
         status = f"Your turn: play {view['letter']}" if view["phase"] == "placing" else \
             f"Your turn: move one of your {view['letter']} trominoes"
     else:
-        status = f"{view['names'][view['mover']]} plays {view['letter']}"
-    draw_text(image, (64, 48), fit_text(status, 16, MIN_WIDTH - 76), 16, INK, anchor="lm")
-    names, points = view["names"], view["points"]
-    score = f"Round {view['round']} · TGpoints: you {points[seat]}, {names[1 - seat]} {points[1 - seat]} (7 win)"
-    draw_text(image, (12, 84), fit_text(score, 15, MIN_WIDTH - 24), 15, MUTED, anchor="lm")
-    offers = [c["points"] for c in view.get("concessions", ()) if c["seat"] != seat]
-    if offers:
-        draw_text(image, (12, 106), f"{names[1 - seat]} concedes {max(offers)}: `accept` to take it", 14, MUTED,
-                  anchor="lm")
-    return encode_png(image, _palette())
+        status = f"{_name(names[view['mover']], 16, bold=False)} plays {view['letter']}"
+    score = f"Round {view['round']} · TGpoints: you {points[seat]}, {other} {points[1 - seat]} (7 win)"
+    offers = [c["points"] for c in view.get("concessions", ()) if c["seat"] != seat and view.get("winner") is None]
+    offer = f"{other} concedes {max(offers)}: `accept` to take it" if offers else ""
+    room = MIN_WIDTH - 76
+    blocks = [(wrap_text(f"You play {side}", 18, room, bold=True), 18, INK, True),
+              (wrap_text(status, 16, room), 16, INK, False)]
+    under = [(wrap_text(score, 15, MIN_WIDTH - 24), 15, MUTED, False),
+             (wrap_text(offer, 14, MIN_WIDTH - 24), 14, MUTED, False)]
+    top_height = max(52, 12 + sum(leading(size) * len(lines) for lines, size, _, _ in blocks))
+    height = top_height + 8 + sum(leading(size) * len(lines) for lines, size, _, _ in under) + 10
+    image = Image.new("RGB", (MIN_WIDTH, height), PAPER)
+    draw = ImageDraw.Draw(image)
+    colour = FIRST if capitals else SECOND
+    draw.rectangle((12, 12, 52, 52), fill=colour, outline=INK, width=2)
+    draw_text(image, (32, 32), "A" if capitals else "a", 24, WHITE if capitals else INK, anchor="mm", bold=True)
+    y: float = 12
+    for lines, size, ink, bold in blocks:
+        y = draw_lines(image, 64, y, lines, size, ink, bold=bold)
+    y = top_height + 8
+    for lines, size, ink, bold in under:
+        y = draw_lines(image, 12, y, lines, size, ink, bold=bold)
+    return image

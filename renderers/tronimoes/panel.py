@@ -12,22 +12,10 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from renderers.common import (
-    DEAD,
-    HIGHLIGHT,
-    INK,
-    MUTED,
-    PAPER,
-    RGB,
-    draw_text,
-    drawable,
-    fit_text,
-    seat_colour,
-    text_width,
-    wrap_text,
-)
+from renderers.common import DEAD, HIGHLIGHT, INK, MUTED, PAPER, RGB, seat_colour
 from renderers.dominoes import paste_tile
 from renderers.glyphs import badge, framed_picture
+from renderers.text import draw_text, drawable, fit_name, fit_text, text_width, wrap_text
 from renderers.tronimoes.style import DIM_FRAME, DIM_STYLE, GONE_CARD, card_tint, playable_style
 
 View = Mapping[str, Any]
@@ -43,9 +31,13 @@ TURN_BADGE = TITLE + 6
 SMALL = 20
 
 
-def seat_name(view: View, seat: int) -> str:
-    """A seat's name as the font can draw it."""
-    return drawable(str(view["seats"][seat]["name"]), f"P{seat + 1}")
+NAME_ROOM = 440
+"""The most pixels a name takes in a sentence; longer names are shortened with an ellipsis."""
+
+
+def seat_name(view: View, seat: int, size: int = TEXT, *, bold: bool = False) -> str:
+    """A seat's name as the font can draw it, shortened to fit a sentence at `size`."""
+    return fit_text(drawable(str(view["seats"][seat]["name"]), f"P{seat + 1}"), size, NAME_ROOM, bold=bold)
 
 
 def _plural(count: int, word: str) -> str:
@@ -71,11 +63,11 @@ class Header:
         self.columns = min(fits, 2 if self.seats == 4 else min(3, self.seats))
         self.card_rows = -(-self.seats // self.columns)
         self.highlighted = bool(view.get("last")) and view["last"]["kind"] == "lay"
-        self.last = wrap_text(self._last_move(), TEXT, width - 2 * PAD - (44 if self.highlighted else 0), lines=2)
-        self.status = wrap_text(self._status_line(), TEXT, width - 2 * PAD, bold=True, lines=2)
+        self.last = wrap_text(self._last_move(), TEXT, width - 2 * PAD - (44 if self.highlighted else 0), lines=3)
+        self.status = wrap_text(self._status_line(), TEXT, width - 2 * PAD, bold=True, lines=4)
         self.title = self._title()
         self.turn: int | None = view.get("turn")
-        self.turn_words = f"{seat_name(view, self.turn)} to move" if self.turn is not None else ""
+        self.turn_words = f"{seat_name(view, self.turn, TITLE, bold=True)} to move" if self.turn is not None else ""
         turn_width = TURN_BADGE + 10 + text_width(self.turn_words, TITLE, bold=True)
         self.turn_inline = text_width(self.title, TITLE, bold=True) + 30 + turn_width <= width - 2 * PAD
         self.height = (PAD + TITLE + 12 + LINE * len(self.status)
@@ -100,7 +92,7 @@ class Header:
             winners = outcome.get("winners") or []
             if not winners:
                 return f"Game over: {drawable(outcome.get('reason', ''), '')}."
-            names = _join([seat_name(view, w) for w in winners])
+            names = _join([seat_name(view, w, bold=True) for w in winners])
             best = view["seats"][winners[0]]["score"]
             verb = "wins" if len(winners) == 1 else "share the win"
             return f"Game over: {names} {verb} with {best}."
@@ -109,7 +101,7 @@ class Header:
             how = drawable(str(result.get("how", "")), "")
             text = f"Round {result['round']} is over: {how}"
             text += " (+2)." if winner is not None else "."
-            waiting = [seat_name(view, s) for s in view.get("to_move", [])]
+            waiting = [seat_name(view, s, bold=True) for s in view.get("to_move", [])]
             if len(waiting) == self.seats:
                 text += f" Type ready to start round {view['round'] + 1}."
             elif waiting:
@@ -182,7 +174,7 @@ class Header:
     def _draw_turn(self, image: Image.Image, turn: int, left: int | None, top: int) -> None:
         """"(3) name to move": at `left`, or against the right edge when `left` is None."""
         size = TURN_BADGE
-        words = fit_text(self.turn_words, TITLE, self.width - 2 * PAD - size - 10, bold=True)
+        words = self.turn_words
         total = size + 10 + text_width(words, TITLE, bold=True)
         start = left if left is not None else self.width - PAD - total
         sprite = badge(str(turn + 1), seat_colour(turn), size, ring=INK)
@@ -194,12 +186,15 @@ class Header:
         info = self.view["seats"][seat]
         colour = seat_colour(seat)
         left, top, right, bottom = box
-        to_move = seat in (self.view.get("to_move") or []) and self.view["phase"] == "playing"
-        gone = info["dead"] or info.get("resigned", False)
+        outcome = self.view.get("outcome")
+        won = outcome is not None and seat in (outcome.get("winners") or [])
+        to_move = won or (seat in (self.view.get("to_move") or []) and self.view["phase"] == "playing")
+        gone = (info["dead"] and not outcome) or bool(info.get("resigned", False))
         fill = card_tint(colour) if not gone else GONE_CARD
         if to_move:
-            draw.rounded_rectangle((left - 4, top - 4, right + 3, bottom + 3), radius=14, fill=HIGHLIGHT,
-                                   outline=INK, width=2)
+            grow = CARD_GAP // 2 + 1 if won else 4
+            draw.rounded_rectangle((left - grow, top - grow, right + grow - 1, bottom + grow - 1), radius=14,
+                                   fill=HIGHLIGHT, outline=INK, width=2)
         draw.rounded_rectangle(box, radius=10, fill=fill, outline=colour if not gone else DIM_FRAME,
                                width=4 if seat == self.you else 2)
         size = 38
@@ -276,16 +271,16 @@ HAND_SLOT = HAND_CELL + 28
 HAND_ROW = 2 * HAND_CELL + 16 + TEXT + SMALL + 24
 
 
-def hand_slots(count: int) -> list[tuple[int, int, int, int]]:
+def hand_slots(count: int, top: int = HAND_TOP) -> list[tuple[int, int, int, int]]:
     """Where the tiles of a `count`-tile hand are drawn: one upright tile box each, in order,
-    up to ten a row."""
+    up to ten a row, the first row `top` pixels down (below a one-line note by default)."""
     per_row = max(1, min(HAND_PER_ROW, count))
     boxes = []
     for index in range(count):
         row, column = divmod(index, per_row)
         left = PAD + column * HAND_SLOT + (HAND_SLOT - HAND_CELL) // 2
-        top = HAND_TOP + row * HAND_ROW + 4
-        boxes.append((left, top, left + HAND_CELL, top + 2 * HAND_CELL))
+        y = top + row * HAND_ROW + 4
+        boxes.append((left, y, left + HAND_CELL, y + 2 * HAND_CELL))
     return boxes
 
 
@@ -314,20 +309,21 @@ def draw_hand(view: View) -> Image.Image:
     seat = int(view["seat"])
     tiles: list[str] = list(view.get("hand", []))
     playable = set(view.get("playable", []))
-    slots = hand_slots(len(tiles))
     per_row = max(1, min(HAND_PER_ROW, len(tiles)))
     rows = max(1, -(-len(tiles) // per_row))
     width = max(2 * PAD + per_row * HAND_SLOT, 640)
-    height = HAND_TOP + rows * HAND_ROW + PAD
-    image = Image.new("RGB", (width, height), PAPER)
+    note = wrap_text(_hand_note(view, tiles, playable).strip(), TEXT, width - 2 * PAD, lines=3)
+    top = HAND_TOP + LINE * (len(note) - 1)
+    slots = hand_slots(len(tiles), top)
+    image = Image.new("RGB", (width, top + rows * HAND_ROW + PAD), PAPER)
     draw = ImageDraw.Draw(image)
     sprite = badge(str(seat + 1), seat_colour(seat), TURN_BADGE, ring=INK)
     image.paste(sprite, (PAD, PAD - 3), sprite)
-    title = f"{seat_name(view, seat)}'s hand: {_plural(len(tiles), 'tile')}"
-    draw_text(image, (PAD + TURN_BADGE + 10, PAD + TITLE // 2),
-              fit_text(title, TITLE, width - 2 * PAD - TURN_BADGE - 10, bold=True), TITLE, INK, anchor="lm", bold=True)
-    note = fit_text(_hand_note(view, tiles, playable).strip(), TEXT, width - 2 * PAD)
-    draw_text(image, (PAD, PAD + TITLE + 12 + LINE // 2 - 4), note, TEXT, INK, anchor="lm")
+    title = fit_name(seat_name(view, seat, TITLE, bold=True), f"'s hand: {_plural(len(tiles), 'tile')}", TITLE,
+                     width - 2 * PAD - TURN_BADGE - 10, bold=True)
+    draw_text(image, (PAD + TURN_BADGE + 10, PAD + TITLE // 2), title, TITLE, INK, anchor="lm", bold=True)
+    for index, line in enumerate(note):
+        draw_text(image, (PAD, PAD + TITLE + 12 + LINE // 2 - 4 + index * LINE), line, TEXT, INK, anchor="lm")
     cell = HAND_CELL
     for index, (name, (left, top, right, bottom)) in enumerate(zip(tiles, slots, strict=True)):
         a, b = (int(p) for p in name.split(":"))

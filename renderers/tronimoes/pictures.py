@@ -26,21 +26,10 @@ from typing import TYPE_CHECKING, Any
 
 from PIL import Image, ImageDraw
 
-from renderers.common import (
-    DEAD,
-    HIGHLIGHT,
-    INK,
-    NEUTRAL,
-    WHITE,
-    GridLayout,
-    draw_text,
-    encode_png,
-    grid_canvas,
-    seat_colour,
-    text_width,
-)
+from renderers.common import DEAD, HIGHLIGHT, INK, NEUTRAL, WHITE, GridLayout, encode_png, grid_canvas, seat_colour
 from renderers.dominoes import TileStyle, inset, paste_tile
 from renderers.glyphs import badge, framed_picture, star
+from renderers.text import draw_text, text_width
 from renderers.tronimoes import panel
 from renderers.tronimoes.style import (
     DEAD_STYLE,

@@ -27,18 +27,19 @@ from renderers.common import (
     WHITE,
     blend_palette,
     deadline_text,
-    draw_text,
     encode_png,
-    fit_text,
     mix,
     palette_image,
     say,
 )
+from renderers.text import draw_lines, draw_text, fit_text, leading, wrap_items, wrap_text
 
 CELL = 56
 LINE = 7
 LABEL = 28
-HEADER = 96
+TITLE, TEAM, STAGE = 20, 16, 14
+NAME_ROOM = 200
+"""The most pixels a name takes; longer names are shortened with an ellipsis."""
 MARGIN = 1
 MIN_WIDTH = 560
 GREEN: RGB = (0x00, 0x9E, 0x73)
@@ -60,6 +61,17 @@ Cell = tuple[int, int]
 
 
 @dataclass(frozen=True)
+class Header:
+    """The header's texts wrapped to the picture's width: the title, each team's members (under
+    its name and pile), the stage; `height` in pixels."""
+
+    title: list[str]
+    members: dict[str, list[str]]
+    stage: list[str]
+    height: int
+
+
+@dataclass(frozen=True)
 class Layout:
     low_x: int
     high_x: int
@@ -69,6 +81,7 @@ class Layout:
     top: int
     width: int
     height: int
+    header: Header | None = None
 
     def box(self, cell: Cell) -> tuple[int, int, int, int]:
         x0 = self.left + (cell[0] - self.low_x) * CELL
@@ -76,15 +89,17 @@ class Layout:
         return x0, y0, x0 + CELL, y0 + CELL
 
 
-def layout(view: Mapping[str, Any]) -> Layout:
+def layout(view: Mapping[str, Any], deadline: float | None = None) -> Layout:
+    """Where everything goes, for the picture with that `deadline` in its header."""
     cells = [tuple(c["at"]) for c in (*view["table"], *view.get("scored", ()))] or [(0, 0)]
     xs, ys = [c[0] for c in cells], [c[1] for c in cells]
     low_x, high_x, low_y, high_y = min(xs) - MARGIN, max(xs) + MARGIN, min(ys) - MARGIN, max(ys) + MARGIN
     grid_width = (high_x - low_x + 1) * CELL
     width = max(grid_width + 2 * LABEL + 24, MIN_WIDTH)
     left = (width - grid_width) // 2
-    top = HEADER + LABEL
-    return Layout(low_x, high_x, low_y, high_y, left, top, width, top + (high_y - low_y + 1) * CELL + LABEL)
+    header = _header_texts(view, deadline, width)
+    top = header.height + LABEL
+    return Layout(low_x, high_x, low_y, high_y, left, top, width, top + (high_y - low_y + 1) * CELL + LABEL, header)
 
 
 def board(game: Any, viewer: int | None = None, *, feet: Mapping[int, Image.Image] | None = None,
@@ -94,10 +109,11 @@ def board(game: Any, viewer: int | None = None, *, feet: Mapping[int, Image.Imag
 
 
 def board_image(view: Mapping[str, Any], deadline: float | None = None) -> Image.Image:
-    at = layout(view)
+    at = layout(view, deadline)
     image = Image.new("RGB", (at.width, at.height), PAPER)
     draw = ImageDraw.Draw(image)
-    _header(image, view, deadline)
+    assert at.header is not None
+    _header(image, view, at.header)
     for x in range(at.low_x, at.high_x + 1):
         for y in range(at.low_y, at.high_y + 1):
             x0, y0, x1, y1 = at.box((x, y))
@@ -204,7 +220,19 @@ def _labels(image: Image.Image, at: Layout) -> None:
         draw_text(image, (right + LABEL / 2, cy), str(y), 14, MUTED, anchor="mm", bold=True)
 
 
-def _header(image: Image.Image, view: Mapping[str, Any], deadline: float | None) -> None:
+def _name(name: Any, size: int, *, bold: bool = False) -> str:
+    return fit_text(str(name), size, NAME_ROOM, bold=bold)
+
+
+def _winner(view: Mapping[str, Any]) -> str | None:
+    """The team that won a finished game (None while playing, or for a draw)."""
+    if not view.get("outcome"):
+        return None
+    piles = view["piles"]
+    return None if piles["green"] == piles["pink"] else "green" if piles["green"] > piles["pink"] else "pink"
+
+
+def _header_texts(view: Mapping[str, Any], deadline: float | None, width: int) -> Header:
     seats = view["seats"]
     outcome = view.get("outcome")
     phase = say(PHASES[view["phase"]])
@@ -218,18 +246,9 @@ def _header(image: Image.Image, view: Mapping[str, Any], deadline: float | None)
         extra = say(N_(" ({count} actions left)")).format(count=view["actions_left"]) \
             if view["actions_left"] > 1 else ""
         title = say(N_("Tronix · {phase} · {player} ({team}) to play{extra}")).format(
-            phase=phase, player=mover["name"], team=say(mover["team"]), extra=extra)
-    draw_text(image, (12, 20), fit_text(title, 20, image.width - 24, bold=True), 20, INK, anchor="lm", bold=True)
-    draw = ImageDraw.Draw(image)
-    x = 12
-    for team, colour in COLOURS.items():
-        members = ", ".join(s["name"] for s in seats if s["team"] == team)
-        draw.rectangle((x, 42, x + 26, 62), fill=CARD, outline=INK)
-        draw.line((x + 3, 52, x + 23, 52), fill=colour, width=5)
-        label = fit_text(f"{say(team).capitalize()} {view['piles'][team]}: {members}", 16,
-                         image.width // 2 - 56, bold=True)
-        draw_text(image, (x + 34, 52), label, 16, INK, anchor="lm", bold=True)
-        x = image.width // 2
+            phase=phase, player=_name(mover["name"], TITLE, bold=True), team=say(mover["team"]), extra=extra)
+    members = {team: wrap_items([_name(s["name"], STAGE) for s in seats if s["team"] == team], STAGE,
+                                width // 2 - 56) for team in COLOURS}
     in_hands = sum(s["hand_size"] for s in seats)
     stage = say(N_("{hands} cards in hands · {table} on the table · {discarded} discarded")).format(
         hands=in_hands, table=len(view["table"]), discarded=view["discarded"])
@@ -238,7 +257,32 @@ def _header(image: Image.Image, view: Mapping[str, Any], deadline: float | None)
     if deadline is not None and not outcome:
         stage += say(N_(" · plays by {when}")).format(when=deadline_text(deadline))
     stage += say(N_(" · green solid, pink dashed"))
-    draw_text(image, (12, 80), fit_text(stage, 14, image.width - 24), 14, MUTED, anchor="lm")
+    title_lines = wrap_text(title, TITLE, width - 24, bold=True, lines=3)
+    stage_lines = wrap_text(stage, STAGE, width - 24, lines=4)
+    teams = 30 + leading(STAGE) * max(len(lines) for lines in members.values())
+    height = 10 + leading(TITLE) * len(title_lines) + 6 + teams + leading(STAGE) * len(stage_lines) + 8
+    return Header(title_lines, members, stage_lines, height)
+
+
+def _header(image: Image.Image, view: Mapping[str, Any], header: Header) -> None:
+    """The title, each team's pile and members (the winners' marked once the game is over), and
+    the stage."""
+    y = draw_lines(image, 12, 10, header.title, TITLE, INK, bold=True) + 6
+    draw = ImageDraw.Draw(image)
+    winner = _winner(view)
+    rows = max(len(lines) for lines in header.members.values())
+    x = 12
+    for team, colour in COLOURS.items():
+        label = f"{say(team).capitalize()} {view['piles'][team]}" + (" ★" if team == winner else "")
+        if team == winner:
+            draw.rounded_rectangle((x - 6, y - 4, x + image.width // 2 - 24, y + 26 + leading(STAGE) * rows),
+                                   radius=6, fill=HIGHLIGHT)
+        draw.rectangle((x, y + 3, x + 26, y + 23), fill=CARD, outline=INK)
+        draw.line((x + 3, y + 13, x + 23, y + 13), fill=colour, width=5)
+        draw_text(image, (x + 34, y + 13), label, TEAM, INK, anchor="lm", bold=True)
+        draw_lines(image, x + 34, y + 26, header.members[team], STAGE, INK)
+        x = image.width // 2
+    draw_lines(image, 12, y + 30 + leading(STAGE) * rows, header.stage, STAGE, MUTED)
 
 
 @lru_cache(maxsize=1)
@@ -247,7 +291,8 @@ def _palette() -> Image.Image:
     flat = [PAPER, INK, MUTED, WHITE, HIGHLIGHT, GREEN, PINK, CARD, EMPTY, GRID, *faded]
     blends = [(INK, PAPER, 6), (MUTED, PAPER, 6), (GREEN, CARD, 4), (PINK, CARD, 4), (GREEN, PINK, 3),
               (INK, CARD, 4), (faded[0], faded[2], 3), (faded[1], faded[2], 3), (HIGHLIGHT, CARD, 2),
-              (INK, EMPTY, 3), (MUTED, EMPTY, 3), (HIGHLIGHT, EMPTY, 2), (GREEN, EMPTY, 2), (PINK, EMPTY, 2)]
+              (INK, EMPTY, 3), (MUTED, EMPTY, 3), (HIGHLIGHT, EMPTY, 2), (GREEN, EMPTY, 2), (PINK, EMPTY, 2),
+              (INK, HIGHLIGHT, 3), (HIGHLIGHT, PAPER, 2), (CARD, HIGHLIGHT, 1)]
     return palette_image(blend_palette(flat, blends))
 
 
@@ -255,17 +300,19 @@ def hand(game: Any, seat: int) -> bytes:
     """`seat`'s cards: how many of each kind, and the six patterns a card may show, by name."""
     view = game.view(seat)
     held: Mapping[str, int] = view["hand"]
-    image = Image.new("RGB", (MIN_WIDTH, 170), PAPER)
     me = view["seats"][seat]
     counts = ", ".join(f"{count} {kind}" for kind, count in held.items()) or say(N_("no cards"))
     status = say(N_("You play {team} · your hand: {cards}")).format(team=say(me["team"]), cards=counts)
-    draw_text(image, (12, 20), fit_text(status, 18, MIN_WIDTH - 24, bold=True), 18, INK, anchor="lm", bold=True)
+    lines = wrap_text(status, 18, MIN_WIDTH - 24, bold=True, lines=3)
+    top = 10 + leading(18) * len(lines) + 4
+    image = Image.new("RGB", (MIN_WIDTH, top + 140), PAPER)
+    draw_lines(image, 12, 10, lines, 18, INK, bold=True)
     draw = ImageDraw.Draw(image)
     shown = ("NE", "SE", "SW", "NW", "NS", "EW")
     for index, pattern in enumerate(shown):
         x0 = 16 + index * (CELL + 32)
-        card(draw, (x0, 44, x0 + CELL, 44 + CELL), pattern)
-        draw_text(image, (x0 + CELL / 2, 44 + CELL + 16), say(pattern), 16, INK, anchor="mm", bold=True)
-    draw_text(image, (12, 150), say(N_("The pattern is where the green line runs: `play 1,0 NE`")), 14, MUTED,
+        card(draw, (x0, top, x0 + CELL, top + CELL), pattern)
+        draw_text(image, (x0 + CELL / 2, top + CELL + 16), say(pattern), 16, INK, anchor="mm", bold=True)
+    draw_text(image, (12, top + 106), say(N_("The pattern is where the green line runs: `play 1,0 NE`")), 14, MUTED,
               anchor="lm")
     return encode_png(image, _palette())

@@ -135,3 +135,36 @@ async def test_the_console_offers_reactions_and_the_vision_quest_from_the_offlin
     assert "vision quest" in printed and "Your chicken-foot is chosen" in printed
     assert list(feet) == [0] and feet[0][1] == "offline:chicken-foot"
     assert any(p.name == "reaction.png" for p in (tmp_path / "boards").rglob("*.png"))
+
+
+async def test_triominoes_hints_show_each_tile_as_in_the_hand_turned_as_the_placement_needs(tmp_path):
+    """`hints` names each tile as the hand shows it (`0-0-1`), then the corners it is turned to
+    (`0-0-1 → 0-1-0 r0c1`); a hint typed as shown is played."""
+    out: list[str] = []
+    shown: list[list[str]] = []
+    async with running_referee(tmp_path / "t.sqlite3", ManualClock()) as referee:
+        user = local_user("ada")
+
+        async def ask(prompt: str) -> str | None:
+            hints = [line for line in out if line.startswith("You can play: ")]
+            if len(shown) >= 12 or len(out) > 400:
+                return "quit"
+            if not hints or len(hints) == len(shown):
+                return "hints"
+            listed = hints[-1].removeprefix("You can play: ").split(" … ")[0].split(", ")
+            shown.append(listed)
+            return listed[0]
+
+        session = ConsoleSession(referee, user, ask=ask, say=out.append, boards=tmp_path / "boards")
+        place = await session.new_game("triominoes", ["me", "random"])
+        assert place is not None
+        await session.play(place)
+    placements = [hint for listed in shown for hint in listed if hint not in ("draw", "pass", "nothing now")]
+    turned = [hint for hint in placements if " → " in hint]
+    assert placements and turned, shown
+    for hint in turned:
+        held, placed = hint.split(" → ")
+        numbers = placed.split()[0]
+        assert sorted(held.split("-")) == sorted(numbers.split("-")) and held != numbers
+        assert held == "-".join(sorted(held.split("-"))) or held.split("-")[0] == min(held.split("-"))
+    assert not any("✗" in line and "→" in line for line in out), "a hint typed as shown was refused"

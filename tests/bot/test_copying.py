@@ -23,20 +23,25 @@ async def a_played_database(path: str) -> None:
             user = (ALICE, BOB)[game.to_move()[0]]
             await referee.act(PLACE, user, (await referee.suggestions(PLACE, user, "", limit=1000))[0])
         await referee.store.save_picture(1, 0, "foot", b"\x89PNG", "offline:chicken", 1.0)
+        await started(referee, ALICE, BOB, place="test:rated")
+        await referee.resign("test:rated", BOB)  # a rated game: results and ratings to carry
+        await referee.store.standings.set_notify("test:guild", ALICE.id, "long")
 
 
 async def test_a_copy_and_its_copy_back_hold_every_game(tmp_path, database, capsys):
     source = str(tmp_path / "source.sqlite3")
     await a_played_database(source)
     assert await asyncio.to_thread(main, ["copy-db", source, database]) == 0
-    assert "Copied 1 table" in capsys.readouterr().out
+    assert "Copied 2 tables" in capsys.readouterr().out
     back = str(tmp_path / "back.sqlite3")
     assert await asyncio.to_thread(main, ["copy-db", database, back]) == 0
     original, returned = store_for(source), store_for(back)
     await original.open()
     await returned.open()
     try:
-        assert await returned.dump() == await original.dump()
+        dumped = await original.dump()
+        assert await returned.dump() == dumped
+        assert len(dumped["results"]) == 2 and len(dumped["ratings"]) == 2 and len(dumped["notify"]) == 1
         assert await verify(original, returned) == []
     finally:
         await original.close()

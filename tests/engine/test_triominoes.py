@@ -448,3 +448,33 @@ def test_a_hexagon_takes_precedence_over_a_bridge_unless_both_score():
     events = both.apply(0, "1-4-0 r-2c0")
     assert (precedence.seats[0].score, both.seats[0].score) == (5 + 50, 5 + 50 + 40)
     assert "a hexagon and adds to a bridge" in events[0].text
+
+
+def test_a_hint_shows_the_tile_as_held_then_turned_and_reads_back_as_its_placement():
+    import random as chance
+
+    game = Triominoes.new(3, seed=11)
+    rng = chance.Random(11)
+    seen_turned = False
+    for _ in range(60):
+        if game.outcome() is not None:
+            break
+        seat = game.to_move()[0]
+        hand = set(game.view(seat)["hand"])
+        for action in game.legal_actions(seat):
+            shown = game.describe_action(seat, action)
+            assert game.parse(seat, shown) == action
+            if " → " in shown:
+                held, placed = shown.split(" → ")
+                assert held in hand and placed == action and not action.startswith(held + " ")
+                seen_turned = True
+            elif action not in ("draw", "pass"):
+                assert action.split()[0] in hand
+        game.apply(seat, rng.choice(game.legal_actions(seat)))
+    assert seen_turned
+
+
+def test_a_hint_naming_two_different_tiles_is_refused():
+    game = Triominoes.new(2, seed=1)
+    with pytest.raises(NotationError, match="not the same tile"):
+        game.parse(game.to_move()[0], "1-2-3 → 0-1-0 r0c1")

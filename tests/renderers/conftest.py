@@ -1,5 +1,6 @@
 """Pictures in these tests are drawn with the fonts tileref ships only, so golden images are the
-same on every machine; a test marked `system_fonts` may use the machine's CJK font too."""
+same on every machine; a test marked `system_fonts` uses the machine's CJK and emoji fonts too
+(Debian's fonts-noto-cjk and fonts-noto-color-emoji, which CI installs)."""
 
 from __future__ import annotations
 
@@ -7,21 +8,23 @@ from collections.abc import Iterator
 
 import pytest
 
-from renderers import common
+from renderers import text
 
 
-def _forget_fonts() -> None:
-    for cached in (common._font_files, common.fonts, common._has, common._text_mask, common.text_width):
+def forget_fonts() -> None:
+    """Drop every cached font, glyph probe and rendered text (after changing the font paths)."""
+    for cached in (text.font_files, text.fonts, text._has, text._lettering, text.text_width):
         cached.cache_clear()
 
 
 @pytest.fixture(autouse=True)
 def shipped_fonts_only(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     if request.node.get_closest_marker("system_fonts") is None:
-        monkeypatch.setattr(common, "CJK_FONTS", ())
-    _forget_fonts()
+        monkeypatch.setattr(text, "CJK_FONTS", ())
+        monkeypatch.setattr(text, "EMOJI_FONTS", ())
+    forget_fonts()
     yield
-    _forget_fonts()
+    forget_fonts()
 
 
 def pytest_configure(config: pytest.Config) -> None:

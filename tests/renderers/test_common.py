@@ -6,7 +6,6 @@ from __future__ import annotations
 import io
 import itertools
 import math
-from pathlib import Path
 
 import pytest
 from PIL import Image
@@ -14,26 +13,18 @@ from PIL import Image
 from renderers import RENDERERS, NoRenderer, render, render_hand
 from renderers.common import (
     BOARD,
-    CJK_FONTS,
     DEAD,
     INK,
     NEUTRAL,
     PAPER,
-    PLACEHOLDER,
     SEAT_COLOURS,
-    _runs,
     blend_palette,
     column_label,
-    draw_text,
-    drawable,
     encode_png,
-    fit_text,
-    font,
     grid_canvas,
     palette_image,
     seat_colour,
     seat_colour_name,
-    text_width,
 )
 from tests.renderers.golden import MAX_DIFFERENT, assert_golden, decode, difference
 
@@ -99,53 +90,6 @@ def test_dead_grey_and_the_neutral_stand_apart_from_every_seat_colour(vision):
         assert math.dist(_lab(rgb, matrix), _lab(NEUTRAL, matrix)) >= 15
     assert math.dist(_lab(DEAD, matrix), _lab(NEUTRAL, matrix)) >= 30
     assert math.dist(_lab(DEAD, matrix), _lab(BOARD, matrix)) >= 10
-
-
-def test_the_font_is_pillows_bundled_scalable_font():
-    loaded = font(30)
-    assert loaded.getname() == ("Aileron", "Regular")
-    assert not isinstance(loaded.path, str), "the font must come from Pillow, not a file on this system"
-    assert text_width("Round 12", 30) > text_width("Round 12", 15) > 0
-
-
-def test_names_keep_every_character_and_only_lose_control_characters():
-    assert drawable("Zoë Łukasiewicz") == "Zoë Łukasiewicz"
-    assert drawable("李雷 🐔", "P2") == "李雷 🐔"
-    assert drawable("  two \x00  spaces ") == "two spaces"
-    assert drawable("\x07", "P2") == "P2"
-
-
-def drawn(text: str, size: int = 28) -> Image.Image:
-    image = Image.new("RGB", (600, 60), (255, 255, 255))
-    draw_text(image, (10, 30), text, size, (0, 0, 0), anchor="lm")
-    return image
-
-
-def test_latin_greek_and_cyrillic_names_are_drawn_in_their_own_letters():
-    assert drawn("Zoë").tobytes() != drawn("Zoe").tobytes()
-    for name in ("Ωμέγα", "Ёлка", "Łukasz"):
-        assert drawn(name).getbbox() is not None
-        assert not _runs(name) or all(run != PLACEHOLDER * len(run) for _, run in _runs(name))
-
-
-def test_a_character_no_font_has_is_drawn_as_a_visible_box_not_dropped():
-    runs = _runs("a\U0001F9FFb")
-    assert "".join(text for _, text in runs) == f"a{PLACEHOLDER}b"
-    assert drawn("a\U0001F9FFb").tobytes() != drawn("ab").tobytes()
-
-
-@pytest.mark.system_fonts
-def test_cjk_names_are_drawn_where_the_machine_has_a_cjk_font():
-    if not any(Path(p).exists() for p in CJK_FONTS):
-        pytest.skip("no CJK font is installed here (the Docker image installs fonts-noto-cjk)")
-    assert PLACEHOLDER not in "".join(text for _, text in _runs("太郎"))
-    assert drawn("太郎").tobytes() != drawn(PLACEHOLDER * 2).tobytes()
-
-
-def test_long_text_is_cut_to_fit():
-    cut = fit_text("a very long player name indeed", 24, 120)
-    assert cut.endswith("…") and text_width(cut, 24) <= 120
-    assert fit_text("short", 24, 500) == "short"
 
 
 def test_the_grid_canvas_labels_every_column_and_row_on_both_sides():

@@ -62,7 +62,7 @@ def test_the_last_tile_is_haloed_and_its_hexagon_outlined():
     (ax, ay), (bx, by) = corners[0], corners[1]
     cx, cy = at.centre((-1, -1))
     mx, my = (ax + bx) / 2, (ay + by) / 2
-    inward = 2.5 / ((cx - mx) ** 2 + (cy - my) ** 2) ** 0.5
+    inward = 1.2 / ((cx - mx) ** 2 + (cy - my) ** 2) ** 0.5
     assert image.getpixel((round(mx + (cx - mx) * inward), round(my + (cy - my) * inward))) == HIGHLIGHT
     # the hexagon around lattice point (0, 0): its edge from (2, 0) to (1, 1)
     (px, py), (qx, qy) = at.point((2, 0)), at.point((1, 1))

@@ -133,7 +133,7 @@ def test_a_round_just_ended_matches_its_golden_picture():
 def test_the_player_card_shows_the_players_side_in_its_colour():
     g = game(OPENING)
     capitals, lower = decode(render_hand(g, 0)), decode(render_hand(g, 1))
-    assert capitals.size == lower.size == (MIN_WIDTH, 120)
+    assert capitals.size == lower.size and capitals.width == MIN_WIDTH
     assert capitals.getpixel((20, 20)) == FIRST and lower.getpixel((20, 20)) == SECOND
 
 

@@ -20,6 +20,7 @@ from bot.adapters.discordbot.confirm import CancelButton, ConfirmButton
 from bot.adapters.discordbot.lobby import tileref
 from bot.adapters.discordbot.moderation import MODERATOR_COMMANDS
 from bot.adapters.discordbot.reactions import MEDIA_COMMANDS, PickMenu
+from bot.adapters.discordbot.records_commands import RECORD_COMMANDS
 from bot.adapters.discordbot.replying import post_notice
 from bot.adapters.discordbot.views import TableButton
 from bot.i18n import DEFAULT as DEFAULT_LANGUAGE
@@ -81,7 +82,7 @@ class TilerefBot(commands.Bot):
         self.guild_ids = list(guild_ids or [])
         self.grace_seconds = GRACE_SECONDS
         self.in_flight: set[asyncio.Task[Any]] = set()
-        for command in [tileref, *PLAYER_COMMANDS, *MODERATOR_COMMANDS, *MEDIA_COMMANDS]:
+        for command in [tileref, *PLAYER_COMMANDS, *MODERATOR_COMMANDS, *MEDIA_COMMANDS, *RECORD_COMMANDS]:
             self.tree.add_command(command)
         self.media = media or Media.from_environment()
         referee.notify = self.notice

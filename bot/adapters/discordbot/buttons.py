@@ -14,6 +14,7 @@ import discord
 from bot.adapters.discordbot.answer import Answer, answering
 from bot.adapters.discordbot.context import caller, place_of
 from bot.adapters.discordbot.delivery import render
+from bot.adapters.discordbot.rematching import rematch
 from bot.adapters.discordbot.replying import answer_reply, refusal_messages
 from bot.adapters.discordbot.shown import shown_boards
 from bot.adapters.discordbot.views import BOT_LEVELS, lobby_view
@@ -45,6 +46,8 @@ async def pressed(interaction: discord.Interaction, action: str, table_id: int) 
             await _lobby_change(answer, referee, place, user, action)
         elif action == "start":
             await _start(answer, referee, place, user)
+        elif action == "rematch":
+            await rematch(answer, referee, place, user)
         elif action == "hand":
             await answer_reply(answer, referee, await answer.run(referee.hand(place, user)), user, place)
         else:
@@ -60,16 +63,25 @@ async def _lobby_change(answer: Answer, referee: Referee, place: str, user: User
         reply = await answer.run(referee.leave(place, user))
     else:
         reply = await answer.run(referee.add_ai(place, user, BOT_LEVELS[action]))
-    if not await _refused(answer, referee, reply, place):
+    if await _refused(answer, referee, reply, place):
+        return
+    if action == "join" and reply.status == PLAYING:  # the last player invited to a rematch: it starts
+        await _started(answer, referee, reply, place, user)
+    else:
         await _show_lobby(answer, reply)
-        if action == "join":
-            await _add_to_thread(answer.interaction)
+    if action == "join":
+        await _add_to_thread(answer.interaction)
 
 
 async def _start(answer: Answer, referee: Referee, place: str, user: User) -> None:
     reply = await answer.run(referee.start(place, user))
     if await _refused(answer, referee, reply, place):
         return
+    await _started(answer, referee, reply, place, user)
+
+
+async def _started(answer: Answer, referee: Referee, reply: Reply, place: str, user: User) -> None:
+    """Close the lobby message (its buttons go) and post the opening board."""
     table = await referee.status(place)
     if table is not None:
         await answer.edit_clicked(content=render(lobby_text(table) + "\n" + _("▶️ Started by {player}.").format(

@@ -60,12 +60,13 @@ async def move_suggestions(interaction: discord.Interaction, current: str) -> li
     """At most 25 legal moves of the caller that match what they typed."""
     try:
         with busy(interaction.client):
-            found = await _referee(interaction).suggestions(place_of(interaction.channel_id), player(interaction.user),
-                                                             current, limit=MAX_CHOICES)
+            found = await _referee(interaction).suggestion_choices(
+                place_of(interaction.channel_id), player(interaction.user), current, limit=MAX_CHOICES)
     except Exception:
         log.exception("move suggestions failed")
         return []
-    return [app_commands.Choice(name=s[:CHOICE_LENGTH], value=s[:CHOICE_LENGTH]) for s in found[:MAX_CHOICES]]
+    return [app_commands.Choice(name=shown[:CHOICE_LENGTH], value=action[:CHOICE_LENGTH])
+            for shown, action in found[:MAX_CHOICES]]
 
 
 @app_commands.command(name="draw", description=N_("Draw (a tile, pieces) where the game has a draw"))
@@ -125,7 +126,8 @@ def rules_text(name: str) -> str:
         counts[0] + 1 else _("{counts} players.").format(counts=", ".join(map(str, counts)))
     return "\n\n".join(part for part in (_(cls.summary) if cls.summary else f"**{cls.title}**",
                                           _("**Typing moves**") + "\n" + _(cls.notation_help),
-                                          _("**Options** (`/tileref new options:`)") + "\n" + cls.Options.describe(),
+                                          _("**Options** (`/tileref new options:`)") + "\n" + cls.Options.describe()
+                                          + "\n" + _("`rated=off`: the game does not count for the ratings."),
                                           seats) if part)
 
 

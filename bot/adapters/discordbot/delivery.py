@@ -20,7 +20,7 @@ from typing import Any
 import discord
 
 from bot.adapters.discordbot.context import snowflake
-from bot.replies import Attachment, Message, Reply, render_mentions, render_names
+from bot.replies import Attachment, Message, Reply, render_links, render_mentions, render_names
 
 log = logging.getLogger(__name__)
 
@@ -41,7 +41,13 @@ def render(text: str) -> str:
         snow = snowflake(user_id)
         return f"<@{snow}>" if snow is not None else f"**{escaped(name)}**"
 
-    return render_names(render_mentions(text, one), escaped)
+    return render_names(render_mentions(render_links(text, jump_link), one), escaped)
+
+
+def jump_link(place: str, guild: str) -> str:
+    """The address that opens a table's thread (`discord:<thread>` on `discord:<server>`)."""
+    thread, server = snowflake(place), snowflake(guild)
+    return f"https://discord.com/channels/{server}/{thread}" if thread is not None and server is not None else ""
 
 
 def split(text: str, limit: int = LIMIT) -> list[str]:

@@ -14,11 +14,11 @@ from typing import Any, Protocol
 import discord
 
 from bot.i18n import N_, _
-from bot.records import PLAYING
+from bot.records import FINISHED, PLAYING
 from bot.referee import Referee
 from bot.replies import Reply
 
-ACTIONS = ("join", "leave", "addbot", "addeasy", "addhard", "start", "hand", "ready")
+ACTIONS = ("join", "leave", "addbot", "addeasy", "addhard", "start", "hand", "ready", "rematch")
 BOT_LEVELS = {"addbot": None, "addeasy": "easy", "addhard": "hard"}
 """The level each Add bot button seats (None: the table's `ai_level` option, else normal)."""
 _LOOK: dict[str, tuple[str, discord.ButtonStyle, str]] = {
@@ -30,6 +30,7 @@ _LOOK: dict[str, tuple[str, discord.ButtonStyle, str]] = {
     "start": (N_("Start"), discord.ButtonStyle.success, "▶️"),
     "hand": (N_("Show hand"), discord.ButtonStyle.secondary, "✋"),
     "ready": (N_("Ready"), discord.ButtonStyle.success, "✅"),
+    "rematch": (N_("Rematch"), discord.ButtonStyle.primary, "🔁"),
 }
 
 
@@ -44,7 +45,8 @@ def custom_id(action: str, table_id: int) -> str:
 
 
 class TableButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
-                  template=r"tileref:(?P<action>join|leave|addbot|addeasy|addhard|start|hand|ready):(?P<table>\d+)"):
+                  template=r"tileref:(?P<action>join|leave|addbot|addeasy|addhard|start|hand|ready|rematch)"
+                           r":(?P<table>\d+)"):
     """One table button; pressing it hands the press to the client's `table_button_pressed`."""
 
     def __init__(self, action: str, table_id: int) -> None:
@@ -79,7 +81,9 @@ def lobby_view(table_id: int) -> discord.ui.View:
 
 async def controls(referee: Referee, reply: Reply) -> discord.ui.View | None:
     """The buttons for a message showing the game after `reply`: Show hand while it is played,
-    and Ready while a round break waits for players."""
+    Ready while a round break waits for players, and Rematch once it is over."""
+    if reply.table_id is not None and reply.status == FINISHED and reply.public is not None:
+        return view_of(reply.table_id, "rematch")
     if reply.table_id is None or reply.status != PLAYING or reply.place is None:
         return None
     viewed = await referee.view(reply.place)

@@ -81,7 +81,8 @@ async def test_a_two_player_game_from_new_to_final_score(tileref: Harness) -> No
     winners = " and ".join(table.seats[w].name for w in game.outcome().winners)
     assert f"🏆 {winners} wins!" in final.content or f"🏆 {winners} share the win!" in final.content
     assert "Final scores:" in final.content and final.content.count("🏆") == 1
-    assert final.buttons() == [] and len(final.png_images()) == 1
+    assert [b.label for b in final.buttons()] == ["Rematch"] and len(final.png_images()) == 1  # no Show hand
+    assert "📈 Ratings: " in final.content
     for message in publics[:-1]:
         # one message per move: the board, what happened, and a ping for the player whose turn
         # begins (nobody after their own draw or double)

@@ -1,7 +1,8 @@
 """A Triominoes round through Discord, from `/tileref new` to the end of the round: plays sent
 with `/move` and typed in the thread (a tile and a spot number, as read off the picture), the
 suggestions filtered by what was typed, draws and passes made by the referee when nothing fits,
-`/hand` private, a refused draw explained privately, the round's payout announced."""
+`/hand` private, a refused draw explained privately, the round's payout announced; suggestions
+show each tile as it is in the hand, then turned as the placement needs."""
 
 from __future__ import annotations
 
@@ -35,6 +36,9 @@ async def test_a_triominoes_round_from_new_to_its_end(tileref: Harness) -> None:
             tile = action.split()[0]
             choices = await s.autocomplete(user, thread, "move", text="".join(sorted(tile.replace("-", ""))))
             assert 0 < len(choices) <= 25 and all(sorted(c["value"].split()[0]) == sorted(tile) for c in choices)
+            held = set(game.view(seat)["hand"])  # shown as in the hand, turned as the placement needs
+            assert all(c["name"] == game.describe_action(seat, c["value"]) for c in choices)
+            assert all(c["name"].split()[0] in held for c in choices)
         cell = action.split()[1] if " " in action else None
         spots = game.view(None)["spots"]
         if not typed and cell in spots and step > 0:

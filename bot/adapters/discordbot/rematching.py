@@ -1,0 +1,55 @@
+"""The Rematch button of a finished game's last message: a new thread beside the old one, with a
+lobby that invites everyone who played (mentioning them) and a link to it in the old thread."""
+
+from __future__ import annotations
+
+import contextlib
+
+import discord
+
+from bot.adapters.discordbot.answer import Answer
+from bot.adapters.discordbot.context import place_of, snowflake
+from bot.adapters.discordbot.delivery import Outgoing, capitalised, pinging, render
+from bot.adapters.discordbot.lobby import LOBBY_MESSAGE
+from bot.adapters.discordbot.views import lobby_view
+from bot.i18n import _
+from bot.records import User
+from bot.referee import Referee
+from bot.replies import link_token, name_token
+from engine import GAMES
+
+
+async def rematch(answer: Answer, referee: Referee, place: str, user: User) -> None:
+    """Open the rematch of the finished game at `place` for `user`, or tell them why not."""
+    problem = await answer.run(referee.rematch_problem(place, user))
+    if problem:
+        await answer.tell(capitalised(render(problem)))
+        return
+    thread = answer.interaction.channel
+    parent = thread.parent if isinstance(thread, discord.Thread) else None
+    if not isinstance(parent, discord.TextChannel) or not parent.permissions_for(parent.guild.me).create_public_threads:
+        await answer.tell(_("I cannot open a thread for the rematch: I need the Create Public Threads permission in "
+                            "the channel this thread belongs to."))
+        return
+    old = await referee.status(place)
+    assert old is not None
+    title = GAMES[old.game].title
+    await answer.defer()
+    name = _("{game} · rematch · {player}").format(game=title, player=user.name)[:100]
+    created = await parent.create_thread(name=name, type=discord.ChannelType.public_thread, auto_archive_duration=10080)
+    reply = await referee.rematch(place, place_of(created.id), user)
+    if not reply.ok:
+        await created.send(_("This rematch could not be opened."))
+        await answer.tell(capitalised(render(reply.caller.text if reply.caller else "")))
+        return
+    assert reply.table_id is not None and reply.public is not None
+    lobby = await created.send(content=render(reply.public.text), view=lobby_view(reply.table_id),
+                               allowed_mentions=pinging(reply.mentions))
+    await referee.note_message(place_of(created.id), LOBBY_MESSAGE, lobby.id)
+    for user_id in [user.id, *reply.mentions]:
+        member = snowflake(user_id)
+        if member is not None:
+            with contextlib.suppress(discord.HTTPException):
+                await created.add_user(discord.Object(member))
+    await answer.send(Outgoing(render(_("🔁 {player} opened a rematch: {link}").format(
+        player=name_token(user.name), link=link_token(place_of(created.id), old.guild)))), ephemeral=False)

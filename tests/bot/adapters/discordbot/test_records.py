@@ -1,0 +1,85 @@
+"""What carries over between games, through the real client and the Discord stand-in: /notify and
+the DM a turn brings, /games, the ratings line of a finished game, /leaderboard, /profile and the
+Rematch button."""
+
+from __future__ import annotations
+
+from tests.bot.adapters.discordbot.harness import Harness, confirmed
+from tests.standin import Channel, RecordedMessage, User
+
+
+def dms(h: Harness, user: User) -> list[RecordedMessage]:
+    channel = h.s.dm_channel(user)
+    return [] if channel is None else [m for m in h.s.messages if m.channel_id == channel.id]
+
+
+async def move_first(h: Harness, thread: Channel, users: dict[int, User]) -> User:
+    """The seat the game waits for plays its first legal move by /move; returns who moved."""
+    game = await h.game(thread)
+    seat = game.to_move()[0]
+    await (await h.s.slash(users[seat], thread, "move", text=game.legal_actions(seat)[0])).replies(1)
+    return users[seat]
+
+
+async def test_notify_games_ratings_leaderboard_profile_and_rematch(tileref: Harness) -> None:
+    s = tileref.s
+    said = await (await s.slash(s.bob, s.channel, "notify", when="on")).reply()
+    assert said.ephemeral and "direct message" in said.content
+    off = await (await s.slash(s.alice, s.channel, "notify", when="off")).reply()
+    assert off.ephemeral and "No more direct messages" in off.content
+
+    thread, _opening = await tileref.open_table(s.alice, s.bob, game="tromino_go", turn_time="2h")
+    users = {0: s.alice, 1: s.bob}
+    jump = f"https://discord.com/channels/{s.guild.id}/{thread.id}"
+    if (await tileref.game(thread)).to_move()[0] == 1:  # bob plays first: his first turn began at Start
+        await s.wait_until(lambda: len(dms(tileref, s.bob)) == 1, timeout=5, what="bob's DM at the start")
+    for _step in range(4):
+        before = len(dms(tileref, s.bob))
+        mover = await move_first(tileref, thread, users)
+        if mover is s.alice:  # bob's turn begins: one DM, with the way there and the deadline
+            await s.wait_until(lambda b=before: len(dms(tileref, s.bob)) == b + 1, timeout=5, what="bob's DM")
+            note = dms(tileref, s.bob)[-1].content
+            assert "Your turn in **Tromino Go**" in note and jump in note and "<t:" in note
+        else:
+            assert len(dms(tileref, s.bob)) == before
+    assert dms(tileref, s.alice) == []  # alice turned them off
+
+    game = await tileref.game(thread)
+    waiting = game.to_move()[0]
+    listed = await (await s.slash(users[waiting], s.channel, "games")).reply()
+    assert listed.ephemeral and listed.content.startswith("⏳ **Waiting for you**") and jump in listed.content
+    theirs = await (await s.slash(users[1 - waiting], s.channel, "games")).reply()
+    assert theirs.ephemeral and "Waiting for others" in theirs.content and "Waiting for you" not in theirs.content
+    nothing = await (await s.slash(s.carol, s.channel, "games")).reply()
+    assert nothing.ephemeral and "no unfinished games" in nothing.content
+
+    _preview, final = await confirmed(s, s.bob, thread, "resign")
+    assert "📈 Ratings:" in final.content and "provisional" in final.content
+    assert final.button("Rematch")
+
+    board = await (await s.slash(s.alice, s.channel, "leaderboard", game="tromino_go")).reply()
+    assert board.ephemeral and "Tromino Go leaderboard" in board.content
+    assert board.content.index("1. alice") < board.content.index("2. bob") and "You: 1. alice" in board.content
+    empty = await (await s.slash(s.alice, s.channel, "leaderboard", game="tetromic")).reply()
+    assert empty.ephemeral and "Nobody has a Tetromic rating" in empty.content
+    far = await (await s.slash(s.alice, s.channel, "leaderboard", game="tromino_go", page=3)).reply()
+    assert far.ephemeral and "has 1 page" in far.content
+
+    mine = await (await s.slash(s.carol, s.channel, "profile", user=s.bob)).reply()
+    assert mine.ephemeral and "**Tromino Go**" in mine.content and "1 game, 0 won" in mine.content
+    assert "2 of 2" in mine.content and jump in mine.content
+    assert "hand" not in mine.content.lower()
+
+    clicked = await s.click(s.alice, final, label="Rematch")
+    told = await clicked.reply()
+    assert not told.ephemeral and "opened a rematch" in told.content
+    rematch = await s.wait_for_thread(lambda t: t.id != thread.id and "rematch" in t.name)
+    lobby = await s.wait_for_message(rematch, lambda m: bool(m.buttons()))
+    assert f"<@{s.bob.id}>" in lobby.content and "invites" in lobby.content
+    again = await (await s.click(s.alice, final, label="Rematch")).reply()
+    assert again.ephemeral and "already open" in again.content
+    handle = await s.click(s.bob, lobby, label="Join")
+    started = await handle.replies(2)
+    assert any("Tromino Go begins: alice, bob" in m.content for m in started)
+    table = await tileref.table(rematch)
+    assert table.status == "playing" and [seat.name for seat in table.seats] == ["alice", "bob"]

@@ -1,0 +1,77 @@
+"""Turn notifications: a private message (a DM on Discord) to a player whose turn begins, as they
+chose per server (on, off, or only turns of an hour or more), with the way to the table and its
+deadline; reminders follow the same choice; never one for the player's own move."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.records import User
+from bot.referee import Referee
+from bot.replies import Reply
+from bot.timers import ManualClock
+from tests.bot.referees import ALICE, BOB, PLACE, Notices, running_referee
+
+GUILD = "test:guild"
+
+
+async def opened(referee: Referee, turn_time: str) -> tuple[Reply, int]:
+    """A Tromino Go table of alice and bob on the server, started; (the opening, the seat to move)."""
+    await referee.create(PLACE, ALICE, "tromino_go", turn_time=turn_time, guild=GUILD)
+    await referee.join(PLACE, BOB)
+    opening = await referee.start(PLACE, ALICE)
+    game = (await referee.view(PLACE))[1]  # type: ignore[index]
+    return opening, game.to_move()[0]
+
+
+def users(first: int) -> tuple[User, User]:
+    return (ALICE, BOB) if first == 0 else (BOB, ALICE)
+
+
+@pytest.mark.parametrize(("mode", "turn_time", "told"), [
+    ("on", "30m", True), ("long", "30m", False), ("long", "2h", True), ("long", "off", True), ("off", "2h", False)])
+async def test_a_turn_brings_one_private_message_as_chosen(tmp_path, mode: str, turn_time: str, told: bool) -> None:
+    async with running_referee(tmp_path / "t.sqlite3", ManualClock()) as referee:
+        for user in (ALICE, BOB):
+            await referee.store.standings.set_notify(GUILD, user.id, mode)
+        opening, first = await opened(referee, turn_time)
+        # alice's Start began the first turn: bob is told of his, alice never of one she began herself
+        assert set(opening.private) == ({first} if told and first == 1 else set())
+        mover, _waiter = users(first)
+        game = (await referee.view(PLACE))[1]  # type: ignore[index]
+        reply = await referee.act(PLACE, mover, game.legal_actions(first)[0])
+        assert set(reply.private) == ({1 - first} if told else set())  # never for the mover's own turn
+        if told:
+            note = reply.private[1 - first].text
+            assert "Your turn in **Tromino Go**" in note and f"<l:{PLACE}|{GUILD}>" in note
+            assert ("<t:" in note) == (turn_time != "off")
+
+
+async def test_a_choice_on_another_server_does_not_count(tmp_path) -> None:
+    async with running_referee(tmp_path / "t.sqlite3", ManualClock()) as referee:
+        await referee.store.standings.set_notify("test:elsewhere", ALICE.id, "on")
+        await referee.store.standings.set_notify("test:elsewhere", BOB.id, "on")
+        opening, _first = await opened(referee, "1h")
+        assert opening.private == {}
+
+
+async def test_reminders_follow_the_same_choice(tmp_path) -> None:
+    clock, notices = ManualClock(), Notices()
+    async with running_referee(tmp_path / "t.sqlite3", clock, notices=notices) as referee:
+        _opening, first = await opened(referee, "2h")
+        mover, waiter = users(first)
+        await referee.store.standings.set_notify(GUILD, waiter.id, "on")
+        await referee.store.standings.set_notify(GUILD, mover.id, "off")
+        game = (await referee.view(PLACE))[1]  # type: ignore[index]
+        await referee.act(PLACE, mover, game.legal_actions(first)[0])
+        await clock.advance(3600 + 1)  # the 50% reminder of the waiter's turn
+        await referee.timers.idle()
+        reminders = [r for r in notices if r.public and "⏰" in r.public.text]
+        assert len(reminders) == 1 and set(reminders[0].private) == {1 - first}
+        assert "Your turn in **Tromino Go** ends" in reminders[0].private[1 - first].text
+        game = (await referee.view(PLACE))[1]  # type: ignore[index]
+        await referee.act(PLACE, waiter, game.legal_actions(1 - first)[0])
+        await clock.advance(3600 + 1)  # the mover's reminder: they turned DMs off
+        await referee.timers.idle()
+        reminders = [r for r in notices if r.public and "⏰" in r.public.text]
+        assert len(reminders) == 2 and reminders[1].private == {}
