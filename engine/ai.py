@@ -4,6 +4,11 @@ plays any legal move), `normal` (the planning agent, the default `bot`) and `har
 agent given longer and more candidates to weigh). The old names `bot`, `ai` and `strong` mean
 `normal`.
 
+Determinism: `random`, `greedy` and `easy` choose from the seat's view alone (`seat_rng`), so a
+table's seed and log reproduce their every choice; the planning levels do too when given a number
+of simulations, and on a time budget (the bot's) how far they get depends on the machine, so the
+referee logs each choice as made (the actor `ai:<level>`), and replays read the log.
+
 No agent looks at anything its seat could not see at the table. Each plans on
 `Game.determinize(seat, rng)`: a copy with every hidden tile, card or draw dealt again, and the
 generator `rng` is seeded from the seat's own view of the game, never from the game's seed, so

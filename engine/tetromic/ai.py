@@ -83,7 +83,7 @@ class TetromicHeuristics(Heuristics):
     takes a phase less on average (see `engine.tetromic.packing`), and with it 48 simulations a
     move won 20 of 20 games against greedy (`bench/ai.py --game tetromic`)."""
 
-    easy_slips = 0.8
+    easy_slips = 0.83
 
     depth = 8
 

@@ -64,7 +64,7 @@ class TrominoGoHeuristics(Heuristics):
     copies and analyses, so simulations are short (`depth` actions) and judged by `leaf_value`;
     at the default 24 actions a 2-second budget allowed about 12 simulations in all."""
 
-    easy_slips = 0.92
+    easy_slips = 0.95
 
     depth = 4
     candidates = 6

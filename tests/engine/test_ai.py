@@ -55,7 +55,8 @@ def redealt(game: Game, seat: int) -> Game:
 def test_agents_choose_only_from_what_their_seat_can_see(cls: type[Game]) -> None:
     for game in states(cls, range(3), every=17, limit=6):
         seat = game.to_move()[0]
-        for chooser in (RandomAgent(), GreedyAgent(), PlanningAgent(simulations=24)):
+        for chooser in (RandomAgent(), GreedyAgent(), EasyAgent(), PlanningAgent(simulations=24),
+                        agent("hard", simulations=8)):
             choice = chooser.choose(game, seat)
             assert choice in game.legal_actions(seat)
             assert chooser.choose(redealt(game, seat), seat) == choice, (chooser.name, game.log[-3:])
