@@ -3,9 +3,10 @@
 `rate`: for each game, the planning agent's simulations per second on a few mid-game positions
 (a fixed number of simulations a move, timed; the ranking of candidates included), one JSON line
 a game. `tables`: AI moves per second across `--tables` tables each waiting for an AI seat, with
-the bot's planning budget, made either in threads (how the referee runs AI seats today,
-`asyncio.to_thread`) or in a process pool of `--workers` processes; also how many simulations
-each move got, since threads share one interpreter lock and split the budget's CPU between them.
+the bot's planning budget, made either in a process pool of `--workers` processes (as the bot's
+planning pool, `bot.planning`, makes them) or in threads (as the referee made them before it);
+also how many simulations each move got, since threads share one interpreter lock and split the
+budget's CPU between them.
 
     python bench/ai_speed.py rate [--simulations 64] [--positions 4] [--game tronimoes]
     python bench/ai_speed.py tables [--tables 20] [--budget 2] [--workers 2] [--how process,thread]

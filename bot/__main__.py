@@ -28,7 +28,9 @@ from pathlib import Path
 from dotenv import find_dotenv, load_dotenv
 
 from bot.database import DEFAULT_DATABASE, DatabaseAddressError, is_postgres, store_for
+from bot.i18n import LANGUAGES, _, language_of, speak
 from bot.loader import DEFAULT_GAME_CACHE
+from bot.planning import PROCESSES_SETTING, processes_from
 from bot.shards import ShardError, parse_shards
 from engine import GAMES
 
@@ -47,6 +49,34 @@ To get one:
 Meanwhile you can play right here in the terminal against AI players:
     tileref play tronimoes --players me,bot,bot
 """
+
+
+def ai_seconds(text: str) -> float:
+    """`--ai-seconds`: a number of seconds from 0 to 30."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not 0 <= value <= 30 or value != value:
+        raise argparse.ArgumentTypeError(f"give a number of seconds from 0 to 30, like --ai-seconds 2; not '{text}'")
+    return value
+
+
+def language_code(text: str) -> str:
+    """`--lang`: a language tileref speaks."""
+    code = text.strip().lower()
+    if code not in LANGUAGES:
+        raise argparse.ArgumentTypeError(f"choose one of {', '.join(LANGUAGES)}; not '{text}'")
+    return code
+
+
+def system_language() -> str | None:
+    """The language of the terminal's locale ($LANGUAGE, $LC_ALL, $LC_MESSAGES, $LANG), if tileref speaks it."""
+    for variable in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
+        value = os.environ.get(variable, "")
+        if value and value not in ("C", "POSIX"):
+            return language_of(value.split(":")[0].split(".")[0])
+    return None
 
 
 def database_address(given: str | None) -> str:
@@ -72,8 +102,11 @@ def main(argv: list[str] | None = None) -> int:
     play.add_argument("--players", default="me,bot",
                       help="who sits where, in order: me and AI levels easy, normal (also called bot) or hard; "
                            "greedy and random also play (default: me,bot)")
-    play.add_argument("--ai-seconds", type=float, default=2.0,
-                      help="how long a normal AI thinks about a move; hard thinks 3 times as long (default: 2 seconds)")
+    play.add_argument("--ai-seconds", type=ai_seconds, default=2.0,
+                      help="how long a normal AI thinks about a move, 0 to 30 seconds; hard thinks 3 times as long "
+                           "(default: 2)")
+    play.add_argument("--lang", type=language_code, default=None,
+                      help=f"the table's language: {', '.join(LANGUAGES)} (default: your system's, else en)")
     play.add_argument("--options", default="", help="game options as key=value, e.g. ouroboros=off")
     play.add_argument("--name", help="your name at the table (default: your login name)")
     play.add_argument("--boards", help="folder for the board pictures (default: next to the database)")
@@ -82,6 +115,7 @@ def main(argv: list[str] | None = None) -> int:
 
     rules = commands.add_parser("rules", help="how to play a game")
     rules.add_argument("game", nargs="?")
+    rules.add_argument("--lang", type=language_code, default=None, help=f"the language: {', '.join(LANGUAGES)}")
 
     commands.add_parser("doctor", help="say what this machine cannot do (scripts names cannot be drawn in)")
     commands.add_parser("migrate", help="bring the database's schema up to date")
@@ -126,7 +160,7 @@ def main(argv: list[str] | None = None) -> int:
               "server's address and that it is running, or the SQLite file's folder.", file=sys.stderr)
         return 1
     if args.command == "rules":
-        return show_rules(args.game)
+        return show_rules(args.game, args.lang)
     if args.command == "doctor":
         from bot.doctor import doctor
 
@@ -200,6 +234,7 @@ def run_discord(database: str, shards: tuple[list[int], int] | None = None) -> i
 
     try:
         cache_size = game_cache_size(os.environ.get("TILEREF_GAME_CACHE"))
+        ai_processes = processes_from(os.environ.get(PROCESSES_SETTING))
     except ValueError as error:
         print(error, file=sys.stderr)
         return 2
@@ -207,7 +242,8 @@ def run_discord(database: str, shards: tuple[list[int], int] | None = None) -> i
     try:
         with contextlib.suppress(KeyboardInterrupt):
             asyncio.run(serve(token, database, shard_ids=shards[0] if shards else None,
-                              shard_count=shards[1] if shards else None, cache_size=cache_size))
+                              shard_count=shards[1] if shards else None, cache_size=cache_size,
+                              ai_processes=ai_processes))
     except discord.LoginFailure:
         print("Discord refused the token in DISCORD_TOKEN. Copy it again from the Developer Portal "
               "(Bot page, Reset Token) into .env and run `tileref run` again.", file=sys.stderr)
@@ -227,10 +263,16 @@ async def play_console(args: argparse.Namespace) -> int:
         print("Which game? For example:\n    tileref play tronimoes --players me,bot,bot\n"
               "or continue your last one with\n    tileref play --resume", file=sys.stderr)
         return 2
+    try:
+        ai_processes = processes_from(os.environ.get(PROCESSES_SETTING))
+    except ValueError as error:
+        print(error, file=sys.stderr)
+        return 2
     database = database_address(args.db)
     store = store_for(database)
     await store.open()
-    referee = Referee(store, confirms_delivery=False, ai_seconds=max(0.0, args.ai_seconds))
+    referee = Referee(store, confirms_delivery=False, ai_seconds=max(0.0, args.ai_seconds), move_help=False,
+                      ai_processes=ai_processes)
     await referee.open()
     colour = args.colour and sys.stdout.isatty() and not os.environ.get("NO_COLOR")
     boards = Path(args.boards) if args.boards else \
@@ -242,11 +284,13 @@ async def play_console(args: argparse.Namespace) -> int:
             place = await session.resume()
         else:
             players = [p.strip().lower() for p in args.players.split(",") if p.strip()]
-            place = await session.new_game(args.game.lower(), players, args.options)
+            chosen = args.lang or system_language()
+            options = ", ".join(part for part in (args.options, f"lang={chosen}" if chosen else "") if part)
+            place = await session.new_game(args.game.lower(), players, options)
         if place is None:
             return 1
         if not args.resume:
-            print("Type help for commands, hints for the moves you can make.")
+            print(_("Type help for commands, hints for the moves you can make."))
         await session.play(place)
         return 0
     finally:
@@ -255,14 +299,21 @@ async def play_console(args: argparse.Namespace) -> int:
         await store.close()
 
 
-def show_rules(name: str | None) -> int:
+def show_rules(name: str | None, language: str | None = None) -> int:
+    """Print a game's rules, how to type moves, its options and its notation's words in every
+    language, in `language` (default: the terminal's)."""
+    speak(language or system_language())
     if name is None or name.lower() not in GAMES:
         if name:
-            print(f"There is no game called '{name}'.")
-        print("Games: " + ", ".join(f"{g} ({GAMES[g].title})" for g in sorted(GAMES)))
+            print(_("There is no game called '{game}'.").format(game=name))
+        print(_("Games: {games}").format(games=", ".join(f"{g} ({GAMES[g].title})" for g in sorted(GAMES))))
         return 0 if name is None else 1
     game = GAMES[name.lower()]
-    print(f"{game.summary}\n\n{game.notation_help}\n\n{game.Options.describe()}")
+    print(f"{_(game.summary)}\n\n{_(game.notation_help)}\n\n{game.Options.describe(_)}")
+    for code, words in game.notation_words.items():
+        listed = ", ".join(f"{word} → {spoken}" for word, spoken in words.items())
+        print("\n" + _("Words of the notation in {language} (both are read): {words}").format(
+            language=LANGUAGES[code], words=listed))
     return 0
 
 

@@ -16,6 +16,7 @@ from bot import narration
 from bot.i18n import _
 from bot.loader import new_game, replay
 from bot.notifying import reminder_messages
+from bot.outbox import nonce_of
 from bot.records import DEADLINE, PLAYING, REMINDER, Notice, TableRecord, Timer
 from bot.refusals import Refused
 from bot.replies import Attachment, Message, Reply, deadline_token, mention, name_token
@@ -77,7 +78,7 @@ class ClockDuties:
             await self.store.delete_timer(timer.id)
             return
         if reply is not None:
-            await self._announce(reply)
+            await self.announce(reply)
 
     async def _fire(self, place: str, timer: Timer) -> Reply | None:
         assert timer.id is not None
@@ -104,7 +105,9 @@ class ClockDuties:
                 notices = [notice, *(self.referee.notice(table, len(game.log), note, seat=s, kind="private", now=now)
                                      for s, note in direct.items())]
                 await self.store.commit(table.id, expected=len(game.log), delete_timer=timer.id, notices=notices)
-                return Reply(public=Message(text), private={s: Message(note) for s, note in direct.items()},
+                nonces = {n.seat: nonce_of(n) for n in notices}
+                return Reply(public=Message(text, nonce=nonces[None]),
+                             private={s: Message(note, nonce=nonces[s]) for s, note in direct.items()},
                              table_id=table.id, place=table.place, notices=[n.id for n in notices if n.id],
                              mentions=list(notice.mentions), ply=len(game.log), status=table.status)
             now = self.clock.now()
@@ -117,7 +120,7 @@ class ClockDuties:
             names = narration.join([name_token(table.seats[s].name) for s in late])
             return await self.referee.finish(turn, headline=_("⏰ {players} ran out of time.").format(players=names))
 
-    async def _announce(self, reply: Reply) -> None:
+    async def announce(self, reply: Reply) -> None:
         """Deliver an unprompted reply now; if that fails, the outbox sends it later."""
         if self.referee.notify is None:
             await self.referee.delivered(reply)
@@ -138,7 +141,7 @@ class ClockDuties:
         first = notices[0]
         table = await self.store.get_table(first.table_id)
         reply = Reply(table_id=first.table_id, place=first.place, ply=first.ply,
-                      status=table.status if table else None)
+                      status=table.status if table else None, notices=[n.id for n in notices if n.id is not None])
         rolled_back = await self._rolled_back_since(table, first) if table is not None else None
         if rolled_back is not None:
             log.info("notices %s describe moves a rollback to move %d undid; not sent", [n.id for n in notices],
@@ -150,10 +153,12 @@ class ClockDuties:
             return
         for notice in notices:
             attachments = await self._late_pictures(table, notice) if table is not None else []
-            message = Message(notice.text, attachments)
+            message = Message(notice.text, attachments, nonce=nonce_of(notice))
             if notice.seat is None:
                 reply.public = message
                 reply.mentions = list(notice.mentions)
+                reply.origin = notice.origin
+                reply.committed_at = notice.created_at
             else:
                 reply.private[notice.seat] = message
         await self.referee.notify(reply)

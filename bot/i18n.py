@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import ast
 import contextlib
+import datetime
 import gettext
 import io
 import sys
@@ -23,11 +24,12 @@ from contextvars import ContextVar
 from functools import cache
 from pathlib import Path
 
+from babel.dates import format_datetime
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 
 import renderers.common
-from engine.core import Term
+from engine.core import GameError, Term
 
 LOCALE = Path(__file__).resolve().parent / "locale"
 LANGUAGES = {"en": "English", "es": "Español"}
@@ -54,6 +56,11 @@ def translations(language: str) -> gettext.NullTranslations:
 def _(message: str) -> str:
     """`message` in the language being spoken now."""
     return translations(_language.get()).gettext(message)
+
+
+def current_language() -> str:
+    """The language being spoken now."""
+    return _language.get()
 
 
 def ngettext(singular: str, plural: str, count: int) -> str:
@@ -118,10 +125,25 @@ def said(template: str, args: dict[str, object], text: str) -> str:
     no template or it cannot be filled."""
     if not template:
         return text
+    clause = Term(text)
+    clause.template, clause.args = template, args
+    return spoken(clause)
+
+
+def spoken(value: str) -> str:
+    """A game's words (a `Term`: a word, a clause, a description; or a marked sentence) in the
+    language being spoken. A translation that cannot be filled falls back to the English."""
+    if not isinstance(value, Term):
+        return _(value)
     try:
-        return _(template).format(**{k: _(v) if isinstance(v, Term) else v for k, v in args.items()})
+        return value.say(_)
     except (KeyError, IndexError, ValueError):
-        return text
+        return str(value)
+
+
+def refusal_text(error: GameError) -> str:
+    """What a game's refusal says, in the language being spoken."""
+    return said(error.template, error.values, str(error))
 
 
 def N_(message: str) -> str:
@@ -129,7 +151,15 @@ def N_(message: str) -> str:
     return message
 
 
+def moment(when: float) -> str:
+    """A moment (seconds since the epoch) as players of the language being spoken write it, in
+    UTC: "Wed 25 Nov 14:05 UTC", "mié 25 nov 14:05 UTC"."""
+    stamp = datetime.datetime.fromtimestamp(when, datetime.UTC)
+    return format_datetime(stamp, "EEE d MMM HH:mm", tzinfo=datetime.UTC, locale=_language.get()) + " UTC"
+
+
 renderers.common.translate = _  # pictures say their words in the table's language too
+renderers.common.moment_text = moment
 
 
 if __name__ == "__main__":

@@ -2,8 +2,9 @@
 
 One interface, `Media`, over one provider chosen by which key is set: KLIPY (`KLIPY_API_KEY`) or
 GIPHY (`GIPHY_API_KEY`), both over their public HTTP APIs. With no key, no network, a provider
-that refuses us (401), throttles us (429) or fails (5xx, a slow answer), the bundled offline pack
-answers instead: pictures of our own making, tagged with words (`bot.media_pack`).
+that refuses us (401), throttles us (429), fails (5xx, a slow answer) or answers with anything but
+the JSON its API documents, the bundled offline pack answers instead: pictures of our own making,
+tagged with words (`bot.media_pack`), and the answer says the provider is down.
 
 Every request has a 2-second timeout and every download is capped at 2 MB; results are cached;
 calls stay within the provider's rate limit (GIPHY's beta keys allow 100 calls an hour); a
@@ -21,12 +22,14 @@ import warnings
 from abc import ABC, abstractmethod
 from collections import OrderedDict, deque
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
 import aiohttp
 from PIL import Image
 
 from bot import media_pack
+from bot.i18n import N_, _
 from bot.picture import Picture
 
 log = logging.getLogger(__name__)
@@ -39,10 +42,30 @@ PICTURE_SIZE = 128
 """The longest side of a stored picture (a chicken-foot), in pixels."""
 MAX_PIXELS = 4096 * 4096
 """Images larger than this are refused before they are decoded (decompression bombs)."""
+TOO_BIG = N_("That picture is larger than 2 MB.")
+FAR_TOO_LARGE = N_("That picture is far too large.")
 
 
 class MediaError(Exception):
-    """A search or a download failed; the message can be shown to the user."""
+    """A search or a download failed. `str()` is the reason in English (for logs); `said()` is
+    the reason in the language being spoken, as a sentence a user can read."""
+
+    def __init__(self, template: str, **values: object) -> None:
+        super().__init__(template.format(**values))
+        self.template = template
+        self.values = values
+
+    def said(self) -> str:
+        return _(self.template).format(**self.values)
+
+
+@dataclass(frozen=True)
+class Found:
+    """The answer to a search: the pictures, and whether they are the offline pack's because
+    the provider could not be asked or did not answer properly (`provider_down`)."""
+
+    pictures: list[Picture]
+    provider_down: bool = False
 
 
 # ---- providers ---------------------------------------------------------------------------------
@@ -52,8 +75,43 @@ class ProviderRefused(MediaError):
     """The provider answered with an error status (kept for the circuit breaker)."""
 
     def __init__(self, status: int) -> None:
-        super().__init__(f"the picture service answered {status}")
+        super().__init__(N_("The picture service answered {status}."), status=status)
         self.status = status
+
+
+class MalformedAnswer(MediaError):
+    """The provider answered 200 with a body that is not the shape its API documents."""
+
+    def __init__(self, what: str) -> None:
+        super().__init__(N_("The picture service answered something unexpected."))
+        self.what = what
+
+
+def _mapping(value: object) -> Mapping[str, Any]:
+    """`value` if it is a JSON object, else an empty one (a malformed part is skipped)."""
+    return value if isinstance(value, Mapping) else {}
+
+
+def _url(value: object) -> str:
+    """`value` if it is an http(s) address, else ""."""
+    return value if isinstance(value, str) and value.startswith(("http://", "https://")) else ""
+
+
+def _text(value: object, default: str) -> str:
+    """`value` as a title if it is a non-empty string or a number, else `default`."""
+    if isinstance(value, bool) or not isinstance(value, str | int | float):
+        return default
+    return " ".join(str(value).split())[:200] or default
+
+
+def _items(body: object, key: str) -> list[Any]:
+    """The list under `key` of a JSON object; MalformedAnswer if the body is not that shape."""
+    if not isinstance(body, Mapping):
+        raise MalformedAnswer(f"a {type(body).__name__} instead of an object")
+    items = body.get(key)
+    if not isinstance(items, list):
+        raise MalformedAnswer(f"{key!r} is a {type(items).__name__}, not a list")
+    return items
 
 
 class Provider(ABC):
@@ -72,8 +130,10 @@ class Provider(ABC):
         """The URL and query parameters of a search."""
 
     @abstractmethod
-    def read_results(self, body: Mapping[str, Any]) -> list[Picture]:
-        """The pictures in a search answer (malformed entries are skipped)."""
+    def read_results(self, body: object) -> list[Picture]:
+        """The pictures in a search answer, whatever JSON it is: MalformedAnswer if its shape is
+        not the documented one (not an object, no list of results); entries that are not
+        well-formed results are skipped. Never raises anything else."""
 
 
 class Klipy(Provider):
@@ -90,16 +150,17 @@ class Klipy(Provider):
             "searchfilter": "sticker", "contentfilter": self.CONTENT_FILTER.get(rating, "high"),
             "media_filter": "tinygif_transparent,tinygif,gif"}
 
-    def read_results(self, body: Mapping[str, Any]) -> list[Picture]:
+    def read_results(self, body: object) -> list[Picture]:
         found = []
-        for item in body.get("results") or []:
-            formats = item.get("media_formats") or {}
-            media = next((formats[k] for k in ("tinygif_transparent", "tinygif", "gif") if k in formats), None)
-            if not isinstance(media, Mapping) or not media.get("url"):
+        for entry in _items(body, "results"):
+            item = _mapping(entry)
+            formats = _mapping(item.get("media_formats"))
+            url = next((u for k in ("tinygif_transparent", "tinygif", "gif")
+                        if (u := _url(_mapping(formats.get(k)).get("url")))), "")
+            if not url:
                 continue
-            found.append(Picture(self.name, str(item.get("id", "")), str(item.get("content_description")
-                                                                          or item.get("title") or "sticker"),
-                                 str(media["url"]), str(media["url"]), self.attribution))
+            title = _text(item.get("content_description"), "") or _text(item.get("title"), "sticker")
+            found.append(Picture(self.name, _text(item.get("id"), ""), title, url, url, self.attribution))
         return found
 
 
@@ -114,16 +175,18 @@ class Giphy(Provider):
         return f"{self.base_url}/stickers/search", {
             "api_key": self.key, "q": query[:50], "limit": str(limit), "rating": rating, "lang": "en"}
 
-    def read_results(self, body: Mapping[str, Any]) -> list[Picture]:
+    def read_results(self, body: object) -> list[Picture]:
         found = []
-        for item in body.get("data") or []:
-            images = item.get("images") or {}
-            small = images.get("fixed_height_small") or images.get("fixed_height") or {}
-            preview = images.get("preview_gif") or small
-            if not small.get("url"):
+        for entry in _items(body, "data"):
+            item = _mapping(entry)
+            images = _mapping(item.get("images"))
+            url = _url(_mapping(images.get("fixed_height_small")).get("url")) or \
+                _url(_mapping(images.get("fixed_height")).get("url"))
+            if not url:
                 continue
-            found.append(Picture(self.name, str(item.get("id", "")), str(item.get("title") or "sticker"),
-                                 str(small["url"]), str(preview.get("url") or small["url"]), self.attribution))
+            preview = _url(_mapping(images.get("preview_gif")).get("url")) or url
+            found.append(Picture(self.name, _text(item.get("id"), ""), _text(item.get("title"), "sticker"), url,
+                                 preview, self.attribution))
         return found
 
 
@@ -215,25 +278,26 @@ class Media:
             self._session = aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=self.timeout))
         return self._session
 
-    async def search(self, query: str, *, rating: str = "g", limit: int = 9) -> list[Picture]:
+    async def search(self, query: str, *, rating: str = "g", limit: int = 9) -> Found:
         """Up to `limit` pictures for `query`, from the provider if it can answer now, else from
-        the offline pack (which always answers, possibly with nothing)."""
+        the offline pack (which always answers, possibly with nothing; `provider_down` then says
+        that a provider is set but could not be asked or failed). Never raises."""
         query = " ".join(query.split())[:100]
         rating = rating if rating in RATINGS else "g"
         if not query:
-            return media_pack.search("", limit)
+            return Found(media_pack.search("", limit))
         key = (query.lower(), rating, limit)
         cached = self._cache.get(key)
         if cached is not None and cached[0] > self.clock():
             self._cache.move_to_end(key)
-            return cached[1]
+            return Found(cached[1] or media_pack.search(query, limit))
         found = await self._provider_search(query, rating, limit)
         if found is None:
-            return media_pack.search(query, limit)
+            return Found(media_pack.search(query, limit), provider_down=self.provider is not None)
         self._cache[key] = (self.clock() + self.CACHE_SECONDS, found)
         while len(self._cache) > self.CACHE_SIZE:
             self._cache.popitem(last=False)
-        return found or media_pack.search(query, limit)
+        return Found(found or media_pack.search(query, limit))
 
     async def _provider_search(self, query: str, rating: str, limit: int) -> list[Picture] | None:
         """The provider's answer, or None when it may not or could not be asked."""
@@ -251,6 +315,10 @@ class Media:
             log.warning("%s search refused with %s; using the offline pack for a while", provider.name,
                         refused.status)
             self.breaker.failed(refused.status)
+        except MalformedAnswer as malformed:
+            log.warning("%s answered a search with %s; using the offline pack for a while", provider.name,
+                        malformed.what)
+            self.breaker.failed(None)
         except (aiohttp.ClientError, TimeoutError, ValueError):
             log.warning("%s search failed; using the offline pack for a while", provider.name, exc_info=True)
             self.breaker.failed(None)
@@ -262,20 +330,21 @@ class Media:
         if chosen.data:
             return checked_png(chosen.data)
         if not chosen.url.startswith(("http://", "https://")):
-            raise MediaError("that picture has no address to fetch it from")
+            raise MediaError(N_("That picture has no address to fetch it from."))
         try:
             async with self._http().get(chosen.url) as response:
                 if response.status != 200:
-                    raise MediaError(f"the picture could not be fetched ({response.status})")
+                    raise MediaError(N_("That picture could not be fetched (the service answered {status})."),
+                                     status=response.status)
                 if (response.content_length or 0) > MAX_DOWNLOAD:
-                    raise MediaError("that picture is larger than 2 MB")
+                    raise MediaError(TOO_BIG)
                 data = bytearray()
                 async for chunk in response.content.iter_chunked(65536):
                     data += chunk
                     if len(data) > MAX_DOWNLOAD:
-                        raise MediaError("that picture is larger than 2 MB")
+                        raise MediaError(TOO_BIG)
         except (aiohttp.ClientError, TimeoutError):
-            raise MediaError("the picture could not be fetched in time; try another") from None
+            raise MediaError(N_("That picture could not be fetched in time.")) from None
         return checked_png(bytes(data))
 
 
@@ -283,21 +352,21 @@ def checked_png(data: bytes, *, size: int = PICTURE_SIZE) -> bytes:
     """`data` as a PNG of at most `size` pixels a side, if it is a real image of sane dimensions
     (the first frame of an animation); MediaError otherwise."""
     if len(data) > MAX_DOWNLOAD:
-        raise MediaError("that picture is larger than 2 MB")
+        raise MediaError(TOO_BIG)
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("error", Image.DecompressionBombWarning)
             image = Image.open(io.BytesIO(data))
             if image.width * image.height > MAX_PIXELS:
-                raise MediaError("that picture is far too large")
+                raise MediaError(FAR_TOO_LARGE)
             image.seek(0)
             frame = image.convert("RGBA")
     except MediaError:
         raise
     except (Image.DecompressionBombError, Image.DecompressionBombWarning):
-        raise MediaError("that picture is far too large") from None
+        raise MediaError(FAR_TOO_LARGE) from None
     except Exception:
-        raise MediaError("that is not a picture I can read") from None
+        raise MediaError(N_("That is not a picture I can read.")) from None
     frame.thumbnail((size, size))
     out = io.BytesIO()
     frame.save(out, format="PNG", optimize=True)

@@ -13,7 +13,7 @@ from contextlib import AbstractAsyncContextManager
 from typing import Any, Protocol
 
 from bot import narration
-from bot.i18n import _, ngettext
+from bot.i18n import _, ngettext, refusal_text
 from bot.loader import GameLoader, new_game, replay
 from bot.media import RATINGS
 from bot.ratings import Ratings
@@ -102,7 +102,7 @@ class Moderation:
         async with self.referee.lock(place):
             table, game = await self.referee.playing(place)
             _still_as_seen(seen, len(game.log))
-            seats = [s for s in game.to_move() if not table.seats[s].is_ai]
+            seats = list(game.to_move())  # AI seats too: their planned move, if any, is then stale
             if target is not None:
                 seat = table.seat_of(target)
                 if seat is None or seat not in seats:
@@ -146,7 +146,7 @@ class Moderation:
             try:
                 turn.resign(seat, f"mod:{user.id}")
             except GameError as error:
-                raise Refused(str(error)) from None
+                raise Refused(refusal_text(error)) from None
             return await self.referee.finish(turn, headline=_("🛡️ {moderator} removed {player} from the game.").format(
                 moderator=name_token(user.name), player=name))
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from bot.i18n import _, said
+from bot.i18n import _, current_language, ngettext, said, spoken
 from bot.records import TableRecord
 from bot.replies import deadline_token, mention, name_token
 from engine import Event, Game
@@ -17,20 +17,49 @@ _MARKS = {"kill": "💀 ", "round_end": "🏁 ", "game_end": "🏆 ", "round_sta
           "free_line_dead": "✂️ ", "again": "🔁 ", "resign": "🚪 "}
 
 
-def what_happened(events: Sequence[Event]) -> str:
-    """One line per public event, marked by kind; long chains are cut in the middle."""
-    lines = []
-    for event in events:
+_KEPT = {"round_end", "round_start", "game_end", "kill", "free_line_dead", "resign", "tronix", "god", "stalemate",
+         "singularity", "locked", "level_up", "moving", "circuit"}
+"""Events never shortened away from a long chain: what ends or begins a round or the game, and
+what scores."""
+
+
+def what_happened(events: Sequence[Event], forced: Sequence[tuple[str, int]] = ()) -> str:
+    """One line per public event, marked by kind, in the order they happened; `forced` are lines
+    about actions the rules made (`forced_lines`), each placed before the event it precedes. A
+    long chain is cut in the middle, but only ordinary moves are left out: a line that ends or
+    begins a round or the game, or scores, is always said."""
+    lines: list[tuple[bool, str]] = []
+    pending = sorted(forced, key=lambda item: item[1])
+    for index, event in enumerate(events):
+        while pending and pending[0][1] <= index:
+            lines.append((True, pending.pop(0)[0]))
         if event.to is not None or event.kind in _QUIET:
             continue
         mark = _MARKS.get(event.kind, "")
         if event.kind == "pass" and not event.data.get("footed"):
             mark = ""
-        lines.append(mark + said(event.template, dict(event.args), event.text))
-    if len(lines) > MAX_EVENT_LINES:
-        skipped = len(lines) - MAX_EVENT_LINES
-        lines = [*lines[:4], _("… {count} more moves …").format(count=skipped), *lines[-(MAX_EVENT_LINES - 4):]]
-    return "\n".join(lines)
+        lines.append((event.kind in _KEPT, mark + said(event.template, dict(event.args), event.text)))
+    lines += [(True, line) for line, _at in pending]
+    if len(lines) <= MAX_EVENT_LINES:
+        return "\n".join(line for _kept, line in lines)
+    last = len(lines) - (MAX_EVENT_LINES - 4)
+    shown: list[str] = []
+    skipped = 0
+    for index, (kept, line) in enumerate(lines):
+        if kept or index < 4 or index >= last:
+            if skipped:
+                shown.append(_skipped(skipped))
+                skipped = 0
+            shown.append(line)
+        else:
+            skipped += 1
+    if skipped:
+        shown.append(_skipped(skipped))
+    return "\n".join(shown)
+
+
+def _skipped(count: int) -> str:
+    return ngettext("… {count} more move …", "… {count} more moves …", count).format(count=count)
 
 
 def who_is_next(table: TableRecord, game: Game, deadline: dict[int, float] | None = None) -> str:
@@ -51,28 +80,41 @@ def who_is_next(table: TableRecord, game: Game, deadline: dict[int, float] | Non
     return _("▶️ Waiting for {players}{until}.").format(players=join(people), until=until)
 
 
-def forced_lines(table: TableRecord, forced: Sequence[tuple[int, str]]) -> list[str]:
-    """The actions the rules made for the players, a line per player in a row: repeats counted
-    (`draw` ×3, then `pass`), so three forced draws read as one line."""
-    runs: list[tuple[int, list[list[Any]]]] = []
-    for seat, action in forced:
+def how_to_move(game: Game) -> str:
+    """One short line on how to type a move in this game, in the table's notation ("" when the
+    game is over)."""
+    example = game.example_move()
+    if game.outcome() is not None or not example:
+        return ""
+    return _("✏️ Type a move like `{example}`, or use /move.").format(
+        example=type(game).spoken(example, current_language()))
+
+
+def forced_lines(table: TableRecord, game: Game, forced: Sequence[tuple[int, str, int]]) -> list[tuple[str, int]]:
+    """The actions the rules made for the players, a line per player in a row (with the number
+    of events told before it): repeats counted (`draw` ×3, then `pass`), so three forced draws
+    read as one line. Actions are written in the table's notation."""
+    runs: list[tuple[int, int, list[list[Any]]]] = []
+    for seat, action, before in forced:
         if not runs or runs[-1][0] != seat:
-            runs.append((seat, []))
-        actions = runs[-1][1]
+            runs.append((seat, before, []))
+        actions = runs[-1][2]
         if actions and actions[-1][0] == action:
             actions[-1][1] += 1
         else:
             actions.append([action, 1])
     lines = []
-    for seat, actions in runs:
+    language = current_language()
+    for seat, before, actions in runs:
         player = name_token(table.seats[seat].name)
         if len(actions) == 1 and actions[0][1] == 1:
-            lines.append(_("🤖 {player} had no choice: `{action}` was played for them.").format(
-                player=player, action=actions[0][0]))
+            lines.append((_("🤖 {player} had no choice: `{action}` was played for them.").format(
+                player=player, action=type(game).spoken(actions[0][0], language)), before))
             continue
-        listed = join([f"`{action}`" + (f" ×{count}" if count > 1 else "") for action, count in actions])
-        lines.append(_("🤖 {player} had no choice: {actions} were played for them.").format(
-            player=player, actions=listed))
+        listed = join([f"`{type(game).spoken(action, language)}`" + (f" ×{count}" if count > 1 else "")
+                       for action, count in actions])
+        lines.append((_("🤖 {player} had no choice: {actions} were played for them.").format(
+            player=player, actions=listed), before))
     return lines
 
 
@@ -85,7 +127,8 @@ def final_result(table: TableRecord, game: Game) -> str:
     scores = ", ".join(f"{name_token(table.seats[s].name)} {_number(outcome.scores[s])}" for s in ranking)
     winners = [name_token(table.seats[w].name) for w in outcome.winners]
     if not winners:
-        return _("🏁 Game over ({reason}). Final scores: {scores}.").format(reason=_(outcome.reason), scores=scores)
+        return _("🏁 Game over ({reason}). Final scores: {scores}.").format(reason=spoken(outcome.reason),
+                                                                           scores=scores)
     if len(winners) == 1:
         return _("🏆 {player} wins! Final scores: {scores}.").format(player=winners[0], scores=scores)
     return _("🏆 {players} share the win! Final scores: {scores}.").format(players=join(winners), scores=scores)
@@ -100,7 +143,7 @@ def _team_result(table: TableRecord, game: Game) -> str:
                        if team)
     winning = [n for n, team in enumerate(outcome.teams) if team and set(team) <= set(outcome.winners)]
     if len(winning) != 1:
-        return _("🤝 A draw ({reason}). Final scores: {scores}.").format(reason=_(outcome.reason), scores=scores)
+        return _("🤝 A draw ({reason}). Final scores: {scores}.").format(reason=spoken(outcome.reason), scores=scores)
     team = outcome.teams[winning[0]]
     players = join([name_token(table.seats[s].name) for s in team])
     return _("🏆 {team} wins ({players})! Final scores: {scores}.").format(team=_(names[winning[0]]).capitalize(),

@@ -6,13 +6,17 @@ them and confirms (`Referee.delivered`); whatever is left unconfirmed when its l
 process died, Discord failed) is sent again by `OutboxSender`, which every process runs: once at
 start and then periodically. Leases are taken in the store, so two processes never send the same
 notice at once. Delivery is at least once: a crash after sending and before confirming sends the
-notice again, which beats never sending it.
+notice again, which beats never sending it; each notice's message carries a nonce derived from
+its row (`nonce_of`), so a transport that deduplicates by nonce (Discord, with `enforce_nonce`)
+returns the first message instead of posting a second.
 """
 
 from __future__ import annotations
 
+import hashlib
 import logging
 from collections.abc import Awaitable, Callable
+from contextvars import ContextVar
 
 from bot.records import Notice
 from bot.store import Store
@@ -24,6 +28,18 @@ DEFAULT_LEASE = 30.0
 SWEEP_SECONDS = 10.0
 GIVE_UP_AFTER = 20
 """Attempts after which a notice that keeps failing is dropped (and logged)."""
+
+
+ORIGIN: ContextVar[str] = ContextVar("tileref_origin", default="")
+"""The command being served, as its transport names it (`interaction:<id>`): the notices it
+commits record it (`Notice.origin`). Set by the transport for the command's task."""
+
+
+def nonce_of(notice: Notice) -> str:
+    """The nonce of a notice's message: 21 characters derived from its row (id, place, move), the
+    same at every send, distinct between rows and between databases' tables."""
+    key = f"{notice.id}:{notice.place}:{notice.ply}:{notice.seat}".encode()
+    return "n" + hashlib.blake2b(key, digest_size=10).hexdigest()
 
 
 def batches(notices: list[Notice]) -> list[list[Notice]]:

@@ -90,13 +90,16 @@ class Timer:
 
     table_id: int
     seat: int
-    kind: str  # "deadline" or "reminder"
+    kind: str  # "deadline", "reminder" or "ai" (an AI seat's turn)
     due: float
     ply: int
     id: int | None = None
 
 
 DEADLINE, REMINDER = "deadline", "reminder"
+AI_TURN = "ai"
+"""A timer's kind for an AI seat's turn: due work an `AiTurns` worker plays (see `bot.ai_turns`),
+not a clock's deadline."""
 
 
 @dataclass
@@ -124,6 +127,9 @@ class Notice:
     board: bool = False
     hand: bool = False
     kind: str = "move"
+    origin: str = ""
+    """What caused it, as the transport named the command (`interaction:<id>` on Discord), so a
+    re-send can look for what the first delivery already posted; "" for the clock's own."""
     id: int | None = None
     created_at: float = 0.0
     lease_until: float = 0.0
@@ -131,8 +137,9 @@ class Notice:
     attempts: int = 0
 
     def data(self) -> dict[str, Any]:
-        return {"text": self.text, "mentions": self.mentions, "board": self.board, "hand": self.hand,
+        data = {"text": self.text, "mentions": self.mentions, "board": self.board, "hand": self.hand,
                 "kind": self.kind}
+        return {**data, "origin": self.origin} if self.origin else data
 
 
 @dataclass

@@ -9,26 +9,33 @@ here is specific to one game or one transport.
 from __future__ import annotations
 
 import asyncio
+import contextvars
+import functools
 import logging
 import secrets
 import weakref
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
 from typing import Any
 
 import renderers
 from bot import narration, rematch
+from bot.ai_turns import DEFAULT_AI_LEASE, AiJob, AiMove, AiTurns, merged
 from bot.announcing import ClockDuties
+from bot.drawing import DrawingPool
 from bot.i18n import DEFAULT as DEFAULT_LANGUAGE
-from bot.i18n import N_, _, said, speak
-from bot.loader import DEFAULT_GAME_CACHE, STARTING_SEATS, GameLoader, new_game
+from bot.i18n import LANGUAGES, N_, _, refusal_text, said, speak
+from bot.loader import DEFAULT_GAME_CACHE, STARTING_SEATS, GameLoader, new_game, replay
 from bot.media import decoded
 from bot.moderation import Moderation
 from bot.notifying import turn_messages
-from bot.outbox import DEFAULT_LEASE, SWEEP_SECONDS, OutboxSender
+from bot.outbox import DEFAULT_LEASE, ORIGIN, SWEEP_SECONDS, OutboxSender, nonce_of
+from bot.planning import PlanningPool, handover
 from bot.ratings import RATED, Ratings
 from bot.records import (
     ABORTED,
+    AI_TURN,
     DEADLINE,
     FINISHED,
     LOBBY,
@@ -49,7 +56,8 @@ from bot.turns import Turn, Unconfirmed, confirmed
 from bot.typing_rules import echo, is_move_text, strip_markdown
 from bot.wording import actor_note, chat, hand_text, lobby_text, named, without_echo
 from engine import GAMES, Game, GameError, NotationError, NotYourTurn
-from engine.ai import AGENTS, LEVELS, level_of
+from engine.ai import AGENTS, LEVELS, level_of, planning_seconds
+from engine.core import JOIN, RESIGN
 
 log = logging.getLogger(__name__)
 
@@ -85,15 +93,22 @@ class Referee:
     has delivered a command's reply (Discord); when False, a reply counts as delivered when it is
     returned (the console, tests). `delivery_lease`: how long a reply is left to its transport
     before the outbox sends it instead. `ai_seconds`: how long an AI seat plans a move, unless
-    the table says otherwise (the `ai_seconds=` option)."""
+    the table says otherwise (the `ai_seconds=` option). AI seats' moves are planned in
+    `planner` (a pool of processes; by default one of its own of `ai_processes` processes, or as
+    `TILEREF_AI_PROCESSES` says, closed with the referee) and
+    played by `ai` (`bot.ai_turns`) after the command that led to them; `ai_lease`: how long an
+    AI turn stays with the process planning it before another may take it over."""
 
     def __init__(self, store: Store, *, clock: Clock | None = None, render: bool = True,
                  notify: Callable[[Reply], Awaitable[None]] | None = None, snapshot_every: int = 50,
                  cache_size: int = DEFAULT_GAME_CACHE, seeds: Callable[[], int] | None = None,
                  confirms_delivery: bool = True,
                  delivery_lease: float = DEFAULT_LEASE, outbox_every: float = SWEEP_SECONDS,
-                 ai_seconds: float = 2.0) -> None:
+                 ai_seconds: float = 2.0, move_help: bool = True, planner: PlanningPool | None = None,
+                 ai_processes: int | None = None, ai_lease: float = DEFAULT_AI_LEASE) -> None:
         self.store = store
+        self.move_help = move_help
+        """Whether each turn's message ends with how to type a move (`/move` is Discord's)."""
         self.seeds = seeds or (lambda: secrets.randbits(62))
         self.clock: Clock = clock or SystemClock()
         self.render_images = render
@@ -108,6 +123,13 @@ class Referee:
         self.timers = TimerDispatcher(store, self.clock, self.duties.on_timer)
         self.outbox = OutboxSender(store, self.clock, self.duties.send_notices, lease=delivery_lease,
                                    every=outbox_every)
+        self._drawing = ThreadPoolExecutor(1, thread_name_prefix="tileref-drawing")
+        self.drawing = DrawingPool()
+        """The AI seats' announcements' pictures are drawn in a process of their own."""
+        """One thread drawing board pictures, one at a time (fonts are not shared across threads)."""
+        self._own_planner = planner is None
+        self.planner = planner or PlanningPool(ai_processes)
+        self.ai = AiTurns(store, self.clock, self, self.planner, lease=ai_lease)
         self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
         self._first_tables: dict[str, TableRecord | None] = {}
         self._first_timers: dict[str, tuple[int, list[Timer]]] = {}
@@ -119,12 +141,18 @@ class Referee:
         False (the transport starts it when it can deliver: `outbox.start()`), sending what the
         outbox still holds."""
         self.timers.start()
+        self.ai.start()
         if outbox:
             self.outbox.start()
 
     async def close(self) -> None:
+        await self.ai.stop()
         await self.outbox.stop()
         await self.timers.stop()
+        if self._own_planner:
+            self.planner.close()
+        self._drawing.shutdown(wait=False)
+        self.drawing.close()
 
     @asynccontextmanager
     async def lock(self, place: str) -> AsyncIterator[None]:
@@ -211,13 +239,25 @@ class Referee:
             chosen = GAMES[name].Options.parse({k: v for k, v in parsed.items()
                                                 if k not in (AI_SECONDS, AI_LEVEL, LANGUAGE, RATED)})
         except GameError as error:
-            raise Refused(str(error)) from None
+            raise Refused(refusal_text(error)) from None
         turn_seconds = GAMES[name].default_turn_seconds_for(chosen) or Settings("").turn_seconds
         if settings is not None and settings.turn_seconds_set:
             turn_seconds = settings.turn_seconds
         if turn_time is not None:
             turn_seconds = duration(turn_time)
         return name, parsed, turn_seconds
+
+    async def language_for(self, options: Any, guild: str | None, language: str | None) -> str:
+        """The language a table opened with `options` on `guild` by someone speaking `language`
+        will speak (its `lang=` option, else the server's setting, else the opener's)."""
+        try:
+            chosen = parse_options(options).get(LANGUAGE)
+        except Refused:
+            chosen = None
+        if chosen is not None and chosen.strip().lower() in LANGUAGES:
+            return chosen.strip().lower()
+        server = (await self.store.settings(guild)).language if guild else None
+        return server or language or DEFAULT_LANGUAGE
 
     async def _create(self, place: str, user: User, game: str, options: Any, turn_time: str | None,
                       guild: str | None, seat_creator: bool, language: str | None) -> Reply:
@@ -258,7 +298,7 @@ class Referee:
             try:
                 turn.join(clean_name(user.name), user.id)
             except GameError as error:
-                raise Refused(str(error)) from None
+                raise Refused(refusal_text(error)) from None
             return await self.finish(turn, headline=_("👋 {player} joined the game.").format(
                 player=name_token(user.name)))
 
@@ -392,7 +432,8 @@ class Referee:
                     continue
 
     async def start(self, place: str, user: User) -> Reply:
-        """Start the game: draw and record the seed, deal, and play any AI seats' first moves."""
+        """Start the game: draw and record the seed and deal; AI seats to move first play after it
+        (`bot.ai_turns`)."""
         return await self.guarded(self._start(place, user))
 
     async def _start(self, place: str, user: User) -> Reply:
@@ -434,6 +475,21 @@ class Referee:
     # =========================================================================================
     # playing
 
+    async def common_move(self, place: str, user: User, command: str, argument: str = "", *,
+                          seen: int | None = None) -> Reply:
+        """A common command (`draw`, `pass`, `skip`: Discord's /draw, /pass, /skip): the game's own
+        move for it, played like any move; or, in a game that has none, a refusal saying the game's
+        own way of doing that, or that it has none."""
+        table = await self.store.table_at(place)
+        cls = GAMES[table.game] if table is not None else None
+        if table is None or cls is None or table.status != PLAYING or command in cls.command_moves:
+            move = cls.command_moves.get(command, command) if cls is not None else command
+            return await self.act(place, user, f"{move} {argument}".strip(), seen=seen)
+        speak(table.meta.get(LANGUAGE))
+        told = cls.command_help.get(command)
+        text = _(told) if told else _("{game} has no `{command}`.").format(game=cls.title, command=command)
+        return refusal(text, table_id=table.id, place=place)
+
     async def act(self, place: str, user: User, text: str, *, seen: int | None = None,
                   typed: bool = False) -> Reply:
         """Play any move text for the caller's seat.
@@ -473,7 +529,7 @@ class Referee:
                 try:
                     turn.apply(seat, action, user.id)
                 except GameError as error:
-                    reason = without_echo(said(error.template, error.values, str(error)), action)
+                    reason = without_echo(refusal_text(error), action)
                     if number == 0:
                         reply = refusal(reason, table_id=table.id, place=place)
                         reply.unreadable = isinstance(error, NotationError)
@@ -527,7 +583,7 @@ class Referee:
             try:
                 turn.resign(seat, user.id)
             except GameError as error:
-                return refusal(said(error.template, error.values, str(error)), table_id=table.id, place=place)
+                return refusal(refusal_text(error), table_id=table.id, place=place)
             return await self.finish(turn)
 
     async def hand(self, place: str, user: User) -> Reply:
@@ -583,6 +639,7 @@ class Referee:
         end = len(actions) - (page - 1) * HISTORY_PAGE
         shown = actions[max(0, end - HISTORY_PAGE):end]
         now = self.clock.now()
+        language = table.meta.get(LANGUAGE) or DEFAULT_LANGUAGE
         lines = [_("**Moves {first}–{last} of {count}** (page {page} of {pages})").format(
             first=shown[0].ply, last=shown[-1].ply, count=len(actions), page=page, pages=pages)]
         for record in shown:
@@ -593,7 +650,13 @@ class Referee:
                 continue
             who = name_token(table.seats[record.seat].name)
             by = actor_note(record.actor, table)
-            lines.append(f"`{record.ply:>3}` {who}: `{record.action}`{by} · " + _("{when} ago").format(when=when))
+            if record.action == RESIGN:
+                did = _("left the game")
+            elif record.action.startswith(JOIN + " "):
+                did = _("joined the game")
+            else:
+                did = f"`{GAMES[table.game].spoken(record.action, language)}`"
+            lines.append(f"`{record.ply:>3}` {who}: {did}{by} · " + _("{when} ago").format(when=when))
         if page < pages:
             lines.append(_("Older moves: history page {page}.").format(page=page + 1))
         return Reply(caller=Message("\n".join(lines)), table_id=table.id, place=place)
@@ -614,17 +677,23 @@ class Referee:
     async def suggestion_choices(self, place: str, user: User, typed: str = "",
                                  limit: int = 25) -> list[tuple[str, str]]:
         """`suggestions` as (what to show, the action): the game's own way of showing each move
-        (`Game.describe_action`: Triominoes shows the tile as it is in the hand, then turned)."""
+        (`Game.describe_action`: Triominoes shows the tile as it is in the hand, then turned),
+        both in the table's notation (Spanish words at a Spanish table); typed Spanish words
+        match too."""
         table = await self.store.table_at(place)
         if table is None or table.status != PLAYING or table.seat_of(user.id) is None:
             return []
         game = await self.games.get(table)
         seat = table.seat_of(user.id)
         assert seat is not None
+        language = table.meta.get(LANGUAGE) or DEFAULT_LANGUAGE
         actions = game.rank_suggestions(seat, game.legal_actions(seat))
+        canonical = type(game).canonical(typed, language)
         matched = [(rank, index, a) for index, a in enumerate(actions)
-                   if (rank := game.suggestion_match(a, typed)) is not None]
-        return [(game.describe_action(seat, a), a) for _, _, a in sorted(matched)][:limit]
+                   if (rank := game.suggestion_match(a, canonical)) is not None]
+        spoken = type(game).spoken
+        return [(spoken(game.describe_action(seat, a), language), spoken(a, language))
+                for _, _, a in sorted(matched)][:limit]
 
     # =========================================================================================
     # moderators and server settings (carried out by `bot.moderation.Moderation`)
@@ -667,6 +736,81 @@ class Referee:
         """Change a server's defaults (server managers only); see `Moderation.update_settings`
         for what may be changed."""
         return await self.moderation.update_settings(guild, user, **changes)
+
+    # =========================================================================================
+    # AI seats (played by `self.ai`, a `bot.ai_turns.AiTurns`, after the command that led to them)
+
+    async def ai_job(self, turn: Timer) -> AiJob | None:
+        """What planning a current AI turn needs (the seat's view handed over now, before the
+        game can change), or None if the turn is no longer current."""
+        table = await self.store.get_table(turn.table_id)
+        if table is None or table.status != PLAYING or table.paused or turn.seat >= len(table.seats):
+            return None
+        seat = table.seats[turn.seat]
+        if not seat.is_ai:
+            return None
+        game = await self.games.get(table)
+        if len(game.log) != turn.ply or turn.seat not in game.to_move():
+            return None
+        budget = float(table.meta.get(AI_SECONDS, self.ai_seconds))
+        return AiJob(table.place, turn.seat, seat.name, seat.agent or "normal", budget, handover(game, turn.seat))
+
+    async def play_ai(self, turn: Timer, action: str) -> AiMove | None:
+        """Play an AI seat's planned `action` and the forced moves after it, in one commit that
+        spends the AI turn; None, with nothing done, if that AI turn is no longer current (the
+        game changed, was paused or stopped, or another process played it)."""
+        table = await self.store.get_table(turn.table_id)
+        if table is None:
+            return None
+        async with self.lock(table.place):
+            try:
+                table, game = await self.playing(table.place)
+            except Refused:
+                return None
+            current = await self.table_timers(table)
+            if turn.id not in {t.id for t in current} or table.paused or len(game.log) != turn.ply:
+                return None
+            work = await self.turn(table, game, current)
+            agent = level_of(table.seats[turn.seat].agent or "normal") or "normal"
+            try:
+                work.apply(turn.seat, action, f"ai:{agent}")
+            except GameError:  # a bug in the agent must not stall the table
+                log.exception("table %s: the AI's move %r was refused; it makes its first legal move", table.id,
+                              action)
+                work.apply(turn.seat, game.legal_actions(turn.seat)[0], f"ai:{agent}")
+            work.play_forced()
+            budget = float(table.meta.get(AI_SECONDS, self.ai_seconds))
+            try:
+                lease = self.delivery_lease + self.ai.split_after + planning_seconds(agent, budget) + 5
+                reply = await self._committed(work, spent=turn.id, lease=lease)
+            except (StaleLog, StaleTable):
+                return None
+            story = [narration.what_happened(work.events, narration.forced_lines(table, game, work.forced))]
+            return AiMove(reply, named("\n".join(p for p in story if p), table),
+                          named(narration.who_is_next(table, game, work.deadlines), table), work.ai_seat() is not None)
+
+    async def announce_ai(self, moves: list[AiMove]) -> None:
+        """Announce a run of one table's AI moves as one message, with the board as of the last."""
+        reply = merged(moves)
+        table = await self.store.get_table(reply.table_id) if reply.table_id is not None else None
+        if table is not None and reply.public is not None:
+            speak(table.meta.get(LANGUAGE))
+            try:
+                reply.public.attachments = await self._pictures_at(table, reply.ply)
+            except Exception:
+                log.exception("drawing the board of table %s failed; announcing without it", table.id)
+                reply.public.text += "\n" + _(NO_PICTURE)
+        await self.duties.announce(reply)
+
+    async def _pictures_at(self, table: TableRecord, ply: int | None) -> list[Attachment]:
+        """The public board as of move `ply` (the game as it is, if it is there; else replayed)."""
+        game = await self.games.get(table)
+        if ply is not None and len(game.log) != ply:
+            game = new_game(table)
+            replay(game, (await self.store.actions(table.id))[:ply])
+        else:
+            game = game.clone()  # no lock is held: a command may move the table's game on meanwhile
+        return await self.board_attachments(game, table.id, elsewhere=True)
 
     # =========================================================================================
     # helpers
@@ -749,16 +893,20 @@ class Referee:
         return await self.store.timers(table.id)
 
     async def commit(self, turn: Turn, *, undo_after: int | None = None, expected: int | None = None,
-                     notices: list[Notice] | None = None, also: Write | None = None) -> None:
+                     notices: list[Notice] | None = None, also: Write | None = None,
+                     spent: int | None = None) -> None:
         self._first_timers.pop(turn.table.place, None)  # a commit rewrites them
         try:
-            timers = await turn.commit(undo_after=undo_after, expected=expected, notices=notices or [], also=also)
+            timers = await turn.commit(undo_after=undo_after, expected=expected, notices=notices or [], also=also,
+                                       spent=spent)
         except BaseException:
             self.games.forget(turn.table.id)
             raise
         self.games.remember(turn.table, turn.game)
         if timers:
             self.timers.wake()
+        if any(t.kind == AI_TURN for t in timers):
+            self.ai.wake()
         try:
             await self.games.maybe_snapshot(turn.table.id, turn.game)
         except Exception:
@@ -769,20 +917,39 @@ class Referee:
 
     def notice(self, table: TableRecord, ply: int, text: str, *, seat: int | None = None,
                 mentions: list[str] | None = None, board: bool = False, kind: str = "move",
-                now: float | None = None) -> Notice:
+                now: float | None = None, lease: float | None = None) -> Notice:
         """An announcement to commit; those of one commit share its moment `now`, which is how
-        the outbox knows to send them together."""
+        the outbox knows to send them together. It is left to this process for `lease` seconds
+        (default: the delivery lease) before the outbox sends it."""
         now = self.clock.now() if now is None else now
         return Notice(table_id=table.id, place=table.place, ply=ply, text=text, seat=seat,
-                      mentions=list(mentions or []), board=board, kind=kind, created_at=now,
-                      lease_until=now + self.delivery_lease)
+                      mentions=list(mentions or []), board=board, kind=kind, origin=ORIGIN.get(), created_at=now,
+                      lease_until=now + (self.delivery_lease if lease is None else lease))
 
     async def finish(self, turn: Turn, *, headline: str = "", undo_after: int | None = None,
                      expected: int | None = None, also: Write | None = None) -> Reply:
-        """Make the forced and AI moves, then commit them with their announcements, and tell
-        the table what happened. Nothing after the commit can undo or hide the move: a picture
-        that cannot be drawn is left out, with a note."""
-        await turn.play_automatic(float(turn.table.meta.get(AI_SECONDS, self.ai_seconds)))
+        """Make the forced moves, then commit them with their announcements (and, if the game
+        now waits for an AI seat, its AI turn: see `bot.ai_turns`), and tell the table what
+        happened. Nothing after the commit can undo or hide the move: a picture that cannot be
+        drawn is left out, with a note."""
+        await self.ai.flush(turn.table.id)  # AI moves made before this command are announced before it
+        turn.play_forced()
+        reply = await self._committed(turn, headline=headline, undo_after=undo_after, expected=expected, also=also)
+        if reply.public is not None:
+            await self._attach_board(turn, reply)
+        if not self.confirms_delivery:
+            try:
+                await self.delivered(reply)
+            except Exception:  # the move stands; at worst the outbox announces it a second time
+                log.warning("confirming the delivery of table %s's move failed", turn.table.id, exc_info=True)
+        return reply
+
+    async def _committed(self, turn: Turn, *, headline: str = "", undo_after: int | None = None,
+                         expected: int | None = None, also: Write | None = None, spent: int | None = None,
+                         lease: float | None = None) -> Reply:
+        """Commit the turn with its announcements in the outbox (`lease`: how long they are left
+        to this process) and, if it finishes the game, its ratings; the reply announcing it,
+        without pictures."""
         playing = turn.table.status == PLAYING
         turn.plan()
         reply = self._move_reply(turn, headline=headline)
@@ -793,26 +960,29 @@ class Referee:
         now = self.clock.now()
         if reply.public is not None:
             notices.append(self.notice(table, len(turn.game.log), reply.public.text, mentions=reply.mentions,
-                                        board=True, now=now))
+                                       board=True, now=now, lease=lease))
         self._ask_for_pictures(turn, reply)
-        notices += [self.notice(table, len(turn.game.log), m.text, seat=seat, kind="private", now=now)
+        notices += [self.notice(table, len(turn.game.log), m.text, seat=seat, kind="private", now=now, lease=lease)
                     for seat, m in reply.private.items()]
         await self.commit(turn, undo_after=undo_after, expected=expected, notices=notices,
-                          also=_both(also, rating))
+                          also=_both(also, rating), spent=spent)
         reply.notices = [n.id for n in notices if n.id is not None]
-        if reply.public is not None:
-            try:
-                reply.public.attachments = await self.board_attachments(turn.game, table.id,
-                                                                          deadlines=turn.deadlines)
-            except Exception:
-                log.exception("drawing the board of table %s failed; announcing without it", table.id)
-                reply.public.text += "\n" + _(NO_PICTURE)
-        if not self.confirms_delivery:
-            try:
-                await self.delivered(reply)
-            except Exception:  # the move stands; at worst the outbox announces it a second time
-                log.warning("confirming the delivery of table %s's move failed", table.id, exc_info=True)
+        for notice in notices:
+            message = reply.public if notice.seat is None else reply.private.get(notice.seat)
+            if message is not None:
+                message.nonce = nonce_of(notice)
         return reply
+
+    async def _attach_board(self, turn: Turn, reply: Reply) -> None:
+        """The board picture as of the turn, on the reply's public message (a note instead if it
+        cannot be drawn)."""
+        table = turn.table
+        assert reply.public is not None
+        try:
+            reply.public.attachments = await self.board_attachments(turn.game, table.id, deadlines=turn.deadlines)
+        except Exception:
+            log.exception("drawing the board of table %s failed; announcing without it", table.id)
+            reply.public.text += "\n" + _(NO_PICTURE)
 
     @staticmethod
     def _ask_for_pictures(turn: Turn, reply: Reply) -> None:
@@ -831,8 +1001,9 @@ class Referee:
 
     def _move_reply(self, turn: Turn, *, headline: str = "") -> Reply:
         table, game = turn.table, turn.game
-        parts = [headline, narration.what_happened(turn.events), *narration.forced_lines(table, turn.forced),
-                 narration.who_is_next(table, game, turn.deadlines)]
+        parts = [headline, narration.what_happened(turn.events, narration.forced_lines(table, game, turn.forced)),
+                 narration.who_is_next(table, game, turn.deadlines),
+                 narration.how_to_move(game) if self.move_help else ""]
         private: dict[int, Message] = {}
         for event in turn.events:
             if event.to is not None and not table.seats[event.to].is_ai:
@@ -876,16 +1047,27 @@ class Referee:
         return sorted(turn.fresh - acted)
 
     async def board_attachments(self, game: Game, table_id: int, viewer: int | None = None, *,
-                                 deadlines: Mapping[int, float] | None = None) -> list[Attachment]:
+                                 deadlines: Mapping[int, float] | None = None,
+                                 elsewhere: bool = False) -> list[Attachment]:
         """The public board picture, with the pictures players chose (their chicken-feet) and the
-        earliest deadline; `viewer` is emphasised (nothing hidden is ever drawn)."""
+        earliest deadline; `viewer` is emphasised (nothing hidden is ever drawn). It is drawn in
+        the referee's drawing thread, off the event loop (a picture takes tens of milliseconds
+        that other tables' commands would otherwise wait): `game` must not change meanwhile (a
+        command's own game, under its lock, or a copy). `elsewhere`: drawn in the drawing process
+        instead, which holds up nothing at all (for announcements nobody is waiting on)."""
         if not self.render_images or game.name not in renderers.RENDERERS:
             return []
         feet = {seat: decoded(data) for seat, (data, _source) in (await self.store.pictures(table_id, FOOT)).items()
                 if seat < game.players}
         if deadlines is None:
             deadlines = {t.seat: t.due for t in await self.store.timers(table_id) if t.kind == DEADLINE}
-        data = renderers.render(game, viewer, feet=feet or None, deadline=min(deadlines.values(), default=None))
+        deadline = min(deadlines.values(), default=None)
+        if elsewhere:
+            data = await self.drawing.render(game, viewer, feet=feet or None, deadline=deadline)
+        else:
+            draw = functools.partial(renderers.render, game, viewer, feet=feet or None, deadline=deadline)
+            # in this command's context, so the picture speaks the table's language
+            data = await asyncio.get_running_loop().run_in_executor(self._drawing, contextvars.copy_context().run, draw)
         return [Attachment(f"{game.name}-move-{len(game.log)}.png", data, "the board")]
 
     async def choose_picture(self, place: str, user: User, kind: str, png: bytes, source: str) -> Reply:

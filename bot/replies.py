@@ -19,6 +19,7 @@ import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from bot.i18n import _
 from engine import Event
 
 
@@ -31,8 +32,13 @@ class Attachment:
 
 @dataclass
 class Message:
+    """`nonce`: for a message that announces an outbox row, a key derived from that row
+    (`bot.outbox.nonce_of`), the same every time it is sent, so a transport that deduplicates
+    by it (Discord's `enforce_nonce`) posts it once however often it is sent."""
+
     text: str = ""
     attachments: list[Attachment] = field(default_factory=list)
+    nonce: str = ""
 
 
 @dataclass
@@ -62,6 +68,11 @@ class Reply:
     """Refused because the game changed since the sender looked."""
     early: bool = False
     """Refused because the game is not waiting for the sender (someone else's turn)."""
+    origin: str = ""
+    """For an announcement the outbox sends again: the command that first had it delivered
+    (`Notice.origin`), so the transport can check whether its public message is already out."""
+    committed_at: float | None = None
+    """For an announcement the outbox sends again: when it was committed (Unix time)."""
 
     @property
     def public_events(self) -> list[Event]:
@@ -136,7 +147,7 @@ def render_times(text: str, now: float | None = None) -> str:
 
     def one(match: re.Match[str]) -> str:
         left = int(match.group(1)) - moment
-        return f"in {format_duration(left)}" if left >= 1 else "now"
+        return _("in {time}").format(time=format_duration(left)) if left >= 1 else _("now")
 
     return _TIME.sub(one, text)
 

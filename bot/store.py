@@ -22,7 +22,17 @@ from typing import Any
 
 import aiosqlite
 
-from bot.records import OPEN_STATUSES, ActionRecord, FirstRead, Notice, SeatRecord, Settings, TableRecord, Timer
+from bot.records import (
+    AI_TURN,
+    OPEN_STATUSES,
+    ActionRecord,
+    FirstRead,
+    Notice,
+    SeatRecord,
+    Settings,
+    TableRecord,
+    Timer,
+)
 from bot.standings import Sql, Standings, Write
 
 log = logging.getLogger(__name__)
@@ -128,8 +138,9 @@ class Store(ABC):
         every action after ply `undo_after` if given, append `actions`, save `table` with its
         seats (StaleTable if it changed since it was read), replace the table's timers with
         `timers` if given (else delete the one timer `delete_timer`: StaleLog if it is already
-        gone, so a timer fires once), add `notices` to the outbox (their ids are set), and make
-        the writes `also` makes (a finished game's ratings)."""
+        gone, so a timer fires once; checked before `timers` replace the rest, so an AI turn is
+        played once), add `notices` to the outbox (their ids are set), and make the writes `also`
+        makes (a finished game's ratings)."""
 
     # ---- the outbox -------------------------------------------------------------------------
 
@@ -150,13 +161,23 @@ class Store(ABC):
 
     @abstractmethod
     async def next_due(self) -> float | None:
-        """When the earliest timer falls due, or None if there are none."""
+        """When the earliest clock timer (a deadline or reminder, not an AI turn) falls due, or
+        None if there are none."""
 
     @abstractmethod
-    async def due_timers(self, now: float) -> list[Timer]: ...
+    async def due_timers(self, now: float) -> list[Timer]:
+        """The clock's timers (deadlines and reminders; AI turns are `claim_ai_turns`'s) due at
+        or before `now`, earliest first."""
 
     @abstractmethod
-    async def timers(self, table_id: int) -> list[Timer]: ...
+    async def timers(self, table_id: int) -> list[Timer]:
+        """Every timer of a table, AI turns included, earliest first."""
+
+    @abstractmethod
+    async def claim_ai_turns(self, now: float, lease: float, limit: int) -> list[Timer]:
+        """Up to `limit` AI turns (timers of kind `AI_TURN`) due at or before `now` that nobody
+        holds, earliest first, each leased to the caller until `now + lease` (so no other process
+        plans them meanwhile; a process that dies leaves them to others when the lease ends)."""
 
     @abstractmethod
     async def delete_timer(self, timer_id: int) -> None: ...
@@ -336,6 +357,11 @@ MIGRATIONS: list[str] = [
         PRIMARY KEY (user_id, guild)
     );
     CREATE INDEX seats_by_user ON seats(user_id, table_id);
+    """,
+    # 5: AI seats' turns as due work (timers of kind 'ai'), leased to the process planning them
+    """
+    ALTER TABLE timers ADD COLUMN lease_until REAL NOT NULL DEFAULT 0;
+    CREATE INDEX timers_ai_turns ON timers(due) WHERE kind = 'ai';
     """,
 ]
 
@@ -524,7 +550,7 @@ class SQLiteStore(Store):
             actual = await _count(db, table_id)
             if actual != expected:
                 raise StaleLog(table_id, expected, actual)
-            if delete_timer is not None and timers is None:
+            if delete_timer is not None:
                 cursor = await db.execute("DELETE FROM timers WHERE id = ?", (delete_timer,))
                 if cursor.rowcount != 1:
                     raise StaleLog(table_id, expected, actual)
@@ -582,13 +608,23 @@ class SQLiteStore(Store):
     # ---- timers -----------------------------------------------------------------------------
 
     async def next_due(self) -> float | None:
-        rows = list(await self.reader.execute_fetchall("SELECT MIN(due) FROM timers"))
+        rows = list(await self.reader.execute_fetchall("SELECT MIN(due) FROM timers WHERE kind <> ?",
+                                                       (AI_TURN,)))
         return rows[0][0] if rows and rows[0][0] is not None else None
 
     async def due_timers(self, now: float) -> list[Timer]:
         rows = await self.reader.execute_fetchall(
-            "SELECT id, table_id, seat, kind, due, ply FROM timers WHERE due <= ? ORDER BY due, id", (now,))
+            "SELECT id, table_id, seat, kind, due, ply FROM timers WHERE due <= ? AND kind <> ? ORDER BY due, id",
+            (now, AI_TURN))
         return [_timer(r) for r in rows]
+
+    async def claim_ai_turns(self, now: float, lease: float, limit: int) -> list[Timer]:
+        async with self._transaction() as db:
+            rows = await db.execute_fetchall(
+                "UPDATE timers SET lease_until = ? WHERE id IN (SELECT id FROM timers WHERE kind = ? AND due <= ?"
+                " AND lease_until <= ? ORDER BY due, id LIMIT ?) RETURNING id, table_id, seat, kind, due, ply",
+                (now + lease, AI_TURN, now, now, limit))
+        return sorted((_timer(r) for r in rows), key=lambda t: (t.due, t.id or 0))
 
     async def timers(self, table_id: int) -> list[Timer]:
         rows = await self.reader.execute_fetchall(
@@ -703,7 +739,8 @@ def _notice(row: aiosqlite.Row) -> Notice:
     data = json.loads(row["data"])
     return Notice(table_id=row["table_id"], place=row["place"], ply=row["ply"], seat=row["seat"],
                   text=data["text"], mentions=data.get("mentions", []), board=data.get("board", False),
-                  hand=data.get("hand", False), kind=data.get("kind", "move"), id=row["id"],
+                  hand=data.get("hand", False), kind=data.get("kind", "move"), origin=data.get("origin", ""),
+                  id=row["id"],
                   created_at=row["created_at"], attempts=row["attempts"])
 
 

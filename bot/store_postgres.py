@@ -22,7 +22,17 @@ from typing import Any
 
 import asyncpg
 
-from bot.records import OPEN_STATUSES, ActionRecord, FirstRead, Notice, SeatRecord, Settings, TableRecord, Timer
+from bot.records import (
+    AI_TURN,
+    OPEN_STATUSES,
+    ActionRecord,
+    FirstRead,
+    Notice,
+    SeatRecord,
+    Settings,
+    TableRecord,
+    Timer,
+)
 from bot.standings import Sql, Standings, Write
 from bot.store import DUMPED, MIGRATIONS, OUTBOX_LEASE, PlaceTaken, StaleLog, StaleTable, Store, settings_from
 
@@ -69,7 +79,7 @@ BEGIN
     IF actual <> p_expected THEN
         RAISE EXCEPTION 'stale log' USING DETAIL = actual::TEXT;
     END IF;
-    IF p_delete_timer IS NOT NULL AND p_timers IS NULL THEN
+    IF p_delete_timer IS NOT NULL THEN
         DELETE FROM timers WHERE id = p_delete_timer;
         IF NOT FOUND THEN
             RAISE EXCEPTION 'stale log' USING DETAIL = actual::TEXT;
@@ -372,14 +382,22 @@ class PostgresStore(Store):
 
     async def next_due(self) -> float | None:
         async with self.pool.acquire() as db:
-            due = await db.fetchval("SELECT MIN(due) FROM timers")
+            due = await db.fetchval("SELECT MIN(due) FROM timers WHERE kind <> $1", AI_TURN)
         return float(due) if due is not None else None
 
     async def due_timers(self, now: float) -> list[Timer]:
         async with self.pool.acquire() as db:
             rows = await db.fetch("SELECT id, table_id, seat, kind, due, ply FROM timers WHERE due <= $1"
-                                  " ORDER BY due, id", now)
+                                  " AND kind <> $2 ORDER BY due, id", now, AI_TURN)
         return [_timer(r) for r in rows]
+
+    async def claim_ai_turns(self, now: float, lease: float, limit: int) -> list[Timer]:
+        async with self.pool.acquire() as db:  # one statement: its own transaction
+            rows = await db.fetch(
+                "UPDATE timers SET lease_until = $1 WHERE id IN (SELECT id FROM timers WHERE kind = $2 AND due <= $3"
+                " AND lease_until <= $3 ORDER BY due, id LIMIT $4 FOR UPDATE SKIP LOCKED)"
+                " RETURNING id, table_id, seat, kind, due, ply", now + lease, AI_TURN, now, limit)
+        return sorted((_timer(r) for r in rows), key=lambda t: (t.due, t.id or 0))
 
     async def timers(self, table_id: int) -> list[Timer]:
         async with self.pool.acquire() as db:
@@ -535,7 +553,8 @@ def _notice(row: asyncpg.Record) -> Notice:
     data: dict[str, Any] = json.loads(row["data"])
     return Notice(table_id=row["table_id"], place=row["place"], ply=row["ply"], seat=row["seat"],
                   text=data["text"], mentions=data.get("mentions", []), board=data.get("board", False),
-                  hand=data.get("hand", False), kind=data.get("kind", "move"), id=row["id"],
+                  hand=data.get("hand", False), kind=data.get("kind", "move"), origin=data.get("origin", ""),
+                  id=row["id"],
                   created_at=row["created_at"], attempts=row["attempts"])
 
 

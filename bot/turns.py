@@ -1,9 +1,10 @@
 """One command's changes to a table, committed together.
 
-A `Turn` applies actions to a table's game (the player's, then the forced ones, the AI seats'
-and the clock's), keeps the events, notes when each seat's turn began (for its deadline), and
-commits the new log entries, the table record, the table's timers and the announcements in one
-transaction.
+A `Turn` applies actions to a table's game (the player's or one AI seat's, then the forced
+ones, or the clock's), keeps the events, notes when each seat's turn began (for its deadline),
+and commits the new log entries, the table record, the table's timers and the announcements in
+one transaction. When the game then waits for an AI seat, the timers include an AI turn (kind
+`AI_TURN`): due work that `bot.ai_turns` plays later, never within the command.
 
 Every new turn gets a fresh deadline: the game's `turn_count` says when one begins (the same
 seat's next turn included, and each new round). Within a turn (a draw before laying) the deadline
@@ -12,18 +13,16 @@ stands, so nobody can stall by acting without ending their turn.
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Awaitable, Sequence
 
-from bot.records import DEADLINE, FINISHED, PLAYING, ActionRecord, Notice, SeatRecord, TableRecord, Timer
+from bot.records import AI_TURN, DEADLINE, FINISHED, PLAYING, ActionRecord, Notice, SeatRecord, TableRecord, Timer
 from bot.standings import Write
 from bot.store import PlaceTaken, StaleLog, StaleTable, Store
 from bot.timers import plan_timers
 from engine import Event, Game
-from engine.ai import agent
 from engine.core import CHANCE, RESIGN
 
-AI_STEP_LIMIT = 20_000
+FORCED_STEP_LIMIT = 20_000
 WAITING = "waiting"
 """The table meta key listing the seats of people the game waits for (what /games reads)."""
 
@@ -61,8 +60,9 @@ class Turn:
         self.start_length = len(game.log)
         self.actions: list[ActionRecord] = []
         self.events: list[Event] = []
-        self.forced: list[tuple[int, str]] = []
-        """Actions the rules made for a seat (a pass when nothing else is legal)."""
+        self.forced: list[tuple[int, str, int]] = []
+        """Actions the rules made for a seat (a pass when nothing else is legal), each with the
+        number of events told before it (where it goes in the story of the turn)."""
         self.timers_before = timers_before
         self.timers_after: list[Timer] | None = None
         turn = table.turn_seconds or 0
@@ -118,29 +118,28 @@ class Turn:
         self._observe()
         return events
 
-    async def play_automatic(self, budget: float) -> None:
-        """Make the forced actions and let AI seats act (each at its level, `engine.ai.agent`:
-        `normal` planning for at most `budget` seconds, `hard` longer; in a worker thread so the
-        bot stays responsive), until the game waits for a person's choice or ends. Each AI action
-        is logged with its level as the actor (`ai:hard`)."""
-        for _ in range(AI_STEP_LIMIT):
+    def play_forced(self) -> None:
+        """Make the actions the rules force (a pass when nothing else is legal), until the game
+        waits for someone's choice (a person's or an AI seat's) or ends."""
+        for _ in range(FORCED_STEP_LIMIT):
             if self.game.outcome() is not None:
                 return
-            waiting = self.game.to_move()
-            forced = next(((s, a) for s in waiting if (a := self.game.forced_action(s)) is not None), None)
-            if forced is not None:
-                seat, action = forced
-                self.apply(seat, action, "rules")
-                self.forced.append((seat, self.game.log[-1][1]))
-                continue
-            robots = [s for s in waiting if self.table.seats[s].is_ai]
-            if not robots:
+            forced = next(((s, a) for s in self.game.to_move() if (a := self.game.forced_action(s)) is not None),
+                          None)
+            if forced is None:
                 return
-            seat = robots[0]
-            name = self.table.seats[seat].agent or "normal"
-            choice = await asyncio.to_thread(agent(name, budget=budget).choose, self.game, seat)
-            self.apply(seat, choice, f"ai:{name}")
-        raise RuntimeError(f"table {self.table.id}: automatic moves went on for {AI_STEP_LIMIT} steps")
+            seat, action = forced
+            before = len(self.events)
+            self.apply(seat, action, "rules")
+            self.forced.append((seat, self.game.log[-1][1], before))
+        raise RuntimeError(f"table {self.table.id}: forced moves went on for {FORCED_STEP_LIMIT} steps")
+
+    def ai_seat(self) -> int | None:
+        """The AI seat to play next: the first AI seat the game waits for (AI seats of a game
+        where everyone moves at once play one after another), or None."""
+        if self.game.outcome() is not None:
+            return None
+        return next((s for s in self.game.to_move() if self.table.seats[s].is_ai), None)
 
     def _record(self, seat: int, action: str, actor: str, events: list[Event]) -> None:
         self.actions.append(ActionRecord(len(self.game.log), seat, action, actor, self.now))
@@ -173,9 +172,15 @@ class Turn:
         self.table.meta[WAITING] = sorted(self.waiting) if self.table.status == PLAYING else []
         if self.table.status != PLAYING or self.table.paused:
             self.timers_after = []
-        else:
-            self.timers_after = plan_timers(self.table.id, self.waiting, self.timers_before,
-                                            self.table.turn_seconds, self.reminders, self.game.deadline)
+            return self.timers_after
+        self.timers_after = plan_timers(self.table.id, self.waiting, self.timers_before,
+                                        self.table.turn_seconds, self.reminders, self.game.deadline)
+        robot = self.ai_seat()
+        if robot is not None:  # an AI seat's turn: due now (or since it first was, if it still is)
+            ply = len(self.game.log)
+            due = next((t.due for t in self.timers_before if t.kind == AI_TURN and t.seat == robot and t.ply == ply),
+                       self.now)
+            self.timers_after.append(Timer(self.table.id, robot, AI_TURN, due, ply))
         return self.timers_after
 
     @property
@@ -185,9 +190,11 @@ class Turn:
         return {t.seat: t.due for t in timers if t.kind == DEADLINE}
 
     async def commit(self, *, undo_after: int | None = None, expected: int | None = None,
-                     notices: Sequence[Notice] = (), also: Write | None = None) -> list[Timer]:
+                     notices: Sequence[Notice] = (), also: Write | None = None,
+                     spent: int | None = None) -> list[Timer]:
         """Write everything (and what `also` writes, in the same transaction); the game must not
-        have been changed by anyone else meanwhile.
+        have been changed by anyone else meanwhile. `spent`: the id of the AI turn this commit
+        plays (StaleLog if it is gone: an AI turn is played once).
         Raises StaleLog or StaleTable if it was (nothing written), the store's error if the
         turn is known not to be written, and `Unconfirmed` if it may have been (or was) written
         although the store failed to say so."""
@@ -195,7 +202,7 @@ class Turn:
         try:
             await self.store.commit(self.table.id, expected=self.start_length if expected is None else expected,
                                     actions=self.actions, table=self.table, timers=timers, undo_after=undo_after,
-                                    notices=notices, also=also)
+                                    notices=notices, also=also, delete_timer=spent)
         except (StaleLog, StaleTable, PlaceTaken):
             raise
         except Exception as error:

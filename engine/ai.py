@@ -343,6 +343,11 @@ def level_of(name: str) -> str | None:
     return key if key in AGENTS else None
 
 
+def planning_seconds(name: str, budget: float) -> float:
+    """The most the agent called `name` plans a move at the table's `budget` (see `agent`)."""
+    return budget * HARD_BUDGET if level_of(name) == "hard" else budget
+
+
 def agent(name: str, *, budget: float | None = None, simulations: int | None = None) -> Agent:
     """The agent called `name` (see `level_of`), planning for at most `budget` seconds a move
     at `normal` (2 by default; `hard` takes HARD_BUDGET times as long and weighs HARD_WIDER more

@@ -22,7 +22,7 @@ import random
 import types
 import typing
 from abc import ABC, abstractmethod
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from random import Random
 from typing import Any, ClassVar, Protocol, Self
@@ -50,7 +50,70 @@ def N_(message: str) -> str:
 class Term(str):
     """A word among the values of an event or a refusal that a referee says in the table's
     language too (Tronix's `SW` is `SO` in Spanish). The word itself is marked with `N_` where
-    the game defines it."""
+    the game defines it. A Term made by `phrase` is a whole clause: its `template` and `args`
+    are said in the table's language the way an event's are."""
+
+    template: str = ""
+    args: Mapping[str, Any] = types.MappingProxyType({})
+
+    def say(self, translate: Callable[[str], str]) -> str:
+        """These words in the language `translate` turns marked sentences into."""
+        if not self.template:
+            return translate(str(self))
+        return translate(self.template).format(**{k: v.say(translate) if isinstance(v, Term) else v
+                                                  for k, v in self.args.items()})
+
+
+class _Described(Term):
+    """A game's options described (`GameOptions.describe`), said in any language."""
+
+    options: type[GameOptions]
+
+    def say(self, translate: Callable[[str], str]) -> str:
+        return self.options.describe(translate)
+
+
+def phrase(template: str, **args: Any) -> Term:
+    """A clause inside a sentence (`template`, marked with `N_`, filled with `args`), which a
+    referee says in the table's language with the sentence around it."""
+    clause = Term(template.format(**args))
+    clause.template = template
+    clause.args = dict(args)
+    return clause
+
+
+def event(kind: str, template: str, seats: tuple[int, ...] = (), data: Mapping[str, Any] | None = None, /, *,
+          to: int | None = None, **args: Any) -> Event:
+    """An event told by `template` (marked with `N_`) filled with `args`: in English as `text`,
+    and in the table's language by the referee."""
+    return Event(kind, template.format(**args), seats, dict(data or {}), to=to, template=template, args=args)
+
+
+def refuse(kind: type[GameError], template: str, /, **args: Any) -> GameError:
+    """A refusal of class `kind` told by `template` (marked with `N_`) filled with `args`."""
+    return kind(template.format(**args), template=template, args=args)
+
+
+def refused(kind: type[GameError], clause: str) -> GameError:
+    """A refusal of class `kind` saying `clause` (a `phrase`, said in the table's language, or a
+    plain sentence)."""
+    if isinstance(clause, Term) and clause.template:
+        return kind(str(clause), template=clause.template, args=clause.args)
+    return kind(str(clause))
+
+
+def join_names(names: list[str]) -> str:
+    """`a`, `a and b`, `a, b and c`, said in the table's language."""
+    if len(names) <= 1:
+        return "".join(names)
+    return phrase(N_("{names} and {last}"), names=", ".join(names[:-1]), last=names[-1])
+
+
+def any_of(items: list[str]) -> str:
+    """`a`, `a or b`, `a, b or c`, said in the table's language."""
+    if len(items) <= 1:
+        return "".join(items)
+    return phrase(N_("{a} or {b}"), a=", ".join(items[:-1]), b=items[-1])
 
 
 class GameError(Exception):
@@ -86,8 +149,9 @@ class IllegalMove(GameError):
 class AmbiguousMove(GameError):
     """Several legal actions fit the text; `candidates` lists them in canonical form."""
 
-    def __init__(self, message: str, candidates: list[str]) -> None:
-        super().__init__(message)
+    def __init__(self, message: str, candidates: list[str], *, template: str = "",
+                 args: Mapping[str, Any] | None = None) -> None:
+        super().__init__(message, template=template, args=args)
         self.candidates = candidates
 
 
@@ -166,7 +230,8 @@ class GameOptions:
         for raw_key, raw_value in values.items():
             key = raw_key.strip().lower().replace("-", "_")
             if key not in known:
-                raise OptionError(f"unknown option '{quoted(raw_key)}'. {cls.describe()}")
+                raise refuse(OptionError, N_("unknown option '{key}'. {options}"), key=quoted(raw_key),
+                             options=cls.describe_term())
             parsed[key] = _read_option_value(key, str(raw_value), hints[key], known[key])
         return cls(**parsed)
 
@@ -184,10 +249,11 @@ class GameOptions:
         return {k: v for k, v in self.to_json().items() if getattr(default, k) != v}
 
     @classmethod
-    def describe(cls) -> str:
-        """One line per option: `name=value|value (default x): help`."""
+    def describe(cls, say: Callable[[str], str] = str) -> str:
+        """Every option: `name=value|value (default x): help`, in the language `say` translates
+        marked sentences into (by default as written)."""
         if not dataclasses.fields(cls):
-            return "This game has no options."
+            return say(N_("This game has no options."))
         hints = typing.get_type_hints(cls)
         parts = []
         for f in dataclasses.fields(cls):
@@ -199,11 +265,22 @@ class GameOptions:
                 values = "|".join(f.metadata["choices"])
                 default = str(f.default)
             else:
-                values = kind.__name__ if isinstance(kind, type) else str(kind)
+                values = {int: N_("number"), float: N_("number"), str: N_("text")}.get(kind, str(kind))
+                values = say(values)
                 default = str(f.default)
             help_text = f.metadata.get("help", "")
-            parts.append(f"{f.name}={values} (default {default}){': ' + help_text if help_text else ''}")
-        return "Options: " + "; ".join(parts)
+            template = (N_("`{name}={values}` (default `{default}`): {help}") if help_text
+                        else N_("`{name}={values}` (default `{default}`)"))
+            parts.append(say(template).format(name=f.name, values=values, default=default,
+                                              help=say(help_text) if help_text else ""))
+        return say(N_("Options: {options}")).format(options="; ".join(parts))
+
+    @classmethod
+    def describe_term(cls) -> Term:
+        """`describe`, as a value of a refusal that the referee says in the table's language."""
+        described = _Described(cls.describe())
+        described.options = cls
+        return described
 
 
 _TRUE = {"on", "yes", "true", "1", "y"}
@@ -217,24 +294,28 @@ def _read_option_value(key: str, text: str, kind: Any, spec: dataclasses.Field[A
             return True
         if value in _FALSE:
             return False
-        raise OptionError(f"option {key} takes on or off, not '{quoted(text)}'")
+        raise refuse(OptionError, N_("option {key} takes on or off, not '{text}'"), key=key, text=quoted(text))
     if kind is int:
         try:
             number = int(value)
         except ValueError:
-            raise OptionError(f"option {key} takes a whole number, not '{quoted(text)}'") from None
+            raise refuse(OptionError, N_("option {key} takes a whole number, not '{text}'"), key=key,
+                         text=quoted(text)) from None
         low, high = spec.metadata.get("min"), spec.metadata.get("max")
         if (low is not None and number < low) or (high is not None and number > high):
-            raise OptionError(f"option {key} must be between {low} and {high}, not {quoted(value)}")
+            raise refuse(OptionError, N_("option {key} must be between {low} and {high}, not {number}"), key=key,
+                         low=low, high=high, number=quoted(value))
         return number
     if kind is float:
         try:
             return float(value)
         except ValueError:
-            raise OptionError(f"option {key} takes a number, not '{quoted(text)}'") from None
+            raise refuse(OptionError, N_("option {key} takes a number, not '{text}'"), key=key,
+                         text=quoted(text)) from None
     choices = spec.metadata.get("choices")
     if choices and value not in choices:
-        raise OptionError(f"option {key} takes one of {', '.join(choices)}, not '{quoted(text)}'")
+        raise refuse(OptionError, N_("option {key} takes one of {choices}, not '{text}'"), key=key,
+                     choices=", ".join(choices), text=quoted(text))
     if kind is str or isinstance(kind, types.UnionType) or choices:
         return value
     raise TypeError(f"option {key} has a type the parser does not know: {kind!r}")
@@ -279,6 +360,18 @@ class Game(ABC):
     """Every word of the game's notation, in every language it accepts ("draw", "pass", …):
     typed chat is taken as a move only when all its words are verbs, player names or words of
     the seat's legal actions; anything else is conversation."""
+    command_moves: ClassVar[Mapping[str, str]] = {}
+    """What the common commands `draw`, `pass` and `skip` (Discord's /draw, /pass, /skip) play in
+    this game, by command: the text of the game's own move (`{"draw": "draw"}`)."""
+    command_help: ClassVar[Mapping[str, str]] = {}
+    """For a common command the game has no move for, the game's own way of doing that or why it
+    has none, marked with `N_` ("Tromino Go has no drawing: …")."""
+    example_moves: ClassVar[tuple[str, ...]] = ()
+    """A move or two as players type them, to show how moving is written (`3:5 c4 d4`); the
+    first is the usual one (see `example_move`)."""
+    notation_words: ClassVar[Mapping[str, Mapping[str, str]]] = {}
+    """Per language, the words of the canonical notation as players of that language type them
+    (`{"es": {"draw": "robar"}}`); `parse` reads both. Autocomplete and `rules` show them."""
     action_separator: ClassVar[str | None] = None
     """If set (Tetromic: ";"), a player may send several actions at once joined by it; the
     referee applies them in order and stops at the first the rules refuse."""
@@ -347,6 +440,30 @@ class Game(ABC):
         """`actions` (legal for `seat`) in the order a player would most like to see them offered
         (Tetromic: most rows cleared first). By default as they are."""
         return actions
+
+    def example_move(self) -> str:
+        """How a move is written now, as an example that gives nothing away (not a legal move
+        from anyone's hand): by default the first of `example_moves`."""
+        return self.example_moves[0] if self.example_moves else ""
+
+    @classmethod
+    def spoken(cls, action: str, language: str) -> str:
+        """A canonical `action` written with the words of `language` (`notation_words`), the way a
+        player at a table speaking it would type it; `parse` reads it back to `action`."""
+        words = cls.notation_words.get(language)
+        if not words:
+            return action
+        return " ".join(words.get(word, word) for word in action.split(" "))
+
+    @classmethod
+    def canonical(cls, typed: str, language: str) -> str:
+        """What a player of `language` typed, with the notation's words of that language put back
+        in the canonical ones (the reverse of `spoken`), for matching against legal actions."""
+        words = cls.notation_words.get(language)
+        if not words:
+            return typed
+        back = {spoken.lower(): word for word, spoken in words.items()}
+        return " ".join(back.get(word.lower(), word) for word in typed.split(" "))
 
     def describe_action(self, seat: int, action: str) -> str:
         """How hints and autocomplete show the legal `action` to `seat`: by default the action
@@ -440,7 +557,7 @@ class Game(ABC):
         """`seat` leaves the game for good; the game goes on without it, or ends."""
         self._check_seat(seat)
         if self.outcome() is not None:
-            raise IllegalMove("the game is already over")
+            raise refuse(IllegalMove, N_("the game is already over"))
         events = self._resign(seat)
         self.log.append((seat, RESIGN))
         return events
@@ -469,11 +586,12 @@ class Game(ABC):
         """Seat a new player called `name` in the running game, as the last seat. Raises
         IllegalMove, with the reason, when the game or its options do not allow it."""
         if self.outcome() is not None:
-            raise IllegalMove("the game is already over")
+            raise refuse(IllegalMove, N_("the game is already over"))
         if not self.allows_join:
-            raise IllegalMove(f"{self.title} does not let new players join a game in progress")
+            raise refuse(IllegalMove, N_("{game} does not let new players join a game in progress"), game=self.title)
         if self.players >= self.max_players:
-            raise IllegalMove(f"{self.title} seats at most {self.max_players} players")
+            raise refuse(IllegalMove, N_("{game} seats at most {count} players"), game=self.title,
+                         count=self.max_players)
         events = self._join(name)
         self.players += 1
         self.joined += 1
@@ -484,7 +602,7 @@ class Game(ABC):
     def _join(self, name: str) -> list[Event]:
         """Prepare the state for one more seat (it becomes seat `self.players`); may raise
         IllegalMove (an option forbids joining now). Games with `allows_join` override this."""
-        raise IllegalMove(f"{self.title} does not let new players join a game in progress")
+        raise refuse(IllegalMove, N_("{game} does not let new players join a game in progress"), game=self.title)
 
     # ---- persistence -------------------------------------------------------------------
 

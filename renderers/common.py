@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from PIL import Image, ImageDraw
 
+from engine.core import Term
 from renderers.text import COLOUR_GLYPHS, draw_text, note_page
 
 if TYPE_CHECKING:
@@ -103,7 +104,9 @@ def N_(text: str) -> str:
 
 
 def say(text: str) -> str:
-    """`text` (marked with `N_`) in the language of the table being served."""
+    """`text` (marked with `N_`, or a game's `Term`) in the language of the table being served."""
+    if isinstance(text, Term):
+        return text.say(translate)
     return translate(text)
 
 
@@ -316,9 +319,18 @@ def render(game: Game, viewer: int | None = None, *, feet: Mapping[int, Image.Im
     return bytes(draw(game, viewer, feet=feet))
 
 
+def _moment_as_written(moment: float) -> str:
+    return time.strftime("%a %d %b %H:%M UTC", time.gmtime(moment))
+
+
+moment_text: Callable[[float], str] = _moment_as_written
+"""How a picture writes a moment at the table being served: in English, unless the bot sets its
+locale-aware formatting here (`bot.i18n` does, through Babel)."""
+
+
 def deadline_text(deadline: float) -> str:
-    """A moment as a picture's header shows it: "Tue 27 Nov 14:05 UTC"."""
-    return time.strftime("%a %d %b %H:%M UTC", time.gmtime(deadline))
+    """A moment as a picture's header shows it: "Tue 27 Nov 14:05 UTC" (in the table's language)."""
+    return moment_text(deadline)
 
 
 def render_hand(game: Game, seat: int) -> bytes:

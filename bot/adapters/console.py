@@ -2,7 +2,8 @@
 Discord, saved in the same SQLite file (`tileref play --resume` picks a game up again).
 
 Each move prints what happened, the board as text and your hand; the board picture is written
-to a folder as a PNG after every move.
+to a folder as a PNG after every move. AI seats move after yours: "Pip (bot) is thinking…", then
+their moves together, and then it is your turn again (the prompt waits for them).
 """
 
 from __future__ import annotations
@@ -14,20 +15,23 @@ import uuid
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
-from bot.i18n import _
+from bot.i18n import N_, _, ngettext, speak, speaking
 from bot.media import Media, MediaError
-from bot.records import PLAYING, User
-from bot.referee import FOOT, Referee
+from bot.records import PLAYING, TableRecord, User
+from bot.referee import FOOT, LANGUAGE, Referee
 from bot.replies import Attachment, Reply, plain
+from bot.typing_rules import echo
 from bot.wording import hand_text
-from engine import GAMES
+from engine import GAMES, Game
 from renderers import text_board
 
 PLACE_PREFIX = "console:"
 HINTS_SHOWN = 40
 LOCAL_USER_ID = "console:local"
+AI_PATIENCE = 120.0
+"""Seconds the prompt waits for the AI seats to move before it asks anyway."""
 
-HELP = """\
+HELP = N_("""\
 Type a move as on Discord (how moves are written in this game is just below).
 Other commands:
   hints [start]    the moves you can make now (those starting with what you type)
@@ -38,7 +42,23 @@ Other commands:
   react <words>    find a GIF or sticker and react with it
   quest <words>    your vision quest: pick the picture drawn at the foot of your line
   resign           leave this game
-  quit             stop here; continue later with `tileref play --resume`"""
+  quit             stop here; continue later with `tileref play --resume`""")
+
+COMMANDS = {
+    "help": "help", "?": "help", "ayuda": "help",
+    "hints": "hints", "moves": "hints", "pistas": "hints", "jugadas": "hints",
+    "hand": "hand", "mano": "hand",
+    "board": "board", "tablero": "board",
+    "history": "history", "historial": "history",
+    "rules": "rules", "reglas": "rules",
+    "react": "react", "reaccionar": "react",
+    "quest": "quest", "búsqueda": "quest", "busqueda": "quest",
+    "resign": "resign", "rendirse": "resign", "rendirme": "resign",
+    "quit": "quit", "exit": "quit", "q": "quit", "salir": "quit",
+}
+"""The console's own commands, in English and in Spanish (the help lists them in the table's
+language), by what they do."""
+YES = {"y", "yes", "s", "si", "sí"}
 
 Ask = Callable[[str], Awaitable[str | None]]
 Say = Callable[[str], None]
@@ -84,6 +104,40 @@ class ConsoleSession:
         self.media = media or Media.from_environment()
         self._seen: int | None = None
         """The log length of the last board shown: moves typed are based on it."""
+        self._held: list[str | Reply] | None = None
+        """What the referee said unprompted while a command's answer was being printed (printed
+        after it, so lines come in the order things happened)."""
+        referee.notify = self._unprompted
+        referee.ai.thinking = self._thinking
+
+    async def _unprompted(self, reply: Reply) -> None:
+        """An announcement nobody asked for (the AI seats' moves, the clock)."""
+        if self._held is not None:
+            self._held.append(reply)
+        else:
+            await self._show(reply)
+
+    async def _thinking(self, place: str, name: str) -> None:
+        line = _("{player} is thinking…").format(player=name)
+        if self._held is not None:
+            self._held.append(line)
+        else:
+            self.say(line)
+
+    async def _answer(self, reply: Reply) -> None:
+        """Print a command's reply, then what was said meanwhile (held since the command was
+        sent, or from now on)."""
+        if self._held is None:
+            self._held = []
+        try:
+            await self._show(reply)
+        finally:
+            held, self._held = self._held, None
+        for item in held:
+            if isinstance(item, str):
+                self.say(item)
+            else:
+                await self._show(item)
 
     # ---- starting ---------------------------------------------------------------------------
 
@@ -92,10 +146,11 @@ class ConsoleSession:
         "normal" (or "bot") and "hard", and "greedy" and "random", are AI players), start, and
         return the table's place."""
         if game not in GAMES:
-            self.say(f"There is no game called '{game}'. Games: {', '.join(sorted(GAMES))}.")
+            self.say(_("There is no game called '{game}'. Games: {games}.").format(
+                game=game, games=", ".join(sorted(GAMES))))
             return None
         if players.count("me") != 1:
-            self.say("Put `me` exactly once in --players, e.g. --players me,bot,bot")
+            self.say(_("Put `me` exactly once in --players, e.g. --players me,bot,bot"))
             return None
         place = f"{PLACE_PREFIX}{uuid.uuid4().hex[:10]}"
         reply = await self.referee.create(place, self.user, game, options=options, seat_creator=False)
@@ -109,23 +164,27 @@ class ConsoleSession:
             if not self._ok(reply):
                 await self.referee.abort(place, self.user)
                 return None
+        self._held = []
         reply = await self.referee.start(place, self.user)
         if not self._ok(reply):
+            self._held = None
             await self.referee.abort(place, self.user)
             return None
-        await self._show(reply)
+        await self._answer(reply)
         return place
 
     async def resume(self) -> str | None:
-        """The newest unfinished console game this person sits at."""
+        """The newest unfinished console game this person sits at: its board and their hand
+        are printed again."""
         for table in await self.referee.store.find_tables(place_prefix=PLACE_PREFIX, statuses=(PLAYING,)):
             if table.seat_of(self.user.id) is not None:
-                reply = await self.referee.board(table.place, self.user)
-                self.say(f"Resuming table {table.id} ({GAMES[table.game].title}).")
-                await self._show(reply)
+                with speaking(table.meta.get(LANGUAGE)):
+                    self.say(_("Resuming table {table} ({game}).").format(table=table.id,
+                                                                          game=GAMES[table.game].title))
+                await self._show_board(table.place)
                 return table.place
-        self.say("There is no unfinished console game to resume. Start one with\n"
-                 "  tileref play tronimoes --players me,bot,bot")
+        self.say(_("There is no unfinished console game to resume. Start one with\n"
+                   "  tileref play tronimoes --players me,bot,bot"))
         return None
 
     # ---- playing ----------------------------------------------------------------------------
@@ -133,84 +192,105 @@ class ConsoleSession:
     async def play(self, place: str) -> None:
         """Read commands until the game ends or the player stops."""
         while True:
+            try:
+                await self.referee.ai.idle(timeout=AI_PATIENCE)
+            except TimeoutError:
+                self.say(_("The AI players have not moved yet; type `board` to see where the game stands."))
             table = await self.referee.status(place)
+            if table is not None:
+                speak(table.meta.get(LANGUAGE))
             if table is None or table.status != PLAYING:
-                self.say(f"The game is over. It is saved in {self.referee_path()}.")
+                self.say(_("The game is over. It is saved in {path}.").format(path=self.referee_path()))
                 return
             line = await self.ask(f"{self.user.name}> ")
             if line is None:
-                self.say("\nSaved. Continue with `tileref play --resume`.")
+                self.say("\n" + _("Saved. Continue with `tileref play --resume`."))
                 return
             command = line.strip()
             word = command.split(" ")[0].lower() if command else ""
+            rest = command[len(word):].strip()
             if not command:
                 continue
-            if word in ("quit", "exit", "q"):
-                self.say("Saved. Continue with `tileref play --resume`.")
+            what = COMMANDS.get(word)
+            if what == "quit":
+                self.say(_("Saved. Continue with `tileref play --resume`."))
                 return
-            if word in ("help", "?"):
-                self.say(self._text(f"{HELP}\n\n{_(GAMES[table.game].notation_help)}"))
-            elif word in ("hints", "moves"):
+            if what == "help":
+                self.say(self._text(f"{_(HELP)}\n\n{_(GAMES[table.game].notation_help)}"))
+            elif what == "hints":
                 hints = [shown for shown, _ in await self.referee.suggestion_choices(
-                    place, self.user, command[len(word):].strip(), limit=10_000)]
-                shown = ", ".join(hints[:HINTS_SHOWN])
-                more = f" … and {len(hints) - HINTS_SHOWN} more (`hints <start>` narrows them)" \
-                    if len(hints) > HINTS_SHOWN else ""
-                self.say("You can play: " + (shown + more if hints else "nothing now (it is not your turn)"))
-            elif word in ("react", "quest"):
-                await self._pick_picture(place, word, command[len(word):].strip())
-            elif word == "hand":
+                    place, self.user, rest, limit=10_000)]
+                self.say(self._hints(hints))
+            elif what in ("react", "quest"):
+                await self._pick_picture(place, what, rest)
+            elif what == "hand":
                 await self._show(await self.referee.hand(place, self.user))
-            elif word == "board":
-                self._legend_shown = False
-                await self._show(await self.referee.board(place, self.user))
-            elif word == "history":
-                page = command.split(" ")[1] if len(command.split(" ")) > 1 else "1"
+            elif what == "board":
+                await self._show_board(place)
+            elif what == "history":
+                page = rest.split(" ")[0] if rest else "1"
                 await self._show(await self.referee.history(place, self.user, page=int(page) if page.isdigit() else 1))
-            elif word == "rules":
+            elif what == "rules":
                 game = GAMES[table.game]
                 self.say(self._text(f"{_(game.summary)}\n\n{_(game.notation_help)}"))
-            elif word == "resign":
-                confirm = await self.ask("Leave this game for good? (yes/no) ")
-                if confirm and confirm.strip().lower() in ("y", "yes"):
-                    await self._show(await self.referee.resign(place, self.user))
+            elif what == "resign":
+                confirm = await self.ask(_("Leave this game for good? (yes/no) "))
+                if confirm and confirm.strip().lower() in YES:
+                    self._held = []
+                    await self._answer(await self.referee.resign(place, self.user))
             else:
-                await self._show(await self.referee.act(place, self.user, command, seen=self._seen))
+                self._held = []
+                await self._answer(await self.referee.act(place, self.user, command, seen=self._seen))
+
+    def _hints(self, hints: list[str]) -> str:
+        """The moves a player may make, at most `HINTS_SHOWN` of them, in one line."""
+        if not hints:
+            return _("You can play: nothing now (it is not your turn)")
+        shown = ", ".join(hints[:HINTS_SHOWN])
+        if len(hints) > HINTS_SHOWN:
+            more = len(hints) - HINTS_SHOWN
+            shown += " " + ngettext("… and {count} more (`hints <start>` narrows them)",
+                                    "… and {count} more (`hints <start>` narrows them)", more).format(count=more)
+        return self._text(_("You can play: {moves}").format(moves=shown))
 
     async def _pick_picture(self, place: str, kind: str, query: str) -> None:
         """Search pictures, let the player pick one by number, and react with it or keep it as
         their chicken-foot."""
         if not query:
-            self.say(f"What should I look for? For example: `{kind} victory`.")
+            self.say(_("What should I look for? For example: `{command} victory`.").format(command=kind))
             return
-        found = await self.media.search(query, limit=9)
+        result = await self.media.search(query, limit=9)
+        found = result.pictures
+        if result.provider_down:
+            self.say(_("The picture service is not answering right now, so these are tileref's own pictures."))
         if not found:
-            self.say(f"Nothing found for “{query}”: try other words.")
+            self.say(_("Nothing found for “{query}”: try other words.").format(query=echo(query)))
             return
         for number, picture in enumerate(found, start=1):
             self.say(f"  {number}. {picture.title}")
         self.say(f"({found[0].attribution})")
-        answer = await self.ask("Which one? (a number, or Enter for none) ")
+        answer = await self.ask(_("Which one? (a number, or Enter for none) "))
         if not answer or not answer.strip().isdigit() or not 1 <= int(answer) <= len(found):
-            self.say("Nothing chosen.")
+            self.say(_("Nothing chosen."))
             return
         chosen = found[int(answer) - 1]
         try:
             png = await self.media.picture(chosen)
         except MediaError as error:
-            self.say(f"✗ {error}")
+            self.say(f"✗ {error.said()}")
             return
         table = await self.referee.status(place)
         if kind == "quest":
             reply = await self.referee.choose_picture(place, self.user, FOOT, png, chosen.source)
-            self.say(self._text(reply.caller.text) if reply.caller else "Done.")
+            self.say(self._text(reply.caller.text) if reply.caller else _("Done."))
             return
         saved = self._save_images([Attachment("reaction.png", png, chosen.title)], table.id if table else None)
-        self.say(f"{self.user.name} reacts: {chosen.title} ({chosen.attribution}) · picture: {saved[-1]}")
+        self.say(_("{player} reacts: {title} ({source}) · picture: {path}").format(
+            player=self.user.name, title=chosen.title, source=chosen.attribution, path=saved[-1]))
 
     def referee_path(self) -> str:
         path = getattr(self.referee.store, "path", None)
-        return str(path) if path else "the database"
+        return str(path) if path else _("the database")
 
     # ---- output -----------------------------------------------------------------------------
 
@@ -225,7 +305,7 @@ class ConsoleSession:
     async def _show(self, reply: Reply) -> None:
         """Print a reply: the refusal, or what happened, the board and your hand."""
         if not reply.ok:
-            self.say(f"✗ {self._text(reply.caller.text) if reply.caller else 'refused'}")
+            self.say(f"✗ {self._text(reply.caller.text) if reply.caller else _('refused')}")
             return
         if reply.caller and reply.caller.text:
             self.say(self._text(reply.caller.text))
@@ -235,26 +315,54 @@ class ConsoleSession:
         shown = await self.referee.view(reply.place) if reply.place else None
         self._seen = len(shown[1].log) if shown is not None else None
         if shown is not None:
-            table, game = shown
-            board = text_board(game, self.colour, legend=not self._legend_shown)
-            if board:
-                self.say(board)
-                self._legend_shown = True
+            self._print_board(shown[1])
         if reply.public.text:
             self.say(self._text(reply.public.text))
         saved = self._save_images(reply.public.attachments, reply.table_id)
         if saved:
-            self.say(f"(board picture: {saved[-1]})")
+            self.say(_("(board picture: {path})").format(path=saved[-1]))
         if shown is not None:
             table, game = shown
             seat = table.seat_of(self.user.id)
             if seat is not None and seat in reply.private:
                 self.say(self._text(reply.private[seat].text))
-            if seat is not None and seat in game.to_move() and game.legal_actions(seat) == ["ready"]:
-                self.say(self._text("Type `ready` when you want the next round to start."))
-            elif (seat is not None and seat in game.to_move() and game.outcome() is None
-                  and game.view(seat).get("hand") is not None):
-                self.say(self._text(hand_text(game, seat)) + "   (`hints` lists every move)")
+            self._print_hand(table, game)
+
+    async def _show_board(self, place: str) -> None:
+        """The board as text, whose turn it is (the picture saved), and the player's hand."""
+        reply = await self.referee.board(place, self.user)
+        if not reply.ok:
+            await self._show(reply)
+            return
+        shown = await self.referee.view(place)
+        if shown is None:
+            return
+        table, game = shown
+        self._seen = len(game.log)
+        self._legend_shown = False
+        self._print_board(game)
+        if reply.caller and reply.caller.text:
+            self.say(self._text(reply.caller.text))
+        saved = self._save_images(reply.caller.attachments if reply.caller else [], reply.table_id)
+        if saved:
+            self.say(_("(board picture: {path})").format(path=saved[-1]))
+        self._print_hand(table, game, always=True)
+
+    def _print_board(self, game: Game) -> None:
+        board = text_board(game, self.colour, legend=not self._legend_shown)
+        if board:
+            self.say(board)
+            self._legend_shown = True
+
+    def _print_hand(self, table: TableRecord, game: Game, *, always: bool = False) -> None:
+        """The player's hand when it is their turn (or `always`), or what the round break waits for."""
+        seat = table.seat_of(self.user.id)
+        if seat is None or game.outcome() is not None:
+            return
+        if seat in game.to_move() and game.between_rounds():
+            self.say(self._text(_("Type `ready` when you want the next round to start.")))
+        elif (always or seat in game.to_move()) and game.view(seat).get("hand") is not None:
+            self.say(self._text(hand_text(game, seat)) + "   " + _("(`hints` lists every move)"))
 
     def _save_images(self, attachments: list[Attachment], table_id: int | None) -> list[Path]:
         folder = self.boards / f"table-{table_id}"

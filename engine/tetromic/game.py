@@ -10,9 +10,10 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Self
+from typing import Any, ClassVar, Self
 
 from engine.core import (
+    N_,
     AmbiguousMove,
     Event,
     Game,
@@ -21,6 +22,10 @@ from engine.core import (
     NotationError,
     NotYourTurn,
     Outcome,
+    Term,
+    event,
+    phrase,
+    refuse,
     register,
 )
 from engine.tetromic import notation
@@ -30,7 +35,7 @@ from engine.tetromic.pieces import BY_KIND, KINDS, ORIENTATIONS, SHAPES, Cell, k
 from engine.tetromic.position import read_position, write_position
 from engine.tetromic.state import Seat
 
-SUMMARY = """\
+SUMMARY = N_("""\
 **Tetromic** — a packing race on boards of your own.
 • Everyone has a 6×10 board (x 0–5 from the left, y 0–9 from the bottom). Once a phase you may
 `draw` as many random tetrominoes as your level (at least 1), or `skip`.
@@ -41,35 +46,35 @@ counted row by row. The first to reach level 10 wins at once.
 • A phase ends when everyone has drawn or skipped, or when its time (24 h by default) runs out.
 New players may join a running game: they start on an empty board at level 0 from the next phase.
 • A board that no piece of any kind fits any more is out. If every board is out before anyone
-wins, the highest level (then points) wins."""
+wins, the highest level (then points) wins.""")
 
-NOTATION_HELP = """\
+NOTATION_HELP = N_("""\
 • `play T-u 2,3`: a piece by its name and its lower-left corner. Names: I-h I-v O, T-u T-d T-r T-l,
 L0 L90 L180 L270 J0 J90 J180 J270, S-h S-v Z-h Z-v.
 • `play 2,3 3,3 4,3 3,4`: the four cells, in any order. `play I 4,0`: a kind, if only one way fits.
 • Several at once: `play O 0,0; play O 2,0; play O 4,0`.
-• `draw`, `skip`; `discard T` when no piece you hold fits anywhere (if the table allows it)."""
+• `draw`, `skip`; `discard T` when no piece you hold fits anywhere (if the table allows it).""")
 
 
 @dataclass(frozen=True)
 class TetromicOptions(GameOptions):
     preset: str = field(default="classic", metadata={
         "choices": ("quick", "classic", "nomic"),
-        "help": "quick: target level 5; classic: the rules as written; nomic: calendar phases of 48 hours"})
-    width: int = field(default=6, metadata={"min": 4, "max": 12, "help": "board width"})
-    height: int = field(default=10, metadata={"min": 4, "max": 20, "help": "board height"})
-    target_level: int = field(default=10, metadata={"min": 1, "max": 30, "help": "the level that wins"})
+        "help": N_("quick: target level 5; classic: the rules as written; nomic: calendar phases of 48 hours")})
+    width: int = field(default=6, metadata={"min": 4, "max": 12, "help": N_("board width")})
+    height: int = field(default=10, metadata={"min": 4, "max": 20, "help": N_("board height")})
+    target_level: int = field(default=10, metadata={"min": 1, "max": 30, "help": N_("the level that wins")})
     multi_clear: str = field(default="sequential", metadata={
         "choices": ("sequential", "batch_reset"),
-        "help": "rows cleared at once count one by one (sequential) or excess points are dropped (batch_reset)"})
-    gravity_collapse: bool = field(default=False, metadata={"help": "rows above a cleared row move down"})
+        "help": N_("rows cleared at once count one by one (sequential) or excess points are dropped (batch_reset)")})
+    gravity_collapse: bool = field(default=False, metadata={"help": N_("rows above a cleared row move down")})
     phase_mode: str = field(default="round", metadata={
         "choices": ("round", "calendar"),
-        "help": "round: a phase ends when everyone has drawn or skipped; calendar: phases are fixed UTC windows "
-                "of the turn time (drawing does not end yours; skip or the window's end does)"})
-    auto_draw: bool = field(default=False, metadata={"help": "a seat that did not draw draws when the phase ends"})
-    allow_discard: bool = field(default=False, metadata={"help": "discard a held piece when none fits anywhere"})
-    allow_join: bool = field(default=True, metadata={"help": "new players may join a running game"})
+        "help": N_("round: a phase ends when everyone has drawn or skipped; calendar: phases are fixed UTC windows "
+                "of the turn time (drawing does not end yours; skip or the window's end does)")})
+    auto_draw: bool = field(default=False, metadata={"help": N_("a seat that did not draw draws when the phase ends")})
+    allow_discard: bool = field(default=False, metadata={"help": N_("discard a held piece when none fits anywhere")})
+    allow_join: bool = field(default=True, metadata={"help": N_("new players may join a running game")})
 
 
 @register
@@ -81,7 +86,13 @@ class Tetromic(Game):
     Options = TetromicOptions
     summary = SUMMARY
     notation_help = NOTATION_HELP
-    verbs = frozenset({"play", "draw", "skip", "discard", "line", "square", *(k.lower() for k in KINDS), "j", "z"})
+    verbs = frozenset({"play", "draw", "skip", "discard", "line", "square", *(k.lower() for k in KINDS), "j", "z",
+                       "poner", "robar", "saltar", "descartar", "línea", "cuadrado"})
+    notation_words: ClassVar[Mapping[str, Mapping[str, str]]] = {"es": notation.SPANISH}
+    command_moves: ClassVar[Mapping[str, str]] = {"draw": "draw", "skip": "skip"}
+    command_help: ClassVar[Mapping[str, str]] = {
+        "pass": N_("Tetromic has no pass: `skip` ends your phase without drawing.")}
+    example_moves = ("play T-u 2,3", "draw", "skip")
     action_separator = notation.SEPARATOR
     allows_join = True
     default_turn_seconds = 24 * 3600
@@ -102,7 +113,7 @@ class Tetromic(Game):
 
     def setup(self) -> list[Event]:
         self.seats = [Seat(self._empty_board()) for _ in range(self.players)]
-        return [Event("phase", "Phase 1: everyone may draw 1 piece (or `skip`).", tuple(range(self.players)),
+        return [event("phase", N_("Phase 1: everyone may draw 1 piece (or `skip`)."), tuple(range(self.players)),
                       {"phase": 1})]
 
     def _empty_board(self) -> Board:
@@ -136,14 +147,15 @@ class Tetromic(Game):
     def outcome(self) -> Outcome | None:
         scores = self.scores()
         if self.winner is not None:
-            return Outcome(scores, (self.winner,), f"{self.names[self.winner]} reached level {self.target}")
+            return Outcome(scores, (self.winner,), phrase(N_("{player} reached level {level}"),
+                                                          player=self.names[self.winner], level=self.target))
         if self.seats and all(s.resigned for s in self.seats):
             finishers = [i for i, s in enumerate(self.seats) if s.locked]
             if not finishers:
-                return Outcome(scores, (), "everyone left the game")
+                return Outcome(scores, (), Term(N_("everyone left the game")))
             best = max((self.seats[i].level, self.seats[i].points) for i in finishers)
             winners = tuple(i for i in finishers if (self.seats[i].level, self.seats[i].points) == best)
-            return Outcome(scores, winners, "no board can take another piece; the highest level wins")
+            return Outcome(scores, winners, Term(N_("no board can take another piece; the highest level wins")))
         return None
 
     def scores(self) -> tuple[float, ...]:
@@ -240,27 +252,27 @@ class Tetromic(Game):
         self._check_seat(seat)
         me = self.seats[seat]
         if self.winner is not None:
-            raise IllegalMove("the game is over")
+            raise refuse(IllegalMove, N_("the game is over"))
         if me.resigned:
-            raise IllegalMove("you have left this game")
+            raise refuse(IllegalMove, N_("you have left this game"))
         move = notation.read(text)
         if isinstance(move, Verb):
             if me.done:
                 if move.word == "draw" and me.drew:
-                    raise IllegalMove("you have already drawn this phase; place your pieces, and draw again "
-                                      "next phase")
-                raise NotYourTurn(f"you are done with phase {self.phase}: it ends when everyone has drawn or "
-                                  f"skipped. You can still place the pieces you hold")
+                    raise refuse(IllegalMove, N_("you have already drawn this phase; place your pieces, and draw "
+                                                 "again next phase"))
+                raise refuse(NotYourTurn, N_("you are done with phase {phase}: it ends when everyone has drawn or "
+                                             "skipped. You can still place the pieces you hold"), phase=self.phase)
             if move.word == "draw" and me.drew:
-                raise IllegalMove("you have already drawn this phase; type `skip` to end your phase")
+                raise refuse(IllegalMove, N_("you have already drawn this phase; type `skip` to end your phase"))
             return move.word
         if isinstance(move, Discard):
             if not self.options.allow_discard:
-                raise IllegalMove("this table does not allow discarding (the option allow_discard is off)")
+                raise refuse(IllegalMove, N_("this table does not allow discarding (the option allow_discard is off)"))
             if move.kind not in me.hand:
-                raise IllegalMove(f"you hold no {move.kind}")
+                raise refuse(IllegalMove, N_("you hold no {kind}"), kind=move.kind)
             if self._anything_fits(seat):
-                raise IllegalMove("you may only discard when no piece you hold fits anywhere")
+                raise refuse(IllegalMove, N_("you may only discard when no piece you hold fits anywhere"))
             return f"discard {move.kind}"
         return self._read_placement(seat, move)
 
@@ -269,8 +281,8 @@ class Tetromic(Game):
         if move.cells:
             shape = normalised(frozenset(move.cells))
             if len(set(move.cells)) != 4 or shape not in SHAPES:
-                raise NotationError(f"{' '.join(f'{x},{y}' for x, y in move.cells)} do not form a tetromino; "
-                                    f"{notation.EXAMPLE}")
+                raise refuse(NotationError, N_("{cells} do not form a tetromino; {example}"),
+                             cells=" ".join(f"{x},{y}" for x, y in move.cells), example=notation.EXAMPLE)
             orientation = SHAPES[shape]
             anchor = (min(x for x, _ in move.cells), min(y for _, y in move.cells))
             return self._checked(seat, orientation, anchor)
@@ -282,29 +294,36 @@ class Tetromic(Game):
         fitting = [o for o in BY_KIND[move.kind] if me.board.fits(placed_cells(o, move.anchor))]
         if not fitting:
             x, y = move.anchor
-            raise IllegalMove(f"no way of placing {move.kind} with its corner at {x},{y} fits your board; "
-                              f"name the piece, like `play {BY_KIND[move.kind][0]} {x},{y}`")
+            raise refuse(IllegalMove, N_("no way of placing {kind} with its corner at {cell} fits your board; name "
+                                         "the piece, like `play {piece} {cell}`"), kind=move.kind, cell=f"{x},{y}",
+                         piece=BY_KIND[move.kind][0])
         if len(fitting) > 1:
             candidates = [notation.canonical_play(o, move.anchor) for o in fitting]
-            raise AmbiguousMove(f"{move.kind} fits at {move.anchor[0]},{move.anchor[1]} in {len(fitting)} ways: "
-                                f"{', '.join(candidates)}", candidates)
+            template = N_("{kind} fits at {cell} in {count} ways: {moves}")
+            told = {"kind": move.kind, "cell": f"{move.anchor[0]},{move.anchor[1]}", "count": len(fitting),
+                    "moves": ", ".join(candidates)}
+            raise AmbiguousMove(template.format(**told), candidates, template=template, args=told)
         return notation.canonical_play(fitting[0], move.anchor)
 
     def _holds(self, me: Seat, kind: str) -> None:
         if kind not in me.hand:
-            held = ", ".join(me.hand) if me.hand else "nothing"
-            raise IllegalMove(f"you hold no {kind} (you hold {held}); `draw` once a phase")
+            if not me.hand:
+                raise refuse(IllegalMove, N_("you hold no {kind} (you hold nothing); `draw` once a phase"), kind=kind)
+            raise refuse(IllegalMove, N_("you hold no {kind} (you hold {held}); `draw` once a phase"), kind=kind,
+                         held=", ".join(me.hand))
 
     def _checked(self, seat: int, orientation: str, anchor: Cell) -> str:
         me = self.seats[seat]
         self._holds(me, kind_of(orientation))
         for x, y in placed_cells(orientation, anchor):
             if not me.board.inside((x, y)):
-                raise IllegalMove(f"{orientation} at {anchor[0]},{anchor[1]} would cover {x},{y}, off the board "
-                                  f"(x runs 0–{me.board.width - 1}, y 0–{me.board.height - 1})")
+                raise refuse(IllegalMove, N_("{piece} at {cell} would cover {covered}, off the board (x runs "
+                                             "0–{width}, y 0–{height})"), piece=orientation,
+                             cell=f"{anchor[0]},{anchor[1]}", covered=f"{x},{y}", width=me.board.width - 1,
+                             height=me.board.height - 1)
             if not me.board.is_off((x, y)):
-                raise IllegalMove(f"{orientation} at {anchor[0]},{anchor[1]} would cover {x},{y}, which is "
-                                  f"already on")
+                raise refuse(IllegalMove, N_("{piece} at {cell} would cover {covered}, which is already on"),
+                             piece=orientation, cell=f"{anchor[0]},{anchor[1]}", covered=f"{x},{y}")
         return notation.canonical_play(orientation, anchor)
 
     def _execute(self, seat: int, action: str) -> list[Event]:
@@ -313,11 +332,13 @@ class Tetromic(Game):
         if action == "skip":
             me = self.seats[seat]
             me.done = True
-            return [Event("skip", f"{self.names[seat]} skips phase {self.phase}.", (seat,)), *self._phase_end()]
+            return [event("skip", N_("{player} skips phase {phase}."), (seat,), player=self.names[seat],
+                          phase=self.phase), *self._phase_end()]
         if action.startswith("discard "):
             kind = action.split()[1]
             self.seats[seat].hand.remove(kind)
-            return [Event("discard", f"{self.names[seat]} discards a {kind} that fits nowhere.", (seat,))]
+            return [event("discard", N_("{player} discards a {kind} that fits nowhere."), (seat,),
+                          player=self.names[seat], kind=kind)]
         _, orientation, anchor_text = action.split()
         x, y = (int(v) for v in anchor_text.split(","))
         return self._place(seat, orientation, (x, y))
@@ -330,10 +351,13 @@ class Tetromic(Game):
         me.drew = True
         if not self.calendar:
             me.done = True
-        how = "draws" if not automatic else "draws at the end of the phase:"
-        events = [Event("draw", f"{self.names[seat]} {how} {count} piece{'s' if count != 1 else ''}.", (seat,),
-                        {"count": count}),
-                  Event("drew", f"You drew {', '.join(drawn)}.", (seat,), {"kinds": drawn}, to=seat)]
+        if automatic:
+            template = (N_("{player} draws at the end of the phase: {count} piece.") if count == 1 else
+                        N_("{player} draws at the end of the phase: {count} pieces."))
+        else:
+            template = N_("{player} draws {count} piece.") if count == 1 else N_("{player} draws {count} pieces.")
+        events = [event("draw", template, (seat,), {"count": count}, player=self.names[seat], count=count),
+                  event("drew", N_("You drew {pieces}."), (seat,), {"kinds": drawn}, to=seat, pieces=", ".join(drawn))]
         events += self._stuck(seat)
         if not automatic:
             events += self._phase_end()
@@ -353,22 +377,25 @@ class Tetromic(Game):
         me.placed += 1
         me.last = cells
         name = self.names[seat]
-        events = [Event("place", f"{name} places {orientation} at {anchor[0]},{anchor[1]}.", (seat,),
-                        {"cells": [list(c) for c in cells]})]
+        events = [event("place", N_("{player} places {piece} at {cell}."), (seat,),
+                        {"cells": [list(c) for c in cells]}, player=name, piece=orientation,
+                        cell=f"{anchor[0]},{anchor[1]}")]
         rows = me.board.full_rows()
         me.just_cleared = tuple(rows)
         if rows:
             me.board.clear(rows, collapse=self.options.gravity_collapse)
             me.cleared += len(rows)
-            events.append(Event("clear", f"{name} clears {len(rows)} row{'s' if len(rows) != 1 else ''} "
-                                         f"({', '.join(f'y={r}' for r in rows)}).", (seat,), {"rows": rows}))
+            events.append(event("clear", N_("{player} clears {count} row ({rows}).") if len(rows) == 1 else
+                                N_("{player} clears {count} rows ({rows})."), (seat,), {"rows": rows}, player=name,
+                                count=len(rows), rows=", ".join(f"y={r}" for r in rows)))
             events += self._score(seat, len(rows))
         if self.winner is None:
             events += self._stuck(seat)
             if self._locked(seat):
                 me.locked = me.resigned = me.done = True
-                events.append(Event("locked", f"{name}'s board is full: no piece of any kind fits it any more, so "
-                                              f"{name} is out at level {me.level}.", (seat,)))
+                events.append(event("locked", N_("{player}'s board is full: no piece of any kind fits it any more, "
+                                                 "so {player} is out at level {level}."), (seat,), player=name,
+                                    level=me.level))
                 events += self._phase_end()
         return events
 
@@ -399,19 +426,19 @@ class Tetromic(Game):
         if me.level >= self.target and self.winner is None:
             self.winner = seat
             me.points = 0
-            return Event("game_end", f"{name} reaches level {me.level} and wins!", (seat,),
-                         {"winner": seat, "reaction": "victory"})
-        return Event("level_up", f"{name} reaches level {me.level}.", (seat,),
-                     {"level": me.level, "reaction": "level up"})
+            return event("game_end", N_("{player} reaches level {level} and wins!"), (seat,),
+                         {"winner": seat, "reaction": "victory"}, player=name, level=me.level)
+        return event("level_up", N_("{player} reaches level {level}."), (seat,),
+                     {"level": me.level, "reaction": "level up"}, player=name, level=me.level)
 
     def _stuck(self, seat: int) -> list[Event]:
         me = self.seats[seat]
         if not me.hand or self._anything_fits(seat):
             return []
         kinds = ", ".join(sorted(set(me.hand), key=KINDS.index))
-        advice = "`discard` one" if self.options.allow_discard else "clear rows to make room"
-        return [Event("stuck", f"No held piece fits: {kinds}. You may {advice}.", (seat,), {"kinds": kinds},
-                      to=seat)]
+        template = (N_("No held piece fits: {pieces}. You may `discard` one.") if self.options.allow_discard
+                    else N_("No held piece fits: {pieces}. You may clear rows to make room."))
+        return [event("stuck", template, (seat,), {"kinds": kinds}, to=seat, pieces=kinds)]
 
     def _phase_end(self) -> list[Event]:
         """End the phase if no active seat is left to draw or skip, and open the next one."""
@@ -428,8 +455,8 @@ class Tetromic(Game):
             seat.drew = False
             seat.done = seat.resigned
         listed = ", ".join(f"{self.names[i]} {max(self.seats[i].level, 1)}" for i in active)
-        events.append(Event("phase", f"Phase {self.phase}: everyone may draw (pieces: {listed}).",
-                            tuple(active), {"phase": self.phase}))
+        events.append(event("phase", N_("Phase {phase}: everyone may draw (pieces: {listed})."),
+                            tuple(active), {"phase": self.phase}, phase=self.phase, listed=listed))
         return events
 
     def timeout_actions(self, seat: int) -> list[str]:
@@ -440,14 +467,15 @@ class Tetromic(Game):
         me = self.seats[seat]
         me.resigned = True
         me.done = True
-        return [Event("resign", f"{self.names[seat]} leaves the game.", (seat,)), *self._phase_end()]
+        return [event("resign", N_("{player} leaves the game."), (seat,), player=self.names[seat]),
+                *self._phase_end()]
 
     def _join(self, name: str) -> list[Event]:
         if not self.options.allow_join:
-            raise IllegalMove("this table does not let new players join (the option allow_join is off)")
+            raise refuse(IllegalMove, N_("this table does not let new players join (the option allow_join is off)"))
         self.seats.append(Seat(self._empty_board(), done=True, drew=True))
-        return [Event("join", f"{name} joins with an empty board at level 0, from the next phase.",
-                      (len(self.seats) - 1,))]
+        return [event("join", N_("{player} joins with an empty board at level 0, from the next phase."),
+                      (len(self.seats) - 1,), player=name)]
 
 
     # ---- copies, chance and positions --------------------------------------------------------------

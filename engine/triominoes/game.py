@@ -7,9 +7,26 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from typing import Any, Self
+from typing import Any, ClassVar, Self
 
-from engine.core import AmbiguousMove, Event, Game, GameOptions, IllegalMove, NotYourTurn, Outcome, register
+from engine.core import (
+    N_,
+    AmbiguousMove,
+    Event,
+    Game,
+    GameOptions,
+    IllegalMove,
+    NotYourTurn,
+    Outcome,
+    Term,
+    any_of,
+    event,
+    join_names,
+    phrase,
+    refuse,
+    refused,
+    register,
+)
 from engine.triominoes import notation, position, rounds
 from engine.triominoes.board import Board, Bonus
 from engine.triominoes.geometry import Cell, cell_name, read_cell
@@ -23,7 +40,7 @@ PLAYING = "playing"
 OVER = "over"
 BRIDGE_POINTS = 40
 
-SUMMARY = """\
+SUMMARY = N_("""\
 **Triominoes** (Pressman Tri-Ominos) — lay triangles whose corners match, score their numbers.
 • Each player gets 9 tiles (2 players), 7 (3–4) or 6 (5–6); the rest is the well. The highest triple
 opens for its sum + 10 (0-0-0: 40); its holder may open with 0-0-0 instead. With no triple out,
@@ -35,14 +52,14 @@ matching, with both cells beside that point empty) scores 40.
 • If nothing fits, draw (−5 a tile, at most 3); a drawn tile that fits must be played. If none of
 the three fits, pass for −10 more; with the well empty, pass for −10.
 • Going out scores 25 plus everyone else's tiles. If nobody can play, the lowest hand wins the
-others' points minus its own. After the round in which someone reaches 400, the highest total wins."""
+others' points minus its own. After the round in which someone reaches 400, the highest total wins.""")
 
-NOTATION_HELP = """\
+NOTATION_HELP = N_("""\
 • `1-2-2 r1c0`: a tile (its numbers in any order) and a cell from the picture's edges (row 1,
 column 0). Or the number of a spot on the picture: `122 at 7`. The referee turns the tile for you
 and asks when two ways fit.
 • `draw` and `pass` are made for you when they are all you can do. When your time runs out, the
-referee plays your best-scoring tile for you (or draws, or passes)."""
+referee plays your best-scoring tile for you (or draws, or passes).""")
 
 
 @register
@@ -54,7 +71,12 @@ class Triominoes(Game):
     Options = TriominoesOptions
     summary = SUMMARY
     notation_help = NOTATION_HELP
-    verbs = frozenset({"draw", "pass", "at", "play", "on"})
+    verbs = frozenset({"draw", "pass", "at", "play", "on", "robar", "pasar", "en", "poner"})
+    notation_words: ClassVar[Mapping[str, Mapping[str, str]]] = {"es": notation.SPANISH}
+    command_moves: ClassVar[Mapping[str, str]] = {"draw": "draw", "pass": "pass"}
+    command_help: ClassVar[Mapping[str, str]] = {
+        "skip": N_("Triominoes has no skip: when nothing fits, the referee draws (up to 3) and passes for you.")}
+    example_moves = ("1-2-2 r1c0", "122 at 7")
     options: TriominoesOptions
 
     def __init__(self, players: int, seed: int, options: GameOptions, names: list[str]) -> None:
@@ -221,48 +243,52 @@ class Triominoes(Game):
     def parse(self, seat: int, text: str) -> str:
         self._check_seat(seat)
         if self.phase != PLAYING:
-            raise IllegalMove("the game is over")
+            raise refuse(IllegalMove, N_("the game is over"))
         request = notation.read(text)
         if seat != self.turn:
-            raise NotYourTurn(f"it is {self.names[self.turn]}'s turn")
+            raise refuse(NotYourTurn, N_("it is {player}'s turn"), player=self.names[self.turn])
         legal = self.legal_actions(seat)
         if isinstance(request, Word):
             if request.word not in legal:
-                raise IllegalMove(self._word_refusal(seat, request.word))
+                raise refused(IllegalMove, self._word_refusal(seat, request.word))
             return request.word
         return self._read_place(seat, request, legal)
 
-    def _word_refusal(self, seat: int, word: str) -> str:
+    def _word_refusal(self, seat: int, word: str) -> Term:
         me = self.seats[seat]
         if self.pending is not None:
-            return f"the round opens first: lay {' or '.join(name(t) for t in self.pending.tiles)} at r0c0"
+            return phrase(N_("the round opens first: lay {tiles} at r0c0"),
+                          tiles=any_of([name(t) for t in self.pending.tiles]))
         if word == "draw":
             if not self.well:
-                return "the well is empty: you cannot draw (type `pass` if nothing fits)"
+                return phrase(N_("the well is empty: you cannot draw (type `pass` if nothing fits)"))
             if self.options.max_draws and me.drawn >= self.options.max_draws:
-                return f"you have drawn {me.drawn} tiles this turn, the most you may"
+                return phrase(N_("you have drawn {count} tiles this turn, the most you may") if me.drawn != 1
+                              else N_("you have drawn {count} tile this turn, the most you may"), count=me.drawn)
             if me.drawn and self.options.must_play_drawn and self.board.fits_anywhere(me.hand[-1]):
-                return f"the tile you drew, {name(me.hand[-1])}, fits: you must play it"
-            return "a tile of yours fits, so you may not draw: play it (the suggestions show where)"
+                return phrase(N_("the tile you drew, {tile}, fits: you must play it"), tile=name(me.hand[-1]))
+            return phrase(N_("a tile of yours fits, so you may not draw: play it (the suggestions show where)"))
         if self._may_draw(seat):
-            return "you may not pass while you can draw: type `draw`"
-        return "a tile of yours fits, so you may not pass: play it (the suggestions show where)"
+            return phrase(N_("you may not pass while you can draw: type `draw`"))
+        return phrase(N_("a tile of yours fits, so you may not pass: play it (the suggestions show where)"))
 
     def _read_place(self, seat: int, request: Place, legal: list[str]) -> str:
         tile = tile_with_numbers(request.numbers)
         shown = name(request.numbers)
         if tile is None:
-            raise IllegalMove(f"{shown} is not a tile: the numbers go from 0 to 5")
+            raise refuse(IllegalMove, N_("{tile} is not a tile: the numbers go from 0 to 5"), tile=shown)
         cell = request.cell
         if cell is None:
             spots = self.spots()
             if not 1 <= (request.spot or 0) <= len(spots):
-                raise IllegalMove(f"there is no spot {request.spot} on the board: the picture numbers "
-                                  f"{'only spot 1' if len(spots) == 1 else f'spots 1 to {len(spots)}'}")
+                template = (N_("there is no spot {spot} on the board: the picture numbers only spot 1")
+                            if len(spots) == 1 else
+                            N_("there is no spot {spot} on the board: the picture numbers spots 1 to {count}"))
+                raise refuse(IllegalMove, template, spot=request.spot, count=len(spots))
             cell = spots[(request.spot or 1) - 1]
         me = self.seats[seat]
         if tile not in me.hand:
-            raise IllegalMove(f"you do not hold {name(tile)}")
+            raise refuse(IllegalMove, N_("you do not hold {tile}"), tile=name(tile))
         fitting = [notation.write_place(t, cell) for t in rotations(tile)]
         fitting = [a for a in fitting if a in legal]
         if len(fitting) == 1:
@@ -271,9 +297,11 @@ class Triominoes(Game):
             exact = notation.write_place(request.numbers, cell)
             if request.exact and exact in fitting:
                 return exact
-            raise AmbiguousMove(f"{name(tile)} fits {cell_name(cell)} turned {len(fitting)} ways: type one of "
-                                f"{', '.join(f'`{a}`' for a in fitting)}", fitting)
-        raise IllegalMove(why_not(self, seat, tile, cell))
+            template = N_("{tile} fits {cell} turned {count} ways: type one of {moves}")
+            told = {"tile": name(tile), "cell": cell_name(cell), "count": len(fitting),
+                    "moves": ", ".join(f"`{a}`" for a in fitting)}
+            raise AmbiguousMove(template.format(**told), fitting, template=template, args=told)
+        raise refused(IllegalMove, why_not(self, seat, tile, cell))
 
     # ---- acting ----------------------------------------------------------------------------------
 
@@ -284,28 +312,29 @@ class Triominoes(Game):
             return self._pass(seat)
         return self._lay(seat, *_placement(action))
 
-    def _points_for(self, numbers: Corners, cell: Cell) -> tuple[int, Bonus, str]:
+    def _points_for(self, numbers: Corners, cell: Cell) -> tuple[int, Bonus, Term]:
         """What laying this reading on `cell` scores now, the bonus, and the words for it."""
         tile = tile_of(numbers)
         if self.pending is not None:
             bonus_opening = self.options.opening == "pressman" or self.round == 1
             points = rounds.opening_points(tile, with_bonus=bonus_opening)
-            return points, Bonus(), "opening" if points == value(tile) else "opening triple"
+            return points, Bonus(), Term(N_("opening") if points == value(tile) else N_("opening triple"))
         board = self.board.copy()
         board.place(cell, numbers)
         bonus = board.bonus(cell, extensions=self.options.bridge_extensions)
         points = value(tile)
-        words = []
+        words: list[str] = []
         if bonus.hexagons:
             count = len(bonus.hexagons)
             points += 50 * count if self.options.hexagons == "pressman" else 40 + 10 * count
-            words.append("a hexagon" if count == 1 else f"{count} hexagons")
+            words.append(phrase(N_("a hexagon")) if count == 1 else phrase(N_("{count} hexagons"), count=count))
         if bonus.bridge is not None and (not bonus.hexagons or self.options.hexagon_and_bridge):
             points += BRIDGE_POINTS
-            words.append("adds to a bridge" if bonus.extension else "a bridge")
+            words.append(phrase(N_("adds to a bridge") if bonus.extension else N_("a bridge")))
         elif bonus.bridge is not None:
             bonus = Bonus(bonus.hexagons)
-        return points, bonus, " and ".join(words)
+        said = join_names(words)
+        return points, bonus, said if isinstance(said, Term) else Term(said)
 
     def _lay(self, seat: int, numbers: Corners, cell: Cell) -> list[Event]:
         me = self.seats[seat]
@@ -318,13 +347,17 @@ class Triominoes(Game):
         self.pending = None
         self.passes = 0
         where = cell_name(cell)
-        if opening is not None:
-            shown = f" (showing {name(opening.shown)})" if opening.shown and tile != opening.shown else ""
-            text = f"{self.names[seat]} opens round {self.round} with {name(tile)}{shown} for {points} points."
+        if opening is not None and opening.shown and tile != opening.shown:
+            template = N_("{player} opens round {round} with {tile} (showing {shown}) for {points} points.")
+        elif opening is not None:
+            template = N_("{player} opens round {round} with {tile} for {points} points.")
         elif words:
-            text = f"{self.names[seat]} lays {name(tile)} at {where}, making {words}: {points} points."
+            template = N_("{player} lays {tile} at {cell}, making {bonus}: {points} points.")
         else:
-            text = f"{self.names[seat]} lays {name(tile)} at {where} for {points} points."
+            template = N_("{player} lays {tile} at {cell} for {points} points.")
+        told: dict[str, Any] = {"player": self.names[seat], "round": self.round, "tile": name(tile), "cell": where,
+                                "points": points, "bonus": words,
+                                "shown": name(opening.shown) if opening is not None and opening.shown else ""}
         data: dict[str, Any] = {"cell": where, "tile": name(tile), "points": points,
                                 "hexagons": [list(p) for p in bonus.hexagons],
                                 "bridge": list(bonus.bridge) if bonus.bridge else None}
@@ -333,7 +366,7 @@ class Triominoes(Game):
         elif bonus.bridge:
             data["reaction"] = "nice"
         self.last = {"seat": seat, "kind": "lay", "cell": where, "points": points, **data}
-        events = [Event("lay", text, (seat,), data)]
+        events = [event("lay", template, (seat,), data, **told)]
         if not me.hand:
             return events + self._went_out(seat)
         if self.options.blocked_when == "exact" and self._nothing_fits():
@@ -349,10 +382,11 @@ class Triominoes(Game):
         me.score -= self.options.draw_penalty
         self.last = {"seat": seat, "kind": "draw"}
         left = len(self.well)
-        limit = f" (draw {me.drawn} of {self.options.max_draws})" if self.options.max_draws else ""
-        return [Event("draw", f"{self.names[seat]} draws a tile for −{self.options.draw_penalty}{limit}; "
-                      f"{left} left in the well.", (seat,), {"well": left, "drawn": me.drawn}),
-                Event("drew", f"You drew {name(tile)}.", (seat,), {"tile": name(tile)}, to=seat)]
+        template = (N_("{player} draws a tile for −{penalty} (draw {count} of {most}); {left} left in the well.")
+                    if self.options.max_draws else N_("{player} draws a tile for −{penalty}; {left} left in the well."))
+        return [event("draw", template, (seat,), {"well": left, "drawn": me.drawn}, player=self.names[seat],
+                      penalty=self.options.draw_penalty, count=me.drawn, most=self.options.max_draws, left=left),
+                event("drew", N_("You drew {tile}."), (seat,), {"tile": name(tile)}, to=seat, tile=name(tile))]
 
     def _pass(self, seat: int) -> list[Event]:
         me = self.seats[seat]
@@ -362,11 +396,14 @@ class Triominoes(Game):
         # A round is blocked when everyone passes in a row with the well empty.
         self.passes = self.passes + 1 if not self.well else 0
         if empty:
-            text = f"{self.names[seat]} passes with the well empty: −{penalty}."
+            template = N_("{player} passes with the well empty: −{penalty}.")
+        elif me.drawn == 1:
+            template = N_("{player} passes: the {count} tile drawn does not fit, −{penalty} more.")
         else:
-            text = f"{self.names[seat]} passes: none of the {me.drawn} tiles drawn fits, −{penalty} more."
+            template = N_("{player} passes: none of the {count} tiles drawn fits, −{penalty} more.")
         self.last = {"seat": seat, "kind": "pass"}
-        events = [Event("pass", text, (seat,), {"penalty": penalty})]
+        events = [event("pass", template, (seat,), {"penalty": penalty}, player=self.names[seat], count=me.drawn,
+                        penalty=penalty)]
         if self.passes >= len(self.active()) or (self.options.blocked_when == "exact" and self._nothing_fits()):
             return events + self._blocked()
         self._advance()
@@ -398,8 +435,8 @@ class Triominoes(Game):
         others = sum(value(t) for i in self.active() if i != seat for t in self.seats[i].hand)
         points = rounds.GOING_OUT_BONUS + others
         self.seats[seat].score += points
-        text = (f"{self.names[seat]} goes out and wins round {self.round}: 25 + {others} left in the other "
-                f"hands = {points} points.")
+        text = phrase(N_("{player} goes out and wins round {round}: 25 + {others} left in the other hands = "
+                         "{points} points."), player=self.names[seat], round=self.round, others=others, points=points)
         return self._end_round([seat], text, {"out": seat, "points": points})
 
     def _blocked(self) -> list[Event]:
@@ -408,38 +445,51 @@ class Triominoes(Game):
         paid = {w: rounds.blocked_payout(hands, w, self.options.blocked_payout) for w in winners}
         for winner, points in paid.items():
             self.seats[winner].score += points
-        who = " and ".join(f"{self.names[w]} ({'+' if p >= 0 else ''}{p})" for w, p in paid.items())
-        measure = "lowest hand" if self.options.blocked_winner == "lowest_total" else "fewest tiles"
-        why = "no tile in any hand or the well fits" if self.well else "nobody can play and the well is empty"
-        text = f"Round {self.round} is blocked: {why}. The {measure} wins it: {who}."
+        who = join_names([f"{self.names[w]} ({'+' if p >= 0 else ''}{p})" for w, p in paid.items()])
+        if self.options.blocked_winner == "lowest_total":
+            template = (N_("Round {round} is blocked: no tile in any hand or the well fits. The lowest hand wins it: "
+                           "{players}.") if self.well else
+                        N_("Round {round} is blocked: nobody can play and the well is empty. The lowest hand wins it: "
+                           "{players}."))
+        else:
+            template = (N_("Round {round} is blocked: no tile in any hand or the well fits. The fewest tiles win it: "
+                           "{players}.") if self.well else
+                        N_("Round {round} is blocked: nobody can play and the well is empty. The fewest tiles win it: "
+                           "{players}."))
+        text = phrase(template, round=self.round, players=who)
         return self._end_round(winners, text, {"blocked": True, "paid": {str(w): p for w, p in paid.items()}})
 
-    def _end_round(self, winners: list[int], text: str, data: dict[str, Any]) -> list[Event]:
+    def _end_round(self, winners: list[int], text: Term, data: dict[str, Any]) -> list[Event]:
         self.round_winners = winners
         totals = ", ".join(f"{self.names[i]} {self.seats[i].score}" for i in self.active())
         hands = {self.names[i]: [name(t) for t in self.seats[i].hand] for i in self.active()}
         self.previous = {"round": self.round, "board": position.board_entries(self), "text": text,
                          "winners": winners}
-        events = [Event("round_end", f"{text} Totals: {totals}.", tuple(winners),
+        events = [event("round_end", N_("{result} Totals: {totals}."), tuple(winners),
                         {**data, "round": self.round, "hands": hands, "scores": list(self.scores()),
-                         "reaction": "celebrate"})]
+                         "reaction": "celebrate"}, result=text, totals=totals)]
         self.seats[self.turn].drawn = 0
         finished = self.options.rounds and self.round >= self.options.rounds
         reached = any(self.seats[i].score >= self.options.target for i in self.active())
         if finished or (reached and not self.options.rounds):
-            return events + self._end_game("the last round is played" if finished
-                                           else f"someone reached {self.options.target} points")
+            return events + self._end_game(phrase(N_("the last round is played")) if finished
+                                           else phrase(N_("someone reached {count} points"), count=self.options.target))
         return events + self._start_round()
 
-    def _end_game(self, reason: str) -> list[Event]:
+    def _end_game(self, reason: Term) -> list[Event]:
         self.phase = OVER
         self.end_reason = reason
         self.pending = None
         winners = self._game_winners()
-        names = " and ".join(self.names[w] for w in winners) or "nobody"
-        return [Event("game_end", f"The game is over ({reason}): {names} win{'s' if len(winners) == 1 else ''} with "
-                      f"{self.seats[winners[0]].score if winners else 0} points.", tuple(winners),
-                      {"winners": winners, "scores": list(self.scores())})]
+        if not winners:
+            template = N_("The game is over ({reason}): nobody wins.")
+        elif len(winners) == 1:
+            template = N_("The game is over ({reason}): {players} wins with {points} points.")
+        else:
+            template = N_("The game is over ({reason}): {players} win with {points} points.")
+        return [event("game_end", template, tuple(winners), {"winners": winners, "scores": list(self.scores())},
+                      reason=reason, players=join_names([self.names[w] for w in winners]),
+                      points=self.seats[winners[0]].score if winners else 0)]
 
     def _start_round(self) -> list[Event]:
         self.round += 1
@@ -459,11 +509,12 @@ class Triominoes(Game):
         self.turn = self.pending.seat
         opener = self.names[self.turn]
         if len(self.pending.tiles) <= 2:
-            tiles = " or ".join(name(t) for t in self.pending.tiles)
-            text = f"Round {self.round}: {opener} {self.pending.reason} and opens with {tiles}."
+            template = N_("Round {round}: {player} {reason} and opens with {tiles}.")
         else:
-            text = f"Round {self.round}: {opener} {self.pending.reason}, with any tile."
-        return [Event("round_start", text, (self.turn,), {"round": self.round, "opener": self.turn})]
+            template = N_("Round {round}: {player} {reason}, with any tile.")
+        return [event("round_start", template, (self.turn,), {"round": self.round, "opener": self.turn},
+                      round=self.round, player=opener, reason=self.pending.reason,
+                      tiles=any_of([name(t) for t in self.pending.tiles]))]
 
     def _opening(self) -> rounds.Opening:
         seats = self.active()
@@ -476,16 +527,16 @@ class Triominoes(Game):
             seat = self.round_winners[0]
         else:
             seat = self.random(f"opener:{self.round}").choice(order)
-        return rounds.Opening(seat, tuple(sorted(set(self.seats[seat].hand))), "opens the round")
+        return rounds.Opening(seat, tuple(sorted(set(self.seats[seat].hand))), Term(N_("opens the round")))
 
     def _resign(self, seat: int) -> list[Event]:
         me = self.seats[seat]
         me.resigned = True
         me.hand = []
         me.drawn = 0
-        events = [Event("resign", f"{self.names[seat]} leaves the game.", (seat,))]
+        events = [event("resign", N_("{player} leaves the game."), (seat,), player=self.names[seat])]
         if len(self.active()) < 2:
-            return events + self._end_game("everyone else left")
+            return events + self._end_game(phrase(N_("everyone else left")))
         if self.pending is not None:
             self.pending = self._opening()
             self.turn = self.pending.seat

@@ -11,12 +11,15 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from engine.core import NotationError
+from engine.core import N_, NotationError, Term, refuse
 from engine.triominoes.geometry import Cell, cell_name, read_cell
 from engine.triominoes.tiles import Corners, name, read_numbers
 
-EXAMPLE = "`1-2-2 r1c0` or `122 at 7` (a tile and a cell, or the number of a spot on the picture), `draw`, `pass`"
-FILLER = {"play", "lay", "put", "at", "on", "to", "in", "@"}
+EXAMPLE = Term(N_("`1-2-2 r1c0` or `122 at 7` (a tile and a cell, or the number of a spot on the picture), "
+                   "`draw`, `pass`"))
+FILLER = {"play", "lay", "put", "at", "on", "to", "in", "@", "poner", "pon", "jugar", "en", "a"}
+SPANISH = {"draw": "robar", "pass": "pasar", "at": "en"}
+"""The canonical notation's words as a Spanish table types them (both are read)."""
 
 
 @dataclass(frozen=True)
@@ -38,7 +41,7 @@ class Word:
 
 
 Request = Place | Word
-WORDS = {"draw": "draw", "pass": "pass"}
+WORDS = {"draw": "draw", "pass": "pass", "robar": "draw", "roba": "draw", "pasar": "pass", "paso": "pass"}
 
 
 def write_place(numbers: Corners, cell: Cell) -> str:
@@ -65,25 +68,25 @@ def read(text: str) -> Request:
     """Free text -> a request; NotationError saying what was expected otherwise."""
     cleaned = " ".join(text.strip().lower().replace("#", " ").split())
     if not cleaned:
-        raise NotationError(f"nothing to read: type a move, like {EXAMPLE}")
+        raise refuse(NotationError, N_("nothing to read: type a move, like {example}"), example=EXAMPLE)
     if cleaned in WORDS:
         return Word(WORDS[cleaned])
     cleaned = _turned(cleaned)
     tokens = [t for t in re.split(r"[\s,;]+", cleaned) if t and t not in FILLER]
     if not tokens:
-        raise NotationError(f"'{text.strip()}' is not a move: type {EXAMPLE}")
+        raise refuse(NotationError, N_("'{text}' is not a move: type {example}"), text=text.strip(), example=EXAMPLE)
     numbers = read_numbers(tokens[0])
     if numbers is None:
-        raise NotationError(f"'{tokens[0]}' is not a tile: write its three numbers, like 1-2-2, then where it "
-                            f"goes, like r1c0 or at 7")
+        raise refuse(NotationError, N_("'{text}' is not a tile: write its three numbers, like 1-2-2, then where it "
+                                       "goes, like r1c0 or at 7"), text=tokens[0])
     rest = "".join(tokens[1:])
     if not rest:
-        raise NotationError(f"where does {name(numbers)} go? Add a cell or a spot number: "
-                            f"`{name(numbers)} r1c0` or `{name(numbers)} at 7`")
+        raise refuse(NotationError, N_("where does {tile} go? Add a cell or a spot number: `{tile} r1c0` or "
+                                       "`{tile} at 7`"), tile=name(numbers))
     cell = read_cell(rest)
     if cell is not None:
         return Place(numbers, cell=cell, exact=tokens[0].count("-") == 2)
     if rest.isdigit() and len(rest) <= 4:
         return Place(numbers, spot=int(rest))
-    raise NotationError(f"'{' '.join(tokens[1:])}' is not a cell: write a cell as on the picture's edges "
-                        f"(r1c0: row 1, column 0) or a spot's number (at 7)")
+    raise refuse(NotationError, N_("'{text}' is not a cell: write a cell as on the picture's edges (r1c0: row 1, "
+                                   "column 0) or a spot's number (at 7)"), text=" ".join(tokens[1:]))

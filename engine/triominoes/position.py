@@ -7,7 +7,7 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any, Protocol, TypeVar
 
-from engine.core import GameOptions, GameShape, PositionError
+from engine.core import N_, GameOptions, GameShape, PositionError, Term
 from engine.triominoes.board import ORIGIN, Board
 from engine.triominoes.geometry import cell_name, read_cell
 from engine.triominoes.rounds import Opening, find_opening
@@ -111,7 +111,7 @@ def read(cls: type[GameT], data: Mapping[str, Any], *, seed: int, options: GameO
         hands = {i: game.seats[i].hand for i in game.active()}
         found = find_opening(hands, [game.turn, *[i for i in game.active() if i != game.turn]])
         if found.seat != game.turn:
-            found = Opening(game.turn, tuple(sorted(set(game.seats[game.turn].hand))), "opens the round")
+            found = Opening(game.turn, tuple(sorted(set(game.seats[game.turn].hand))), Term(N_("opens the round")))
         if not found.tiles:
             raise PositionError("the player to open the round holds no tile")
         game.pending = found

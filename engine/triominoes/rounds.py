@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from engine.core import N_, Term
 from engine.triominoes.tiles import Tile, is_triple, value
 
 ZERO_TRIPLE: Tile = (0, 0, 0)
@@ -25,7 +26,7 @@ class Opening:
 
     seat: int
     tiles: tuple[Tile, ...]
-    reason: str
+    reason: Term
     shown: Tile | None = None
     """The higher triple a player opening with 0-0-0 must show."""
 
@@ -47,13 +48,13 @@ def find_opening(hands: Mapping[int, Sequence[Tile]], order: Sequence[int]) -> O
         best, seat = max(triples, key=lambda pair: pair[0])
         held = set(hands[seat])
         if best != ZERO_TRIPLE and ZERO_TRIPLE in held:
-            return Opening(seat, (best, ZERO_TRIPLE), "holds the highest triple and 0-0-0", shown=best)
-        return Opening(seat, (best,), "holds the highest triple")
+            return Opening(seat, (best, ZERO_TRIPLE), Term(N_("holds the highest triple and 0-0-0")), shown=best)
+        return Opening(seat, (best,), Term(N_("holds the highest triple")))
     ranked = sorted(order, key=lambda s: sorted((value(t) for t in hands[s]), reverse=True), reverse=True)
     # sorted() is stable: among seats with identical hands the earlier in `order` stays first.
     seat = ranked[0]
     best = max(hands[seat], key=lambda t: (value(t), t))
-    return Opening(seat, (best,), "holds the highest tile (nobody has a triple)")
+    return Opening(seat, (best,), Term(N_("holds the highest tile (nobody has a triple)")))
 
 
 def blocked_winners(hands: Mapping[int, Sequence[Tile]], rule: str) -> list[int]:

@@ -6,9 +6,24 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Self
+from typing import Any, ClassVar, Self
 
-from engine.core import Event, Game, GameOptions, IllegalMove, NotationError, NotYourTurn, Outcome, register
+from engine.core import (
+    N_,
+    Event,
+    Game,
+    GameOptions,
+    IllegalMove,
+    NotationError,
+    NotYourTurn,
+    Outcome,
+    Term,
+    event,
+    phrase,
+    refuse,
+    refused,
+    register,
+)
 from engine.tromino_go import notation, position
 from engine.tromino_go.generation import placements
 from engine.tromino_go.geometry import (
@@ -31,7 +46,7 @@ PIECES_TO_MOVE = 30
 POINTS_TO_WIN = 7
 STALEMATE_PASSES = 6
 
-SUMMARY = """\
+SUMMARY = N_("""\
 **Tromino Go** (Sid Sackson) — surround the other player's trominoes, not your own.
 • Two players lay L-trominoes in the cycle A b C a B c (capitals for whoever starts the round).
 Play 1 sits at 0,0; play 2 touches A along 2 units of edge; play 3 touches b along 2 and not A;
@@ -45,24 +60,24 @@ difference in TGpoints. After 30 trominoes, players move a tromino of their lett
 with an outside edge that does not hold the others together), and points count double.
 • You pass only when nothing is legal (the referee does it for you); 6 passes in a row tie the round.
 • Either player may `concede N` at any time; the other may `accept`. First to 7 TGpoints wins; a
-missed deadline (72 hours by default) loses the whole game."""
+missed deadline (72 hours by default) loses the whole game.""")
 
-NOTATION_HELP = """\
+NOTATION_HELP = N_("""\
 • `play 2,-1 SW`: the lower-left cell of the tromino's 2×2 box and its elbow (SW, SE, NW, NE).
 Or the three cells: `play 2,-1 3,-1 2,0`. The first play is just `play SW` (at 0,0).
 • `move 0,0 to 3,1 NE` in the moving phase: a cell of your tromino, then where it goes.
 • `concede 2`, `accept` (the largest offer) or `accept 2`, `forfeit`. The letter is never typed;
-`b 2,-1 SW` is checked if you add it."""
+`b 2,-1 SW` is checked if you add it.""")
 
 
 @dataclass(frozen=True)
 class TrominoGoOptions(GameOptions):
     group_mode: str = field(default="component", metadata={
         "choices": ("component", "single"),
-        "help": "a group is a whole same-player chain (component) or each tromino alone (single)"})
-    opening_rule_i: bool = field(default=True, metadata={"help": "play 4 may not touch A either"})
+        "help": N_("a group is a whole same-player chain (component) or each tromino alone (single)")})
+    opening_rule_i: bool = field(default=True, metadata={"help": N_("play 4 may not touch A either")})
     max_moving_turns: int = field(default=0, metadata={
-        "min": 0, "max": 1000, "help": "the moving phase ends in a tie after this many moves (0: no limit)"})
+        "min": 0, "max": 1000, "help": N_("the moving phase ends in a tie after this many moves (0: no limit)")})
 
 
 @register
@@ -75,7 +90,17 @@ class TrominoGo(Game):
     summary = SUMMARY
     notation_help = NOTATION_HELP
     verbs = frozenset({"play", "move", "to", "pass", "concede", "accept", "forfeit", "verify", "sw", "se", "nw", "ne",
-                       "a", "b", "c"})
+                       "a", "b", "c", "poner", "mover", "ceder", "aceptar", "pasar", "abandonar", "so", "no"})
+    notation_words: ClassVar[Mapping[str, Mapping[str, str]]] = {"es": notation.SPANISH}
+    command_help: ClassVar[Mapping[str, str]] = {
+        "draw": N_("Tromino Go has no drawing: every tromino is the same L. Play one like `play 2,-1 SW`."),
+        "pass": N_("In Tromino Go you never pass yourself: when nothing is legal the referee passes for you. "
+                   "To give up points instead, `concede 2`."),
+        "skip": N_("Tromino Go has no skip: when nothing is legal the referee passes for you.")}
+    example_moves = ("play 2,-1 SW", "move 0,0 to 3,1 NE")
+
+    def example_move(self) -> str:
+        return self.example_moves[1] if self.phase == "moving" else self.example_moves[0]
     default_turn_seconds = 72 * 3600
     options: TrominoGoOptions
 
@@ -109,8 +134,8 @@ class TrominoGo(Game):
 
     def _round_start_event(self) -> Event:
         name = self.names[self.first]
-        return Event("round_start", f"Round {self.round}: {name} plays first, with capitals.", (self.first,),
-                     {"round": self.round, "first": self.first})
+        return event("round_start", N_("Round {round}: {player} plays first, with capitals."), (self.first,),
+                     {"round": self.round, "first": self.first}, round=self.round, player=name)
 
     @property
     def mover(self) -> int:
@@ -179,44 +204,50 @@ class TrominoGo(Game):
         return [(self.pieces[i], n) for i, n in counts.items()]
 
     def _refusal(self, cells: Cells, lifted: int | None = None,
-                 occupied: dict[Cell, int] | None = None) -> str | None:
+                 occupied: dict[Cell, int] | None = None) -> Term | None:
         """Why a tromino on `cells` may not be placed now (None if it may), in the board's terms:
         "b must touch A along 2 units of edge; 2,1 SW touches it along 1"."""
         occupied = occupied if occupied is not None else self._occupied(lifted)
         taken = sorted(c for c in cells if c in occupied)
         if taken:
-            return f"{taken[0][0]},{taken[0][1]} is taken"
+            return phrase(N_("{cell} is taken"), cell=f"{taken[0][0]},{taken[0][1]}")
         letter = self.letter
         if self.placed == 0 and self.phase == "placing":
             anchor = (min(x for x, _ in cells), min(y for _, y in cells))
-            return None if anchor == (0, 0) else "the first tromino goes at 0,0"
+            return None if anchor == (0, 0) else phrase(N_("the first tromino goes at 0,0"))
         touching = self._touches(cells, occupied)
         if self.phase == "placing" and self.placed < 4:
             return self._opening_refusal(touching, _label(cells))
         same = [(p, n) for p, n in touching if p.letter.upper() == letter.upper()]
         if same:
             piece, units = same[0]
-            return (f"{letter} may not touch {piece.letter} (the same letter); {_label(cells)} touches it along "
-                    f"{units} unit{'s' if units != 1 else ''} of edge")
+            template = (N_("{letter} may not touch {other} (the same letter); {where} touches it along {count} unit "
+                           "of edge") if units == 1 else
+                        N_("{letter} may not touch {other} (the same letter); {where} touches it along {count} units "
+                           "of edge"))
+            return phrase(template, letter=letter, other=piece.letter, where=_label(cells), count=units)
         opponent = sum(n for p, n in touching if p.owner != self.mover)
         if opponent < 1:
-            return f"{letter} must touch the other player's trominoes; {_label(cells)} touches none of them"
+            return phrase(N_("{letter} must touch the other player's trominoes; {where} touches none of them"),
+                          letter=letter, where=_label(cells))
         total = sum(n for _, n in touching)
         if total < 2:
-            return f"{letter} must touch trominoes along 2 units of edge in all; {_label(cells)} touches along {total}"
+            return phrase(N_("{letter} must touch trominoes along 2 units of edge in all; {where} touches along "
+                             "{count}"), letter=letter, where=_label(cells), count=total)
         return None
 
-    def _opening_refusal(self, touching: list[tuple[Piece, int]], label: str) -> str | None:
+    def _opening_refusal(self, touching: list[tuple[Piece, int]], label: str) -> Term | None:
         by_id = {p.id: n for p, n in touching}
         letter = self.letter
         names = {p.id: p.letter for p in self.pieces}
         must, avoid = self._opening_ids()
         if by_id.get(must, 0) < 2:
-            return (f"{letter} must touch {names[must]} along 2 units of edge; {label} touches it along "
-                    f"{by_id.get(must, 0)}")
+            return phrase(N_("{letter} must touch {other} along 2 units of edge; {where} touches it along {count}"),
+                          letter=letter, other=names[must], where=label, count=by_id.get(must, 0))
         for other in avoid:
             if by_id.get(other, 0):
-                return f"{letter} may not touch {names[other]}; {label} does"
+                return phrase(N_("{letter} may not touch {other}; {where} does"), letter=letter, other=names[other],
+                              where=label)
         return None
 
     def _placements(self, occupied: dict[Cell, int]) -> list[tuple[str, Cell]]:
@@ -260,81 +291,87 @@ class TrominoGo(Game):
     def parse(self, seat: int, text: str) -> str:
         self._check_seat(seat)
         if self.winner is not None:
-            raise IllegalMove("the game is over")
+            raise refuse(IllegalMove, N_("the game is over"))
         move = notation.read(text)
         if isinstance(move, Word):
             if move.word == "pass":
                 if seat != self.mover:
-                    raise NotYourTurn(f"it is {self.names[self.mover]}'s turn")
+                    raise refuse(NotYourTurn, N_("it is {player}'s turn"), player=self.names[self.mover])
                 if self.legal_actions(seat)[0] != "pass":
-                    raise IllegalMove("you may pass only when nothing is legal (then the referee passes for you); "
-                                      "the suggestions as you type a play (`hints` in the console) show what is legal")
+                    raise refuse(IllegalMove, N_("you may pass only when nothing is legal (then the referee passes for "
+                                                 "you); the suggestions as you type a play (`hints` in the console) "
+                                                 "show what is legal"))
             return move.word
         if isinstance(move, Concede):
             return f"concede {move.points}"
         if isinstance(move, Accept):
             offers = sorted(p for s, p in self.concessions if s != seat)
             if not offers:
-                raise IllegalMove("there is no concession from the other player to accept this round")
+                raise refuse(IllegalMove, N_("there is no concession from the other player to accept this round"))
             if move.points is not None and move.points not in offers:
-                raise IllegalMove(f"the other player offered {', '.join(map(str, offers))}, not {move.points}")
+                raise refuse(IllegalMove, N_("the other player offered {offers}, not {points}"),
+                             offers=", ".join(map(str, offers)), points=move.points)
             return f"accept {move.points if move.points is not None else offers[-1]}"
         if seat != self.mover:
-            raise NotYourTurn(f"it is {self.names[self.mover]}'s turn ({self.letter})")
+            raise refuse(NotYourTurn, N_("it is {player}'s turn ({letter})"), player=self.names[self.mover],
+                         letter=self.letter)
         if isinstance(move, Move):
             return self._read_move(move)
         return self._read_play(move)
 
     def _cells_of(self, play: Play) -> Cells:
         if play.letter is not None and play.letter.upper() != self.letter.upper():
-            raise IllegalMove(f"the letter to play is {self.letter}, not {play.letter}; leave the letter out "
-                              f"and the referee fills it in")
+            raise refuse(IllegalMove, N_("the letter to play is {letter}, not {typed}; leave the letter out and the "
+                                         "referee fills it in"), letter=self.letter, typed=play.letter)
         if play.cells:
             shape = shape_of(play.cells)
             if shape is None:
-                raise NotationError(f"{' '.join(f'{x},{y}' for x, y in play.cells)} do not form an L-tromino; "
-                                    f"{notation.EXAMPLE}")
+                raise refuse(NotationError, N_("{cells} do not form an L-tromino; {example}"),
+                             cells=" ".join(f"{x},{y}" for x, y in play.cells), example=notation.EXAMPLE)
             return cells_of(*shape)
         assert play.orientation is not None
         anchor = play.anchor
         if anchor is None:
             if self.placed or self.phase != "placing":
-                raise NotationError(f"say where: {notation.EXAMPLE}")
+                raise refuse(NotationError, N_("say where: {example}"), example=notation.EXAMPLE)
             anchor = (0, 0)
         return cells_of(play.orientation, anchor)
 
     def _read_play(self, play: Play) -> str:
         if self.phase != "placing":
-            raise IllegalMove(f"all {PIECES_TO_MOVE} trominoes are down: move one of your {self.letter} trominoes, "
-                              f"like `move 0,0 to 3,1 NE`")
+            raise refuse(IllegalMove, N_("all {count} trominoes are down: move one of your {letter} trominoes, like "
+                                         "`move 0,0 to 3,1 NE`"), count=PIECES_TO_MOVE, letter=self.letter)
         cells = self._cells_of(play)
         if self.placed == 0 and (min(x for x, _ in cells), min(y for _, y in cells)) != (0, 0):
-            raise IllegalMove("the first tromino goes at 0,0: `play SW`, `play SE`, `play NW` or `play NE`")
+            raise refuse(IllegalMove, N_("the first tromino goes at 0,0: `play SW`, `play SE`, `play NW` or "
+                                         "`play NE`"))
         reason = self._refusal(cells)
         if reason is not None:
-            raise IllegalMove(reason)
+            raise refused(IllegalMove, reason)
         return notation.play_text(*_shape(cells))
 
     def _read_move(self, move: Move) -> str:
         if self.phase != "moving":
-            raise IllegalMove(f"trominoes move only after {PIECES_TO_MOVE} are down; now play one: "
-                              f"{notation.EXAMPLE}")
+            raise refuse(IllegalMove, N_("trominoes move only after {count} are down; now play one: {example}"),
+                         count=PIECES_TO_MOVE, example=notation.EXAMPLE)
         index = next((i for i, p in enumerate(self.pieces) if move.origin in p.cells), None)
         if index is None:
-            raise IllegalMove(f"there is no tromino on {move.origin[0]},{move.origin[1]}")
+            raise refuse(IllegalMove, N_("there is no tromino on {cell}"), cell=f"{move.origin[0]},{move.origin[1]}")
         piece = self.pieces[index]
         if piece.owner != self.mover or piece.letter != self.letter:
-            raise IllegalMove(f"move one of your {self.letter} trominoes; that one is {piece.letter}")
+            raise refuse(IllegalMove, N_("move one of your {letter} trominoes; that one is {other}"),
+                         letter=self.letter, other=piece.letter)
         if index not in self.movable():
-            why = ("it has no edge facing the outside" if self.analysis().out[index] == 0 else
-                   "it holds the other trominoes together")
-            raise IllegalMove(f"that {piece.letter} may not move: {why}")
+            template = (N_("that {letter} may not move: it has no edge facing the outside")
+                        if self.analysis().out[index] == 0 else
+                        N_("that {letter} may not move: it holds the other trominoes together"))
+            raise refuse(IllegalMove, template, letter=piece.letter)
         cells = self._cells_of(move.destination)
         if cells == piece.cells:
-            raise IllegalMove("a move must put the tromino somewhere else")
+            raise refuse(IllegalMove, N_("a move must put the tromino somewhere else"))
         reason = self._refusal(cells, lifted=index)
         if reason is not None:
-            raise IllegalMove(reason)
+            raise refused(IllegalMove, reason)
         return notation.move_text(min(piece.cells), *_shape(cells))
 
     def _execute(self, seat: int, action: str) -> list[Event]:
@@ -342,17 +379,21 @@ class TrominoGo(Game):
         name = self.names[seat]
         if word == "forfeit":
             self.gone = seat
-            return self._end_game(1 - seat, f"{name} forfeited the game")
+            return self._end_game(1 - seat, phrase(N_("{player} forfeited the game"), player=name))
         if word == "concede":
             points = int(action.split()[1])
             self.concessions.append((seat, points))
-            return [Event("concede", f"{name} concedes {points} TGpoint{'s' if points != 1 else ''}; "
-                                     f"{self.names[1 - seat]} may `accept`.", (seat,), {"points": points})]
+            template = (N_("{player} concedes {count} TGpoint; {other} may `accept`.") if points == 1
+                        else N_("{player} concedes {count} TGpoints; {other} may `accept`."))
+            return [event("concede", template, (seat,), {"points": points}, player=name, count=points,
+                          other=self.names[1 - seat])]
         if word == "accept":
             points = int(action.split()[1])
             self.points[seat] += points
-            events = [Event("accept", f"{name} accepts {self.names[1 - seat]}'s concession of {points}.", (seat,))]
-            return events + self._end_round(seat, 1 - seat, points, f"{self.names[1 - seat]} conceded {points}")
+            events = [event("accept", N_("{player} accepts {other}'s concession of {count}."), (seat,), player=name,
+                            other=self.names[1 - seat], count=points)]
+            return events + self._end_round(seat, 1 - seat, points, phrase(N_("{player} conceded {count}"),
+                                                                         player=self.names[1 - seat], count=points))
         if word == "pass":
             return self._pass(seat)
         if word == "play":
@@ -360,7 +401,9 @@ class TrominoGo(Game):
             cells = cells_of(orientation, _cell(anchor_text))
             self.pieces.append(Piece(len(self.pieces) + 1, seat, self.letter, cells))
             self.placed += 1
-            text = f"{name} plays {self.letter} at {anchor_text} {orientation}."
+            template = N_("{player} plays {letter} at {cell} {orientation}.")
+            told: dict[str, Any] = {"player": name, "letter": self.letter, "cell": anchor_text,
+                                    "orientation": Term(orientation)}
         else:
             _, origin_text, _, anchor_text, orientation = action.split()
             origin = _cell(origin_text)
@@ -368,11 +411,13 @@ class TrominoGo(Game):
             piece.cells = cells_of(orientation, _cell(anchor_text))
             self.moves += 1
             cells = piece.cells
-            text = f"{name} moves {piece.letter} from {origin_text} to {anchor_text} {orientation}."
+            template = N_("{player} moves {letter} from {origin} to {cell} {orientation}.")
+            told = {"player": name, "letter": piece.letter, "origin": origin_text, "cell": anchor_text,
+                    "orientation": Term(orientation)}
         self.last = cells
         self._analysis = None
         self.passes = 0
-        events = [Event(word, text, (seat,), {"cells": sorted(cells)})]
+        events = [event(word, template, (seat,), {"cells": sorted(cells)}, **told)]
         self.t += 1
         events += self._after_change()
         return events
@@ -380,9 +425,9 @@ class TrominoGo(Game):
     def _pass(self, seat: int) -> list[Event]:
         self.passes += 1
         self.t += 1
-        events = [Event("pass", f"{self.names[seat]} passes: nothing is legal.", (seat,))]
+        events = [event("pass", N_("{player} passes: nothing is legal."), (seat,), player=self.names[seat])]
         if self.passes >= STALEMATE_PASSES:
-            events += self._tie(f"{STALEMATE_PASSES} passes in a row")
+            events += self._tie(phrase(N_("{count} passes in a row"), count=STALEMATE_PASSES))
         return events
 
     def _after_change(self) -> list[Event]:
@@ -391,36 +436,40 @@ class TrominoGo(Game):
                             single=self.options.group_mode == "single")
         if counts[0] or counts[1]:
             if counts[0] == counts[1]:
-                return self._tie(f"both players have {counts[0]} surrounded")
+                return self._tie(phrase(N_("both players have {count} surrounded"), count=counts[0]))
             winner = 0 if counts[0] < counts[1] else 1
             points = abs(counts[0] - counts[1]) * (2 if self.phase == "moving" else 1)
             self.points[winner] += points
-            how = (f"{self.names[1 - winner]} has {counts[1 - winner]} surrounded, "
-                   f"{self.names[winner]} {counts[winner]}")
+            how = phrase(N_("{loser} has {lost} surrounded, {winner} {won}"), loser=self.names[1 - winner],
+                         lost=counts[1 - winner], winner=self.names[winner], won=counts[winner])
             return self._end_round(winner, 1 - winner, points, how)
         events = []
         if self.phase == "placing" and self.placed >= PIECES_TO_MOVE:
             self.phase = "moving"
-            events.append(Event("moving", f"All {PIECES_TO_MOVE} trominoes are down: from now on players move "
-                                          f"them, and points count double.", (0, 1)))
+            events.append(event("moving", N_("All {count} trominoes are down: from now on players move them, and "
+                                             "points count double."), (0, 1), count=PIECES_TO_MOVE))
         if self.phase == "moving" and self.options.max_moving_turns and self.moves >= self.options.max_moving_turns:
-            events += self._tie(f"{self.options.max_moving_turns} moves without a surround")
+            events += self._tie(phrase(N_("{count} moves without a surround"), count=self.options.max_moving_turns))
         return events
 
-    def _tie(self, why: str) -> list[Event]:
+    def _tie(self, why: Term) -> list[Event]:
         second = 1 - self.first
-        self._remember(f"Round {self.round}: a tie ({why})")
-        return [Event("round_end", f"Round {self.round} is a tie ({why}): nobody scores.", (0, 1),
-                      {"winner": None, "points": 0}), *self._next_round(second)]
+        self._remember(phrase(N_("Round {round}: a tie ({why})"), round=self.round, why=why))
+        return [event("round_end", N_("Round {round} is a tie ({why}): nobody scores."), (0, 1),
+                      {"winner": None, "points": 0}, round=self.round, why=why), *self._next_round(second)]
 
-    def _end_round(self, winner: int, loser: int, points: int, how: str) -> list[Event]:
-        self._remember(f"Round {self.round} to {self.names[winner]}, +{points} ({how})")
-        events = [Event("round_end", f"Round {self.round} goes to {self.names[winner]} for {points} TGpoint"
-                                     f"{'s' if points != 1 else ''} ({how}). Totals: {self.names[0]} {self.points[0]}, "
-                                     f"{self.names[1]} {self.points[1]}.", (winner, loser),
-                        {"winner": winner, "points": points, "reaction": "victory"})]
+    def _end_round(self, winner: int, loser: int, points: int, how: Term) -> list[Event]:
+        self._remember(phrase(N_("Round {round} to {player}, +{count} ({how})"), round=self.round,
+                              player=self.names[winner], count=points, how=how))
+        template = (N_("Round {round} goes to {player} for {count} TGpoint ({how}). Totals: {totals}.") if points == 1
+                    else N_("Round {round} goes to {player} for {count} TGpoints ({how}). Totals: {totals}."))
+        events = [event("round_end", template, (winner, loser), {"winner": winner, "points": points,
+                                                                 "reaction": "victory"},
+                        round=self.round, player=self.names[winner], count=points, how=how,
+                        totals=f"{self.names[0]} {self.points[0]}, {self.names[1]} {self.points[1]}")]
         if self.points[winner] >= POINTS_TO_WIN:
-            return events + self._end_game(winner, f"{self.names[winner]} reached {self.points[winner]} TGpoints")
+            return events + self._end_game(winner, phrase(N_("{player} reached {count} TGpoints"),
+                                                          player=self.names[winner], count=self.points[winner]))
         return events + self._next_round(loser)
 
     def surrounded_ids(self) -> list[int]:
@@ -431,7 +480,7 @@ class TrominoGo(Game):
                  if all(analysis.out[i] == 0 for i in group) for i in group]
         return sorted(self.pieces[i].id for i in found)
 
-    def _remember(self, result: str) -> None:
+    def _remember(self, result: Term) -> None:
         """Keep the round that is ending for the pictures (rules §1.7: announce the surround)."""
         self.previous = {
             "round": self.round, "first": self.first, "result": result,
@@ -451,10 +500,11 @@ class TrominoGo(Game):
         self._analysis = None
         return [self._round_start_event()]
 
-    def _end_game(self, winner: int, reason: str) -> list[Event]:
+    def _end_game(self, winner: int, reason: Term) -> list[Event]:
         self.winner = winner
         self.end_reason = reason
-        return [Event("game_end", f"{self.names[winner]} wins the game: {reason}.", (winner,), {"winner": winner})]
+        return [event("game_end", N_("{player} wins the game: {reason}."), (winner,), {"winner": winner},
+                      player=self.names[winner], reason=reason)]
 
     def timeout_actions(self, seat: int) -> list[str]:
         """A missed deadline loses the whole game (§1.8)."""
@@ -462,7 +512,7 @@ class TrominoGo(Game):
 
     def _resign(self, seat: int) -> list[Event]:
         self.gone = seat
-        return self._end_game(1 - seat, f"{self.names[seat]} left the game")
+        return self._end_game(1 - seat, phrase(N_("{player} left the game"), player=self.names[seat]))
 
     # ---- copies and positions ------------------------------------------------------------------
 

@@ -5,20 +5,26 @@ orientation named after its elbow), `move 0,0 to 3,1 NE` (the lowest-left cell o
 moved, then where it goes), `pass`, `concede 3`, `accept 3`, `forfeit`. Also read: the three
 cells (`play 1,0 2,0 1,1`), the first play without its anchor (`play SW`), `play` left out, any
 case, a letter prefix that is checked (`b 2,-1 SW`), a move's cell anywhere in the tromino and
-its destination as three cells, `accept` alone (the largest offer)."""
+its destination as three cells, `accept` alone (the largest offer). Spanish words are read too
+(`SPANISH`): `poner 2,-1 SO`, `mover 0,0 a 3,1 NE`, `ceder 2`, `aceptar`, `pasar`, `abandonar`, with
+the elbow's W written O (oeste)."""
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
 
-from engine.core import NotationError
+from engine.core import N_, NotationError, Term, refuse
 from engine.tromino_go.geometry import ORIENTATIONS, Cell
 
 LIMIT = 1000
 MAX_CONCESSION = 7
 """7 TGpoints win the game, so no concession needs more."""
-EXAMPLE = "`play 2,-1 SW` (a corner cell and the elbow: SW, SE, NW or NE), `play 1,0 2,0 1,1` or `pass`"
+EXAMPLE = Term(N_("`play 2,-1 SW` (a corner cell and the elbow: SW, SE, NW or NE) or `play 1,0 2,0 1,1`"))
+SPANISH = {"play": "poner", "move": "mover", "to": "a", "concede": "ceder", "accept": "aceptar", "pass": "pasar",
+           "forfeit": "abandonar", "SW": "SO", "NW": "NO"}
+"""The canonical notation's words as a Spanish table types them (both are read)."""
+_FROM_SPANISH = {spanish.lower(): english.lower() for english, spanish in SPANISH.items() if english != "to"}
 _CELL = re.compile(r"\(?\s*(-?\d+)\s*,\s*(-?\d+)\s*\)?")
 
 
@@ -65,7 +71,7 @@ def move_text(origin: Cell, orientation: str, anchor: Cell) -> str:
 def _cells(text: str) -> list[Cell]:
     cells = [(int(x), int(y)) for x, y in _CELL.findall(text)]
     if any(abs(v) > LIMIT for cell in cells for v in cell):
-        raise NotationError(f"coordinates run from -{LIMIT} to {LIMIT}")
+        raise refuse(NotationError, N_("coordinates run from -{limit} to {limit}"), limit=LIMIT)
     return cells
 
 
@@ -78,13 +84,15 @@ def _placement(text: str) -> Play:
     rest = _CELL.sub(" ", text).strip().upper()
     if not rest:
         if len(cells) != 3:
-            raise NotationError(f"a tromino covers 3 cells; you gave {len(cells)}. Write {EXAMPLE}")
+            raise refuse(NotationError, N_("a tromino covers 3 cells; you gave {count}. Write {example}"),
+                         count=len(cells), example=EXAMPLE)
         return Play(cells=tuple(cells), letter=letter)
     if rest not in ORIENTATIONS:
-        raise NotationError(f"'{rest[:12]}' is not an orientation: SW, SE, NW or NE (named after the elbow). "
-                            f"Write {EXAMPLE}")
+        raise refuse(NotationError, N_("'{text}' is not an orientation: SW, SE, NW or NE (named after the elbow). "
+                                       "Write {example}"), text=rest[:12], example=EXAMPLE)
     if len(cells) > 1:
-        raise NotationError(f"give one cell, the lower-left of the tromino's 2×2 box, and its elbow. Write {EXAMPLE}")
+        raise refuse(NotationError, N_("give one cell, the lower-left of the tromino's 2×2 box, and its elbow. "
+                                       "Write {example}"), example=EXAMPLE)
     return Play(orientation=rest, anchor=cells[0] if cells else None, letter=letter)
 
 
@@ -93,40 +101,55 @@ _DASHES = str.maketrans({"\u2212": "-", "\u2013": "-", "\u2014": "-", "\uff0c": 
 an arrow for `to`."""
 
 
+def _english(text: str) -> str:
+    """`text` with the Spanish words of the notation put in English (`mover 0,0 a 3,1 SO` ->
+    `move 0,0 to 3,1 SW`)."""
+    words = text.split()
+    if not words:
+        return text
+    words = [_FROM_SPANISH.get(word.lower(), word) for word in words]
+    if words[0] == "move":
+        words = ["to" if word.lower() == "a" and index > 1 else word for index, word in enumerate(words)]
+    return " ".join(words)
+
+
 def read(text: str) -> Parsed:
-    cleaned = " ".join(text.translate(_DASHES).replace("->", " to ").strip().split())
+    cleaned = _english(" ".join(text.translate(_DASHES).replace("->", " to ").strip().split()))
     lowered = cleaned.lower()
     if lowered in ("pass", "forfeit"):
         return Word(lowered)
     if lowered == "verify":
-        raise NotationError("nothing to verify: the referee checks every play and move as it is made. To dispute "
-                            "one, ask a moderator to roll it back")
+        raise refuse(NotationError, N_("nothing to verify: the referee checks every play and move as it is made. To "
+                                       "dispute one, ask a moderator to roll it back"))
     words = lowered.split()
     if words and words[0] in ("concede", "accept"):
         number = words[1] if len(words) > 1 else None
         if number is not None and not number.isdigit():
-            raise NotationError(f"{words[0]} takes a whole number of TGpoints, like `{words[0]} 2`")
+            raise refuse(NotationError, N_("{verb} takes a whole number of TGpoints, like `{verb} 2`"), verb=words[0])
         if len(words) > 2 or (number is not None and int(number) > MAX_CONCESSION):
-            raise NotationError(f"write `{words[0]} N` with N from 0 to {MAX_CONCESSION} (7 TGpoints win the game)")
+            raise refuse(NotationError, N_("write `{verb} N` with N from 0 to {most} (7 TGpoints win the game)"),
+                         verb=words[0], most=MAX_CONCESSION)
         if words[0] == "concede":
             if number is None:
-                raise NotationError("say how many TGpoints you concede, like `concede 2`")
+                raise refuse(NotationError, N_("say how many TGpoints you concede, like `concede 2`"))
             return Concede(int(number))
         return Accept(int(number) if number is not None else None)
     if words and words[0] == "move":
         match = (re.fullmatch(r"move\s+(.+?)\s+to\s+(.+)", cleaned, flags=re.IGNORECASE)
                  or re.fullmatch(r"move\s+(\(?\s*-?\d+\s*,\s*-?\d+\s*\)?)\s*(.+)", cleaned, flags=re.IGNORECASE))
         if not match:
-            raise NotationError("write a move as `move 0,0 to 3,1 NE`: a cell of your tromino, then where it goes")
+            raise refuse(NotationError, N_("write a move as `move 0,0 to 3,1 NE`: a cell of your tromino, then where "
+                                           "it goes"))
         origin = _cells(match.group(1))
         if len(origin) != 1:
-            raise NotationError("name the tromino to move by one of its cells, like `move 0,0 to 3,1 NE`")
+            raise refuse(NotationError, N_("name the tromino to move by one of its cells, like `move 0,0 to 3,1 NE`"))
         return Move(origin[0], _placement(match.group(2)))
     if words and words[0] == "play":
         cleaned = cleaned[4:].strip()
     if not cleaned:
-        raise NotationError(f"say where to play: {EXAMPLE}")
+        raise refuse(NotationError, N_("say where to play: {example}"), example=EXAMPLE)
     if not _CELL.search(cleaned) and cleaned.upper() not in ORIENTATIONS and not (
             len(cleaned.split()) == 2 and cleaned.split()[1].upper() in ORIENTATIONS):
-        raise NotationError(f"I can't read '{text.strip()[:60]}' as a move. Write {EXAMPLE}")
+        raise refuse(NotationError, N_("I can't read '{text}' as a move. Write {example}"), text=text.strip()[:60],
+                     example=EXAMPLE)
     return _placement(cleaned)

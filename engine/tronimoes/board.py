@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass
 from functools import cached_property
 
-from engine.core import NotationError
+from engine.core import N_, NotationError, refuse
 
 Tile = tuple[int, int]
 """An unordered tile, always stored low pip first: (3, 5) is 3:5 and 5:3."""
@@ -100,14 +100,13 @@ class Grid:
         """`c4` -> its square; NotationError naming the board's columns and rows otherwise."""
         match = re.fullmatch(r"([a-z])(\d{1,2})", text.strip().lower())
         if not match:
-            raise NotationError(f"'{text}' is not a square: write a column letter and a row "
-                                f"number, like c4")
+            raise refuse(NotationError, N_("'{text}' is not a square: write a column letter and a row number, "
+                                           "like c4"), text=text)
         x = ord(match.group(1)) - ord("a")
         y = int(match.group(2)) - 1
         if not self.on_board(x, y):
-            raise NotationError(
-                f"{text.lower()} is off the board: columns run a–{column_letter(self.width - 1)} "
-                f"and rows 1–{self.height}")
+            raise refuse(NotationError, N_("{square} is off the board: columns run a–{column} and rows 1–{row}"),
+                         square=text.lower(), column=column_letter(self.width - 1), row=self.height)
         return self.square(x, y)
 
     @property

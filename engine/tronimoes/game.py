@@ -11,9 +11,10 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Self
+from typing import Any, ClassVar, Self
 
 from engine.core import (
+    N_,
     AmbiguousMove,
     Event,
     Game,
@@ -22,11 +23,16 @@ from engine.core import (
     NotationError,
     NotYourTurn,
     Outcome,
+    Term,
+    event,
+    join_names,
+    phrase,
+    refuse,
+    refused,
     register,
 )
 from engine.tronimoes import lines, notation, placement, rounds
 from engine.tronimoes.board import Tile, full_set, grid_for, tile_name
-from engine.tronimoes.placement import join_names
 from engine.tronimoes.position import placed_entry, read_position, write_position
 from engine.tronimoes.refusals import explain_lay
 from engine.tronimoes.state import (
@@ -50,11 +56,11 @@ from engine.tronimoes.state import (
 @dataclass(frozen=True)
 class TronimoesOptions(GameOptions):
     ouroboros: bool = field(default=True, metadata={
-        "help": "a new open end touching a matching open end of a footed line, your own line or a "
-                "free line kills both (§4a)"})
+        "help": N_("a new open end touching a matching open end of a footed line, your own line or a "
+                   "free line kills both")})
 
 
-SUMMARY = """\
+SUMMARY = N_("""\
 **Tronimoes** — dominoes on a grid, one line per player.
 • Each round a double is the **round leader** in the middle; every player's line starts from it. \
 Lay a tile so that its matching half touches the open end of a line (a double's both ends are open).
@@ -68,12 +74,12 @@ victim −1 (your own line: net 0). Dead lines stay on the board.
 its far end. Anyone not chicken-footed may play on free lines.
 • You may not leave another player with no room to lay the first tile of their line.
 • Win a round (+2) by going out or by being the last line alive. The game ends after the 0:0 round; \
-the highest total wins."""
+the highest total wins.""")
 
-NOTATION_HELP = """\
+NOTATION_HELP = N_("""\
 Squares are written as on the board image: column letter, row number (`c4`).
 • lay a tile: `3:5 c4 d4` (the first square is the half that matches), `on bob` / `on free1` to pick a line
-• `draw`, `pass`, `pass e5` (choose your foot square), `spacer c2 c7`, `ready` (between rounds)"""
+• `draw`, `pass`, `pass e5` (choose your foot square), `spacer c2 c7`, `ready` (between rounds)""")
 
 
 @register
@@ -87,7 +93,15 @@ class Tronimoes(Game):
     Options = TronimoesOptions
     summary = SUMMARY
     notation_help = NOTATION_HELP
-    verbs = frozenset({"draw", "pass", "ready", "spacer", "on"})
+    verbs = frozenset({"draw", "pass", "ready", "spacer", "on", "robar", "pasar", "listo", "separador", "en"})
+    notation_words: ClassVar[Mapping[str, Mapping[str, str]]] = {"es": notation.SPANISH}
+    command_moves: ClassVar[Mapping[str, str]] = {"draw": "draw", "pass": "pass"}
+    command_help: ClassVar[Mapping[str, str]] = {
+        "skip": N_("Tronimoes has no skip: `draw` once, then lay a tile or `pass`.")}
+    example_moves = ("3:5 c4 d4", "draw", "pass")
+
+    def example_move(self) -> str:
+        return "ready" if self.phase == BETWEEN_ROUNDS else self.example_moves[0]
 
     options: TronimoesOptions
 
@@ -205,11 +219,11 @@ class Tronimoes(Game):
         """The last tile of a line; a player line with no tiles yet ends at the round leader."""
         return lines.head(self, line)
 
-    def line_label(self, key: LineKey, viewer: int | None = None) -> str:
+    def line_label(self, key: LineKey, viewer: int | None = None) -> Term:
         """A line named for the player `viewer`: "your line", "bob's line", "free line 2"."""
         return lines.line_label(self, key, viewer)
 
-    def _foot_problem(self, seat: int, line: Line, match: int, other: int) -> str | None:
+    def _foot_problem(self, seat: int, line: Line, match: int, other: int) -> Term | None:
         """The foot rule: a footed player's unstarted line starts through their foot square."""
         return placement.foot_problem(self, seat, line, match, other)
 
@@ -221,21 +235,22 @@ class Tronimoes(Game):
         request = notation.read(text, self.grid)
         me = self.seats[seat]
         if self.phase == OVER:
-            raise IllegalMove("the game is over")
+            raise refuse(IllegalMove, N_("the game is over"))
         if me.resigned:
-            raise IllegalMove("you have left this game")
+            raise refuse(IllegalMove, N_("you have left this game"))
         if isinstance(request, Ready):
             return self._remember(seat, "ready", request, self._ready_problem(seat))
         if self.phase == BETWEEN_ROUNDS:
-            raise IllegalMove(f"round {self.round} is over: type `ready` to start the next round")
+            raise refuse(IllegalMove, N_("round {round} is over: type `ready` to start the next round"),
+                         round=self.round)
         if seat != self.turn:
-            raise NotYourTurn(f"it is {self.names[self.turn]}'s turn")
+            raise refuse(NotYourTurn, N_("it is {player}'s turn"), player=self.names[self.turn])
         if isinstance(request, Draw):
-            problem = None
+            problem: Term | None = None
             if me.drew:
-                problem = "you have already drawn this turn: lay a tile or `pass`"
+                problem = phrase(N_("you have already drawn this turn: lay a tile or `pass`"))
             elif not self.bag:
-                problem = "the bag is empty: lay a tile or `pass`"
+                problem = phrase(N_("the bag is empty: lay a tile or `pass`"))
             return self._remember(seat, "draw", request, problem)
         if isinstance(request, Pass):
             passing = placement.check_pass(self, seat, request)
@@ -246,18 +261,18 @@ class Tronimoes(Game):
         text_out, lay = self._read_lay(seat, request)
         return self._remember(seat, text_out, lay, None)
 
-    def _remember(self, seat: int, text: str, move: Move, problem: str | None) -> str:
+    def _remember(self, seat: int, text: str, move: Move, problem: Term | None) -> str:
         if problem:
-            raise IllegalMove(problem)
+            raise refused(IllegalMove, problem)
         self._parsed = (self._version, seat, text, move)
         return text
 
-    def _ready_problem(self, seat: int) -> str | None:
+    def _ready_problem(self, seat: int) -> Term | None:
         if self.phase != BETWEEN_ROUNDS:
-            return "the round is still being played; `ready` starts the next round once this one is over"
+            return phrase(N_("the round is still being played; `ready` starts the next round once this one is over"))
         if self.seats[seat].ready:
             waiting = [self.names[i] for i in self.to_move()]
-            return f"you are ready; waiting for {join_names(waiting)}"
+            return phrase(N_("you are ready; waiting for {players}"), players=join_names(waiting))
         return None
 
     def _read_lay(self, seat: int, request: notation.LayRequest) -> tuple[str, Lay]:
@@ -265,12 +280,13 @@ class Tronimoes(Game):
         wanted = request.tile
         if wanted is not None:
             if wanted[1] > self.max_pips:
-                raise NotationError(f"there is no {tile_name(wanted)} in this game: pips run 0–{self.max_pips}")
+                raise refuse(NotationError, N_("there is no {tile} in this game: pips run 0–{most}"),
+                             tile=tile_name(wanted), most=self.max_pips)
             if wanted not in me.hand:
-                raise IllegalMove(f"you do not have {tile_name(wanted)}")
+                raise refuse(IllegalMove, N_("you do not have {tile}"), tile=tile_name(wanted))
         for square in request.squares:
             if self.occupied[square]:
-                raise IllegalMove(f"{self.grid.name(square)} is taken")
+                raise refuse(IllegalMove, N_("{square} is taken"), square=self.grid.name(square))
         line_key = lines.resolve_line(self, seat, request.line) if request.line else None
         table = placement.lay_table(self, seat)
         matches = [(text, lay) for text, lay in table.items() if _fits(request, lay)]
@@ -288,13 +304,16 @@ class Tronimoes(Game):
             texts = [t for t, _ in matches]
             if wanted is None:
                 # The refusal may be shown to the whole table: it must not name tiles from the hand.
-                raise AmbiguousMove("more than one of your tiles fits there: say which tile, before the squares, "
-                                    "like `a:b c4 d4`", texts)
+                template = N_("more than one of your tiles fits there: say which tile, before the squares, "
+                              "like `a:b c4 d4`")
+                raise AmbiguousMove(template, texts, template=template)
             shown = ", ".join(f"`{t}`" for t in texts[:8])
-            more = f" and {len(texts) - 8} more" if len(texts) > 8 else ""
-            raise AmbiguousMove(f"that fits {len(texts)} ways: {shown}{more}. Type the tile and both squares.",
-                                texts)
-        raise IllegalMove(explain_lay(self, seat, request, line_key))
+            if len(texts) > 8:
+                shown = phrase(N_("{listed} and {count} more"), listed=shown, count=len(texts) - 8)
+            template = N_("that fits {count} ways: {moves}. Type the tile and both squares.")
+            raise AmbiguousMove(template.format(count=len(texts), moves=shown), texts, template=template,
+                                args={"count": len(texts), "moves": shown})
+        raise refused(IllegalMove, explain_lay(self, seat, request, line_key))
 
     # =========================================================================================
     # acting
@@ -345,15 +364,16 @@ class Tronimoes(Game):
             self.occupied[square] = 1
         at = f"{self.grid.name(lay.squares[0])}–{self.grid.name(lay.squares[1])}"
         if lay.starts_free_line:
-            where = f"and starts {lines.line_label(self, line.key)}"
+            template = N_("{player} lays {tile} at {squares} and starts {line}.")
         elif line.key == seat:
-            where = "on their own line"
+            template = N_("{player} lays {tile} at {squares} on their own line.")
         else:
-            where = f"on {lines.line_label(self, line.key)}"
+            template = N_("{player} lays {tile} at {squares} on {line}.")
         shown = f"{lay.pips[0]}:{lay.pips[1]}"
-        events = [Event("lay", f"{name} lays {shown} at {at} {where}.", (seat,),
+        events = [event("lay", template, (seat,),
                         {"tile": tile_name(lay.tile), "squares": [self.grid.name(s) for s in lay.squares],
-                         "line": line.key, "free_line": lay.starts_free_line})]
+                         "line": line.key, "free_line": lay.starts_free_line},
+                        player=name, tile=shown, squares=at, line=lines.line_label(self, line.key))]
         if not line.is_free:
             owner = self.seats[int(line.key)]
             if len(line.tiles) == 1 and owner.foot is not None:
@@ -361,7 +381,7 @@ class Tronimoes(Game):
         if me.footed:
             me.footed = False
             me.foot = None
-            events.append(Event("unfoot", f"{name} is no longer chicken-footed.", (seat,)))
+            events.append(event("unfoot", N_("{player} is no longer chicken-footed."), (seat,), player=name))
         self.spacer = None
         self.passes = 0
         self.last = {"seat": seat, "kind": "lay", "squares": [self.grid.name(s) for s in lay.squares]}
@@ -372,15 +392,16 @@ class Tronimoes(Game):
 
         alive = [i for i in rounds.active_seats(self) if not self.seats[i].dead]
         if was_alive and not me.hand:
-            events += rounds.end_round(self, seat, f"{name} went out")
+            events += rounds.end_round(self, seat, phrase(N_("{player} went out"), player=name))
         elif len(alive) == 1 and self.players > 1:
-            events += rounds.end_round(self, alive[0], f"{self.names[alive[0]]} is the last line standing")
+            events += rounds.end_round(self, alive[0], phrase(N_("{player} is the last line standing"),
+                                                              player=self.names[alive[0]]))
         elif not alive:
-            events += rounds.end_round(self, None, "no line is left standing")
+            events += rounds.end_round(self, None, Term(N_("no line is left standing")))
         elif placed.is_double:
             me.drew = False
             self.turns += 1
-            events.append(Event("again", f"A double: {name} plays again.", (seat,)))
+            events.append(event("again", N_("A double: {player} plays again."), (seat,), player=name))
         else:
             rounds.advance(self)
         return events
@@ -392,9 +413,10 @@ class Tronimoes(Game):
         me.drew = True
         self.last = {"seat": seat, "kind": "draw", "squares": []}
         left = len(self.bag)
-        return [Event("draw", f"{self.names[seat]} draws a tile ({left} left in the bag).", (seat,),
-                      {"bag": left}),
-                Event("drew", f"You drew {tile_name(drawn)}.", (seat,), {"tile": tile_name(drawn)}, to=seat)]
+        return [event("draw", N_("{player} draws a tile ({count} left in the bag)."), (seat,), {"bag": left},
+                      player=self.names[seat], count=left),
+                event("drew", N_("You drew {tile}."), (seat,), {"tile": tile_name(drawn)}, to=seat,
+                      tile=tile_name(drawn))]
 
     def _do_pass(self, seat: int, move: Pass) -> list[Event]:
         me = self.seats[seat]
@@ -403,24 +425,24 @@ class Tronimoes(Game):
             self.passes = 0
         else:
             self.passes += 1
-        text = f"{name} passes"
+        template = N_("{player} passes.")
         data: dict[str, Any] = {}
         if not me.dead and not me.footed:
             me.footed = True
             me.foot = move.foot
             if move.foot is not None:
-                text += f" and is chicken-footed, with the foot at {self.grid.name(move.foot)}"
+                template = N_("{player} passes and is chicken-footed, with the foot at {square}.")
                 data["foot"] = self.grid.name(move.foot)
             else:
-                text += " and is chicken-footed: anyone may play on their line"
+                template = N_("{player} passes and is chicken-footed: anyone may play on their line.")
             data["footed"] = True
             data["picture"] = "foot"
-        events = [Event("pass", text + ".", (seat,), data)]
+        events = [event("pass", template, (seat,), data, player=name, square=data.get("foot", ""))]
         self.spacer = None
         foot = [self.grid.name(move.foot)] if move.foot is not None else []
         self.last = {"seat": seat, "kind": "pass", "squares": foot}
         if self.passes >= len(rounds.active_seats(self)):
-            events += rounds.end_round(self, None, "stalemate: everyone passed with the bag empty")
+            events += rounds.end_round(self, None, Term(N_("stalemate: everyone passed with the bag empty")))
         else:
             rounds.advance(self)
         return events
@@ -429,14 +451,15 @@ class Tronimoes(Game):
         self.spacer = (move.start, move.end)
         a, b = self.grid.name(move.start), self.grid.name(move.end)
         self.last = {"seat": seat, "kind": "spacer", "squares": [a, b]}
-        return [Event("spacer", f"{self.names[seat]} lays the spacer from {a} to {b}; a free-line leader "
-                      f"goes off {b}.", (seat,), {"squares": [a, b]})]
+        return [event("spacer", N_("{player} lays the spacer from {a} to {b}; a free-line leader goes off {b}."),
+                      (seat,), {"squares": [a, b]}, player=self.names[seat], a=a, b=b)]
 
     def _do_ready(self, seat: int) -> list[Event]:
         self.seats[seat].ready = True
         waiting = self.to_move()
-        events = [Event("ready", f"{self.names[seat]} is ready" + (
-            f"; waiting for {join_names([self.names[i] for i in waiting])}." if waiting else "."), (seat,))]
+        template = N_("{player} is ready; waiting for {players}.") if waiting else N_("{player} is ready.")
+        events = [event("ready", template, (seat,), player=self.names[seat],
+                        players=join_names([self.names[i] for i in waiting]))]
         if not waiting:
             events += self._start_round()
         return events
@@ -458,13 +481,13 @@ class Tronimoes(Game):
     def _resign(self, seat: int) -> list[Event]:
         me = self.seats[seat]
         if me.resigned:
-            raise IllegalMove(f"{self.names[seat]} has already left the game")
+            raise refuse(IllegalMove, N_("{player} has already left the game"), player=self.names[seat])
         self._changed()
         me.resigned, me.ready = True, True
-        events = [Event("resign", f"{self.names[seat]} leaves the game.", (seat,))]
+        events = [event("resign", N_("{player} leaves the game."), (seat,), player=self.names[seat])]
         active = rounds.active_seats(self)
         if not active or (self.players > 1 and len(active) == 1):
-            return events + rounds.end_game(self, "everyone else left" if active else "everyone left")
+            return events + rounds.end_game(self, Term(N_("everyone else left") if active else N_("everyone left")))
         if self.phase == BETWEEN_ROUNDS:
             if not self.to_move():
                 events += self._start_round()
@@ -474,9 +497,10 @@ class Tronimoes(Game):
         me.hand, me.footed, me.foot = [], False, None
         alive = [i for i in active if not self.seats[i].dead]
         if len(alive) == 1 and self.players > 1:
-            events += rounds.end_round(self, alive[0], f"{self.names[alive[0]]} is the last line standing")
+            events += rounds.end_round(self, alive[0], phrase(N_("{player} is the last line standing"),
+                                                              player=self.names[alive[0]]))
         elif not alive:
-            events += rounds.end_round(self, None, "no line is left standing")
+            events += rounds.end_round(self, None, Term(N_("no line is left standing")))
         elif self.turn == seat:
             self.spacer = None
             rounds.advance(self)

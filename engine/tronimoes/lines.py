@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from engine.core import Event, IllegalMove, NotationError
+from engine.core import N_, Event, IllegalMove, NotationError, Term, event, phrase, refuse
 from engine.tronimoes.state import LEADER, Line, LineKey, Placed, Table, free_line_key
 
 
@@ -22,13 +22,14 @@ def lines_in_priority(table: Table, seat: int) -> list[Line]:
     return [table.lines[seat], *others, *free]
 
 
-def line_label(table: Table, key: LineKey, viewer: int | None = None) -> str:
-    """A line named for the player `viewer`: "your line", "bob's line", "free line 2"."""
+def line_label(table: Table, key: LineKey, viewer: int | None = None) -> Term:
+    """A line named for the player `viewer`: "your line", "bob's line", "free line 2" (said in
+    the table's language)."""
     if isinstance(key, str):
-        return f"free line {key[4:]}" if key != LEADER else "the round leader"
+        return phrase(N_("free line {number}"), number=key[4:]) if key != LEADER else Term(N_("the round leader"))
     if key == viewer:
-        return "your line"
-    return f"{table.names[key]}'s line"
+        return Term(N_("your line"))
+    return phrase(N_("{player}'s line"), player=table.names[key])
 
 
 def line_token(table: Table, key: LineKey | None) -> str:
@@ -58,15 +59,16 @@ def resolve_line(table: Table, seat: int, text: str) -> LineKey | None:
     lines there are when it names none."""
     wanted = re.sub(r"\s+", " ", text.strip().lower())
     compact = wanted.replace(" ", "")
-    if compact in ("me", "mine", "own", "myline", "myown", "yours"):
+    if compact in ("me", "mine", "own", "myline", "myown", "yours", "mía", "mia", "mi", "milínea", "milinea"):
         return seat
-    free = re.fullmatch(r"(?:free|f|freeline)(\d+)", compact)
+    free = re.fullmatch(r"(?:free|f|freeline|libre|línealibre|linealibre)(\d+)", compact)
     if free:
         number = int(free.group(1))
         if not 1 <= number <= table.free_lines:
-            raise IllegalMove(f"there is no free line {number}" + (
-                f"; free lines so far: {', '.join(f'free{n}' for n in range(1, table.free_lines + 1))}"
-                if table.free_lines else " yet"))
+            if not table.free_lines:
+                raise refuse(IllegalMove, N_("there is no free line {number} yet"), number=number)
+            raise refuse(IllegalMove, N_("there is no free line {number}; free lines so far: {lines}"),
+                         number=number, lines=", ".join(f"free{n}" for n in range(1, table.free_lines + 1)))
         return free_line_key(number)
     for index, (token, name) in enumerate(zip(table.line_tokens, table.names, strict=True)):
         if compact in (token, name.lower().replace(" ", "")) or wanted == name.lower():
@@ -74,8 +76,16 @@ def resolve_line(table: Table, seat: int, text: str) -> LineKey | None:
     numbered = re.fullmatch(r"(?:p|seat|player)?(\d+)", compact)
     if numbered and 1 <= int(numbered.group(1)) <= table.players:
         return int(numbered.group(1)) - 1
+    starting = {index for index, (token, name) in enumerate(zip(table.line_tokens, table.names, strict=True))
+                if compact and (token.startswith(compact) or name.lower().replace(" ", "").startswith(compact))}
+    if len(starting) == 1:
+        return starting.pop()
+    if len(starting) > 1:
+        raise refuse(NotationError, N_("'{text}' could be several lines: {lines}; type more of the name"),
+                     text=text, lines=", ".join(table.line_tokens[i] for i in sorted(starting)))
     known = [*table.line_tokens, *(f"free{n}" for n in range(1, table.free_lines + 1))]
-    raise NotationError(f"there is no line called '{text}'; lines here: {', '.join(known)}")
+    raise refuse(NotationError, N_("there is no line called '{text}'; lines here: {lines}"), text=text,
+                 lines=", ".join(known))
 
 
 def feet(table: Table) -> dict[int, int]:
@@ -112,7 +122,7 @@ def ouroboros(table: Table, seat: int, line: Line, placed: Placed) -> list[Event
             (free_hit if other.is_free else players_hit).append(other.key)
     events = []
     for key in free_hit:
-        events += kill_free_line(table, table.lines[key], "swallowed its own tail (ouroboros)")
+        events += kill_free_line(table, table.lines[key], "ouroboros")
     if players_hit:
         victims = sorted(set(players_hit) | ({line.key} if not line.is_free else set()))
         for victim in victims:
@@ -138,7 +148,7 @@ def cut_offs(table: Table, mover: int) -> list[Event]:
     for number in range(1, table.free_lines + 1):
         line = table.lines[free_line_key(number)]
         if not line.dead and is_cut_off(table, line):
-            events += kill_free_line(table, line, "is cut off")
+            events += kill_free_line(table, line, "cut off")
     for seat in range(table.players):
         if not table.seats[seat].dead and is_cut_off(table, table.lines[seat]):
             events += kill(table, seat, mover, "cut off")
@@ -150,15 +160,15 @@ def kill(table: Table, victim: int, killer: int, how: str) -> list[Event]:
     mark_dead(table, victim)
     name, killer_name = table.names[victim], table.names[killer]
     if victim == killer:
-        text = f"{name} boxed in their own line: it is dead (net 0)."
+        template = N_("{victim} boxed in their own line: it is dead (net 0).")
     else:
         table.seats[victim].score -= 1
         table.seats[killer].score += 1
         table.seats[killer].kills += 1
-        verb = "closed an ouroboros on" if how == "ouroboros" else "cut off"
-        text = f"{killer_name} {verb} {name}'s line: +1 {killer_name}, −1 {name}."
-    return [Event("kill", text, (killer, victim), {"killer": killer, "victim": victim, "how": how,
-                                                    "reaction": "skull"})]
+        template = (N_("{killer} closed an ouroboros on {victim}'s line: +1 {killer}, −1 {victim}.")
+                    if how == "ouroboros" else N_("{killer} cut off {victim}'s line: +1 {killer}, −1 {victim}."))
+    return [event("kill", template, (killer, victim), {"killer": killer, "victim": victim, "how": how,
+                                                        "reaction": "skull"}, killer=killer_name, victim=name)]
 
 
 def kill_free_line(table: Table, line: Line, how: str) -> list[Event]:
@@ -166,8 +176,9 @@ def kill_free_line(table: Table, line: Line, how: str) -> list[Event]:
     line.dead = True
     for index in line.tiles:
         table.board[index].dead = True
-    return [Event("free_line_dead", f"{line_label(table, line.key).capitalize()} {how}: it is dead, "
-                  f"and nobody scores.", (), {"line": line.key})]
+    template = (N_("Free line {number} swallowed its own tail (ouroboros): it is dead, and nobody scores.")
+                if how == "ouroboros" else N_("Free line {number} is cut off: it is dead, and nobody scores."))
+    return [event("free_line_dead", template, (), {"line": line.key}, number=str(line.key)[4:])]
 
 
 def mark_dead(table: Table, seat: int) -> None:

@@ -9,6 +9,10 @@
 | spacer            | `spacer c2 c7`, `spacer c2-c7`, `spacer c2 to c7`| `spacer c2 c7`       |
 | next round        | `ready`                                          | `ready`              |
 
+Spanish players may type the same moves with Spanish words: `robar` (draw), `pasar e5` (pass),
+`separador c2 c7` (spacer), `listo` (ready), `3:5 c4 d4 en bob` / `en libre1` (on a line);
+`SPANISH` maps each canonical word to the Spanish one.
+
 In a canonical lay the pips are written in the order of the squares, and the first square is
 the half that matches the line. Reading is forgiving: case, spacing, separators, a leading
 `play`, and squares run together (`c4d4`) are all accepted.
@@ -19,11 +23,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from engine.core import NotationError
+from engine.core import N_, NotationError, Term, refuse
 from engine.tronimoes.board import Grid, Tile, tile
 from engine.tronimoes.state import Draw, Lay, Move, Pass, PlaceSpacer, Ready
 
-EXAMPLES = "`3:5 c4 d4` (tile, then the two squares it covers), `draw`, `pass`, `spacer c2 c7`"
+EXAMPLES = Term(N_("`3:5 c4 d4` (tile, then the two squares it covers), `draw`, `pass`, `spacer c2 c7`"))
+SPANISH = {"draw": "robar", "pass": "pasar", "spacer": "separador", "ready": "listo", "on": "en"}
+"""The canonical notation's words as a Spanish table types them (both are read)."""
 
 
 @dataclass(frozen=True)
@@ -39,12 +45,15 @@ class LayRequest:
 
 Request = LayRequest | Draw | Pass | PlaceSpacer | Ready
 
-_WORDS_DRAW = {"draw", "d", "pick", "pickup", "pick up", "take"}
-_WORDS_READY = {"ready", "next", "next round", "go", "r"}
-_LEADING = re.compile(r"^(?:/?(?:play|lay|move|put|place)\s+)")
+_WORDS_DRAW = {"draw", "d", "pick", "pickup", "pick up", "take", "robar", "roba", "robo"}
+_WORDS_READY = {"ready", "next", "next round", "go", "r", "listo", "lista", "listos", "siguiente"}
+_WORDS_PASS = {"pass", "pasar", "paso", "pasa"}
+_WORDS_SPACER = {"spacer", "space", "separador"}
+_LEADING = re.compile(r"^(?:/?(?:play|lay|move|put|place|poner|pon|jugar|juego|colocar)\s+)")
 _TOKEN = re.compile(
     r"\s+|(?P<tile>\[?\d{1,2}\s*[:\-/|]\s*\d{1,2}\]?)|(?P<square>[a-z]\d{1,2})(?![0-9])"
-    r"|(?P<filler>(?:at|to|from|and|onto)\b|[-–,])")
+    r"|(?P<filler>(?:at|to|from|and|onto|a|de|hasta|y)\b|[-–,])")
+_LINE_WORDS = (" on ", " en ")
 
 
 def normalize(text: str) -> str:
@@ -57,21 +66,21 @@ def read(text: str, grid: Grid) -> Request:
     """Turn typed text into a request; NotationError explains what was expected."""
     cleaned = _LEADING.sub("", normalize(text))
     if not cleaned:
-        raise NotationError(f"type a move, for example {EXAMPLES}")
+        raise refuse(NotationError, N_("type a move, for example {examples}"), examples=EXAMPLES)
     if cleaned in _WORDS_DRAW:
         return Draw()
     if cleaned in _WORDS_READY:
         return Ready()
     first, _, rest = cleaned.partition(" ")
-    if first == "pass":
-        squares = _squares(rest, grid, what="pass")
+    if first in _WORDS_PASS:
+        squares = _squares(rest, grid, what=first)
         if len(squares) > 1:
-            raise NotationError("pass takes at most one square, the foot square: `pass e5`")
+            raise refuse(NotationError, N_("pass takes at most one square, the foot square: `pass e5`"))
         return Pass(squares[0] if squares else None)
-    if first in ("spacer", "space"):
-        squares = _squares(rest, grid, what="spacer")
+    if first in _WORDS_SPACER:
+        squares = _squares(rest, grid, what=first)
         if len(squares) != 2:
-            raise NotationError("a spacer needs its two end squares, six squares apart: `spacer c2 c7`")
+            raise refuse(NotationError, N_("a spacer needs its two end squares, six squares apart: `spacer c2 c7`"))
         return PlaceSpacer(squares[0], squares[1])
     return _read_lay(cleaned, grid)
 
@@ -79,11 +88,12 @@ def read(text: str, grid: Grid) -> Request:
 def _read_lay(text: str, grid: Grid) -> LayRequest:
     line = None
     body = text
-    if " on " in text or text.endswith(" on"):
-        body, _, line_text = f"{text} ".partition(" on ")
+    marker = next((word for word in _LINE_WORDS if word in f"{text} "), None)
+    if marker:
+        body, _, line_text = f"{text} ".partition(marker)
         line = line_text.strip()
         if not line:
-            raise NotationError("say which line after `on`, e.g. `3:5 c4 d4 on bob` or `on free1`")
+            raise refuse(NotationError, N_("say which line after `on`, e.g. `3:5 c4 d4 on bob` or `on free1`"))
     found_tile: Tile | None = None
     typed: tuple[int, int] | None = None
     squares: list[int] = []
@@ -92,10 +102,11 @@ def _read_lay(text: str, grid: Grid) -> LayRequest:
         token = _TOKEN.match(body, position)
         if not token or token.end() == position:
             leftover = body[position:].split(" ")[0]
-            raise NotationError(f"I can't read '{leftover}' in '{text}'. Type {EXAMPLES}")
+            raise refuse(NotationError, N_("I can't read '{word}' in '{text}'. Type {examples}"), word=leftover,
+                         text=text, examples=EXAMPLES)
         if token.group("tile"):
             if found_tile is not None:
-                raise NotationError("lay one tile at a time, e.g. `3:5 c4 d4`")
+                raise refuse(NotationError, N_("lay one tile at a time, e.g. `3:5 c4 d4`"))
             pips = [int(p) for p in re.findall(r"\d{1,2}", token.group("tile"))]
             typed = (pips[0], pips[1])
             found_tile = tile(*typed)
@@ -103,26 +114,28 @@ def _read_lay(text: str, grid: Grid) -> LayRequest:
             squares.append(grid.parse_square(token.group("square")))
         position = token.end()
     if found_tile is None and not squares:
-        raise NotationError(f"I can't read '{text}'. Type {EXAMPLES}")
+        raise refuse(NotationError, N_("I can't read '{text}'. Type {examples}"), text=text, examples=EXAMPLES)
     if len(squares) > 2:
-        raise NotationError(f"a tile covers two squares; you gave {len(squares)}. Example: `3:5 c4 d4`")
+        raise refuse(NotationError, N_("a tile covers two squares; you gave {count}. Example: `3:5 c4 d4`"),
+                     count=len(squares))
     if len(squares) == 2:
         if squares[0] == squares[1]:
-            raise NotationError("a tile covers two different squares, e.g. `3:5 c4 d4`")
+            raise refuse(NotationError, N_("a tile covers two different squares, e.g. `3:5 c4 d4`"))
         if not grid.adjacent(squares[0], squares[1]):
             a, b = grid.name(squares[0]), grid.name(squares[1])
-            raise NotationError(f"{a} and {b} are not next to each other: a tile covers two "
-                                f"neighbouring squares, like c4 d4 or c4 c5")
+            raise refuse(NotationError, N_("{a} and {b} are not next to each other: a tile covers two "
+                                           "neighbouring squares, like c4 d4 or c4 c5"), a=a, b=b)
     return LayRequest(found_tile, tuple(squares), typed, line)
 
 
 def _squares(text: str, grid: Grid, *, what: str) -> list[int]:
-    words = [w for w in re.split(r"[\s,\-]+|\bto\b|\bfrom\b|\bat\b", text) if w]
+    words = [w for w in re.split(r"[\s,\-]+|\b(?:to|from|at|a|de|hasta|en)\b", text) if w]
     squares = []
     for word in words:
         for part in re.findall(r"[a-z]\d{1,2}|\S", word):
             if not re.fullmatch(r"[a-z]\d{1,2}", part):
-                raise NotationError(f"I can't read '{word}' after {what}: give squares like e5")
+                raise refuse(NotationError, N_("I can't read '{word}' after {verb}: give squares like e5"), word=word,
+                             verb=what)
             squares.append(grid.parse_square(part))
     return squares
 

@@ -5,7 +5,7 @@ passing. Every function works on a game through the `Table` protocol; derived fa
 
 from __future__ import annotations
 
-from engine.core import IllegalMove
+from engine.core import N_, IllegalMove, Term, join_names, phrase, refuse, refused
 from engine.tronimoes import notation
 from engine.tronimoes.blocking import Claimant, blocking_region, most_first_tiles
 from engine.tronimoes.board import Tile
@@ -15,41 +15,34 @@ from engine.tronimoes.state import Lay, Line, LineKey, Pass, PlaceSpacer, Table
 SPACER_LENGTH = 6
 
 
-def join_names(names: list[str]) -> str:
-    """"a", "a and b", "a, b and c"."""
-    if len(names) <= 1:
-        return "".join(names)
-    return ", ".join(names[:-1]) + " and " + names[-1]
-
-
 # ---- lays (§3, §5) ---------------------------------------------------------------------
 
 
-def permission_problem(table: Table, seat: int, line: Line) -> str | None:
+def permission_problem(table: Table, seat: int, line: Line) -> Term | None:
     """Why `seat` may not use `line` at all now, or None."""
     me = table.seats[seat]
     if table.spacer is not None:
         far = table.grid.name(table.spacer[1])
-        return (f"the spacer is down: the only tile you may lay now is a free-line leader, a double "
-                f"higher than {table.highest_leader}:{table.highest_leader} touching {far}")
+        return phrase(N_("the spacer is down: the only tile you may lay now is a free-line leader, a double "
+                         "higher than {top}:{top} touching {square}"), top=table.highest_leader, square=far)
     if line.key == seat:
         if line.dead or me.dead:
-            return ("your line is dead; you may still play on free lines and on chicken-footed "
-                    "players' lines")
+            return phrase(N_("your line is dead; you may still play on free lines and on chicken-footed "
+                             "players' lines"))
         return None
     if line.dead:
-        return f"{line_label(table, line.key)} is dead"
+        return phrase(N_("{line} is dead"), line=line_label(table, line.key))
     if me.restricted:
-        return "you are chicken-footed: you may only play on your own line until you lay a tile on it"
+        return phrase(N_("you are chicken-footed: you may only play on your own line until you lay a tile on it"))
     if line.is_free:
         return None
     owner = table.seats[int(line.key)]
     if not owner.footed:
-        return (f"{owner.name}'s line is not chicken-footed, so only {owner.name} may play on it")
+        return phrase(N_("{player}'s line is not chicken-footed, so only {player} may play on it"), player=owner.name)
     return None
 
 
-def foot_problem(table: Table, seat: int, line: Line, match: int, other: int) -> str | None:
+def foot_problem(table: Table, seat: int, line: Line, match: int, other: int) -> Term | None:
     """The foot rule: a footed player's unstarted line starts through their foot square."""
     if line.is_free or line.tiles:
         return None
@@ -59,22 +52,22 @@ def foot_problem(table: Table, seat: int, line: Line, match: int, other: int) ->
         return None
     if seat == line.key:
         if foot not in (match, other):
-            return f"your first tile must cover your foot square {table.grid.name(foot)}"
+            return phrase(N_("your first tile must cover your foot square {square}"), square=table.grid.name(foot))
     elif match != foot:
-        return (f"{owner.name}'s line must start through their foot square {table.grid.name(foot)}, "
-                f"with the matching half on it")
+        return phrase(N_("{player}'s line must start through their foot square {square}, with the matching half "
+                         "on it"), player=owner.name, square=table.grid.name(foot))
     return None
 
 
-def reserved_problem(table: Table, line_key: LineKey | None, squares: tuple[int, ...]) -> str | None:
+def reserved_problem(table: Table, line_key: LineKey | None, squares: tuple[int, ...]) -> Term | None:
     """Another player's foot square may only be covered by a tile on that player's line."""
     reserved = feet(table)
     for square in squares:
         owner = reserved.get(square)
         if owner is not None and owner != line_key:
             name = table.names[owner]
-            return (f"{table.grid.name(square)} is {name}'s foot square: only a tile on {name}'s line "
-                    f"may cover it")
+            return phrase(N_("{square} is {player}'s foot square: only a tile on {player}'s line may cover it"),
+                          square=table.grid.name(square), player=name)
     return None
 
 
@@ -89,7 +82,7 @@ def _claimants(table: Table, seat: int) -> tuple[Claimant, ...]:
     return result
 
 
-def blocking_problem(table: Table, seat: int, line_key: LineKey | None, squares: tuple[int, int]) -> str | None:
+def blocking_problem(table: Table, seat: int, line_key: LineKey | None, squares: tuple[int, int]) -> Term | None:
     """The no-blocking rule (§5): a lay may not take away any other unstarted player's room for
     a first tile. Counted exactly: the most unstarted players who could lay a first tile at
     once must not go down."""
@@ -121,12 +114,12 @@ def blocking_problem(table: Table, seat: int, line_key: LineKey | None, squares:
         return None
     names = [table.names[c.seat] for c in protected]
     if len(names) == 1:
-        return f"that would leave {names[0]} no room to lay the first tile of their line"
-    return ("that would leave " + join_names(names) + " without room for the first tiles of their lines "
-            "(everyone must be able to start their line)")
+        return phrase(N_("that would leave {player} no room to lay the first tile of their line"), player=names[0])
+    return phrase(N_("that would leave {players} without room for the first tiles of their lines (everyone must "
+                     "be able to start their line)"), players=join_names(names))
 
 
-def square_problem(table: Table, seat: int, line: Line, match: int, other: int) -> str | None:
+def square_problem(table: Table, seat: int, line: Line, match: int, other: int) -> Term | None:
     """Problems of a lay that depend only on its squares and line, not on the tile."""
     return (foot_problem(table, seat, line, match, other)
             or reserved_problem(table, line.key, (match, other))
@@ -205,17 +198,17 @@ def lay_table(table: Table, seat: int) -> dict[str, Lay]:
 # ---- free lines (§6) -------------------------------------------------------------------
 
 
-def free_line_problem(table: Table, seat: int) -> str | None:
+def free_line_problem(table: Table, seat: int) -> Term | None:
     """Why `seat` cannot start a free line at all now, or None."""
     me = table.seats[seat]
     if me.restricted:
-        return "you are chicken-footed: you may not start a free line until you lay a tile on your line"
+        return phrase(N_("you are chicken-footed: you may not start a free line until you lay a tile on your line"))
     if not table.lines[seat].tiles:
-        return "start your own line before you start a free line"
+        return phrase(N_("start your own line before you start a free line"))
     if not leader_doubles(table, seat):
         top = table.highest_leader
-        return (f"a free line needs a double higher than {top}:{top}, the highest leader this round, "
-                f"and you have none")
+        return phrase(N_("a free line needs a double higher than {top}:{top}, the highest leader this round, and "
+                         "you have none"), top=top)
     return None
 
 
@@ -295,32 +288,34 @@ def check_spacer(table: Table, seat: int, request: PlaceSpacer) -> PlaceSpacer:
     cannot go there."""
     problem = free_line_problem(table, seat)
     if problem:
-        raise IllegalMove(problem)
+        raise refused(IllegalMove, problem)
     a, b = request.start, request.end
     run = table.grid.line_between(a, b)
     an, bn = table.grid.name(a), table.grid.name(b)
     if run is None:
-        raise IllegalMove(f"the spacer must lie in a straight line: {an} and {bn} are not in one row "
-                          f"or column")
+        raise refuse(IllegalMove, N_("the spacer must lie in a straight line: {a} and {b} are not in one row or "
+                                     "column"), a=an, b=bn)
     if len(run) != SPACER_LENGTH:
-        raise IllegalMove(f"the spacer spans exactly 6 squares; {an} to {bn} is {len(run)}")
+        raise refuse(IllegalMove, N_("the spacer spans exactly 6 squares; {a} to {b} is {count}"), a=an, b=bn,
+                     count=len(run))
     taken = [table.grid.name(s) for s in run if table.occupied[s]]
     if taken:
-        raise IllegalMove(f"the spacer's squares must all be empty: {', '.join(taken)} "
-                          f"{'is' if len(taken) == 1 else 'are'} taken")
+        template = (N_("the spacer's squares must all be empty: {squares} is taken") if len(taken) == 1
+                    else N_("the spacer's squares must all be empty: {squares} are taken"))
+        raise refuse(IllegalMove, template, squares=", ".join(taken))
     starts = spacer_starts(table)
     orders = [(a, b)] if a in starts else []
     if b in starts:
         orders.append((b, a))
     if not orders:
-        raise IllegalMove(f"a spacer must start next to the open end of a living line; neither {an} "
-                          f"nor {bn} is")
+        raise refuse(IllegalMove, N_("a spacer must start next to the open end of a living line; neither {a} nor "
+                                     "{b} is"), a=an, b=bn)
     for start, end in orders:
         if leader_lays(table, seat, (start, end)):
             return PlaceSpacer(start, end)
     far = table.grid.name(orders[0][1])
-    raise IllegalMove(f"no double of yours could start a free line off {far}: there is no room for it "
-                      f"there")
+    raise refuse(IllegalMove, N_("no double of yours could start a free line off {square}: there is no room for it "
+                                 "there"), square=far)
 
 
 # ---- passing (§5) ----------------------------------------------------------------------
@@ -364,34 +359,35 @@ def check_pass(table: Table, seat: int, request: Pass) -> Pass:
     what to type instead."""
     me = table.seats[seat]
     if not me.drew and table.bag:
-        raise IllegalMove("you must draw before you pass: type `draw` first")
+        raise refuse(IllegalMove, N_("you must draw before you pass: type `draw` first"))
     options = pass_moves(table, seat)
     squares = [p.foot for p in options if p.foot is not None]
     if not squares:
         if request.foot is not None:
             if me.dead:
-                raise IllegalMove("your line is dead, so you pass without a foot square: type `pass`")
+                raise refuse(IllegalMove, N_("your line is dead, so you pass without a foot square: type `pass`"))
             if me.footed:
-                raise IllegalMove("you are already chicken-footed: type `pass`")
-            raise IllegalMove("your line has started, so there is no foot square to choose: type `pass`")
+                raise refuse(IllegalMove, N_("you are already chicken-footed: type `pass`"))
+            raise refuse(IllegalMove, N_("your line has started, so there is no foot square to choose: type `pass`"))
         return Pass(None)
     names = ", ".join(table.grid.name(f) for f in squares)
     if request.foot is None:
         if len(squares) == 1:
             return Pass(squares[0])
-        raise IllegalMove(f"passing makes you chicken-footed before your line has started: choose a foot "
-                          f"square next to the leader for your first tile, e.g. `pass {table.grid.name(squares[0])}` "
-                          f"(free: {names})")
+        raise refuse(IllegalMove, N_("passing makes you chicken-footed before your line has started: choose a foot "
+                                     "square next to the leader for your first tile, e.g. `pass {square}` (free: "
+                                     "{squares})"), square=table.grid.name(squares[0]), squares=names)
     if request.foot in squares:
         return Pass(request.foot)
     square = table.grid.name(request.foot)
     if request.foot not in table.grid.leader_surround:
-        reason = f"{square} is not next to the round leader"
+        reason = phrase(N_("{square} is not next to the round leader"), square=square)
     elif table.occupied[request.foot]:
-        reason = f"{square} is taken"
+        reason = phrase(N_("{square} is taken"), square=square)
     elif request.foot in feet(table):
-        reason = f"{square} is already {table.names[feet(table)[request.foot]]}'s foot square"
+        reason = phrase(N_("{square} is already {player}'s foot square"), square=square,
+                        player=table.names[feet(table)[request.foot]])
     else:
-        reason = (f"{square} has no empty square beside it, so you could never lay a tile through it "
-                  f"(leave yourself at least one open square next to the foot)")
-    raise IllegalMove(f"{reason}; choose one of {names}")
+        reason = phrase(N_("{square} has no empty square beside it, so you could never lay a tile through it "
+                           "(leave yourself at least one open square next to the foot)"), square=square)
+    raise refuse(IllegalMove, N_("{reason}; choose one of {squares}"), reason=reason, squares=names)

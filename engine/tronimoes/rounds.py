@@ -6,10 +6,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from engine.core import Event, Outcome
+from engine.core import N_, Event, Outcome, Term, event, join_names, phrase
 from engine.tronimoes.board import HAND_SIZE, Tile
 from engine.tronimoes.lines import mark_dead
-from engine.tronimoes.placement import join_names
 from engine.tronimoes.state import BETWEEN_ROUNDS, LEADER, OVER, PLAYING, Line, Placed, Table
 
 
@@ -53,7 +52,7 @@ def outcome(table: Table) -> Outcome | None:
     return Outcome(scores, winners, table.end_reason)
 
 
-def end_round(table: Table, winner: int | None, how: str) -> list[Event]:
+def end_round(table: Table, winner: int | None, how: Term) -> list[Event]:
     """Close the round: +2 to the winner, everyone else's line dies without penalty."""
     if winner is not None:
         table.seats[winner].score += 2
@@ -64,38 +63,39 @@ def end_round(table: Table, winner: int | None, how: str) -> list[Event]:
     deltas = [s.score - s.round_start_score for s in table.seats]
     totals = [s.score for s in table.seats]
     leader = table.leaders[-1]
-    summary = f"Round {table.round} (led by {leader}:{leader}) is over: {how}"
-    summary += f" (+2 {table.names[winner]})." if winner is not None else "; nobody wins the round."
-    summary += " Totals: " + ", ".join(f"{n} {t}" for n, t in zip(table.names, totals, strict=True)) + "."
+    template = (N_("Round {round} (led by {leader}:{leader}) is over: {how} (+2 {player}). Totals: {totals}.")
+                if winner is not None else
+                N_("Round {round} (led by {leader}:{leader}) is over: {how}; nobody wins the round. Totals: {totals}."))
     table.round_result = {"round": table.round, "leader": leader, "winner": winner, "how": how,
                           "deltas": deltas, "totals": totals}
-    events = [Event("round_end", summary, tuple(range(table.players)),
-                    {**table.round_result, "reaction": "victory"})]
+    events = [event("round_end", template, tuple(range(table.players)), {**table.round_result, "reaction": "victory"},
+                    round=table.round, leader=leader, how=how,
+                    player=table.names[winner] if winner is not None else "",
+                    totals=", ".join(f"{n} {t}" for n, t in zip(table.names, totals, strict=True)))]
     if leader == 0:
-        events += end_game(table, "the 0:0 round is over")
+        events += end_game(table, Term(N_("the 0:0 round is over")))
     else:
         table.phase = BETWEEN_ROUNDS
         for s in table.seats:
             s.ready = s.resigned
-        events.append(Event("between_rounds", "Type `ready` when you want the next round to start.",
+        events.append(event("between_rounds", N_("Type `ready` when you want the next round to start."),
                             waiting_seats(table)))
     return events
 
 
-def end_game(table: Table, reason: str) -> list[Event]:
+def end_game(table: Table, reason: Term) -> list[Event]:
     """The game is over for `reason`; the event names the winners."""
     table.phase = OVER
     table.end_reason = reason
     result = outcome(table)
     assert result is not None
     if not result.winners:
-        text = f"Game over: {reason}."
-    else:
-        best = table.seats[result.winners[0]].score
-        who = join_names([table.names[w] for w in result.winners])
-        verb = "wins" if len(result.winners) == 1 else "share the win"
-        text = f"Game over ({reason}): {who} {verb} with {best}."
-    return [Event("game_end", text, result.winners, result.to_json())]
+        return [event("game_end", N_("Game over: {reason}."), (), result.to_json(), reason=reason)]
+    template = (N_("Game over ({reason}): {players} wins with {score}.") if len(result.winners) == 1
+                else N_("Game over ({reason}): {players} share the win with {score}."))
+    return [event("game_end", template, result.winners, result.to_json(), reason=reason,
+                  players=join_names([table.names[w] for w in result.winners]),
+                  score=table.seats[result.winners[0]].score)]
 
 
 def start_round(table: Table, deck: list[Tile]) -> list[Event]:
@@ -115,8 +115,8 @@ def start_round(table: Table, deck: list[Tile]) -> list[Event]:
     while (found := find_leader(hands, active, previous)) is None:
         for seat in active:
             if not bag:
-                return end_game(table, f"round {number} could not start: the bag ran out while "
-                                       f"everyone drew for a leader")
+                return end_game(table, phrase(N_("round {round} could not start: the bag ran out while everyone "
+                                                 "drew for a leader"), round=number))
             hands[seat].append(bag.pop(0))
         draws += 1
     holder, value = found
@@ -141,11 +141,18 @@ def start_round(table: Table, deck: list[Tile]) -> list[Event]:
     table.highest_leader = value
     table.phase = PLAYING
     table.turn = next_seat(table, holder)
-    note = f" after everyone drew {draws} tile{'s' if draws != 1 else ''}" if draws else ""
-    text = (f"Round {number}: {table.names[holder]} leads with {value}:{value}{note}; "
-            f"{table.names[table.turn]} moves first.")
-    return [Event("round_start", text, (holder,), {"round": number, "leader": value, "holder": holder,
-                                                  "draws": draws})]
+    if not draws:
+        template = N_("Round {round}: {leader} leads with {tile}; {player} moves first.")
+    elif draws == 1:
+        template = N_("Round {round}: {leader} leads with {tile} after everyone drew {count} tile; "
+                      "{player} moves first.")
+    else:
+        template = N_("Round {round}: {leader} leads with {tile} after everyone drew {count} tiles; "
+                      "{player} moves first.")
+    return [event("round_start", template, (holder,), {"round": number, "leader": value, "holder": holder,
+                                                      "draws": draws},
+                  round=number, leader=table.names[holder], tile=f"{value}:{value}", count=draws,
+                  player=table.names[table.turn])]
 
 
 def find_leader(hands: Mapping[int, list[Tile]], seats: list[int], previous: int) -> tuple[int, int] | None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Mapping
-from typing import Any, Self
+from typing import Any, ClassVar, Self
 
 from engine.core import N_, Event, Game, GameOptions, IllegalMove, NotYourTurn, Outcome, register
 from engine.tronix import notation, position, teams
@@ -61,6 +61,15 @@ class Tronix(Game):
     summary = SUMMARY
     notation_help = NOTATION_HELP
     verbs = notation.VERBS
+    notation_words: ClassVar[Mapping[str, Mapping[str, str]]] = {"es": notation.SPANISH}
+    command_help: ClassVar[Mapping[str, str]] = {
+        "draw": N_("Tronix has no drawing: every card is dealt at the start. Place one like `play 1,0 NE`."),
+        "pass": N_("Tronix has no passing: place a card (`play 1,0 NE`), or in God Mode move or turn one."),
+        "skip": N_("Tronix has no skip: place a card (`play 1,0 NE`), or in God Mode move or turn one.")}
+    example_moves = ("play 1,0 NE", "move 1,0 to 2,1 SW")
+
+    def example_move(self) -> str:
+        return self.example_moves[1] if self.phase == GOD else self.example_moves[0]
     options: TronixOptions
 
     team_names = (N_("green"), N_("pink"))

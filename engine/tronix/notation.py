@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from engine.core import N_, NotationError
+from engine.core import N_, NotationError, Term
 from engine.tronix.cards import KINDS, Cell, read_pattern
 
 PLAY_WORDS = {"play", "place", "put", "poner", "pon", "colocar", "coloca", "jugar", "juega"}
@@ -21,8 +21,9 @@ TURN_WORDS = {"turn", "flip", "rotate", "girar", "gira", "voltear", "rotar"}
 TO_WORDS = {"to", "a", "->", "hacia"}
 VERBS = frozenset(PLAY_WORDS | MOVE_WORDS | TURN_WORDS | TO_WORDS | set(KINDS)
                   | {"ne", "se", "sw", "nw", "ns", "ew", "no", "so", "eo", "sn", "we", "oe", "en", "es", "ws", "wn"})
-EXAMPLES = N_("`play 1,0 NE`, `move 1,0 to 2,1 SW` or `turn 1,0 SW` (in Spanish `poner 1,0 NE`, "
-              "`mover 1,0 a 2,1 SO`, `girar 1,0 SO`)")
+EXAMPLES = Term(N_("`play 1,0 NE`, `move 1,0 to 2,1 SW` or `turn 1,0 SW`"))
+SPANISH = {"play": "poner", "move": "mover", "to": "a", "turn": "girar", "SW": "SO", "NW": "NO", "EW": "EO"}
+"""The canonical notation's words as a Spanish table types them (both are read)."""
 _CELL = re.compile(r"^\(?(-?\d{1,3}),(-?\d{1,3})\)?$")
 
 

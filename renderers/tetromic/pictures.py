@@ -22,6 +22,7 @@ from renderers.common import (
     HIGHLIGHT,
     INK,
     MUTED,
+    N_,
     PAPER,
     RGB,
     WHITE,
@@ -29,6 +30,7 @@ from renderers.common import (
     encode_png,
     hatch_tile,
     mix,
+    say,
 )
 from renderers.text import draw_lines, draw_text, fit_name, fit_text, leading, text_width, wrap_text
 
@@ -108,10 +110,16 @@ def _title(view: Mapping[str, Any], deadline: float | None, winners: tuple[int, 
     seats = view["seats"]
     won = list(winners) if winners is not None else [view["winner"]] if view.get("winner") is not None else None
     if won is not None:
-        names = " and ".join(fit_text(str(seats[w]["name"]), TITLE, 260, bold=True) for w in won) or "Nobody"
-        return f"Tetromic · game over · {names} win{'s' if len(won) == 1 else ''}"
-    title = f"Tetromic · phase {view['phase']} · first to level {view['target_level']} wins"
-    return title + (f" · phase ends {deadline_text(deadline)}" if deadline is not None else "")
+        names = ", ".join(fit_text(str(seats[w]["name"]), TITLE, 260, bold=True) for w in won)
+        if not names:
+            return "Tetromic · " + say(N_("Game over · nobody wins"))
+        return "Tetromic · " + say(N_("Game over · {players} wins") if len(won) == 1 else
+                                   N_("Game over · {players} win")).format(players=names)
+    title = "Tetromic · " + say(N_("phase {phase} · first to level {level} wins")).format(
+        phase=view["phase"], level=view["target_level"])
+    if deadline is not None:
+        title += " · " + say(N_("phase ends {when}")).format(when=deadline_text(deadline))
+    return title
 
 
 def board_image(view: Mapping[str, Any], viewer: int | None = None, deadline: float | None = None, *,
@@ -129,8 +137,9 @@ def board_image(view: Mapping[str, Any], viewer: int | None = None, deadline: fl
 
 def _status(info: Mapping[str, Any], seat: int, winners: tuple[int, ...] | None) -> str:
     if winners is not None:
-        return "winner" if seat in winners else "final"
-    return "out" if info["resigned"] else "drew" if info["drew"] else "done" if info["done"] else "to draw"
+        return say(N_("winner") if seat in winners else N_("final"))
+    return say(N_("out") if info["resigned"] else N_("drew") if info["drew"] else N_("done") if info["done"]
+               else N_("to draw"))
 
 
 def _panel(image: Image.Image, view: Mapping[str, Any], seat: int, at: Layout, place: int, *, framed: bool,
@@ -186,7 +195,7 @@ def _hand_strip(image: Image.Image, left: int, top: int, width: int, count: int)
     """The hand under a board: one blank tetromino icon per piece held (as many as fit), and
     the count."""
     draw = ImageDraw.Draw(image)
-    label = f"hand: {count}" if count else "hand: empty"
+    label = say(N_("hand: {count}")).format(count=count) if count else say(N_("hand: empty"))
     room = width - 8 - text_width(label, SMALL)
     step = 2 * HIDDEN_ICON + 4
     shown = min(count, max(0, room // step))
@@ -214,8 +223,8 @@ def hand_image(view: Mapping[str, Any], *, over: bool = False) -> Image.Image:
     playable = set(view.get("playable", []))
     kinds = [k for k in "IOLST" if held.get(k)]
     width = max(360, 24 + len(kinds) * 110)
-    title = f"Your pieces · {sum(held.values())}" if kinds else \
-        "You hold no pieces" if over else "You hold no pieces: `draw` once a phase"
+    title = say(N_("Your pieces · {count}")).format(count=sum(held.values())) if kinds else \
+        say(N_("You hold no pieces") if over else N_("You hold no pieces: `draw` once a phase"))
     lines = wrap_text(title, 18, width - 28, bold=True, lines=3)
     top = 8 + len(lines) * leading(18) + 6
     image = Image.new("RGB", (width, top + 110), PAPER)

@@ -5,8 +5,10 @@ from __future__ import annotations
 
 from typing import Any
 
-LEGEND = ("Each board: `.` off, I O L S T the kind that covered a cell; x along the bottom, y up the left; "
-          "▶ players the phase waits for.")
+from renderers.common import N_, say
+
+LEGEND = N_("Each board: `.` off, I O L S T the kind that covered a cell; x along the bottom, y up the left; "
+            "▶ players the phase waits for.")
 _COLOURS = {"I": "\x1b[36m", "O": "\x1b[33m", "L": "\x1b[31m", "S": "\x1b[32m", "T": "\x1b[35m"}
 _RESET = "\x1b[0m"
 
@@ -32,7 +34,8 @@ def text(game: Any, colour: bool = False) -> str:
         for parts in zip(*group, strict=True):
             out.append("   ".join(p.ljust(width * 2 + 3) if not colour else p for p in parts).rstrip())
         out.append("")
-    status = f"Phase {view['phase']} · first to level {view['target_level']} wins"
+    status = say(N_("Phase {phase} · first to level {level} wins")).format(phase=view["phase"],
+                                                                          level=view["target_level"])
     if view.get("winner") is not None:
-        status = f"{view['seats'][view['winner']]['name']} has won"
+        status = say(N_("{player} has won")).format(player=view["seats"][view["winner"]]["name"])
     return "\n".join([*out, status])

@@ -20,6 +20,7 @@ from renderers.common import (
     HIGHLIGHT,
     INK,
     MUTED,
+    N_,
     PAPER,
     RGB,
     WHITE,
@@ -147,7 +148,8 @@ def score_places(view: Mapping[str, Any], width: int, top: float = 48.0) -> list
     outcome = view.get("outcome")
     for index, seat in enumerate(view["seats"]):
         bold = index in outcome["winners"] if outcome else index == view.get("turn")
-        rest = f": {seat['score']}" + (" (left)" if seat["resigned"] else f" · {seat['hand_size']} tiles")
+        rest = f": {seat['score']}" + (" " + say(N_("(left)")) if seat["resigned"] else " · " + say(
+            N_("{count} tile") if seat["hand_size"] == 1 else N_("{count} tiles")).format(count=seat["hand_size"]))
         if outcome and index in outcome["winners"]:
             rest += " ★"
         label = fit_name(str(seat["name"]), rest, SCORE, NAME_ROOM + text_width(rest, SCORE, bold=bold), bold=bold)
@@ -235,20 +237,27 @@ def _header_texts(view: Mapping[str, Any], deadline: float | None) -> tuple[str,
     seats = view["seats"]
     outcome = view.get("outcome")
     if outcome:
-        names = " and ".join(fit_text(str(seats[w]["name"]), TITLE, NAME_ROOM, bold=True)
-                             for w in outcome["winners"]) or "Nobody"
-        title = f"Game over · {names} win{'s' if len(outcome['winners']) == 1 else ''}"
-        return title, f"Final scores above · {outcome['reason']}" if outcome.get("reason") else "Final scores above"
+        names = ", ".join(fit_text(str(seats[w]["name"]), TITLE, NAME_ROOM, bold=True) for w in outcome["winners"])
+        title = (say(N_("Game over · nobody wins")) if not names else
+                 say(N_("Game over · {players} wins") if len(outcome["winners"]) == 1 else
+                     N_("Game over · {players} win")).format(players=names))
+        final = say(N_("Final scores above"))
+        return title, f"{final} · {say(outcome['reason'])}" if outcome.get("reason") else final
     mover = seats[view["turn"]]
-    title = f"Round {view['round']} · {fit_text(str(mover['name']), TITLE, NAME_ROOM, bold=True)} to play"
+    title = say(N_("Round {round} · {player} to play")).format(
+        round=view["round"], player=fit_text(str(mover["name"]), TITLE, NAME_ROOM, bold=True))
     if view.get("opening"):
-        title += f": opens with {' or '.join(view['opening'])}"
+        opening = list(view["opening"])
+        tiles = opening[0] if len(opening) == 1 else say(N_("{a} or {b}")).format(a=", ".join(opening[:-1]),
+                                                                                     b=opening[-1])
+        title += say(N_(": opens with {tiles}")).format(tiles=tiles)
     elif mover["drawn"]:
-        title += f" (drew {mover['drawn']})"
-    stage = f"Well: {view['well_size']} tiles · type a tile and a numbered spot: 1-2-2 at 7"
+        title += say(N_(" (drew {count})")).format(count=mover["drawn"])
+    stage = say(N_("Well: {count} tiles · type a tile and a numbered spot: 1-2-2 at 7")).format(count=view["well_size"])
     if deadline is not None:
-        stage = f"Well: {view['well_size']} · {fit_text(str(mover['name']), STAGE, NAME_ROOM)} must play by " \
-                f"{deadline_text(deadline)}"
+        stage = say(N_("Well: {count} · {player} must play by {when}")).format(
+            count=view["well_size"], player=fit_text(str(mover["name"]), STAGE, NAME_ROOM),
+            when=deadline_text(deadline))
     return title, stage
 
 
@@ -293,16 +302,16 @@ def hand_image(view: Mapping[str, Any], seat: int) -> Image.Image:
     rows = max(1, math.ceil(len(tiles) / per_row))
     width = max(MIN_WIDTH, 24 + per_row * (SIDE + 24))
     me = view["seats"][seat]
-    status = f"Your tiles ({len(tiles)}) · score {me['score']}"
+    status = say(N_("Your tiles ({count}) · score {score}")).format(count=len(tiles), score=me["score"])
     if view.get("turn") == seat and not view.get("outcome"):
-        status += " · your turn" + (": yellow tiles fit" if playable else ": nothing fits (draw)")
+        status += say(N_(" · your turn: yellow tiles fit") if playable else N_(" · your turn: nothing fits (draw)"))
     lines = wrap_text(status, 18, width - 24, bold=True, lines=3)
     top = 10 + leading(18) * len(lines) + 10
     image = Image.new("RGB", (width, top + rows * (int(HEIGHT) + 40)), PAPER)
     draw = ImageDraw.Draw(image)
     draw_lines(image, 12, 10, lines, 18, INK, bold=True)
     if not tiles:
-        draw_text(image, (12, top + 12), "No tiles left.", 16, MUTED, anchor="lm")
+        draw_text(image, (12, top + 12), say(N_("No tiles left.")), 16, MUTED, anchor="lm")
     for index, name in enumerate(tiles):
         row, column = divmod(index, per_row)
         x0 = 24 + column * (SIDE + 24)

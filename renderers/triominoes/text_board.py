@@ -7,13 +7,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from renderers.common import N_, say
 from renderers.triominoes.pictures import shown
 
 WIDTH = 8
 _HALO, _SPOT, _RESET = "\x1b[1;33m", "\x1b[36m", "\x1b[0m"
 
-LEGEND = ("`^0-1-2` a tile pointing up (apex, bottom-right, bottom-left), `v2-1-2` pointing down (top-left, "
-          "top-right, bottom), `(7)` spot 7 (`1-2-2 at 7`), `*` the last tile; a cell is rRcC, as labelled.")
+LEGEND = N_("`^0-1-2` a tile pointing up (apex, bottom-right, bottom-left), `v2-1-2` pointing down (top-left, "
+            "top-right, bottom), `(7)` spot 7 (`1-2-2 at 7`), `*` the last tile; a cell is rRcC, as labelled.")
 
 
 def _cell(text: str) -> tuple[int, int]:
@@ -34,7 +35,7 @@ def text(game: Any, colour: bool = False) -> str:
     for number, spot in enumerate(spots, start=1):
         mark = f"({number})"
         cells[_cell(spot)] = f"{_SPOT}{mark}{_RESET}" if colour else mark
-    lines = [banner] if banner else []
+    lines = [say(banner)] if banner else []
     if cells:
         rows = [r for r, _ in cells]
         columns = [c for _, c in cells]
@@ -57,8 +58,13 @@ def _status(view: Mapping[str, Any]) -> str:
     scores = ", ".join(f"{s['name']} {s['score']}" for s in seats)
     outcome = view.get("outcome")
     if outcome:
-        winners = " and ".join(seats[w]["name"] for w in outcome["winners"]) or "nobody"
-        return f"Game over: {winners} · scores {scores}"
+        if not outcome["winners"]:
+            return say(N_("Game over: nobody wins · scores {scores}")).format(scores=scores)
+        winners = ", ".join(seats[w]["name"] for w in outcome["winners"])
+        return say(N_("Game over: {players} · scores {scores}")).format(players=winners, scores=scores)
     mover = seats[view["turn"]]["name"]
-    opening = f" (opens with {' or '.join(view['opening'])})" if view.get("opening") else ""
-    return f"Round {view['round']} · {mover} to play{opening} · well {view['well_size']} · scores {scores}"
+    if view.get("opening"):
+        return say(N_("Round {round} · {player} to play (opens with {tiles}) · well {well} · scores {scores}")).format(
+            round=view["round"], player=mover, tiles=" / ".join(view["opening"]), well=view["well_size"], scores=scores)
+    return say(N_("Round {round} · {player} to play · well {well} · scores {scores}")).format(
+        round=view["round"], player=mover, well=view["well_size"], scores=scores)

@@ -21,6 +21,7 @@ from renderers.common import (
     HIGHLIGHT,
     INK,
     MUTED,
+    N_,
     PAPER,
     RGB,
     WHITE,
@@ -29,6 +30,7 @@ from renderers.common import (
     encode_png,
     hatch_tile,
     palette_image,
+    say,
 )
 from renderers.text import draw_lines, draw_text, fit_text, leading, text_width, wrap_text
 from renderers.tromino_go.text_board import shown
@@ -186,19 +188,24 @@ def _header_texts(view: Mapping[str, Any], deadline: float | None) -> tuple[str,
     """The title and the stage line, names shortened."""
     names = view["names"]
     if view.get("winner") is not None:
-        return f"{_name(names[view['winner']], TITLE)} wins the game", "Game over"
-    stage = f"turn {view['t'] + 1} · " + ("moving phase: points ×2" if view["phase"] == "moving" else
-                                         f"{view['placed']}/30 placed")
-    title = f"Round {view['round']} · {_name(names[view['mover']], TITLE)} plays {view['letter']}"
+        title = say(N_("{player} wins the game")).format(player=_name(names[view["winner"]], TITLE))
+        return title, say(N_("Game over"))
+    stage = say(N_("turn {count}")).format(count=view["t"] + 1) + " · " + (
+        say(N_("moving phase: points ×2")) if view["phase"] == "moving" else
+        say(N_("{count}/30 placed")).format(count=view["placed"]))
+    title = say(N_("Round {round} · {player} plays {letter}")).format(
+        round=view["round"], player=_name(names[view["mover"]], TITLE), letter=view["letter"])
     if view.get("passes"):
-        stage += f" · {view['passes']} pass{'es' if view['passes'] != 1 else ''} in a row"
+        stage += " · " + say(N_("{count} pass in a row") if view["passes"] == 1 else
+                             N_("{count} passes in a row")).format(count=view["passes"])
     moving = view["phase"] == "moving"
     if deadline is not None:
-        stage += f" · {_name(names[view['mover']], STAGE, bold=moving)} must play by {deadline_text(deadline)}"
+        stage += " · " + say(N_("{player} must play by {when}")).format(
+            player=_name(names[view["mover"]], STAGE, bold=moving), when=deadline_text(deadline))
     else:
-        stage += " · 7 TGpoints win"
+        stage += " · " + say(N_("7 TGpoints win"))
     if moving:
-        stage += " · dots: movable"
+        stage += " · " + say(N_("dots: movable"))
     return title, stage
 
 
@@ -206,7 +213,7 @@ def _side_labels(view: Mapping[str, Any]) -> list[str]:
     """Each seat's label in the header, in seat order: name, TGpoints, and the winner's mark."""
     labels = []
     for seat, (name, points) in enumerate(zip(view["names"], view["points"], strict=True)):
-        score = f": {points} TGpoint{'s' if points != 1 else ''}"
+        score = ": " + say(N_("{count} TGpoint") if points == 1 else N_("{count} TGpoints")).format(count=points)
         labels.append(_name(name, SIDE) + score + (" ★ winner" if seat == view.get("winner") else ""))
     return labels
 
@@ -261,19 +268,22 @@ def hand_image(view: Mapping[str, Any], seat: int) -> Image.Image:
     names, points = view["names"], view["points"]
     other = _name(names[1 - seat], 15, bold=False)
     capitals = seat == view["first"]
-    side = "capitals (A B C), blue" if capitals else "lower case (a b c), orange"
+    side = say(N_("You play capitals (A B C), blue") if capitals else N_("You play lower case (a b c), orange"))
     if view.get("winner") is not None:
-        status = "You won the game" if view["winner"] == seat else "The game is over"
+        status = say(N_("You won the game") if view["winner"] == seat else N_("The game is over"))
     elif view["mover"] == seat:
-        status = f"Your turn: play {view['letter']}" if view["phase"] == "placing" else \
-            f"Your turn: move one of your {view['letter']} trominoes"
+        status = say(N_("Your turn: play {letter}") if view["phase"] == "placing" else
+                     N_("Your turn: move one of your {letter} trominoes")).format(letter=view["letter"])
     else:
-        status = f"{_name(names[view['mover']], 16, bold=False)} plays {view['letter']}"
-    score = f"Round {view['round']} · TGpoints: you {points[seat]}, {other} {points[1 - seat]} (7 win)"
+        status = say(N_("{player} plays {letter}")).format(player=_name(names[view["mover"]], 16, bold=False),
+                                                           letter=view["letter"])
+    score = say(N_("Round {round} · TGpoints: you {mine}, {player} {theirs} (7 win)")).format(
+        round=view["round"], mine=points[seat], player=other, theirs=points[1 - seat])
     offers = [c["points"] for c in view.get("concessions", ()) if c["seat"] != seat and view.get("winner") is None]
-    offer = f"{other} concedes {max(offers)}: `accept` to take it" if offers else ""
+    offer = say(N_("{player} concedes {count}: `accept` to take it")).format(player=other, count=max(offers)) \
+        if offers else ""
     room = MIN_WIDTH - 76
-    blocks = [(wrap_text(f"You play {side}", 18, room, bold=True), 18, INK, True),
+    blocks = [(wrap_text(side, 18, room, bold=True), 18, INK, True),
               (wrap_text(status, 16, room), 16, INK, False)]
     under = [(wrap_text(score, 15, MIN_WIDTH - 24), 15, MUTED, False),
              (wrap_text(offer, 14, MIN_WIDTH - 24), 14, MUTED, False)]

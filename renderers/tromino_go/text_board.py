@@ -8,11 +8,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from renderers.common import N_, say
+
 _CAPITALS, _LOWER, _DEAD, _HALO, _DIM, _RESET = ("\x1b[1;34m", "\x1b[1;33m", "\x1b[1;31m", "\x1b[7m", "\x1b[2m",
                                                 "\x1b[0m")
 
-LEGEND = ("`.` empty, `~` No Man's Land (enclosed empty cells), letters the trominoes (capitals: the player "
-          "who started the round), `*A` a surrounded tromino.")
+LEGEND = N_("`.` empty, `~` No Man's Land (enclosed empty cells), letters the trominoes (capitals: the player "
+            "who started the round), `*A` a surrounded tromino.")
 
 
 def shown(view: Mapping[str, Any]) -> Mapping[str, Any]:
@@ -34,19 +36,21 @@ def text(game: Any, colour: bool = False) -> str:
     xs = [x for x, _ in cells] or [0]
     ys = [y for _, y in cells] or [0]
     low_x, high_x, low_y, high_y = min(xs) - 1, max(xs) + 1, min(ys) - 1, max(ys) + 1
-    lines = [f"Ended: {grid['result']}"] if grid is not view else []
+    lines = [say(N_("Ended: {result}")).format(result=say(grid["result"]))] if grid is not view else []
     for y in range(high_y, low_y - 1, -1):
         row = "".join(_square(cells, nml, last, (x, y), colour) for x in range(low_x, high_x + 1))
         lines.append(f"{y:>4}{row}")
     lines.append("    " + "".join(f"{x:>3}" for x in range(low_x, high_x + 1)))
     names, points = view["names"], view["points"]
     if view.get("winner") is not None:
-        lines.append(f"{names[view['winner']]} wins the game · TGpoints {names[0]} {points[0]}, "
-                     f"{names[1]} {points[1]}")
+        lines.append(say(N_("{player} wins the game · TGpoints {totals}")).format(
+            player=names[view["winner"]], totals=f"{names[0]} {points[0]}, {names[1]} {points[1]}"))
         return "\n".join(lines)
-    stage = "moving ×2" if view["phase"] == "moving" else f"{view['placed']}/30 placed"
-    lines.append(f"Round {view['round']} · {names[view['mover']]} plays {view['letter']} · {stage} · "
-                 f"TGpoints {names[0]} {points[0]}, {names[1]} {points[1]}")
+    stage = say(N_("moving ×2")) if view["phase"] == "moving" else say(N_("{count}/30 placed")).format(
+        count=view["placed"])
+    lines.append(say(N_("Round {round} · {player} plays {letter} · {stage} · TGpoints {totals}")).format(
+        round=view["round"], player=names[view["mover"]], letter=view["letter"], stage=stage,
+        totals=f"{names[0]} {points[0]}, {names[1]} {points[1]}"))
     return "\n".join(lines)
 
 

@@ -12,7 +12,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from renderers.common import DEAD, HIGHLIGHT, INK, MUTED, PAPER, RGB, seat_colour
+from renderers.common import DEAD, HIGHLIGHT, INK, MUTED, N_, PAPER, RGB, say, seat_colour
 from renderers.dominoes import paste_tile
 from renderers.glyphs import badge, framed_picture
 from renderers.text import draw_text, drawable, fit_name, fit_text, text_width, wrap_text
@@ -40,8 +40,9 @@ def seat_name(view: View, seat: int, size: int = TEXT, *, bold: bool = False) ->
     return fit_text(drawable(str(view["seats"][seat]["name"]), f"P{seat + 1}"), size, NAME_ROOM, bold=bold)
 
 
-def _plural(count: int, word: str) -> str:
-    return f"{count} {word}" if count == 1 else f"{count} {word}s"
+def _tiles(count: int) -> str:
+    """"1 tile", "3 tiles", in the table's language."""
+    return say(N_("{count} tile") if count == 1 else N_("{count} tiles")).format(count=count)
 
 
 def _signed(value: int) -> str:
@@ -67,7 +68,8 @@ class Header:
         self.status = wrap_text(self._status_line(), TEXT, width - 2 * PAD, bold=True, lines=4)
         self.title = self._title()
         self.turn: int | None = view.get("turn")
-        self.turn_words = f"{seat_name(view, self.turn, TITLE, bold=True)} to move" if self.turn is not None else ""
+        self.turn_words = say(N_("{player} to move")).format(player=seat_name(view, self.turn, TITLE, bold=True)) \
+            if self.turn is not None else ""
         turn_width = TURN_BADGE + 10 + text_width(self.turn_words, TITLE, bold=True)
         self.turn_inline = text_width(self.title, TITLE, bold=True) + 30 + turn_width <= width - 2 * PAD
         self.height = (PAD + TITLE + 12 + LINE * len(self.status)
@@ -81,8 +83,8 @@ class Header:
         leader = view["leaders"][-1] if view["leaders"] else None
         title = f"Round {view['round']}"
         if leader is not None:
-            title += f"  ·  leader {leader}:{leader}"
-        return title + f"  ·  {_plural(view['bag_size'], 'tile')} in the bag"
+            title += "  ·  " + say(N_("leader {tile}")).format(tile=f"{leader}:{leader}")
+        return title + "  ·  " + say(N_("{tiles} in the bag")).format(tiles=_tiles(view["bag_size"]))
 
     def _status_line(self) -> str:
         view = self.view
@@ -91,21 +93,21 @@ class Header:
         if outcome:
             winners = outcome.get("winners") or []
             if not winners:
-                return f"Game over: {drawable(outcome.get('reason', ''), '')}."
+                return say(N_("Game over: {reason}.")).format(reason=drawable(say(outcome.get("reason", "")), ""))
             names = _join([seat_name(view, w, bold=True) for w in winners])
             best = view["seats"][winners[0]]["score"]
-            verb = "wins" if len(winners) == 1 else "share the win"
-            return f"Game over: {names} {verb} with {best}."
+            return say(N_("Game over: {players} wins with {score}.") if len(winners) == 1 else
+                       N_("Game over: {players} share the win with {score}.")).format(players=names, score=best)
         if view["phase"] != "playing" and result:
             winner = result.get("winner")
-            how = drawable(str(result.get("how", "")), "")
-            text = f"Round {result['round']} is over: {how}"
-            text += " (+2)." if winner is not None else "."
+            how = drawable(say(result.get("how", "")), "")
+            text = say(N_("Round {round} is over: {how} (+2).") if winner is not None else
+                       N_("Round {round} is over: {how}.")).format(round=result["round"], how=how)
             waiting = [seat_name(view, s, bold=True) for s in view.get("to_move", [])]
             if len(waiting) == self.seats:
-                text += f" Type ready to start round {view['round'] + 1}."
+                text += " " + say(N_("Type ready to start round {round}.")).format(round=view["round"] + 1)
             elif waiting:
-                text += f" Waiting for {_join(waiting)} to type ready."
+                text += " " + say(N_("Waiting for {players} to type ready.")).format(players=_join(waiting))
             return text
         return ""
 
@@ -113,31 +115,39 @@ class Header:
         view = self.view
         last = view.get("last")
         if not last:
-            return "No move yet this round."
+            return say(N_("No move yet this round."))
         who = seat_name(view, last["seat"])
         kind = last["kind"]
         squares = last.get("squares") or []
         if kind == "lay":
             entry = next((e for e in reversed(view["board"]) if e["at"] == squares), None)
-            tile = entry["tile"] if entry else "a tile"
-            where = ""
+            tile = entry["tile"] if entry else say(N_("a tile"))
+            template = N_("Last move: {player} laid {tile} at {squares}.")
+            line: Any = None
             if entry:
                 line = entry["line"]
                 if isinstance(line, str):
-                    where = f" starting free line {line[4:]}" if _first_of(view, entry) else f" on free line {line[4:]}"
+                    template = (N_("Last move: {player} laid {tile} at {squares} starting free line {line}.")
+                                if _first_of(view, entry) else
+                                N_("Last move: {player} laid {tile} at {squares} on free line {line}."))
+                    line = line[4:]
                 elif line != last["seat"]:
-                    where = f" on {seat_name(view, line)}'s line"
-            return f"Last move: {who} laid {tile} at {'-'.join(squares)}{where}."
+                    template = N_("Last move: {player} laid {tile} at {squares} on {line}'s line.")
+                    line = seat_name(view, line)
+            return say(template).format(player=who, tile=tile, squares="-".join(squares), line=line)
         if kind == "draw":
-            return f"Last move: {who} drew a tile."
+            return say(N_("Last move: {player} drew a tile.")).format(player=who)
         if kind == "pass":
             footed = view["seats"][last["seat"]]["footed"]
-            foot = f" and is chicken-footed, foot square {squares[0]}" if squares else (
-                " and is chicken-footed" if footed else "")
-            return f"Last move: {who} passed{foot}."
+            if squares:
+                return say(N_("Last move: {player} passed and is chicken-footed, foot square {square}.")).format(
+                    player=who, square=squares[0])
+            return say(N_("Last move: {player} passed and is chicken-footed.") if footed else
+                       N_("Last move: {player} passed.")).format(player=who)
         if kind == "spacer":
-            return f"Last move: {who} laid the spacer {squares[0]}-{squares[1]}; a free line starts off {squares[1]}."
-        return f"Last move: {who} {kind}."
+            return say(N_("Last move: {player} laid the spacer {a}-{b}; a free line starts off {b}.")).format(
+                player=who, a=squares[0], b=squares[1])
+        return f"{who}: {kind}."
 
     # ---- drawing ---------------------------------------------------------------------
 
@@ -203,18 +213,19 @@ class Header:
         text_left = left + 10 + size + 10
         score = f"{info['score']} pt" if abs(info["score"]) == 1 else f"{info['score']} pts"
         score_width = text_width(score, TEXT, bold=True)
-        name = seat_name(self.view, seat) + (" (you)" if seat == self.you else "")
+        name = seat_name(self.view, seat) + (" " + say(N_("(you)")) if seat == self.you else "")
         name_colour = INK if not gone else MUTED
         name = fit_text(name, TEXT, right - text_left - score_width - 24, bold=True)
         row1 = top + 10 + size // 2
         draw_text(image, (text_left, row1), name, TEXT, name_colour, anchor="lm", bold=True)
         draw_text(image, (right - 12, row1), score, TEXT, name_colour, anchor="rm", bold=True)
         row2 = bottom - 12 - TEXT // 2
-        details = _plural(info["hand_size"], "tile")
+        details = _tiles(info["hand_size"])
         if info.get("round_score"):
-            details += f" · round {_signed(info['round_score'])}"
+            details += " · " + say(N_("round {score}")).format(score=_signed(info["round_score"]))
         state, state_colour = self._state(seat, info)
-        state_width = text_width(state, TEXT - 2, bold=True) if state else 0
+        shown_state = say(state) if state else ""
+        state_width = text_width(shown_state, TEXT - 2, bold=True) if state else 0
         foot_room = 0
         if state == "footed" and self.view["phase"] == "playing":
             foot_room = 34
@@ -223,28 +234,28 @@ class Header:
         draw_text(image, (left + 12, row2), fit_text(details, TEXT - 2, right - left - 36 - state_width - foot_room),
                   TEXT - 2, MUTED if gone else INK, anchor="lm")
         if state:
-            draw_text(image, (right - 12, row2), state, TEXT - 2, state_colour, anchor="rm", bold=True)
+            draw_text(image, (right - 12, row2), shown_state, TEXT - 2, state_colour, anchor="rm", bold=True)
 
     def _state(self, seat: int, info: Mapping[str, Any]) -> tuple[str, RGB]:
         """A word for the seat's state: left, dead, footed, not started, ready..."""
         view = self.view
         outcome = view.get("outcome")
         if outcome and seat in (outcome.get("winners") or []):
-            return "winner", INK
+            return N_("winner"), INK
         if info.get("resigned"):
-            return "left", MUTED
+            return N_("left"), MUTED
         if view["phase"] == "between rounds":
             if info.get("ready"):
-                return "ready", INK
+                return N_("ready"), INK
             result = view.get("round_result") or {}
-            return ("winner", INK) if result.get("winner") == seat else ("", INK)
+            return (N_("winner"), INK) if result.get("winner") == seat else ("", INK)
         if info["dead"]:
-            return "dead", MUTED
+            return N_("dead"), MUTED
         if info["footed"]:
-            return "footed", INK
+            return N_("footed"), INK
         line = next((ln for ln in view["lines"] if ln["line"] == seat), None)
         if line is not None and not line["started"]:
-            return "not started", MUTED
+            return N_("not started"), MUTED
         return "", INK
 
 
@@ -256,7 +267,7 @@ def _first_of(view: View, entry: Mapping[str, Any]) -> bool:
 def _join(names: list[str]) -> str:
     if len(names) <= 1:
         return "".join(names)
-    return ", ".join(names[:-1]) + " and " + names[-1]
+    return say(N_("{names} and {last}")).format(names=", ".join(names[:-1]), last=names[-1])
 
 
 # ---------------------------------------------------------------------------------------------
@@ -288,18 +299,20 @@ def _hand_note(view: View, tiles: list[str], playable: set[str]) -> str:
     seat = int(view["seat"])
     count = sum(1 for t in tiles if t in playable)
     if not tiles:
-        return "No tiles in hand."
+        return say(N_("No tiles in hand."))
     if view["phase"] != "playing":
-        return "The round is over."
+        return say(N_("The round is over."))
     turn = view.get("turn")
     if turn == seat:
         if count:
-            return f"Your turn: {_plural(count, 'tile')} {'fits' if count == 1 else 'fit'} (highlighted)."
-        return "Your turn: nothing fits, so draw or pass."
-    waiting = f"{seat_name(view, turn)}'s turn." if turn is not None else ""
+            return say(N_("Your turn: {count} tile fits (highlighted).") if count == 1 else
+                       N_("Your turn: {count} tiles fit (highlighted).")).format(count=count)
+        return say(N_("Your turn: nothing fits, so draw or pass."))
+    waiting = say(N_("{player}'s turn.")).format(player=seat_name(view, turn)) if turn is not None else ""
     if count:
-        return f"{waiting} {count} of yours {'fits' if count == 1 else 'fit'} now (highlighted)."
-    return f"{waiting} Nothing of yours fits now."
+        return waiting + " " + say(N_("{count} of yours fits now (highlighted).") if count == 1 else
+                                   N_("{count} of yours fit now (highlighted).")).format(count=count)
+    return waiting + " " + say(N_("Nothing of yours fits now."))
 
 
 def draw_hand(view: View) -> Image.Image:
@@ -319,7 +332,8 @@ def draw_hand(view: View) -> Image.Image:
     draw = ImageDraw.Draw(image)
     sprite = badge(str(seat + 1), seat_colour(seat), TURN_BADGE, ring=INK)
     image.paste(sprite, (PAD, PAD - 3), sprite)
-    title = fit_name(seat_name(view, seat, TITLE, bold=True), f"'s hand: {_plural(len(tiles), 'tile')}", TITLE,
+    title = fit_name(seat_name(view, seat, TITLE, bold=True), say(N_("'s hand: {tiles}")).format(
+        tiles=_tiles(len(tiles))), TITLE,
                      width - 2 * PAD - TURN_BADGE - 10, bold=True)
     draw_text(image, (PAD + TURN_BADGE + 10, PAD + TITLE // 2), title, TITLE, INK, anchor="lm", bold=True)
     for index, line in enumerate(note):

@@ -11,13 +11,14 @@ from typing import Any
 
 from engine import Game
 from engine.tronimoes.board import Grid, column_letter
+from renderers.common import N_, say
 
 _COLOURS = ["\x1b[34m", "\x1b[31m", "\x1b[36m", "\x1b[35m", "\x1b[33m", "\x1b[32m"]
 _DIM, _BOLD, _RESET, _YELLOW_BG = "\x1b[2m", "\x1b[1m", "\x1b[0m", "\x1b[43;30m"
 
 
-LEGEND = ("Each square shows its pips and its line: 1, 2, … the seat; * the round leader; f a free line; "
-          "x a dead line; F2 seat 2's foot square; == the spacer.")
+LEGEND = N_("Each square shows its pips and its line: 1, 2, … the seat; * the round leader; f a free line; "
+            "x a dead line; F2 seat 2's foot square; == the spacer.")
 
 
 def text(game: Game, colour: bool = False) -> str:
@@ -69,18 +70,23 @@ def text(game: Game, colour: bool = False) -> str:
 def _summary(view: dict[str, Any]) -> list[str]:
     seats = view["seats"]
     leader = view["leaders"][-1] if view["leaders"] else "?"
-    lines = [f"Round {view['round']}{_phase(view)} · leader {leader}:{leader} · {view['bag_size']} tiles in the bag"]
+    lines = [say(_ROUND[view["phase"]]).format(round=view["round"], leader=f"{leader}:{leader}",
+                                               count=view["bag_size"])]
     for index, seat in enumerate(seats):
         state = []
         if seat["resigned"]:
-            state.append("left")
+            state.append(say(N_("left")))
         elif seat["dead"]:
-            state.append("dead")
+            state.append(say(N_("dead")))
         if seat["footed"] and not seat["dead"]:
-            state.append(f"chicken-footed{' at ' + seat['foot'] if seat['foot'] else ''}")
+            state.append(say(N_("chicken-footed at {square}")).format(square=seat["foot"]) if seat["foot"]
+                         else say(N_("chicken-footed")))
         turn = "▶ " if index in view["to_move"] else "  "
         extra = f" ({', '.join(state)})" if state else ""
-        lines.append(f"{turn}{index + 1} {seat['name']}: {seat['score']} pts, {seat['hand_size']} tiles{extra}")
+        held = N_("{player}: {score} pts, {count} tile") if seat["hand_size"] == 1 else \
+            N_("{player}: {score} pts, {count} tiles")
+        lines.append(f"{turn}{index + 1} " + say(held).format(player=seat["name"], score=seat["score"],
+                                                                count=seat["hand_size"]) + extra)
     ends = []
     for line in view["lines"]:
         if line["dead"]:
@@ -88,18 +94,18 @@ def _summary(view: dict[str, Any]) -> list[str]:
         owner = line["owner"]
         who = seats[owner]["name"] if owner is not None else str(line["line"])
         if owner is not None and not line["started"]:
-            who += " (from the leader)"
-        ends.append(f"{who} {'/'.join(line['open'])} needs {line['next']}")
+            who = say(N_("{player} (from the leader)")).format(player=who)
+        ends.append(say(N_("{line} {squares} needs {pips}")).format(line=who, squares="/".join(line["open"]),
+                                                                   pips=line["next"]))
     if ends:
-        lines.append("Open ends: " + " · ".join(ends))
+        lines.append(say(N_("Open ends: {ends}")).format(ends=" · ".join(ends)))
     if view.get("spacer"):
-        lines.append(f"Spacer down from {view['spacer'][0]} to {view['spacer'][1]}")
+        lines.append(say(N_("Spacer down from {a} to {b}")).format(a=view["spacer"][0], b=view["spacer"][1]))
     return lines
 
 
-def _phase(view: dict[str, Any]) -> str:
-    if view["phase"] == "over":
-        return " (game over)"
-    if view["phase"] == "between rounds":
-        return " (over)"
-    return ""
+_ROUND = {
+    "playing": N_("Round {round} · leader {leader} · {count} tiles in the bag"),
+    "between rounds": N_("Round {round} (over) · leader {leader} · {count} tiles in the bag"),
+    "over": N_("Round {round} (game over) · leader {leader} · {count} tiles in the bag"),
+}

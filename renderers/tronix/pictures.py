@@ -297,15 +297,17 @@ def _palette() -> Image.Image:
 
 
 def hand(game: Any, seat: int) -> bytes:
-    """`seat`'s cards: how many of each kind, and the six patterns a card may show, by name."""
+    """`seat`'s cards: how many of each kind, and the six patterns a card may show, by name; how
+    to play one only while the game goes on."""
     view = game.view(seat)
+    playing = not view.get("outcome")
     held: Mapping[str, int] = view["hand"]
     me = view["seats"][seat]
     counts = ", ".join(f"{count} {kind}" for kind, count in held.items()) or say(N_("no cards"))
     status = say(N_("You play {team} · your hand: {cards}")).format(team=say(me["team"]), cards=counts)
     lines = wrap_text(status, 18, MIN_WIDTH - 24, bold=True, lines=3)
     top = 10 + leading(18) * len(lines) + 4
-    image = Image.new("RGB", (MIN_WIDTH, top + 140), PAPER)
+    image = Image.new("RGB", (MIN_WIDTH, top + (140 if playing else 118)), PAPER)
     draw_lines(image, 12, 10, lines, 18, INK, bold=True)
     draw = ImageDraw.Draw(image)
     shown = ("NE", "SE", "SW", "NW", "NS", "EW")
@@ -313,6 +315,7 @@ def hand(game: Any, seat: int) -> bytes:
         x0 = 16 + index * (CELL + 32)
         card(draw, (x0, top, x0 + CELL, top + CELL), pattern)
         draw_text(image, (x0 + CELL / 2, top + CELL + 16), say(pattern), 16, INK, anchor="mm", bold=True)
-    draw_text(image, (12, top + 106), say(N_("The pattern is where the green line runs: `play 1,0 NE`")), 14, MUTED,
-              anchor="lm")
+    if playing:
+        draw_text(image, (12, top + 106), say(N_("The pattern is where the green line runs: `play 1,0 NE`")), 14,
+                  MUTED, anchor="lm")
     return encode_png(image, _palette())

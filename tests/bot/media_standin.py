@@ -1,11 +1,14 @@
 """A stand-in for the KLIPY and GIPHY HTTP APIs on 127.0.0.1: sticker searches and image
-downloads, and every way they fail (401, 429, 500, slow answers, a 50 MB body, a file that is not
-an image, a decompression bomb). Searches for words that name a failure produce it."""
+downloads, and every way they fail (401, 429, 500, slow answers, an HTML page instead of JSON, JSON
+of the wrong shape, a 50 MB body, a file that is not an image, a decompression bomb). Searches for
+words that name a failure produce it; `answer_with(body)` makes every search answer 200 with
+`body` (any JSON, or raw bytes)."""
 
 from __future__ import annotations
 
 import asyncio
 import io
+import json
 from collections import Counter
 from typing import Any
 
@@ -38,6 +41,13 @@ class MediaStandIn:
         self._runner: web.AppRunner | None = None
         self._gif = animated_gif()
         self._bomb = bomb_png()
+        self.canned: bytes | None = None
+        self.delay = 0.0
+
+    def answer_with(self, body: Any) -> None:
+        """Answer every search from now on with status 200 and `body`: bytes as they are,
+        anything else (None included) as JSON."""
+        self.canned = body if isinstance(body, bytes) else json.dumps(body).encode()
 
     async def __aenter__(self) -> MediaStandIn:
         app = web.Application()
@@ -65,8 +75,14 @@ class MediaStandIn:
         return f"{self.base_url}/giphy/v1"
 
     async def _failure(self, query: str) -> web.Response | None:
+        if self.delay:
+            await asyncio.sleep(self.delay)
+        if self.canned is not None:
+            return web.Response(body=self.canned, content_type="application/json")
         if query == "slow":
             await asyncio.sleep(3)
+        if "htmlpage" in query:
+            return web.Response(text="<html><body>Service Unavailable</body></html>", content_type="text/html")
         for word, status in FAILURES.items():
             if word in query:
                 return web.json_response({"error": word}, status=status)

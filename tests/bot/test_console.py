@@ -137,6 +137,44 @@ async def test_the_console_offers_reactions_and_the_vision_quest_from_the_offlin
     assert any(p.name == "reaction.png" for p in (tmp_path / "boards").rglob("*.png"))
 
 
+def test_an_unknown_ai_is_refused_listing_the_names_the_readme_gives(tmp_path):
+    result = tileref(tmp_path, "play", "tronimoes", "--players", "me,robot", "--ai-seconds", "0")
+    assert result.returncode == 1
+    assert "there is no AI level called 'robot'; choose one of easy, normal, hard (or greedy, random)" in result.stdout
+    assert "strong" not in result.stdout
+
+
+def test_bad_ai_seconds_are_refused(tmp_path):
+    for bad in ("-1", "nan", "forever", "31"):
+        result = tileref(tmp_path, "play", "tronimoes", "--ai-seconds", bad)
+        assert result.returncode == 2 and "give a number of seconds from 0 to 30" in result.stderr, bad
+
+
+def test_lang_es_plays_in_spanish_and_resume_prints_the_board_and_the_hand(tmp_path):
+    first = tileref(tmp_path, "play", "tronimoes", "--players", "me,bot", "--name", "ada", "--ai-seconds", "0",
+                    "--lang", "es", stdin="pistas\nsalir\n")
+    assert first.returncode == 0, first.stderr
+    assert "Puedes jugar:" in first.stdout and "Escribe ayuda para ver las órdenes" in first.stdout
+    second = tileref(tmp_path, "play", "--resume", "--ai-seconds", "0", stdin="salir\n")
+    assert "Retomando la mesa 1 (Tronimoes)." in second.stdout
+    assert "   a   b   c" in second.stdout  # the text board
+    assert "Tu mano (" in second.stdout  # the hand
+
+
+def test_board_prints_the_text_board_and_the_hand(tmp_path):
+    result = tileref(tmp_path, "play", "tronimoes", "--players", "me,bot", "--name", "ada", "--ai-seconds", "0",
+                     stdin="board\nquit\n")
+    after = result.stdout.split("ada> ", 1)[1]
+    assert "   a   b   c" in after and "Open ends:" in after and "Your hand (" in after
+
+
+def test_tileref_rules_lists_the_notation_words_in_spanish(tmp_path):
+    result = tileref(tmp_path, "rules", "tromino_go", "--lang", "es")
+    assert "Palabras de la notación en Español (se entienden ambas):" in result.stdout
+    assert "play → poner" in result.stdout and "SW → SO" in result.stdout
+    assert "rodea los trominós" in result.stdout
+
+
 async def test_triominoes_hints_show_each_tile_as_in_the_hand_turned_as_the_placement_needs(tmp_path):
     """`hints` names each tile as the hand shows it (`0-0-1`), then the corners it is turned to
     (`0-0-1 → 0-1-0 r0c1`); a hint typed as shown is played."""

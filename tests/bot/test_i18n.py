@@ -67,3 +67,29 @@ async def test_the_language_of_the_opener_is_the_default_and_the_servers_setting
         settings.language = "en"
         await referee.store.save_settings(settings)
         assert "opened" in text(await referee.create("test:2", ALICE, "tronimoes", guild="g", language="es"))
+
+
+def test_a_refusal_at_a_spanish_table_is_wholly_spanish_examples_included():
+    from bot.i18n import refusal_text
+    from engine import GAMES, NotationError
+
+    for name, typed in (("tronix", "hello"), ("tronimoes", "banana"), ("tromino_go", "banana"),
+                        ("triominoes", "banana"), ("tetromic", "banana")):
+        game = GAMES[name].new(2, seed=1)
+        with pytest.raises(NotationError) as refused:
+            game.parse(game.to_move()[0], typed)
+        with speaking("es"):
+            spanish = refusal_text(refused.value)
+        assert not re.search(r"\b(play|draw|pass|skip|type|or)\b", spanish), spanish
+
+
+def test_dates_and_times_are_written_in_the_tables_language():
+    from bot.i18n import moment
+    from bot.replies import render_times
+
+    when = 1795598400.0  # Wed 25 Nov 2026, 09:20 UTC
+    assert moment(when).startswith("Wed 25 Nov")
+    with speaking("es"):
+        assert moment(when).startswith("mié 25 nov")
+        assert render_times("<t:1000:R>", now=1000 - 86340) == "en 23h 59m"
+    assert render_times("<t:1000:R>", now=1000 - 86340) == "in 23h 59m"

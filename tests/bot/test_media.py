@@ -7,6 +7,8 @@ from __future__ import annotations
 import io
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from PIL import Image
 
 from bot import media_pack
@@ -37,7 +39,7 @@ def test_the_provider_is_chosen_by_which_key_is_set():
 
 async def test_without_a_key_the_offline_pack_answers_by_its_words():
     media = Media.from_environment({})
-    found = await media.search("frustration")
+    found = (await media.search("frustration")).pictures
     assert found and all(p.provider == "offline" for p in found)
     assert {"sad", "angry"} & {p.id for p in found}
     png = await media.picture(found[0])
@@ -53,7 +55,7 @@ def test_every_picture_of_the_offline_pack_is_a_small_png():
 
 async def test_klipy_stickers_are_searched_and_downloaded_as_checked_pngs(server):
     media = klipy(server)
-    found = await media.search("victory dance", limit=9)
+    found = (await media.search("victory dance", limit=9)).pictures
     assert len(found) == 9 and found[0].provider == "klipy" and found[0].attribution == "Powered by KLIPY"
     assert server.queries[-1]["searchfilter"] == "sticker" and server.queries[-1]["contentfilter"] == "high"
     image = Image.open(io.BytesIO(await media.picture(found[0])))
@@ -64,7 +66,7 @@ async def test_klipy_stickers_are_searched_and_downloaded_as_checked_pngs(server
 
 async def test_giphy_searches_carry_the_servers_rating(server):
     media = giphy(server)
-    found = await media.search("skull", rating="pg-13")
+    found = (await media.search("skull", rating="pg-13")).pictures
     assert found[0].provider == "giphy" and found[0].attribution == "Powered by GIPHY"
     assert server.queries[-1]["rating"] == "pg-13" and server.queries[-1]["api_key"] == "g-key"
     await media.close()
@@ -78,14 +80,59 @@ async def test_results_are_cached(server):
     await media.close()
 
 
-@pytest.mark.parametrize("query", ["unauthorized", "throttled", "broken", "slow"])
+@pytest.mark.parametrize("query", ["unauthorized", "throttled", "broken", "slow", "htmlpage"])
 async def test_a_failing_provider_gives_way_to_the_offline_pack_and_is_left_alone_for_a_while(server, query):
     media = giphy(server, timeout=0.5)
     found = await media.search(query)
-    assert all(p.provider == "offline" for p in found)
+    assert found.provider_down and all(p.provider == "offline" for p in found.pictures)
     calls = server.requests["giphy"]
     again = await media.search("victory")
-    assert all(p.provider == "offline" for p in again) and server.requests["giphy"] == calls  # breaker open
+    assert again.provider_down and again.pictures and all(p.provider == "offline" for p in again.pictures)
+    assert server.requests["giphy"] == calls  # breaker open
+    await media.close()
+
+
+async def test_a_provider_that_answers_is_not_said_to_be_down(server):
+    media = klipy(server)
+    assert not (await media.search("nothing")).provider_down  # it answered: nothing found
+    assert not (await Media().search("cats")).provider_down  # no provider set: nothing is down
+    await media.close()
+
+
+@pytest.mark.parametrize("provider", [klipy, giphy])
+@pytest.mark.parametrize("body", [{"data": "oops"}, {"results": "oops"}, [], [1, 2], "text", 3, None,
+                                  {"data": [1, "x", None]}, {"results": [{"media_formats": []}]}])
+async def test_an_answer_of_the_wrong_shape_is_a_failed_search(server, provider, body):
+    server.answer_with(body)
+    media = provider(server)
+    found = await media.search("cats")
+    assert all(p.provider == "offline" for p in found.pictures)
+    shape_is_wrong = not isinstance(body, dict) or not isinstance(body.get("data" if provider is giphy else
+                                                                            "results"), list)
+    assert found.provider_down == shape_is_wrong and media.breaker.closed != shape_is_wrong
+    await media.close()
+
+
+JSON = st.recursive(st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=20),
+                    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(
+                        st.sampled_from(["data", "results", "images", "media_formats", "fixed_height_small",
+                                         "tinygif_transparent", "preview_gif", "url", "id", "title", "x"]),
+                        inner, max_size=5),
+                    max_leaves=25)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(body=JSON, which=st.sampled_from(["klipy", "giphy"]))
+async def test_any_json_the_provider_answers_gives_pictures_or_a_failed_search(server, body, which):
+    server.answer_with(body)
+    media = (klipy if which == "klipy" else giphy)(server)
+    found = await media.search("victory")  # never raises
+    assert isinstance(found.pictures, list) and found.pictures  # the provider's, else the pack's trophies
+    for picture in found.pictures:
+        assert picture.provider in (which, "offline") and isinstance(picture.title, str)
+        assert picture.provider == "offline" or picture.url.startswith("http")
+    if found.provider_down:
+        assert not media.breaker.closed and all(p.provider == "offline" for p in found.pictures)
     await media.close()
 
 
@@ -105,7 +152,7 @@ async def test_giphy_is_asked_at_most_100_times_an_hour(server):
                                                  ("bomb", "far too large")])
 async def test_bad_downloads_are_refused_with_a_reason(server, query, reason):
     media = klipy(server)
-    found = await media.search(query)
+    found = (await media.search(query)).pictures
     with pytest.raises(MediaError, match=reason):
         await media.picture(found[0])
     await media.close()

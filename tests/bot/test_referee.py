@@ -12,6 +12,7 @@ from PIL import Image
 from bot.records import ABORTED, FINISHED, LOBBY, PLAYING, User
 from bot.referee import Referee
 from bot.timers import ManualClock
+from engine import GAMES
 from engine.tronimoes import Tronimoes
 from tests.bot.referees import (
     ALICE,
@@ -53,13 +54,14 @@ async def test_a_table_goes_from_lobby_to_playing_to_finished(tmp_path, clock):
         table = await referee.status(PLACE)
         assert table.status == PLAYING and table.seed is not None and table.options == {"ouroboros": "off"}
         for _ in range(5000):
+            await referee.ai.idle()
             if (await referee.status(PLACE)).status != PLAYING:
                 break
             user = await waiting_user(referee)
             reply = await referee.act(PLACE, user, await a_move(referee, user))
             assert reply.ok, text(reply)
         assert (await referee.status(PLACE)).status == FINISHED
-        assert "Final scores" in text(reply)
+        assert "Final scores" in text(await referee.board(PLACE))
         history = await referee.history(PLACE)
         assert "alice:" in text(history) or "bob:" in text(history)
 
@@ -377,8 +379,8 @@ async def test_ai_seats_play_whole_games_to_the_end(tmp_path, clock):
             await referee.create(place, MOD, "tronimoes", seat_creator=False)
             for kind in kinds:
                 assert (await referee.add_ai(place, MOD, kind)).ok
-            reply = await referee.start(place, MOD)
-            assert reply.ok and "Final scores" in text(reply)
+            assert (await referee.start(place, MOD)).ok
+            await referee.ai.idle()
             table = await referee.status(place)
             assert table.status == FINISHED
             actions = await referee.store.actions(table.id)
@@ -392,8 +394,9 @@ async def test_a_bot_seat_is_a_level_and_the_old_names_still_work(tmp_path, cloc
             assert (await referee.add_ai(PLACE, MOD, kind)).ok
         table = await referee.status(PLACE)
         assert [s.agent for s in table.seats] == ["easy", "hard", "normal", "normal", "normal", "greedy"]
-        reply = await referee.start(PLACE, MOD)
-        assert reply.ok and "Final scores" in text(reply)
+        assert (await referee.start(PLACE, MOD)).ok
+        await referee.ai.idle()
+        assert (await referee.status(PLACE)).status == FINISHED
         actors = {a.actor for a in await referee.store.actions(table.id)}
         assert {"ai:easy", "ai:hard", "ai:normal", "ai:greedy"} <= actors
 
@@ -418,13 +421,14 @@ async def test_the_ai_level_option_is_the_level_of_a_bot_added_without_one(tmp_p
         assert [s.agent for s in (await referee.status(PLACE)).seats[1:]] == ["easy", "hard"]
 
 
-async def test_a_person_plays_against_ai_seats_which_move_at_once(tmp_path, clock):
+async def test_a_person_plays_against_ai_seats_which_move_after_each_of_their_moves(tmp_path, clock):
     async with running_referee(tmp_path / "t.sqlite3", clock) as referee:
         await referee.create(PLACE, ALICE, "tronimoes")
         await referee.add_ai(PLACE, ALICE)
         await referee.add_ai(PLACE, ALICE, "random")
         await referee.start(PLACE, ALICE)
         for _ in range(300):
+            await referee.ai.idle()
             _, game = await referee.view(PLACE)
             if game.outcome() is not None:
                 break
@@ -454,11 +458,13 @@ async def test_between_rounds_the_last_player_not_ready_is_asked_for_ready_not_a
         await referee.add_ai(PLACE, ALICE)
         await referee.start(PLACE, ALICE)
         for _ in range(500):
+            await referee.ai.idle()
             _, game = await referee.view(PLACE)
             if game.legal_actions(0) == ["ready"]:
                 break
-            reply = await referee.act(PLACE, ALICE, await a_move(referee, ALICE))
-        assert "Round over. Type `ready`" in text(reply) and "It's alice's turn" not in text(reply)
+            assert (await referee.act(PLACE, ALICE, await a_move(referee, ALICE))).ok
+        board = await referee.board(PLACE)
+        assert "Round over. Type `ready`" in text(board) and "It's alice's turn" not in text(board)
 
 
 async def test_the_referee_forgets_locks_and_snapshot_marks_of_tables_it_no_longer_holds(tmp_path, clock):
@@ -483,11 +489,34 @@ def test_forced_actions_in_a_row_read_as_one_line_with_their_count():
 
     table = TableRecord(id=1, place="test:1", game="triominoes", options={}, status=LOBBY, created_by="test:alice",
                         created_at=0.0, seats=[SeatRecord(0, "alice", "test:alice"), SeatRecord(1, "bob", "test:bob")])
-    lines = forced_lines(table, [(0, "draw"), (0, "draw"), (0, "draw"), (0, "pass"), (1, "draw"), (1, "2-1-2 r1c0")])
+    game = GAMES["triominoes"].new(2, seed=1)
+    lines = [line for line, _at in forced_lines(table, game, [(0, "draw", 0), (0, "draw", 1), (0, "draw", 2),
+                                                              (0, "pass", 3), (1, "draw", 4), (1, "2-1-2 r1c0", 5)])]
     assert len(lines) == 2
     assert "`draw` ×3 and `pass` were played for them" in lines[0]
     assert "`draw` and `2-1-2 r1c0` were played for them" in lines[1]
-    assert forced_lines(table, [(1, "pass")])[0].endswith("`pass` was played for them.")
+    assert forced_lines(table, game, [(1, "pass", 0)])[0][0].endswith("`pass` was played for them.")
+
+
+def test_a_forced_action_is_told_before_the_moves_that_followed_it():
+    from bot.narration import what_happened
+    from engine.core import Event
+
+    events = [Event("pass", "bob passes: nothing is legal."), Event("play", "alice plays A at 0,0 SW.")]
+    told = what_happened(events, [("🤖 bob had no choice: `pass` was played for them.", 0)]).splitlines()
+    assert told == ["🤖 bob had no choice: `pass` was played for them.", "bob passes: nothing is legal.",
+                    "alice plays A at 0,0 SW."]
+
+
+def test_a_long_chain_of_moves_never_leaves_out_a_round_end():
+    from bot.narration import what_happened
+    from engine.core import Event
+
+    events = [Event("lay", f"move {n}.") for n in range(30)]
+    events[10:10] = [Event("round_end", "Round 1 is over: ana went out.")]
+    told = what_happened(events)
+    assert "Round 1 is over: ana went out." in told and "more moves" in told
+    assert told.index("move 3.") < told.index("Round 1 is over") < told.index("move 29.")
 
 
 # ---- a commit whose confirmation is lost ---------------------------------------------------------

@@ -10,7 +10,18 @@ import sqlite3
 import pytest
 
 from bot.database import store_for
-from bot.records import DEADLINE, LOBBY, PLAYING, ActionRecord, Notice, SeatRecord, Settings, TableRecord, Timer
+from bot.records import (
+    AI_TURN,
+    DEADLINE,
+    LOBBY,
+    PLAYING,
+    ActionRecord,
+    Notice,
+    SeatRecord,
+    Settings,
+    TableRecord,
+    Timer,
+)
 from bot.store import MIGRATIONS, SQLiteStore, StaleLog
 
 
@@ -170,6 +181,46 @@ async def test_a_due_timer_fires_in_one_commit_only(database, store):
         await other.close()
     assert sorted(type(o).__name__ for o in outcomes) == ["NoneType", "StaleLog"]
     assert await store.timers(table_id) == [] and len(await store.actions(table_id)) == 1
+
+
+async def test_an_ai_turn_is_claimed_by_one_process_until_its_lease_ends_and_the_clock_never_fires_it(database,
+                                                                                                      store):
+    table_id = await store.create_table(a_table())
+    await store.commit(table_id, expected=0, timers=[Timer(table_id, 1, AI_TURN, 10.0, 0),
+                                                     Timer(table_id, 0, DEADLINE, 50.0, 0)])
+    assert [(t.kind, t.due) for t in await store.due_timers(100.0)] == [(DEADLINE, 50.0)]
+    assert await store.next_due() == 50.0
+    assert await store.claim_ai_turns(9.0, 30.0, 5) == []  # not due yet
+    other = store_for(database)
+    await other.open()
+    try:
+        first, second = await asyncio.gather(store.claim_ai_turns(10.0, 30.0, 5), other.claim_ai_turns(10.0, 30.0, 5))
+        assert sorted([len(first), len(second)]) == [0, 1]
+        assert await other.claim_ai_turns(39.0, 30.0, 5) == []  # still leased
+        (again,) = await other.claim_ai_turns(40.0, 30.0, 5)  # the lease ran out: the process died
+    finally:
+        await other.close()
+    assert (again.seat, again.kind, again.ply) == (1, AI_TURN, 0)
+
+
+async def test_an_ai_turn_is_spent_by_one_commit_only(database, store):
+    table_id = await store.create_table(a_table())
+    await store.commit(table_id, expected=0, timers=[Timer(table_id, 1, AI_TURN, 10.0, 0)])
+    (turn,) = await store.claim_ai_turns(10.0, 30.0, 5)
+    following = [Timer(table_id, 0, DEADLINE, 99.0, 1)]
+    other = store_for(database)
+    await other.open()
+    try:
+        outcomes = await asyncio.gather(
+            store.commit(table_id, expected=0, actions=actions("draw"), timers=following, delete_timer=turn.id),
+            other.commit(table_id, expected=0, actions=actions("draw"), timers=following, delete_timer=turn.id),
+            return_exceptions=True)
+    finally:
+        await other.close()
+    assert sorted(type(o).__name__ for o in outcomes) == ["NoneType", "StaleLog"]
+    assert [t.kind for t in await store.timers(table_id)] == [DEADLINE] and len(await store.actions(table_id)) == 1
+    with pytest.raises(StaleLog):  # spent: a late result for it changes nothing
+        await store.commit(table_id, expected=1, actions=actions("pass", start=2), timers=[], delete_timer=turn.id)
 
 
 async def test_an_announcement_is_claimed_by_one_process_at_a_time(database, store):

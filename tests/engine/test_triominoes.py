@@ -125,7 +125,7 @@ def test_a_tile_must_share_a_whole_edge_with_the_table():
 
 def test_every_corner_that_touches_must_match_point_contacts_included():
     game = game_at(HEXAGON_BOARD, [["0-2-5", "1-1-4"], ["0-0-5"]])
-    with pytest.raises(IllegalMove, match="needs 2 at its apex and 4 at its bottom-right and 0 at its bottom-left"):
+    with pytest.raises(IllegalMove, match="needs 2 at its apex, 4 at its bottom-right and 0 at its bottom-left"):
         game.apply(0, "0-2-5 r-1c-1")  # its edge could match r-1c0, its point at r0c-1 cannot
 
 

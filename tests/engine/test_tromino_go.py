@@ -621,3 +621,15 @@ def test_impossible_positions_are_refused_with_the_reason(change, complaint):
     change(p)
     with pytest.raises(PositionError, match=complaint.replace("(", "\\(")):
         TrominoGo.from_position(p)
+
+
+def test_a_refusal_never_offers_a_pass_the_rules_would_refuse():
+    from engine import NotationError as Unreadable
+    from engine.tromino_go import TrominoGo
+
+    g = TrominoGo.new(2, seed=1)
+    seat = g.to_move()[0]
+    for typed in ("banana", "play", "play 1,2,3", "play 0,0 XX"):
+        with pytest.raises(Unreadable) as refused:
+            g.parse(seat, typed)
+        assert "pass" not in str(refused.value), typed

@@ -924,3 +924,24 @@ def test_a_missed_ready_is_ready():
     g = game(MURDER, [["0:5"], ["4:6", "1:1"]], turn=BLUE)
     g.apply(BLUE, "4:6 a3 a2")
     assert g.timeout_actions(RED) == ["ready"]
+
+
+def test_a_line_is_chosen_by_any_unique_prefix_of_a_players_name():
+    from engine.tronimoes.lines import resolve_line
+
+    g = Tronimoes.new(3, seed=1, names=["ada", "pipbot", "pia"])
+    assert resolve_line(g, 0, "pipbot") == 1 and resolve_line(g, 0, "pip") == 1 and resolve_line(g, 0, "pia") == 2
+    with pytest.raises(NotationError, match="'pi' could be several lines: pipbot, pia; type more of the name"):
+        resolve_line(g, 0, "pi")
+    with pytest.raises(NotationError, match="there is no line called 'zed'"):
+        resolve_line(g, 0, "zed")
+    assert resolve_line(g, 0, "mía") == 0
+    with pytest.raises(IllegalMove, match="there is no free line 1 yet"):
+        resolve_line(g, 0, "libre1")
+
+
+def test_no_option_or_sentence_a_player_reads_cites_a_rule_section():
+    from engine import GAMES
+
+    for cls in GAMES.values():
+        assert "§" not in cls.Options.describe() and "§" not in cls.summary and "§" not in cls.notation_help

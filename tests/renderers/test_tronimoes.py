@@ -242,3 +242,13 @@ def test_render_and_render_hand_dispatch_to_the_tronimoes_renderer():
 def test_a_seat_outside_the_game_is_refused():
     with pytest.raises(ValueError, match="seat 7"):
         board(late_six(), 7)
+
+
+def test_the_text_board_counts_one_tile_in_the_singular():
+    from engine.tronimoes import Tronimoes
+    from renderers.tronimoes.text_board import _summary
+
+    view = Tronimoes.new(2, seed=1, names=["ada", "bo"]).view(None)
+    view["seats"][0]["hand_size"] = 1
+    summary = "\n".join(_summary(view))
+    assert "ada: 0 pts, 1 tile\n" in summary and " 1 tiles" not in summary and "bo: 0 pts, 9 tiles" in summary

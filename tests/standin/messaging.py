@@ -14,6 +14,7 @@ import copy
 import io
 import mimetypes
 import re
+import time
 from typing import Literal
 
 import discord
@@ -53,6 +54,8 @@ USER_FLAGS = (
 )  # ephemeral, suppress embeds/notifs, voice, v2
 MENTION_USER = re.compile(r"<@!?(\d+)>")
 MENTION_ROLE = re.compile(r"<@&(\d+)>")
+NONCE_SECONDS = 300.0
+"""How long a nonce sent with ``enforce_nonce`` stays unique, as Discord's "past few minutes"."""
 
 
 class Messaging(StandInState):
@@ -215,7 +218,9 @@ class Messaging(StandInState):
         msg.mention_role_ids = [int(i) for i in MENTION_ROLE.findall(msg.content)]
         msg.mention_everyone = "@everyone" in msg.content and (parse is None or "everyone" in parse)
 
-    def _check_can_post(self, channel: Channel, author: User, *, files: bool) -> None:
+    def _check_can_post(self, channel: Channel, author: User, *, files: bool, reply: bool = False) -> None:
+        """Discord's checks on a new message: View Channel and Send Messages (in Threads), Attach
+        Files for files, Read Message History for a reply; 403 Missing Permissions otherwise."""
         guild = self.guild_of(channel)
         if guild is None:
             return
@@ -227,6 +232,8 @@ class Messaging(StandInState):
             need.send_messages = True
         if files:
             need.attach_files = True
+        if reply:
+            need.read_message_history = True
         if perms & need.value != need.value:
             raise DiscordError(403, 50013, "Missing Permissions")
         if (
@@ -253,7 +260,17 @@ class Messaging(StandInState):
         """Create a message (validating it as Discord would), record it, and dispatch MESSAGE_CREATE."""
         uploads = uploads or []
         if check_permissions and interaction is None:
-            self._check_can_post(channel, author, files=bool(uploads))
+            self._check_can_post(channel, author, files=bool(uploads), reply=bool(payload.get("message_reference")))
+        nonce = payload.get("nonce")
+        if nonce is not None and len(str(nonce)) > 25:
+            raise invalid_form("nonce", "BASE_TYPE_MAX_LENGTH", "Must be 25 or fewer in length.")
+        enforced = (author.id, str(nonce)) if nonce is not None and payload.get("enforce_nonce") else None
+        if enforced is not None and enforced in self.nonces:
+            first_id, when = self.nonces[enforced]
+            first = self.stored.get(first_id)
+            if first is not None and not first.deleted and time.monotonic() - when < NONCE_SECONDS:
+                self.nonce_repeats.append(first_id)
+                return first  # Discord returns the message created first, and posts nothing
         if (
             channel.type == DM
             and author.id == self.bot_user.id
@@ -296,6 +313,8 @@ class Messaging(StandInState):
             await self._dispatch_thread("THREAD_UPDATE", channel)
         self.stored[msg.id] = msg
         self.history.setdefault(channel.id, []).append(msg.id)
+        if enforced is not None:
+            self.nonces[enforced] = (msg.id, time.monotonic())
         if not msg.ephemeral:
             channel.last_message_id = msg.id
             channel.message_count += 1

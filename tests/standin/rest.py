@@ -158,7 +158,10 @@ class Rest:
         if held is not None:
             await held(request.method, path)
         try:
-            return await handler(request)
+            response = await handler(request)
+            if held is not None:
+                await held(request.method, path, after=True)
+            return response
         except DiscordError as exc:
             self.state.note_error(f"{what}: {exc.status} {exc.body}")
             return json_response(exc.body, exc.status)
@@ -506,8 +509,18 @@ class Rest:
         return no_content()
 
     async def add_reaction(self, request: web.Request) -> web.StreamResponse:
+        """Discord needs Read Message History, and Add Reactions unless someone already reacted
+        with that emoji."""
+        import discord
+
         channel = self._channel(request)
         msg = self.state.live_message(channel.id, int(request.match_info["message_id"]))
+        guild = self.state.guild_of(channel)
+        if guild is not None:
+            perms = discord.Permissions(guild.permissions_of(self.state.bot_user.id))
+            first = not msg.reactions.get(request.match_info["emoji"])
+            if not perms.read_message_history or (first and not perms.add_reactions):
+                raise DiscordError(403, 50013, "Missing Permissions")
         msg.reactions.setdefault(request.match_info["emoji"], set()).add(self.state.bot_user.id)
         self.state.notify()
         return no_content()

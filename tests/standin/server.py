@@ -46,6 +46,7 @@ class Hold:
 
     method: str
     path: re.Pattern[str]
+    after: bool = False
     reached: asyncio.Event = dataclasses.field(default_factory=asyncio.Event)
     released: asyncio.Event = dataclasses.field(default_factory=asyncio.Event)
 
@@ -75,18 +76,21 @@ class DiscordStandIn(Players):
         self._runner: web.AppRunner | None = None
         self.holds: list[Hold] = []
 
-    def hold(self, method: str, path: str) -> Hold:
+    def hold(self, method: str, path: str, *, after: bool = False) -> Hold:
         """Hold the next request whose method is ``method`` and whose API path matches the regular
         expression ``path`` (without ``/api/v10``): it is not answered until ``release()``, so a
-        test can kill the bot while it waits (the way a crash meets a slow Discord)."""
-        hold = Hold(method, re.compile(path))
+        test can kill the bot while it waits (the way a crash meets a slow Discord). With
+        ``after``, the request is carried out first (the message is created) and only its answer
+        is held: a kill then falls between Discord doing it and the bot learning that it did."""
+        hold = Hold(method, re.compile(path), after)
         self.holds.append(hold)
         return hold
 
-    async def held(self, method: str, path: str) -> None:
-        """Called for every REST request: waits while a hold applies to it."""
+    async def held(self, method: str, path: str, *, after: bool = False) -> None:
+        """Called for every REST request, before it is carried out and after (``after``): waits
+        while a hold applies to it."""
         for hold in list(self.holds):
-            if hold.method == method and hold.path.fullmatch(path):
+            if hold.method == method and hold.after == after and hold.path.fullmatch(path):
                 self.holds.remove(hold)
                 hold.reached.set()
                 await hold.released.wait()

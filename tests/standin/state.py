@@ -202,6 +202,11 @@ class StandInState:
         self.shard_count = 1
         #: Typing indicators sent, as channel ids.
         self.typing: list[int] = []
+        #: Messages created with ``enforce_nonce``, by (author id, nonce): (message id, when), so the
+        #: same nonce again within ``NONCE_SECONDS`` returns that message instead of a new one.
+        self.nonces: dict[tuple[int, str], tuple[int, float]] = {}
+        #: Messages the bot asked to create again with an enforced nonce, and was given the first.
+        self.nonce_repeats: list[int] = []
         #: Users who do not accept DMs from the bot (see :meth:`close_dms`).
         self.dms_closed: set[int] = set()
 
@@ -326,6 +331,29 @@ class StandInState:
         if role.id not in member.role_ids:
             member.role_ids.append(role.id)
         self._member_updated(guild, member)
+
+    def set_role_permissions(
+        self, role: Role, permissions: int | discord.Permissions, *, guild: Guild | None = None
+    ) -> None:
+        """Make ``role`` (``guild.everyone`` too) grant exactly ``permissions``; the bot hears of it."""
+        guild = guild or self.guild
+        role.permissions = permissions_value(permissions)
+        self._later(
+            self.gateway.dispatch(
+                "GUILD_ROLE_UPDATE", {"guild_id": str(guild.id), "role": role.to_json()}, intents=gw.GUILDS
+            )
+        )
+
+    def withhold_from_bot(self, *names: str, guild: Guild | None = None) -> None:
+        """Take the permissions ``names`` (``"attach_files"``…) from the bot: from its role and
+        from ``@everyone``, as a server that denies them would."""
+        guild = guild or self.guild
+        bot_role = next(r for r in guild.roles.values() if r.bot_id == self.bot_user.id)
+        for role in (guild.everyone, bot_role):
+            value = discord.Permissions(role.permissions)
+            for name in names:
+                setattr(value, name, False)
+            self.set_role_permissions(role, value, guild=guild)
 
     def take_role(self, user: User | str, role: Role, *, guild: Guild | None = None) -> None:
         """Remove ``role`` from a member."""

@@ -461,3 +461,39 @@ async def test_sharded_bot_uses_gateway_bot(standin: DiscordStandIn) -> None:
             await standin.slash(standin.alice, standin.channel, "game new", variant="tronimoes")
         ).reply()
         assert reply.ephemeral
+
+
+async def test_a_message_sent_again_with_its_enforced_nonce_is_the_first_one(
+    standin: DiscordStandIn, bot: StandInTestBot
+) -> None:
+    channel = bot.get_channel(standin.channel.id)
+    assert isinstance(channel, discord.TextChannel)
+    mark = standin.mark()
+    first = await channel.send("once", nonce="row-17")
+    again = await channel.send("once", nonce="row-17")  # discord.py sends enforce_nonce with it
+    other = await channel.send("once", nonce="row-18")
+    assert again.id == first.id and other.id != first.id
+    assert [m.id for m in standin.messages[mark:] if m.kind == "create"] == [first.id, other.id]
+    assert standin.nonce_repeats == [first.id]
+    with pytest.raises(discord.HTTPException) as info:
+        await channel.send("long", nonce="x" * 26)
+    assert info.value.code == 50035
+    standin.errors.clear()
+
+
+async def test_replies_and_reactions_need_read_message_history_and_add_reactions(
+    standin: DiscordStandIn, bot: StandInTestBot
+) -> None:
+    channel = bot.get_channel(standin.channel.id)
+    assert isinstance(channel, discord.TextChannel)
+    said = await channel.send("hello")
+    without = discord.Permissions(standin.guild.everyone.permissions)
+    without.add_reactions = without.read_message_history = False
+    standin.guild.everyone.permissions = without.value
+    standin.set_permissions(standin.bot_user, discord.Permissions(send_messages=True, view_channel=True))
+    with pytest.raises(discord.Forbidden):
+        await said.add_reaction("✅")
+    with pytest.raises(discord.Forbidden):
+        await channel.send("a reply", reference=said)
+    assert len(standin.errors) == 2
+    standin.errors.clear()

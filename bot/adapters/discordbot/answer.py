@@ -23,10 +23,13 @@ import discord
 
 from bot.adapters.discordbot.delivery import Outgoing, trim
 from bot.i18n import N_, _, language_of, speak
+from bot.outbox import ORIGIN
 
 log = logging.getLogger(__name__)
 
 T = TypeVar("T")
+INTERACTION = "interaction:"
+"""How a notice's `origin` names the interaction that caused it: `interaction:<id>`."""
 GRACE_SECONDS = 1.5
 APOLOGY = N_("Something went wrong on my side and I could not finish that. If a move was involved, "
              "check the board with `/board` before trying again.")
@@ -141,6 +144,7 @@ async def answering(interaction: discord.Interaction, *, private: bool = False) 
     interaction left without any answer is acknowledged."""
     answer = Answer(interaction, private=private)
     speak(language_of(str(interaction.locale)))  # until a table's own language takes over
+    ORIGIN.set(f"{INTERACTION}{interaction.id}")  # the announcements it commits remember it
     with busy(interaction.client):
         try:
             yield answer

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -17,6 +18,7 @@ from bot.adapters.discordbot.answer import GRACE_SECONDS, Answer
 from bot.adapters.discordbot.buttons import pressed
 from bot.adapters.discordbot.commands import PLAYER_COMMANDS
 from bot.adapters.discordbot.confirm import CancelButton, ConfirmButton
+from bot.adapters.discordbot.context import snowflake
 from bot.adapters.discordbot.lobby import tileref
 from bot.adapters.discordbot.moderation import MODERATOR_COMMANDS
 from bot.adapters.discordbot.reactions import MEDIA_COMMANDS, PickMenu
@@ -31,6 +33,12 @@ from bot.replies import Reply
 
 log = logging.getLogger(__name__)
 DRAIN_SECONDS = 5.0
+TYPING_SECONDS = 8.0
+"""How often the typing indicator is sent again while AI seats think (Discord shows it for about
+ten seconds, or until the bot's next message in the channel)."""
+TYPING_DELAY = 0.5
+"""How long the typing indicator waits, so the answer to the command that led to the AI's turn
+(which would end it) is posted first."""
 
 
 def intents(*, message_content: bool = True) -> discord.Intents:
@@ -86,6 +94,8 @@ class TilerefBot(commands.Bot):
             self.tree.add_command(command)
         self.media = media or Media.from_environment()
         referee.notify = self.notice
+        referee.ai.thinking = self.thinking
+        self._typing: dict[int, float] = {}
 
     @property
     def publishes_commands(self) -> bool:
@@ -140,6 +150,29 @@ class TilerefBot(commands.Bot):
         if self.is_closed() or not self.is_ready():
             raise RuntimeError(f"not connected to Discord; the notice for {reply.place} waits in the outbox")
         await post_notice(self, self.referee, reply)
+
+
+    async def thinking(self, place: str, name: str) -> None:
+        """An AI seat of the table at `place` starts thinking: the bot is shown typing in the
+        thread (one API call, sent again only if the last one is about to fade)."""
+        channel_id = snowflake(place)
+        if channel_id is None or self.is_closed():
+            return
+        now = time.monotonic()
+        if now - self._typing.get(channel_id, -TYPING_SECONDS) < TYPING_SECONDS:
+            return
+        self._typing = {c: t for c, t in self._typing.items() if now - t < TYPING_SECONDS}
+        self._typing[channel_id] = now
+        task = asyncio.ensure_future(self._show_typing(channel_id))
+        self.in_flight.add(task)
+        task.add_done_callback(self.in_flight.discard)
+
+    async def _show_typing(self, channel_id: int) -> None:
+        await asyncio.sleep(TYPING_DELAY)
+        try:
+            await self.http.send_typing(channel_id)
+        except discord.HTTPException:
+            log.info("showing the bot typing in %s failed", channel_id)
 
 
 class ShardedTilerefBot(TilerefBot, commands.AutoShardedBot):

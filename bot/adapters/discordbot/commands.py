@@ -17,11 +17,11 @@ from bot.adapters.discordbot.delivery import Outgoing, split
 from bot.adapters.discordbot.lobby import game_choices
 from bot.adapters.discordbot.replying import answer_reply
 from bot.adapters.discordbot.shown import shown_boards
-from bot.i18n import N_, _
+from bot.i18n import N_, _, current_language, language_of, ngettext, speaking
 from bot.records import User
-from bot.referee import Referee
+from bot.referee import LANGUAGE, Referee
 from bot.replies import Reply
-from engine import GAMES
+from engine import GAMES, Game
 
 log = logging.getLogger(__name__)
 MAX_CHOICES = 25
@@ -72,15 +72,22 @@ async def move_suggestions(interaction: discord.Interaction, current: str) -> li
 @app_commands.command(name="draw", description=N_("Draw (a tile, pieces) where the game has a draw"))
 @app_commands.guild_only()
 async def draw(interaction: discord.Interaction) -> None:
-    await run(interaction, lambda referee, place, user: played(interaction, referee, place, user, "draw"))
+    await run(interaction, lambda referee, place, user: common(interaction, referee, place, user, "draw"))
+
+
+async def common(interaction: discord.Interaction, referee: Referee, place: str, user: User, command: str,
+                 argument: str = "") -> Reply:
+    """/draw, /pass or /skip: the game's own move for it, or the game's way of doing that."""
+    return await referee.common_move(place, user, command, argument,
+                                     seen=shown_boards(interaction.client).seen(place, interaction.id))
 
 
 @app_commands.command(name="pass", description=N_("Pass your turn, where the rules allow it"))
 @app_commands.describe(foot=N_("Tronimoes: your foot square, if your line has not started yet (like e5)"))
 @app_commands.guild_only()
 async def pass_(interaction: discord.Interaction, foot: str | None = None) -> None:
-    text = f"pass {foot.strip()}" if foot and foot.strip() else "pass"
-    await run(interaction, lambda referee, place, user: played(interaction, referee, place, user, text))
+    square = foot.strip() if foot else ""
+    await run(interaction, lambda referee, place, user: common(interaction, referee, place, user, "pass", square))
 
 
 @app_commands.command(name="hand", description=N_("Show your hand (only you can see it)"))
@@ -100,7 +107,7 @@ async def board(interaction: discord.Interaction, player: discord.Member | None 
 @app_commands.command(name="skip", description=N_("Skip your turn or phase where the game allows it"))
 @app_commands.guild_only()
 async def skip(interaction: discord.Interaction) -> None:
-    await run(interaction, lambda referee, place, user: played(interaction, referee, place, user, "skip"))
+    await run(interaction, lambda referee, place, user: common(interaction, referee, place, user, "skip"))
 
 
 @app_commands.command(name="history", description=N_("The moves so far, newest last (only you see it)"))
@@ -118,17 +125,57 @@ async def resign(interaction: discord.Interaction) -> None:
     await ask(interaction, "resign")
 
 
+def player_count_text(counts: tuple[int, ...]) -> str:
+    """How many players a game seats: "2 players.", "1–6 players.", "2, 4, 6 players."."""
+    if len(counts) == 1:
+        return ngettext("{count} player.", "{count} players.", counts[0]).format(count=counts[0])
+    if len(counts) == counts[-1] - counts[0] + 1:
+        return _("{low}–{high} players.").format(low=counts[0], high=counts[-1])
+    return _("{counts} players.").format(counts=", ".join(map(str, counts)))
+
+
 def rules_text(name: str) -> str:
     """A game's rules summary, how to type moves, and its options."""
     cls = GAMES[name]
-    counts = cls.player_counts()
-    seats = _("{low}–{high} players.").format(low=counts[0], high=counts[-1]) if len(counts) == counts[-1] - \
-        counts[0] + 1 else _("{counts} players.").format(counts=", ".join(map(str, counts)))
     return "\n\n".join(part for part in (_(cls.summary) if cls.summary else f"**{cls.title}**",
                                           _("**Typing moves**") + "\n" + _(cls.notation_help),
-                                          _("**Options** (`/tileref new options:`)") + "\n" + cls.Options.describe()
+                                          _("**Options** (`/tileref new options:`)") + "\n" + cls.Options.describe(_)
                                           + "\n" + _("`rated=off`: the game does not count for the ratings."),
-                                          seats) if part)
+                                          player_count_text(cls.player_counts())) if part)
+
+
+def help_text(game: Game, language: str) -> str:
+    """The commands for the game of this thread, and how its moves are typed."""
+    cls = type(game)
+    example = cls.spoken(game.example_move() or (cls.example_moves or ("",))[0], language)
+    lines = [_("**{game}**: the commands here").format(game=cls.title),
+             _("• Type a move in this thread, like `{example}`, or use `/move` (it suggests your legal moves).").format(
+                 example=example)]
+    own = [f"`/{command}` → `{cls.spoken(move, language)}`" for command, move in cls.command_moves.items()]
+    if own:
+        lines.append(_("• Shortcuts: {commands}.").format(commands=", ".join(own)))
+    lines += [_("• `/hand` your hand (only you see it) · `/board` the board · `/history` the moves so far"),
+              _("• `/rules` how to play · `/resign` leave the game"),
+              "", _("**Typing moves**"), _(cls.notation_help)]
+    return "\n".join(lines)
+
+
+@app_commands.command(name="help", description=N_("The commands for the game in this thread"))
+@app_commands.guild_only()
+async def help_(interaction: discord.Interaction) -> None:
+    referee = _referee(interaction)
+    async with answering(interaction, private=True) as answer:
+        place = place_of(interaction.channel_id)
+        table = await answer.run(referee.status(place))
+        shown = await answer.run(referee.view(place)) if table is not None else None
+        if table is None or shown is None:
+            await answer.tell(_("There is no game in this thread. Open one with `/tileref new`; `/rules` explains "
+                                "each game."))
+            return
+        with speaking(table.meta.get(LANGUAGE)):
+            text = help_text(shown[1], current_language())
+        for piece in split(text):
+            await answer.send(Outgoing(piece), ephemeral=True)
 
 
 @app_commands.command(name="rules", description=N_("How to play, how to type moves, and the game's options"))
@@ -138,6 +185,7 @@ async def rules(interaction: discord.Interaction, game: str | None = None) -> No
     referee = _referee(interaction)
     async with answering(interaction, private=True) as answer:
         name = game
+        table = None
         if name is None:
             table = await answer.run(referee.status(place_of(interaction.channel_id)))
             name = table.game if table is not None else None
@@ -147,9 +195,12 @@ async def rules(interaction: discord.Interaction, game: str | None = None) -> No
                 await answer.tell(_("Which game? Games: {games}. Use `/rules game:`.").format(games=names))
                 return
             name = next(iter(GAMES))
-        for piece in split(rules_text(name)):
+        here = table.meta.get(LANGUAGE) if game is None and table is not None else None
+        with speaking(here or language_of(str(interaction.locale))):
+            text = rules_text(name)
+        for piece in split(text):
             await answer.send(Outgoing(piece), ephemeral=True)
 
 
 PLAYER_COMMANDS: list[app_commands.Command[Any, ..., Any]] = [
-    move, draw, pass_, skip, hand, board, history, resign, rules]
+    move, draw, pass_, skip, hand, board, history, resign, rules, help_]

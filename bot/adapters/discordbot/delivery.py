@@ -11,6 +11,7 @@ Public messages are built from `Reply.public` only, which never holds private ev
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import logging
 from collections.abc import Sequence
@@ -20,6 +21,15 @@ from typing import Any
 import discord
 
 from bot.adapters.discordbot.context import snowflake
+from bot.adapters.discordbot.permissions import (
+    ATTACH_FILES,
+    EMBED_LINKS,
+    READ_MESSAGE_HISTORY,
+    can_post,
+    lacking,
+    refused_for_permission,
+    tell_missing,
+)
 from bot.replies import Attachment, Message, Reply, render_links, render_mentions, render_names
 
 log = logging.getLogger(__name__)
@@ -107,13 +117,16 @@ def capitalised(text: str) -> str:
 
 @dataclass
 class Outgoing:
-    """One Discord message to send: text (≤ 2000), files, buttons, who may be pinged."""
+    """One Discord message to send: text (≤ 2000), files, buttons, who may be pinged. `nonce`
+    (≤ 25 characters), when set, is sent with `enforce_nonce` by `post` and `direct`: Discord
+    then returns the message already created with it instead of posting it twice."""
 
     text: str = ""
     attachments: list[Attachment] = field(default_factory=list)
     view: discord.ui.View | None = None
     mentions: discord.AllowedMentions = field(default_factory=lambda: NO_PINGS)
     embeds: list[discord.Embed] = field(default_factory=list)
+    nonce: str = ""
 
     def kwargs(self) -> dict[str, Any]:
         """Arguments for `send`/`send_message`/`followup.send`; text beyond Discord's limit is
@@ -132,7 +145,8 @@ def public_message(reply: Reply, view: discord.ui.View | None = None) -> Outgoin
     """The one public message of a reply (text trimmed to fit), pinging the players it waits for."""
     if reply.public is None:
         return None
-    return Outgoing(trim(render(reply.public.text)), list(reply.public.attachments), view, pinging(reply.mentions))
+    return Outgoing(trim(render(reply.public.text)), list(reply.public.attachments), view, pinging(reply.mentions),
+                    nonce=reply.public.nonce)
 
 
 def personal(message: Message | None, *, refusal: bool = False) -> list[Outgoing]:
@@ -143,19 +157,63 @@ def personal(message: Message | None, *, refusal: bool = False) -> list[Outgoing
     if refusal:
         text = capitalised(text)
     pieces = split(text) if text else [""]
-    out = [Outgoing(piece) for piece in pieces]
+    out = [Outgoing(piece, nonce=piece_nonce(message.nonce, n)) for n, piece in enumerate(pieces)]
     out[0].attachments = list(message.attachments)
     return out
 
 
+def piece_nonce(nonce: str, piece: int) -> str:
+    """The nonce of the `piece`-th message a long message is split into ("" stays "")."""
+    return nonce if not nonce or piece == 0 else f"{nonce}:{piece}"[:25]
+
+
+def sending(outgoing: Outgoing) -> dict[str, Any]:
+    """Arguments for `Messageable.send`: `Outgoing.kwargs` and its nonce, if it has one."""
+    kwargs = outgoing.kwargs()
+    if outgoing.nonce:
+        kwargs["nonce"] = outgoing.nonce  # discord.py sends it with enforce_nonce
+    return kwargs
+
+
 async def post(channel: discord.abc.Messageable, outgoing: Outgoing, *,
                reference: discord.Message | None = None) -> discord.Message:
-    """Send a message to a channel (optionally as a reply to `reference`)."""
-    kwargs = outgoing.kwargs()
-    if reference is not None:
+    """Send a message to a channel (optionally as a reply to `reference`). Parts that need a
+    permission the bot lacks there (files: Attach Files; embeds: Embed Links; the reply: Read
+    Message History) are left out, as the bot's cached permissions say or as Discord's refusal
+    shows, and the table is told once. Raises if it cannot be sent even so (the bot may not post
+    there at all) or fails otherwise."""
+    parts = {ATTACH_FILES: bool(outgoing.attachments), EMBED_LINKS: bool(outgoing.embeds),
+             READ_MESSAGE_HISTORY: reference is not None}
+    missing = lacking(channel, files=parts[ATTACH_FILES], embeds=parts[EMBED_LINKS], reply=parts[READ_MESSAGE_HISTORY])
+    try:
+        sent = await channel.send(**_send_arguments(outgoing, reference, missing))
+    except discord.HTTPException as error:
+        if not refused_for_permission(error) or not can_post(channel):
+            raise
+        known = lacking(channel, files=parts[ATTACH_FILES], embeds=parts[EMBED_LINKS],
+                        reply=parts[READ_MESSAGE_HISTORY])
+        # what the bot knows of its permissions may be behind Discord's: without a better
+        # explanation, leave out every part that needs more than posting
+        retry = known if known != missing else [name for name, present in parts.items() if present]
+        if retry == missing:
+            raise
+        sent = await channel.send(**_send_arguments(outgoing, reference, retry))
+        missing = known
+    if missing:
+        await tell_missing(channel, missing)
+    return sent
+
+
+def _send_arguments(outgoing: Outgoing, reference: discord.Message | None, missing: list[str]) -> dict[str, Any]:
+    """`Messageable.send`'s arguments, without the parts that need a permission in `missing`."""
+    if ATTACH_FILES in missing or EMBED_LINKS in missing:
+        outgoing = dataclasses.replace(outgoing, attachments=[] if ATTACH_FILES in missing else outgoing.attachments,
+                                       embeds=[] if EMBED_LINKS in missing else outgoing.embeds)
+    kwargs = sending(outgoing)
+    if reference is not None and READ_MESSAGE_HISTORY not in missing:
         kwargs["reference"] = reference
         kwargs["mention_author"] = False
-    return await channel.send(**kwargs)
+    return kwargs
 
 
 async def direct(client: discord.Client, user_id: str | None, messages: Sequence[Outgoing]) -> bool:
@@ -166,7 +224,7 @@ async def direct(client: discord.Client, user_id: str | None, messages: Sequence
     try:
         user = client.get_user(snow) or await client.fetch_user(snow)
         for outgoing in messages:
-            await user.send(**outgoing.kwargs())
+            await user.send(**sending(outgoing))
     except (discord.Forbidden, discord.NotFound):
         log.info("could not DM %s (DMs closed or user gone)", user_id)
         return False

@@ -14,7 +14,7 @@ from bot.adapters.discordbot.context import caller, guild_key, place_of
 from bot.adapters.discordbot.delivery import Outgoing, capitalised, escaped, render
 from bot.adapters.discordbot.replying import refusal_messages
 from bot.adapters.discordbot.views import lobby_view
-from bot.i18n import N_, _, language_of
+from bot.i18n import N_, _, language_of, speaking
 from bot.records import LOBBY, User
 from bot.referee import Referee
 from bot.replies import Reply
@@ -79,13 +79,20 @@ async def new(interaction: discord.Interaction, game: str, options: str | None =
 async def _in_new_thread(answer: Answer, referee: Referee, channel: discord.TextChannel, user: User, game: str,
                          options: str | None, turn_time: str | None, guild: str) -> None:
     title = GAMES[game.strip().lower()].title
-    if not channel.permissions_for(channel.guild.me).create_public_threads:
+    permissions = channel.permissions_for(channel.guild.me)
+    if not permissions.create_public_threads:
         await answer.tell(_("I cannot open a thread here: I need the Create Public Threads permission "
                             "in this channel. You can also run `/tileref new` inside an existing thread."))
         return
-    announcement = await answer.send(
-        Outgoing(_("🎲 {player} is opening a **{game}** table: join in the thread below.").format(
-            player=escaped(user.name), game=title)), ephemeral=False)
+    if not permissions.send_messages_in_threads:
+        await answer.tell(_("I cannot play in threads here: I need the Send Messages in Threads permission "
+                            "in this channel to post the lobby, the boards and the turns."))
+        return
+    spoken = await referee.language_for(options, guild, language_of(str(answer.interaction.locale)))
+    with speaking(spoken):
+        said = _("🎲 {player} is opening a **{game}** table: join in the thread below.").format(
+            player=escaped(user.name), game=title)
+    announcement = await answer.send(Outgoing(said), ephemeral=False)
     if announcement is None:
         announcement = await answer.interaction.original_response()
     thread = await channel.create_thread(name=f"{title} · {user.name}"[:100], message=announcement,

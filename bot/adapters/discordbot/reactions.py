@@ -14,6 +14,7 @@ import io
 import logging
 import re
 import secrets
+import time
 from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
@@ -30,9 +31,13 @@ from bot.picture import Picture
 from bot.records import PLAYING
 from bot.referee import FOOT, Referee
 from bot.replies import Attachment, Reply
+from bot.typing_rules import echo
 
 log = logging.getLogger(__name__)
 SEARCHES_KEPT = 500
+REACTION_DEADLINE = 5.0
+"""Seconds after a move within which its event reaction must be posted, else it is dropped (a
+client's `reaction_deadline` attribute overrides it)."""
 
 
 @dataclass
@@ -96,15 +101,21 @@ async def _search(interaction: discord.Interaction, kind: str, query: str) -> No
             return
         rating = (await referee.settings(guild_key(interaction.guild_id))).media_rating if interaction.guild_id else "g"
         found = await answer.run(media_of(interaction.client).search(query, rating=rating, limit=9))
-        if not found:
-            await answer.tell(_("Nothing found for “{query}”: try other words.").format(query=escaped(query[:100])))
+        shown = escaped(echo(query))
+        if not found.pictures:
+            await answer.tell(_("The picture service is not answering right now, and tileref's own pictures have "
+                                "nothing for “{query}”: try other words, or try again later.").format(query=shown)
+                              if found.provider_down else
+                              _("Nothing found for “{query}”: try other words.").format(query=shown))
             return
-        token = searches_of(interaction.client).keep(Search(kind, interaction.user.id, place, found))
-        await answer.send(results_message(kind, token, found), ephemeral=True)
+        token = searches_of(interaction.client).keep(Search(kind, interaction.user.id, place, found.pictures))
+        await answer.send(results_message(kind, token, found.pictures, provider_down=found.provider_down),
+                          ephemeral=True)
 
 
-def results_message(kind: str, token: str, found: list[Picture]) -> Outgoing:
-    """The private answer to a search: the pictures (as embeds) and a menu to pick one."""
+def results_message(kind: str, token: str, found: list[Picture], *, provider_down: bool = False) -> Outgoing:
+    """The private answer to a search: the pictures (as embeds) and a menu to pick one; when the
+    provider is down, a sentence saying so (these are then tileref's own pictures)."""
     attachments, embeds = [], []
     for number, picture in enumerate(found, start=1):
         embed = discord.Embed(title=f"{number}. {picture.title[:200]}")
@@ -117,6 +128,8 @@ def results_message(kind: str, token: str, found: list[Picture]) -> Outgoing:
         embeds.append(embed)
     attribution = found[0].attribution
     what = _("Pick one to post it in the thread.") if kind == "react" else _("Pick one as your chicken-foot.")
+    if provider_down:
+        what = _("The picture service is not answering right now, so these are tileref's own pictures.") + " " + what
     view = discord.ui.View(timeout=None)
     view.add_item(PickMenu(kind, token, found))
     return Outgoing(f"{what} {attribution}.", attachments, view, embeds=embeds[:10])
@@ -154,9 +167,8 @@ async def _use(answer: Answer, interaction: discord.Interaction, search: Search,
     referee: Referee = interaction.client.referee  # type: ignore[attr-defined]
     try:
         png = await answer.run(media_of(interaction.client).picture(chosen))
-    except MediaError as error:
-        await answer.edit_clicked(content=_("{reason}. Pick another, or search again.").format(reason=error),
-                                  view=None)
+    except MediaError as error:  # the results and their menu stay, so another can be picked
+        await answer.edit_clicked(content=_("{reason} Pick another, or search again.").format(reason=error.said()))
         return
     if search.kind == "react":
         await answer.edit_clicked(content=_("✅ Posted."), embeds=[], attachments=[], view=None)
@@ -176,34 +188,45 @@ async def _use(answer: Answer, interaction: discord.Interaction, search: Search,
 
 
 async def react_to_events(client: discord.Client, referee: Referee, reply: Reply,
-                          channel: discord.abc.Messageable) -> None:
+                          move: discord.Message | None) -> None:
     """If the server wants reactions to events, post one for the first event of `reply` that
-    suggests one (a kill: "skull"); in the background, never delaying or failing anything."""
+    suggests one (a kill: "skull"), as a reply to `move` (the message that announced it); in the
+    background, never delaying or failing anything. A reaction that cannot be posted within
+    `REACTION_DEADLINE` seconds of the move (a slow picture service) is dropped: a late one would
+    sit among later moves."""
     words = next((str(e.data["reaction"]) for e in reply.events if e.to is None and e.data.get("reaction")), None)
-    if words is None or reply.place is None:
+    if words is None or reply.place is None or move is None:
         return
+    started = time.monotonic()
     table = await referee.status(reply.place)
     if table is None or table.guild is None:
         return
     settings = await referee.settings(table.guild)
     if not settings.event_reactions:
         return
-    task = asyncio.ensure_future(_post_reaction(client, channel, words, settings.media_rating))
+    deadline = started + getattr(client, "reaction_deadline", REACTION_DEADLINE)
+    task = asyncio.ensure_future(_post_reaction(client, move, words, settings.media_rating, deadline))
     pending: set[asyncio.Task[Any]] = getattr(client, "in_flight", set())
     pending.add(task)
     task.add_done_callback(pending.discard)
 
 
-async def _post_reaction(client: discord.Client, channel: discord.abc.Messageable, words: str, rating: str) -> None:
+async def _post_reaction(client: discord.Client, move: discord.Message, words: str, rating: str,
+                         deadline: float) -> None:
+    """Find a picture for `words` and post it as a reply to `move`, unless `deadline` (a
+    `time.monotonic()` moment) has passed by then."""
     try:
         media = media_of(client)
-        found = await media.search(words, rating=rating, limit=9)
-        if not found:
-            return
-        chosen = found[0]
-        png = await media.picture(chosen)
-        await post(channel, Outgoing(f"🎞️ {escaped(chosen.title)} · {chosen.attribution}",
-                                     [Attachment("reaction.png", png, chosen.title[:100])]))
+        async with asyncio.timeout(max(0.0, deadline - time.monotonic())):
+            found = (await media.search(words, rating=rating, limit=9)).pictures
+            if not found:
+                return
+            chosen = found[0]
+            png = await media.picture(chosen)
+        await post(move.channel, Outgoing(f"🎞️ {escaped(chosen.title)} · {chosen.attribution}",
+                                          [Attachment("reaction.png", png, chosen.title[:100])]), reference=move)
+    except TimeoutError:
+        log.info("a reaction to the move in %s was dropped: the picture came too late", move.channel.id)
     except Exception:
         log.info("a reaction to an event could not be posted", exc_info=True)
 

@@ -11,6 +11,7 @@ from bot.adapters.discordbot.answer import Answer
 from bot.adapters.discordbot.context import NO_GAME, snowflake
 from bot.adapters.discordbot.delivery import Outgoing, direct, personal, post, public_message
 from bot.adapters.discordbot.reactions import react_to_events
+from bot.adapters.discordbot.resending import posted_already
 from bot.adapters.discordbot.shown import shown_boards
 from bot.adapters.discordbot.views import controls
 from bot.i18n import _
@@ -52,9 +53,7 @@ async def answer_reply(answer: Answer, referee: Referee, reply: Reply, user: Use
     if public is not None:
         sent = await answer.send(public, ephemeral=False)
         shown_boards(answer.interaction.client).record(reply.place, sent, reply.ply)
-        channel = answer.interaction.channel
-        if isinstance(channel, discord.abc.Messageable):
-            await react_to_events(answer.interaction.client, referee, reply, channel)
+        await react_to_events(answer.interaction.client, referee, reply, sent)
     for outgoing in personal(reply.caller):
         await answer.send(outgoing, ephemeral=True)
     if reply.private:
@@ -84,7 +83,7 @@ async def post_reply(client: discord.Client, referee: Referee, channel: discord.
     if public is not None:
         sent = await post(channel, public, reference=reference)
         shown_boards(client).record(reply.place, sent, reply.ply)
-        await react_to_events(client, referee, reply, channel)
+        await react_to_events(client, referee, reply, sent)
     if reply.private:
         await direct_secrets(client, referee, reply)
     await referee.delivered(reply)
@@ -109,4 +108,8 @@ async def post_notice(client: discord.Client, referee: Referee, reply: Reply) ->
     if not isinstance(channel, discord.abc.Messageable):
         log.warning("%s is not a channel I can post in; notice dropped", reply.place)
         return
+    if reply.public is not None and await posted_already(client, channel, reply):
+        log.info("the announcement of %s move %s was out already (%s)", reply.place, reply.ply,
+                 reply.origin or "the same text, after it was committed")
+        reply.public = None
     await post_reply(client, referee, channel, reply)

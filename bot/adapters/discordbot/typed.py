@@ -6,7 +6,8 @@ A message in a table's thread is tried as a move only if it is written in the ga
 * played if the rules allow it, announced in the thread;
 * refused: the thread gets a short note (nothing about the player's hand), and the reason goes
   to the player alone, by DM;
-* typed by someone the game is not waiting for: a ⏳ reaction on their message.
+* typed by someone the game is not waiting for: a ⏳ reaction on their message (said in words
+  where the bot may not add reactions).
 Anything else is conversation and is left alone. A message that mentions the bot (`@tileref
 3:5 c4 d4`) is always answered, from any player: played, or refused as above (the reason by DM:
 it may be about the player's hand), or, if it cannot be read as a move or it is someone else's
@@ -26,6 +27,7 @@ import discord
 from bot.adapters.discordbot.answer import busy
 from bot.adapters.discordbot.context import NO_GAME, place_of, player
 from bot.adapters.discordbot.delivery import Outgoing, capitalised, direct, personal, post
+from bot.adapters.discordbot.permissions import lacking, refused_for_permission, tell_missing
 from bot.adapters.discordbot.replying import post_reply
 from bot.adapters.discordbot.shown import shown_boards
 from bot.i18n import _
@@ -79,14 +81,14 @@ async def _handle(client: discord.Client, referee: Referee, message: discord.Mes
     if reply.unreadable:
         return
     if reply.early:
-        await _react(message, WAIT_REACTION)
+        await _react(message, WAIT_REACTION, instead=_("⏳ It is not your turn yet: that move was not played."))
         return
     await _refused_privately(client, message, reply.caller.text if reply.caller else "")
 
 
 async def _refused_privately(client: discord.Client, message: discord.Message, reason: str) -> None:
     """A typed move the rules refuse: a reaction and a short public note; the reason by DM."""
-    await _react(message, REFUSED_REACTION)
+    await _react(message, REFUSED_REACTION)  # the note below says it in words anyway
     told = await direct(client, f"discord:{message.author.id}",
                         [Outgoing(_("Your move in {thread} was refused: {reason}").format(
                             thread=message.channel.mention, reason=capitalised(reason)))])
@@ -95,6 +97,20 @@ async def _refused_privately(client: discord.Client, message: discord.Message, r
     await post(message.channel, Outgoing(note), reference=message)
 
 
-async def _react(message: discord.Message, emoji: str) -> None:
+async def _react(message: discord.Message, emoji: str, *, instead: str = "") -> None:
+    """React to `message` with `emoji`; if the bot may not (Add Reactions, Read Message History),
+    say `instead` in a reply and tell the table once. Never raises."""
+    missing = lacking(message.channel, reaction=True)
+    if not missing:
+        try:
+            await message.add_reaction(emoji)
+            return
+        except discord.HTTPException as error:
+            missing = lacking(message.channel, reaction=True) if refused_for_permission(error) else []
+            if not missing:
+                log.info("could not react to %s", message.id, exc_info=True)
+                return
     with contextlib.suppress(discord.HTTPException):
-        await message.add_reaction(emoji)
+        if instead:
+            await post(message.channel, Outgoing(instead), reference=message)
+        await tell_missing(message.channel, missing)

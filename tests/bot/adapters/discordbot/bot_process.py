@@ -6,13 +6,16 @@ process of its own, so a test can kill it with SIGKILL.
 GUILDS: the servers to publish the commands to, comma-separated; SHARDS and COUNT: the gateway
 shards this process runs (`0` of `2`), as `tileref run --shards 0 --shard-count 2` would.
 
-The only difference from production: discord.py is pointed at the stand-in, and announcements
-are left to the transport for one second instead of thirty before the outbox sends them."""
+The only differences from production: discord.py is pointed at the stand-in, announcements
+are left to the transport for one second instead of thirty before the outbox sends them, and an
+AI turn stays with the process planning it for two seconds instead of forty-five before another
+may take it over."""
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import subprocess
 import sys
 from pathlib import Path
 
@@ -23,6 +26,18 @@ from discord.http import Route
 from bot.adapters.discordbot.service import serve
 from bot.shards import parse_shards
 
+ROOT = Path(__file__).resolve().parents[4]
+
+
+def spawn(api_base: str, gateway: str, database: Path | str, guild_id: int, token: str, *,
+          log: Path | None = None) -> subprocess.Popen[bytes]:
+    """This module run as a process of its own against the stand-in at `api_base`/`gateway`; its
+    log goes to the file `log`, if given."""
+    with open(log or "/dev/null", "ab") as output:
+        return subprocess.Popen(
+            [sys.executable, "-m", "tests.bot.adapters.discordbot.bot_process", api_base, gateway, str(database),
+             str(guild_id), token], cwd=ROOT, stdout=subprocess.DEVNULL, stderr=output)
+
 
 def main(argv: list[str]) -> None:
     api_base, gateway, database, guilds, token, *sharding = argv
@@ -31,7 +46,7 @@ def main(argv: list[str]) -> None:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     shards = parse_shards(*sharding) if sharding else None
     asyncio.run(serve(token, database if "://" in database else Path(database),
-                      guild_ids=[int(g) for g in guilds.split(",")], delivery_lease=1.0, outbox_every=0.5,
+                      guild_ids=[int(g) for g in guilds.split(",")], delivery_lease=1.0, outbox_every=0.5, ai_lease=2.0,
                       shard_ids=shards[0] if shards else None, shard_count=shards[1] if shards else None))
 
 

@@ -4,9 +4,11 @@ bot react to events. The picture service is the offline pack or a stand-in on 12
 
 from __future__ import annotations
 
+import asyncio
+
 import renderers
 from bot.adapters.discordbot.reactions import react_to_events
-from bot.media import Giphy, Media, decoded
+from bot.media import Giphy, Klipy, Media, decoded
 from bot.replies import Reply
 from engine import Event
 from tests.bot.adapters.discordbot.harness import Harness, running
@@ -98,21 +100,78 @@ async def test_a_giphy_search_shows_its_attribution_and_its_pictures(standin: Di
         assert pictures.requests["file:sticker-2.gif"] == 1
 
 
-async def test_a_server_that_wants_them_gets_reactions_to_events(tileref: Harness) -> None:
-    s = tileref.s
-    thread, _ = await tileref.open_table(s.alice, s.bob)
+async def reactions_wanted(tileref: Harness, thread, wanted: bool = True) -> tuple[Reply, object]:
+    """Event reactions turned on (or left off) for the test server; a reply announcing a kill,
+    and the bot's own message of the opening board (the move the reaction answers)."""
     table = await tileref.table(thread)
+    settings = await tileref.referee.settings(table.guild)
+    settings.event_reactions = wanted
+    await tileref.referee.store.save_settings(settings)
     kill = Reply(events=[Event("kill", "alice boxed in bob's line.", (0, 1), {"reaction": "skull"})],
                  table_id=table.id, place=table.place)
     channel = tileref.bot.get_channel(thread.id)  # type: ignore[attr-defined]
+    move = await channel.history(limit=1).__anext__()  # the opening board
+    return kill, move
+
+
+async def test_a_server_that_wants_them_gets_reactions_to_events_as_replies_to_the_move(tileref: Harness) -> None:
+    s = tileref.s
+    thread, _ = await tileref.open_table(s.alice, s.bob)
+    kill, move = await reactions_wanted(tileref, thread, wanted=False)
     mark = s.mark()
-    await react_to_events(tileref.bot, tileref.referee, kill, channel)  # type: ignore[arg-type]
+    await react_to_events(tileref.bot, tileref.referee, kill, move)  # type: ignore[arg-type]
     await s.settle()
+    await asyncio.sleep(0.3)
     assert not [m for m in s.messages[mark:] if m.kind == "create"]  # off by default
-    settings = await tileref.referee.settings(table.guild)
-    settings.event_reactions = True
-    await tileref.referee.store.save_settings(settings)
-    await react_to_events(tileref.bot, tileref.referee, kill, channel)  # type: ignore[arg-type]
+    kill, move = await reactions_wanted(tileref, thread)
+    await react_to_events(tileref.bot, tileref.referee, kill, move)  # type: ignore[arg-type]
     posted = await s.wait_for_message(thread, lambda m: m.png_images() and "🎞️" in m.content, since=mark)
     assert "tileref's own pictures" in posted.content
+    assert posted.payload["message_reference"]["message_id"] == str(move.id)  # in context: a reply to the move
 
+
+async def test_a_reaction_that_comes_too_late_is_dropped(standin: DiscordStandIn, tmp_path) -> None:
+    s = standin
+    async with MediaStandIn() as pictures, running(s, tmp_path / "t.sqlite3",
+                                                   media=Media(Giphy("key", pictures.giphy_url))) as tileref:
+        thread, _ = await tileref.open_table(s.alice, s.bob)
+        kill, move = await reactions_wanted(tileref, thread)
+        tileref.bot.reaction_deadline = 0.5  # type: ignore[attr-defined]
+        pictures.delay = 1.0  # the picture service takes longer than that
+        mark = s.mark()
+        await react_to_events(tileref.bot, tileref.referee, kill, move)  # type: ignore[arg-type]
+        await asyncio.sleep(2.0)
+        await s.settle()
+        assert pictures.requests["giphy"] == 1  # it was asked…
+        assert not [m for m in s.messages[mark:] if m.kind == "create"]  # …and its late answer dropped
+        pictures.delay = 0.0
+        await react_to_events(tileref.bot, tileref.referee, kill, move)  # type: ignore[arg-type]
+        posted = await s.wait_for_message(thread, lambda m: "🎞️" in m.content, since=mark)
+        assert "Powered by GIPHY" in posted.content and posted.png_images()
+
+
+async def test_a_provider_that_is_down_is_said_to_be_down(standin: DiscordStandIn, tmp_path) -> None:
+    s = standin
+    async with MediaStandIn() as pictures, running(s, tmp_path / "t.sqlite3",
+                                                   media=Media(Giphy("key", pictures.giphy_url))) as tileref:
+        thread, _ = await tileref.open_table(s.alice, s.bob)
+        nothing = await (await s.slash(s.alice, thread, "react", query="broken cats")).reply()
+        assert nothing.ephemeral and "not answering" in nothing.content and "tileref's own pictures" in nothing.content
+        assert "try other words" in nothing.content
+        results = await (await s.slash(s.alice, thread, "react", query="victory")).reply()  # the breaker is open
+        assert "not answering" in results.content and "tileref's own pictures" in results.content
+        assert results.png_images() and picks(results)
+
+
+async def test_a_bad_picture_keeps_the_menu_so_another_can_be_picked(standin: DiscordStandIn, tmp_path) -> None:
+    s = standin
+    async with MediaStandIn() as pictures, running(s, tmp_path / "t.sqlite3",
+                                                   media=Media(Klipy("key", pictures.klipy_url))) as tileref:
+        thread, _ = await tileref.open_table(s.alice, s.bob)
+        results = await (await s.slash(s.alice, thread, "react", query="notimage")).reply()
+        refused = await (await s.select(s.alice, results, picks(results), ["0"])).reply()
+        assert refused.content.startswith("That is not a picture I can read. Pick another")
+        menu = picks(refused)  # still there
+        again = await (await s.select(s.alice, refused, menu, ["0"])).reply()
+        assert again.content.startswith("That is not a picture I can read.") and picks(again)
+        assert pictures.requests["file:notimage.gif"] == 2

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.bot.adapters.discordbot.test_crash import ROOT
+from tests.bot.adapters.discordbot.bot_process import ROOT
 from tests.standin import DiscordStandIn
 from tests.standin.model import Member
 

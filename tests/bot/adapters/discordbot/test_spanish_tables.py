@@ -1,0 +1,43 @@
+"""A Spanish table of every game through Discord: a Spanish client opens it, the players move
+with what autocomplete offers (Spanish notation), ask for help, the rules, the board, the
+history, try /draw, /pass and /skip and a move the rules refuse, and one resigns. Nothing the bot
+says, in the channel or the thread, publicly or privately, is English."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine import GAMES
+from tests.bot.adapters.discordbot.harness import Harness, confirmed
+from tests.bot.spanish import english_in
+
+NAMES = ["alice", "bob"]
+MOVES = 6
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+async def test_a_spanish_discord_table_says_nothing_in_english(tileref: Harness, game: str) -> None:
+    s = tileref.s
+    announced = await (await s.slash(s.alice, s.channel, "tileref new", game=game, locale="es-ES")).reply()
+    assert "abre una mesa" in announced.content
+    thread = await s.wait_for_thread(lambda t: t.id == announced.id)
+    lobby = await s.wait_for_message(thread, lambda m: bool(m.buttons()))
+    lobby = await (await s.click(s.bob, lobby, label="Unirse")).reply()
+    await (await s.click(s.alice, lobby, label="Empezar")).replies(2)
+    users = (s.alice, s.bob)
+    for command in ("help", "rules", "board", "history", "draw", "pass", "skip"):
+        await (await s.slash(s.alice, thread, command)).reply()
+    await (await s.slash(s.alice, thread, "move", text="banana")).reply()
+    for _ in range(MOVES):
+        game_now = await tileref.game(thread)
+        if game_now.outcome() is not None:
+            break
+        seat = game_now.to_move()[0]
+        offered = await s.autocomplete(users[seat], thread, "move", text="")
+        assert offered, "autocomplete offers the legal moves"
+        await (await s.slash(users[seat], thread, "move", text=offered[0]["value"])).replies(1)
+    await confirmed(s, s.bob, thread, "resign")
+    said = [m.content for m in s.messages if m.author_id == s.bot_user.id and m.channel_id in (thread.id, s.channel.id)]
+    english = [line for text in said for line in english_in(text, NAMES)]
+    assert not english, "\n".join(english)
+    assert any("gana" in text or "Puntuación final" in text for text in said)

@@ -1,0 +1,54 @@
+"""A Spanish table of every game, played in the terminal: everything the bot says is Spanish
+(events, refusals, help, rules, hints, the hand, the board, the history, the end of the game)."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.adapters.console import ConsoleSession, local_user
+from bot.referee import BOT_NAMES
+from bot.timers import ManualClock
+from engine import GAMES
+from tests.bot.referees import running_referee
+from tests.bot.spanish import english_in
+
+NAMES = ["Ana", *(f"{n} (bot)" for n in BOT_NAMES)]
+PLAYERS = {"tronimoes": ["me", "bot", "greedy"], "tromino_go": ["me", "bot"], "triominoes": ["me", "bot"],
+           "tronix": ["me", "bot"], "tetromic": ["me", "bot"]}
+MOVES = 12
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+async def test_a_spanish_console_table_says_nothing_in_english(tmp_path, game):
+    out: list[str] = []
+    script = ["ayuda", "reglas", "pistas", "mano", "tablero", "historial", "banana", "pistas po"]
+    async with running_referee(tmp_path / "t.sqlite3", ManualClock(), render=True) as referee:
+        user = local_user("Ana")
+        moves = 0
+
+        async def ask(prompt: str) -> str | None:
+            nonlocal moves
+            if script:
+                return script.pop(0)
+            hints = await referee.suggestions(place, user, "", limit=100)
+            if hints and moves < MOVES:
+                moves += 1
+                return hints[-1] if game == "tromino_go" else hints[0]
+            if moves >= MOVES and "rendirse" not in asked:
+                asked.append("rendirse")
+                return "rendirse"
+            if asked[-1] == "rendirse":
+                asked.append("sí")
+                return "sí"
+            moves += 1
+            return "salir" if moves > 3 * MOVES else (hints[0] if hints else "tablero")
+
+        asked: list[str] = [""]
+        session = ConsoleSession(referee, user, ask=ask, say=out.append, boards=tmp_path / "boards")
+        place = await session.new_game(game, PLAYERS[game], "lang=es")
+        assert place is not None
+        await session.play(place)
+    printed = "\n".join(out)
+    english = english_in(printed, NAMES)
+    assert not english, "\n".join(english)
+    assert "La partida ha terminado" in printed or "Fin de la partida" in printed or "gana" in printed
