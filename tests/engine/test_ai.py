@@ -119,6 +119,7 @@ def test_hard_plans_longer_and_wider_than_normal() -> None:
     normal, hard = agent("normal", budget=2.0), agent("hard", budget=2.0)
     assert isinstance(normal, PlanningAgent) and isinstance(hard, PlanningAgent)
     assert hard.budget > normal.budget and hard.wider > normal.wider
+    assert planning_seconds("hard", 2.0) == hard.budget and planning_seconds("strong", 2.0) == 2.0
     counted = agent("hard", simulations=16)
     assert isinstance(counted, PlanningAgent) and counted.simulations is not None and counted.simulations > 16
 
