@@ -22,6 +22,7 @@ from engine.ai import (
     heuristics,
     level_of,
     margin,
+    planning_seconds,
     seat_rng,
 )
 from tests.engine.test_contract import playout
