@@ -26,6 +26,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Protocol
 
+from bot.i18n import speaking
 from bot.planning import PlanningPool
 from bot.records import Timer
 from bot.replies import Message, Reply
@@ -43,7 +44,7 @@ SPLIT_AFTER = 10.0
 @dataclass
 class AiJob:
     """What planning an AI turn needs: the seat's view handed over (see `bot.planning.handover`),
-    the agent and its budget, and what a transport shows meanwhile."""
+    the agent and its budget, and what a transport shows meanwhile (in the table's `language`)."""
 
     place: str
     seat: int
@@ -51,6 +52,7 @@ class AiJob:
     agent: str
     budget: float
     view: bytes
+    language: str
 
 
 @dataclass
@@ -216,7 +218,8 @@ class AiTurns:
                 return
             if self.thinking is not None:
                 try:
-                    await self.thinking(job.place, job.name)
+                    with speaking(job.language):
+                        await self.thinking(job.place, job.name)
                 except Exception:
                     log.warning("showing that %s thinks failed", job.name, exc_info=True)
             try:

@@ -753,7 +753,8 @@ class Referee:
         if len(game.log) != turn.ply or turn.seat not in game.to_move():
             return None
         budget = float(table.meta.get(AI_SECONDS, self.ai_seconds))
-        return AiJob(table.place, turn.seat, seat.name, seat.agent or "normal", budget, handover(game, turn.seat))
+        return AiJob(table.place, turn.seat, seat.name, seat.agent or "normal", budget, handover(game, turn.seat),
+                     table.meta.get(LANGUAGE) or DEFAULT_LANGUAGE)
 
     async def play_ai(self, turn: Timer, action: str) -> AiMove | None:
         """Play an AI seat's planned `action` and the forced moves after it, in one commit that
