@@ -5,6 +5,7 @@
   tileref play tronimoes --players me,bot,bot  play in the terminal against AI players
   tileref play --resume                        continue your last terminal game
   tileref rules [game]                         how to play
+  tileref rules GAME --positions               the game's position format, every field, with an example
   tileref doctor                               what this machine cannot do (fonts for names in pictures)
   tileref migrate                              bring the database's schema up to date
   tileref copy-db FROM TO                      copy every table to another database and check the copy
@@ -115,6 +116,8 @@ def main(argv: list[str] | None = None) -> int:
 
     rules = commands.add_parser("rules", help="how to play a game")
     rules.add_argument("game", nargs="?")
+    rules.add_argument("--positions", action="store_true",
+                       help="the game's position format (to_position / from_position), with an example")
     rules.add_argument("--lang", type=language_code, default=None, help=f"the language: {', '.join(LANGUAGES)}")
 
     commands.add_parser("doctor", help="say what this machine cannot do (scripts names cannot be drawn in)")
@@ -160,7 +163,7 @@ def main(argv: list[str] | None = None) -> int:
               "server's address and that it is running, or the SQLite file's folder.", file=sys.stderr)
         return 1
     if args.command == "rules":
-        return show_rules(args.game, args.lang)
+        return show_rules(args.game, args.lang, positions=args.positions)
     if args.command == "doctor":
         from bot.doctor import doctor
 
@@ -299,9 +302,10 @@ async def play_console(args: argparse.Namespace) -> int:
         await store.close()
 
 
-def show_rules(name: str | None, language: str | None = None) -> int:
+def show_rules(name: str | None, language: str | None = None, *, positions: bool = False) -> int:
     """Print a game's rules, how to type moves, its options and its notation's words in every
-    language, in `language` (default: the terminal's)."""
+    language, in `language` (default: the terminal's); with `positions`, the game's position
+    format instead (developer documentation, in English)."""
     speak(language or system_language())
     if name is None or name.lower() not in GAMES:
         if name:
@@ -309,6 +313,9 @@ def show_rules(name: str | None, language: str | None = None) -> int:
         print(_("Games: {games}").format(games=", ".join(f"{g} ({GAMES[g].title})" for g in sorted(GAMES))))
         return 0 if name is None else 1
     game = GAMES[name.lower()]
+    if positions:
+        print(game.position_help)
+        return 0
     print(f"{_(game.summary)}\n\n{_(game.notation_help)}\n\n{game.Options.describe(_)}")
     for code, words in game.notation_words.items():
         listed = ", ".join(f"{word} → {spoken}" for word, spoken in words.items())

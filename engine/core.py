@@ -18,6 +18,7 @@ The contract serves every game in the family:
 from __future__ import annotations
 
 import dataclasses
+import json
 import random
 import types
 import typing
@@ -211,6 +212,50 @@ class Outcome:
         return {"scores": list(self.scores), "winners": list(self.winners), "reason": self.reason,
                 "teams": [list(team) for team in self.teams]}
 
+    @classmethod
+    def from_position(cls, value: Any, players: int) -> Outcome | None:
+        """The `result` of a position (None while playing, else what `to_json` writes). Raises
+        PositionError when it is not shaped like one; whether the game's state gives this
+        result is for `check_result` to say."""
+        if value is None:
+            return None
+        try:
+            scores = tuple(float(s) for s in value["scores"])
+            winners = tuple(int(w) for w in value["winners"])
+            teams = tuple(tuple(int(s) for s in team) for team in value.get("teams", []))
+            reason = value["reason"]
+        except (KeyError, TypeError, ValueError, AttributeError):
+            raise PositionError('"result" is null while the game is played, else {"scores": [one per seat], '
+                                '"winners": [seats], "reason": "why it ended", "teams": [[seats], ...]}') from None
+        if len(scores) != players or not all(0 <= w < players for w in winners) or not isinstance(reason, str):
+            raise PositionError(f'"result" needs a score for each of the {players} seats, winners among them, '
+                                f'and the reason as text')
+        return cls(scores, winners, reason, teams)
+
+
+def check_result(game: GameShape, result: Outcome | None) -> None:
+    """Raise PositionError unless `game`, just set up from a position, has the `result` that
+    position states (its `outcome()` exactly, or None while it is played)."""
+    actual = game.outcome()
+    if actual == result:
+        return
+    if result is None:
+        assert actual is not None
+        raise PositionError(f"the result is null, but this position is over: {actual.reason}")
+    if actual is None:
+        raise PositionError(f"the result says the game is over ({result.reason}), but this position is still "
+                            f"being played")
+    def named(seats: tuple[int, ...]) -> str:
+        return ", ".join(game.names[s] for s in seats) or "nobody"
+    if actual.winners != result.winners:
+        raise PositionError(f"the result names {named(result.winners)} as winner, but this position gives "
+                            f"{named(actual.winners)} ({actual.reason})")
+    if actual.scores != result.scores:
+        raise PositionError(f"the result's scores {list(result.scores)} are not the position's "
+                            f"{list(actual.scores)}")
+    raise PositionError(f"the result says {result.reason!r} and names teams {[list(t) for t in result.teams]}, "
+                        f"but this position gives {actual.reason!r} and {[list(t) for t in actual.teams]}")
+
 
 # --------------------------------------------------------------------------------------------
 # Options: a frozen dataclass per game; every field has a default.
@@ -242,6 +287,32 @@ class GameOptions:
 
     def to_json(self) -> dict[str, Any]:
         return dataclasses.asdict(self)
+
+    @classmethod
+    def from_position(cls, values: Any) -> Self:
+        """The options a position records (`{"max_moving_turns": 60}`, JSON values; missing ones
+        take their defaults). Raises PositionError naming an unknown option or a wrong value."""
+        if not isinstance(values, Mapping):
+            raise PositionError('"options" is a JSON object like {"name": value}')
+        known = {f.name: f for f in dataclasses.fields(cls)}
+        hints = typing.get_type_hints(cls)
+        for key, value in values.items():
+            spec = known.get(key)
+            if spec is None:
+                raise PositionError(f"unknown option '{key}' in the position. {cls.describe()}")
+            kind = hints[key]
+            low, high = spec.metadata.get("min"), spec.metadata.get("max")
+            if kind is bool:
+                fits = isinstance(value, bool)
+            elif kind in (int, float):
+                fits = (isinstance(value, int | float) and not isinstance(value, bool)
+                        and (kind is float or isinstance(value, int))
+                        and (low is None or value >= low) and (high is None or value <= high))
+            else:
+                fits = isinstance(value, str) and value in spec.metadata.get("choices", (value,))
+            if not fits:
+                raise PositionError(f"option {key} cannot be {json.dumps(value)}. {cls.describe()}")
+        return cls(**values)
 
     def differences(self) -> dict[str, Any]:
         """The options that differ from the defaults, for a short summary."""
@@ -323,9 +394,9 @@ def _read_option_value(key: str, text: str, kind: Any, spec: dataclasses.Field[A
 
 class GameShape(Protocol):
     """The part of the `Game` contract a game's own helper modules (positions, refusals, rules)
-    may rely on without importing the game's class: its seat limits and constructor, and the
-    seats' names. Each helper extends it with the state it reads, so the game module imports its
-    helpers and never the other way round."""
+    may rely on without importing the game's class: its seat limits and constructor, the
+    seats' names, its options and its outcome. Each helper extends it with the state it reads,
+    so the game module imports its helpers and never the other way round."""
 
     name: ClassVar[str]
     min_players: ClassVar[int]
@@ -334,6 +405,11 @@ class GameShape(Protocol):
     names: list[str]
 
     def __init__(self, players: int, seed: int, options: GameOptions, names: list[str]) -> None: ...
+
+    @property
+    def options(self) -> GameOptions: ...
+
+    def outcome(self) -> Outcome | None: ...
 
 
 # --------------------------------------------------------------------------------------------
@@ -356,6 +432,9 @@ class Game(ABC):
     """A few paragraphs of rules for players, shown by `/rules`."""
     notation_help: ClassVar[str] = ""
     """How to type actions, with examples."""
+    position_help: ClassVar[str] = ""
+    """The position format of `to_position`/`from_position`: every field, and an example position
+    in a ```json block (`tileref rules <game> --positions` prints it)."""
     verbs: ClassVar[frozenset[str]] = frozenset()
     """Every word of the game's notation, in every language it accepts ("draw", "pass", …):
     typed chat is taken as a move only when all its words are verbs, player names or words of

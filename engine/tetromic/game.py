@@ -33,6 +33,7 @@ from engine.tetromic.board import Board
 from engine.tetromic.notation import Discard, Place, Verb
 from engine.tetromic.pieces import BY_KIND, KINDS, ORIENTATIONS, SHAPES, Cell, kind_of, normalised, placed_cells
 from engine.tetromic.position import read_position, write_position
+from engine.tetromic.position_help import FORMAT as POSITION_HELP
 from engine.tetromic.state import Seat
 
 SUMMARY = N_("""\
@@ -86,6 +87,7 @@ class Tetromic(Game):
     Options = TetromicOptions
     summary = SUMMARY
     notation_help = NOTATION_HELP
+    position_help = POSITION_HELP
     verbs = frozenset({"play", "draw", "skip", "discard", "line", "square", *(k.lower() for k in KINDS), "j", "z",
                        "poner", "robar", "saltar", "descartar", "línea", "cuadrado"})
     notation_words: ClassVar[Mapping[str, Mapping[str, str]]] = {"es": notation.SPANISH}
@@ -201,7 +203,7 @@ class Tetromic(Game):
     def _anything_fits(self, seat: int) -> bool:
         return next(self._fits(seat), None) is not None
 
-    def _locked(self, seat: int) -> bool:
+    def locked(self, seat: int) -> bool:
         """Whether no tetromino of any kind fits anywhere on the seat's board: it can never
         change again (a row clears only by filling it)."""
         board = self.seats[seat].board
@@ -391,7 +393,7 @@ class Tetromic(Game):
             events += self._score(seat, len(rows))
         if self.winner is None:
             events += self._stuck(seat)
-            if self._locked(seat):
+            if self.locked(seat):
                 me.locked = me.resigned = me.done = True
                 events.append(event("locked", N_("{player}'s board is full: no piece of any kind fits it any more, "
                                                  "so {player} is out at level {level}."), (seat,), player=name,
@@ -511,6 +513,7 @@ class Tetromic(Game):
     @classmethod
     def from_position(cls, data: Mapping[str, Any], *, seed: int = 0,
                       options: GameOptions | None = None) -> Self:
-        game = read_position(cls, data, seed=seed, options=options if options is not None else cls.Options())
+        chosen = options if options is not None else cls.Options.from_position(data.get("options", {}))
+        game = read_position(cls, data, seed=seed, options=chosen)
         game.start_position = game.to_position()
         return game

@@ -32,12 +32,12 @@ from engine.triominoes.board import Board, Bonus
 from engine.triominoes.geometry import Cell, cell_name, read_cell
 from engine.triominoes.notation import Place, Word
 from engine.triominoes.options import TriominoesOptions
+from engine.triominoes.position_help import FORMAT as POSITION_HELP
 from engine.triominoes.refusals import why_not
+from engine.triominoes.rounds import OVER, PLAYING
 from engine.triominoes.state import Seat
 from engine.triominoes.tiles import TILES, Corners, Tile, name, rotations, tile_of, tile_with_numbers, value
 
-PLAYING = "playing"
-OVER = "over"
 BRIDGE_POINTS = 40
 
 SUMMARY = N_("""\
@@ -71,6 +71,7 @@ class Triominoes(Game):
     Options = TriominoesOptions
     summary = SUMMARY
     notation_help = NOTATION_HELP
+    position_help = POSITION_HELP
     verbs = frozenset({"draw", "pass", "at", "play", "on", "robar", "pasar", "en", "poner"})
     notation_words: ClassVar[Mapping[str, Mapping[str, str]]] = {"es": notation.SPANISH}
     command_moves: ClassVar[Mapping[str, str]] = {"draw": "draw", "pass": "pass"}
@@ -369,7 +370,7 @@ class Triominoes(Game):
         events = [event("lay", template, (seat,), data, **told)]
         if not me.hand:
             return events + self._went_out(seat)
-        if self.options.blocked_when == "exact" and self._nothing_fits():
+        if self.options.blocked_when == "exact" and self.nothing_fits():
             return events + self._blocked()
         self._advance()
         return events
@@ -404,7 +405,7 @@ class Triominoes(Game):
         self.last = {"seat": seat, "kind": "pass"}
         events = [event("pass", template, (seat,), {"penalty": penalty}, player=self.names[seat], count=me.drawn,
                         penalty=penalty)]
-        if self.passes >= len(self.active()) or (self.options.blocked_when == "exact" and self._nothing_fits()):
+        if self.passes >= len(self.active()) or (self.options.blocked_when == "exact" and self.nothing_fits()):
             return events + self._blocked()
         self._advance()
         return events
@@ -421,7 +422,7 @@ class Triominoes(Game):
                 return candidate
         return seat
 
-    def _nothing_fits(self) -> bool:
+    def nothing_fits(self) -> bool:
         """No tile in any hand or in the well fits anywhere (a true block)."""
         loose = {t for i in self.active() for t in self.seats[i].hand} | set(self.well)
         return not any(self.board.fits_anywhere(t) for t in loose)
@@ -605,7 +606,8 @@ class Triominoes(Game):
     @classmethod
     def from_position(cls, data: Mapping[str, Any], *, seed: int = 0,
                       options: GameOptions | None = None) -> Self:
-        game = position.read(cls, data, seed=seed, options=options if options is not None else cls.Options())
+        chosen = options if options is not None else cls.Options.from_position(data.get("options", {}))
+        game = position.read(cls, data, seed=seed, options=chosen)
         game.start_position = game.to_position()
         return game
 

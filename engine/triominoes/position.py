@@ -7,10 +7,11 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any, Protocol, TypeVar
 
-from engine.core import N_, GameOptions, GameShape, PositionError, Term
+from engine.core import N_, GameOptions, GameShape, Outcome, PositionError, Term, check_result
 from engine.triominoes.board import ORIGIN, Board
 from engine.triominoes.geometry import cell_name, read_cell
-from engine.triominoes.rounds import Opening, find_opening
+from engine.triominoes.options import TriominoesOptions
+from engine.triominoes.rounds import OVER, Opening, find_opening
 from engine.triominoes.state import Seat
 from engine.triominoes.tiles import TILES, Corners, Tile, name, read_tile, rotations, tile_of
 
@@ -25,8 +26,16 @@ class TriominoesTable(GameShape, Protocol):
     round: int
     passes: int
     pending: Opening | None
+    phase: str
+    end_reason: str
+    round_winners: list[int]
+
+    @property
+    def options(self) -> TriominoesOptions: ...
 
     def active(self) -> list[int]: ...
+
+    def nothing_fits(self) -> bool: ...
 
 
 def board_entries(game: TriominoesTable) -> list[dict[str, Any]]:
@@ -42,8 +51,11 @@ def write(game: TriominoesTable) -> dict[str, Any]:
         if s.resigned:
             entry["resigned"] = True
         seats.append(entry)
-    return {"game": game.name, "seats": seats, "turn": game.turn, "pool": [name(t) for t in game.well],
-            "board": board_entries(game), "round": game.round, "passes": game.passes}
+    outcome = game.outcome()
+    return {"game": game.name, "options": game.options.differences(), "seats": seats, "turn": game.turn,
+            "pool": [name(t) for t in game.well], "board": board_entries(game), "round": game.round,
+            "passes": game.passes, "round_winners": list(game.round_winners),
+            "result": outcome.to_json() if outcome is not None else None}
 
 
 def _tiles(values: Any, where: str) -> list[Tile]:
@@ -88,8 +100,7 @@ def read(cls: type[GameT], data: Mapping[str, Any], *, seed: int, options: GameO
     seats = data.get("seats")
     if not isinstance(seats, list) or not cls.min_players <= len(seats) <= cls.max_players:
         raise PositionError(f"seats must list {cls.min_players} to {cls.max_players} players")
-    game = cls(len(seats), seed, options,
-               [str(s.get("name", f"P{i + 1}")) for i, s in enumerate(seats)])
+    game = cls(len(seats), seed, options, [str(s.get("name", f"P{i + 1}")) for i, s in enumerate(seats)])
     for seat, entry in zip(game.seats, seats, strict=True):
         seat.score = int(entry.get("score", 0))
         seat.hand = _tiles(entry.get("hand", []), f"{seat.name}'s hand")
@@ -105,14 +116,58 @@ def read(cls: type[GameT], data: Mapping[str, Any], *, seed: int, options: GameO
     game.round = int(data.get("round", 1))
     game.passes = int(data.get("passes", 0))
     game.turn = int(data.get("turn", 0))
-    if not 0 <= game.turn < game.players or game.seats[game.turn].resigned:
-        raise PositionError(f"turn must be a seat still playing, from 0 to {game.players - 1}")
-    if not game.board.cells:
-        hands = {i: game.seats[i].hand for i in game.active()}
+    winners = data.get("round_winners", [])
+    if not isinstance(winners, list) or not all(isinstance(w, int) and 0 <= w < game.players for w in winners):
+        raise PositionError("round_winners lists the seats that won the last round")
+    game.round_winners = list(winners)
+    result = Outcome.from_position(data.get("result"), game.players)
+    if not 0 <= game.turn < game.players:
+        raise PositionError(f"turn is a seat, from 0 to {game.players - 1}")
+    if result is not None:
+        game.phase, game.end_reason = OVER, result.reason
+        _check_over(game)
+    else:
+        _check_playing(game)
+    check_result(game, result)
+    return game
+
+
+def _check_playing(game: TriominoesTable) -> None:
+    """Refuse a round in progress that the rules would have ended or could not have reached."""
+    if game.seats[game.turn].resigned:
+        raise PositionError("turn must be a seat still playing")
+    if len(game.active()) < 2:
+        raise PositionError("with fewer than two players left the game is over: give its result")
+    for index in game.active():
+        if not game.seats[index].hand:
+            raise PositionError(f"{game.names[index]} holds no tile, so they went out and the round is over")
+    if game.passes >= len(game.active()):
+        raise PositionError(f"{game.passes} passes in a row with the well empty block the round, so it is over")
+    if game.passes and game.well:
+        raise PositionError("passes count only with the well empty (for a blocked round)")
+    if game.board.cells and game.options.blocked_when == "exact" and game.nothing_fits():
+        raise PositionError("no tile in any hand or the well fits, so the round is blocked and over")
+    if game.board.cells:
+        return
+    hands = {i: game.seats[i].hand for i in game.active()}
+    rule = game.options.opening
+    if rule == "pressman" or (rule == "winner" and game.round == 1):
         found = find_opening(hands, [game.turn, *[i for i in game.active() if i != game.turn]])
         if found.seat != game.turn:
-            found = Opening(game.turn, tuple(sorted(set(game.seats[game.turn].hand))), Term(N_("opens the round")))
-        if not found.tiles:
-            raise PositionError("the player to open the round holds no tile")
-        game.pending = found
-    return game
+            raise PositionError(f"{game.names[found.seat]} opens the round ({found.reason}), so the turn is "
+                                f"{found.seat}")
+    else:
+        found = Opening(game.turn, tuple(sorted(set(game.seats[game.turn].hand))), Term(N_("opens the round")))
+    game.pending = found
+
+
+def _check_over(game: TriominoesTable) -> None:
+    """Refuse a finished game the rules would not have ended."""
+    options = game.options
+    reached = any(game.seats[i].score >= options.target for i in game.active())
+    last = options.rounds and game.round >= options.rounds
+    if not last and not (reached and not options.rounds) and len(game.active()) >= 2:
+        if options.rounds:
+            raise PositionError(f"the game lasts {options.rounds} rounds and this is round {game.round}, so it "
+                                f"is not over")
+        raise PositionError(f"nobody still playing has {options.target} points, so the game is not over")

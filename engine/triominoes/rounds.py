@@ -9,6 +9,10 @@ from dataclasses import dataclass
 from engine.core import N_, Term
 from engine.triominoes.tiles import Tile, is_triple, value
 
+PLAYING = "playing"
+OVER = "over"
+"""A game's phases: a round is being played, or the game is over (rounds follow one another at once)."""
+
 ZERO_TRIPLE: Tile = (0, 0, 0)
 TRIPLE_BONUS = 10
 ZERO_TRIPLE_BONUS = 30

@@ -39,12 +39,9 @@ from engine.tromino_go.geometry import (
     surrounded,
 )
 from engine.tromino_go.notation import Accept, Concede, Move, Play, Word
+from engine.tromino_go.position_help import FORMAT as POSITION_HELP
+from engine.tromino_go.rules import LETTERS, PIECES_TO_MOVE, POINTS_TO_WIN, STALEMATE_PASSES
 from engine.tromino_go.state import Piece
-
-LETTERS = "ABC"
-PIECES_TO_MOVE = 30
-POINTS_TO_WIN = 7
-STALEMATE_PASSES = 6
 
 SUMMARY = N_("""\
 **Tromino Go** (Sid Sackson) — surround the other player's trominoes, not your own.
@@ -89,6 +86,7 @@ class TrominoGo(Game):
     Options = TrominoGoOptions
     summary = SUMMARY
     notation_help = NOTATION_HELP
+    position_help = POSITION_HELP
     verbs = frozenset({"play", "move", "to", "pass", "concede", "accept", "forfeit", "verify", "sw", "se", "nw", "ne",
                        "a", "b", "c", "poner", "mover", "ceder", "aceptar", "pasar", "abandonar", "so", "no"})
     notation_words: ClassVar[Mapping[str, Mapping[str, str]]] = {"es": notation.SPANISH}
@@ -549,7 +547,8 @@ class TrominoGo(Game):
     @classmethod
     def from_position(cls, data: Mapping[str, Any], *, seed: int = 0,
                       options: GameOptions | None = None) -> Self:
-        game = cls(2, seed, options if options is not None else cls.Options(), position.seat_names(data))
+        chosen = options if options is not None else cls.Options.from_position(data.get("options", {}))
+        game = cls(2, seed, chosen, position.seat_names(data))
         position.read(game, data)
         game.start_position = game.to_position()
         return game

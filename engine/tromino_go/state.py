@@ -12,7 +12,7 @@ class Piece:
     id: int
     """The play number in the round."""
     owner: int
-    """0 or 1: the seat."""
+    """0 or 1: the seat (a position writes the role instead: 0 for the round's first player)."""
     letter: str
     """A, B or C for the round's first player, a, b or c for the other."""
     cells: Cells

@@ -34,6 +34,7 @@ from engine.core import (
 from engine.tronimoes import lines, notation, placement, rounds
 from engine.tronimoes.board import Tile, full_set, grid_for, tile_name
 from engine.tronimoes.position import placed_entry, read_position, write_position
+from engine.tronimoes.position_help import FORMAT as POSITION_HELP
 from engine.tronimoes.refusals import explain_lay
 from engine.tronimoes.state import (
     BETWEEN_ROUNDS,
@@ -93,6 +94,7 @@ class Tronimoes(Game):
     Options = TronimoesOptions
     summary = SUMMARY
     notation_help = NOTATION_HELP
+    position_help = POSITION_HELP
     verbs = frozenset({"draw", "pass", "ready", "spacer", "on", "robar", "pasar", "listo", "separador", "en"})
     notation_words: ClassVar[Mapping[str, Mapping[str, str]]] = {"es": notation.SPANISH}
     command_moves: ClassVar[Mapping[str, str]] = {"draw": "draw", "pass": "pass"}
@@ -563,7 +565,8 @@ class Tronimoes(Game):
     @classmethod
     def from_position(cls, data: Mapping[str, Any], *, seed: int = 0,
                       options: GameOptions | None = None) -> Self:
-        game = read_position(cls, data, seed=seed, options=options if options is not None else cls.Options())
+        chosen = options if options is not None else cls.Options.from_position(data.get("options", {}))
+        game = read_position(cls, data, seed=seed, options=chosen)
         game._changed()
         game.start_position = game.to_position()
         return game

@@ -10,24 +10,34 @@ import re
 from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
-from engine.core import GameOptions, PositionError
+from engine.core import GameOptions, Outcome, PositionError, check_result
 from engine.tronimoes.board import SIZES, Grid, Tile, parse_tile, tile_name
-from engine.tronimoes.state import LEADER, Line, LineKey, Placed, Table, free_line_key
+from engine.tronimoes.state import (
+    BETWEEN_ROUNDS,
+    LEADER,
+    OVER,
+    PLAYING,
+    Line,
+    LineKey,
+    Placed,
+    Seat,
+    Table,
+    free_line_key,
+)
 
 T = TypeVar("T", bound=Table)
 
 
 def write_position(game: Table) -> dict[str, Any]:
     name = game.grid.name
+    outcome = game.outcome()
     return {
         "game": "tronimoes",
+        "options": game.options.differences(),
         "width": game.grid.width,
         "height": game.grid.height,
         "max_pips": game.max_pips,
-        "seats": [
-            {"name": s.name, "score": s.score, "hand": [tile_name(t) for t in s.hand], "dead": s.dead,
-             "footed": s.footed, "foot": name(s.foot) if s.foot is not None else None, "drew": s.drew}
-            for s in game.seats],
+        "seats": [_seat_entry(s, name) for s in game.seats],
         "turn": game.turn,
         "bag": [tile_name(t) for t in game.bag],
         "leaders": list(game.leaders),
@@ -35,7 +45,27 @@ def write_position(game: Table) -> dict[str, Any]:
         "board": [placed_entry(p, name) for p in game.board],
         "spacer": [name(s) for s in game.spacer] if game.spacer else None,
         "passes": game.passes,
+        "round_end": _round_end(game),
+        "result": outcome.to_json() if outcome is not None else None,
     }
+
+
+def _seat_entry(seat: Seat, name: Callable[[int], str]) -> dict[str, Any]:
+    entry = {"name": seat.name, "score": seat.score, "round_score": seat.score - seat.round_start_score,
+             "hand": [tile_name(t) for t in seat.hand], "dead": seat.dead, "footed": seat.footed,
+             "foot": name(seat.foot) if seat.foot is not None else None, "drew": seat.drew}
+    if seat.resigned:
+        entry["resigned"] = True
+    return entry
+
+
+def _round_end(game: Table) -> dict[str, Any] | None:
+    """How the last round ended, once it has (between rounds, and at the game's end): its
+    winner, how, and who has said `ready` for the next."""
+    ended = game.round_result
+    if ended is None:
+        return None
+    return {"winner": ended["winner"], "how": ended["how"], "ready": [s.ready for s in game.seats]}
 
 
 def placed_entry(placed: Placed, name: Callable[[int], str]) -> dict[str, Any]:
@@ -84,13 +114,14 @@ def read_position(cls: type[T], data: Mapping[str, Any], *, seed: int, options: 
     for index, (seat, raw) in enumerate(zip(game.seats, seats, strict=True)):
         where = f"seat {index + 1}"
         seat.score = int(reader.field(raw, "score", 0))
-        seat.round_start_score = seat.score
+        seat.round_start_score = seat.score - int(reader.field(raw, "round_score", 0))
         seat.hand = [tile_of(t, where) for t in reader.field(raw, "hand", [])]
         seat.dead = bool(reader.field(raw, "dead", False))
         seat.footed = bool(reader.field(raw, "footed", False))
         foot = reader.field(raw, "foot", None)
         seat.foot = square_of(foot, where) if foot is not None else None
         seat.drew = bool(reader.field(raw, "drew", False))
+        seat.resigned = reader.field(raw, "resigned", False) is True
         if seat.foot is not None and not seat.footed:
             raise PositionError(f"{where} has a foot square but is not chicken-footed")
     game.turn = reader.int("turn", 0, len(seats) - 1)
@@ -153,8 +184,73 @@ def read_position(cls: type[T], data: Mapping[str, Any], *, seed: int, options: 
         if run is None or len(run) != 6:
             raise PositionError("the spacer is a straight run of 6 squares")
     game.passes = reader.int("passes", 0, 99)
-    game.phase = "playing"
+    _read_ending(game, data)
     return game
+
+
+def _read_ending(game: Table, data: Mapping[str, Any]) -> None:
+    """Set the phase from `round_end` and `result`, refusing an ending the position does not give
+    (or a round the rules would have ended)."""
+    result = Outcome.from_position(data.get("result"), game.players)
+    ended = data.get("round_end")
+    active = [i for i, s in enumerate(game.seats) if not s.resigned]
+    everyone_left = not active or (game.players > 1 and len(active) == 1)
+    if ended is not None:
+        _read_round_end(game, ended)
+    if result is not None:
+        game.phase, game.end_reason = OVER, result.reason
+        if ended is None and not everyone_left:
+            raise PositionError("a game ends after a round (the 0:0 round, or when the next cannot start) or when "
+                                "everyone else leaves: give round_end, or seats that left")
+    elif everyone_left:
+        raise PositionError("everyone else has left, so the game is over: give its result")
+    elif ended is not None:
+        if game.leaders[-1] == 0:
+            raise PositionError("the 0:0 round has ended, so the game is over: give its result")
+        if all(s.ready for s in game.seats):
+            raise PositionError("everyone is ready, so the next round would have started")
+        game.phase = BETWEEN_ROUNDS
+    else:
+        game.phase = PLAYING
+        _check_round(game, active)
+    check_result(game, result)
+
+
+def _read_round_end(game: Table, ended: Any) -> None:
+    try:
+        winner, how, ready = ended["winner"], str(ended["how"]), ended["ready"]
+        if not (winner is None or winner in range(game.players)) or len(ready) != game.players:
+            raise ValueError
+        ready = [r is True for r in ready]
+    except (KeyError, TypeError, ValueError):
+        raise PositionError('round_end is null during a round, else {"winner": seat or null, "how": "why it '
+                            'ended", "ready": [true or false per seat]}') from None
+    for index, seat in enumerate(game.seats):
+        if not seat.dead and index != winner:
+            raise PositionError(f"{seat.name}'s line is alive, but a round's end kills every line but the winner's")
+        if seat.resigned and not ready[index]:
+            raise PositionError(f"{seat.name} has left, so they count as ready")
+        seat.ready = ready[index]
+    game.round_result = {"round": game.round, "leader": game.leaders[-1], "winner": winner, "how": how,
+                         "deltas": [s.score - s.round_start_score for s in game.seats],
+                         "totals": [s.score for s in game.seats]}
+
+
+def _check_round(game: Table, active: list[int]) -> None:
+    """Refuse a round in progress that the rules would have ended."""
+    alive = [i for i in active if not game.seats[i].dead]
+    for index in alive:
+        if not game.seats[index].hand:
+            raise PositionError(f"{game.seats[index].name} holds no tile, so they went out and the round is over")
+    if len(alive) < min(2, game.players):
+        raise PositionError("fewer than two lines are alive, so the round is over: give round_end")
+    if game.passes >= len(active):
+        raise PositionError("everyone has passed with the bag empty, so the round is over: give round_end")
+    if game.seats[game.turn].resigned:
+        raise PositionError("turn must be a seat still in the game")
+    for seat in game.seats:
+        if seat.resigned and (seat.hand or not seat.dead):
+            raise PositionError(f"{seat.name} has left: their hand is empty and their line dead")
 
 
 def _line_key(raw: Any, seats: int, where: str) -> LineKey:

@@ -16,6 +16,7 @@ they were started. The round leader itself belongs to no line and is keyed "lead
 LEADER = "leader"
 
 PLAYING, BETWEEN_ROUNDS, OVER = "playing", "between rounds", "over"
+"""A game's phases: a round is played, the players are saying `ready` for the next, or it is over."""
 
 
 def free_line_key(number: int) -> str:

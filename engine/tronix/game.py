@@ -17,9 +17,10 @@ from engine.tronix.cards import GREEN, KINDS, ORDER, PINK, Cell, neighbours, ter
 from engine.tronix.lines import Line, islands, line_through, shares, tronix_line
 from engine.tronix.notation import Move, Play, Turn, cell_text
 from engine.tronix.options import TronixOptions
+from engine.tronix.phases import ENDINGS, GOD, OVER, PLACEMENT
+from engine.tronix.position_help import FORMAT as POSITION_HELP
 from engine.tronix.state import Card, Seat
 
-PLACEMENT, GOD, OVER = "placement", "god", "over"
 ORIGIN: Cell = (0, 0)
 
 SUMMARY = N_("""\
@@ -60,6 +61,7 @@ class Tronix(Game):
     Options = TronixOptions
     summary = SUMMARY
     notation_help = NOTATION_HELP
+    position_help = POSITION_HELP
     verbs = notation.VERBS
     notation_words: ClassVar[Mapping[str, Mapping[str, str]]] = {"es": notation.SPANISH}
     command_help: ClassVar[Mapping[str, str]] = {
@@ -421,7 +423,7 @@ class Tronix(Game):
             events = self._score([found], seat, tronix=True)
             self.discarded += len(self.table)
             self.table.clear()
-            return events + self._end_game(N_("a TRONIX"))
+            return events + self._end_game(ENDINGS["tronix"])
         ended = self._table_size_end()
         if ended:
             return ended
@@ -440,20 +442,20 @@ class Tronix(Game):
 
     def _table_size_end(self) -> list[Event]:
         if not self.table:
-            return self._end_game(N_("no cards are left"))
+            return self._end_game(ENDINGS["empty"])
         if len(self.table) == 1:
             self.discarded += 1
             cell = next(iter(self.table))
             self.table.clear()
             return [event("singularity", N_("One card is left, at {cell}: a SINGULARITY. It is discarded."), (),
-                          {}, cell=cell_text(cell)), *self._end_game(N_("a singularity"))]
+                          {}, cell=cell_text(cell)), *self._end_game(ENDINGS["singularity"])]
         return []
 
     def _stalemate(self, template: str, count: int) -> list[Event]:
         left = len(self.table)
         self.discarded += left
         self.table.clear()
-        return [event("stalemate", template, (), {}, count=count, left=left), *self._end_game(N_("a stalemate"))]
+        return [event("stalemate", template, (), {}, count=count, left=left), *self._end_game(ENDINGS["stalemate"])]
 
     def _end_game(self, reason: str) -> list[Event]:
         self.phase = OVER
@@ -493,7 +495,7 @@ class Tronix(Game):
         events = [event("resign", N_("{player} leaves the game."), (seat,), {}, player=self.names[seat])]
         team = [s for s in self.seats if s.team == me.team and not s.resigned]
         if not team:
-            return events + self._end_game(N_("a whole team left"))
+            return events + self._end_game(ENDINGS["team"])
         if self.phase == PLACEMENT and not any(s.hand for s in self.seats if not s.resigned):
             return events + self._enter_god(seat)
         if seat == self.turn:
@@ -548,7 +550,8 @@ class Tronix(Game):
     @classmethod
     def from_position(cls, data: Mapping[str, Any], *, seed: int = 0,
                       options: GameOptions | None = None) -> Self:
-        game = position.read(cls, data, seed=seed, options=options if options is not None else cls.Options())
+        chosen = options if options is not None else cls.Options.from_position(data.get("options", {}))
+        game = position.read(cls, data, seed=seed, options=chosen)
         game.start_position = game.to_position()
         return game
 

@@ -7,8 +7,11 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any, Protocol, TypeVar
 
-from engine.core import GameOptions, GameShape, PositionError
+from engine.core import GameOptions, GameShape, Outcome, PositionError, check_result
 from engine.tronix.cards import GREEN, KINDS, PINK, Cell, read_pattern
+from engine.tronix.lines import circuits
+from engine.tronix.options import TronixOptions
+from engine.tronix.phases import ENDINGS, OVER, PLACEMENT
 from engine.tronix.state import Card, Seat
 
 
@@ -25,9 +28,15 @@ class TronixTable(GameShape, Protocol):
     discarded: int
     quiet: int
     seen: Counter[str]
+    end_reason: str
 
     @property
     def per_turn(self) -> int: ...
+
+    @property
+    def options(self) -> TronixOptions: ...
+
+    def patterns(self) -> dict[Cell, str]: ...
 
 
 GameT = TypeVar("GameT", bound=TronixTable)
@@ -44,10 +53,12 @@ def write(game: TronixTable) -> dict[str, Any]:
         if s.resigned:
             entry["resigned"] = True
         seats.append(entry)
-    return {"game": game.name, "seats": seats, "turn": game.turn, "actions_left": game.actions_left,
-            "phase": game.phase, "table": table_entries(game),
+    outcome = game.outcome()
+    return {"game": game.name, "options": game.options.differences(), "seats": seats, "turn": game.turn,
+            "actions_left": game.actions_left, "phase": game.phase, "table": table_entries(game),
             "locked": list(game.locked) if game.locked else None, "piles": dict(game.piles),
-            "discarded": game.discarded, "quiet": game.quiet, "seen": dict(game.seen)}
+            "discarded": game.discarded, "quiet": game.quiet, "seen": dict(game.seen),
+            "result": outcome.to_json() if outcome is not None else None}
 
 
 def _cell(value: Any, where: str) -> Cell:
@@ -60,8 +71,7 @@ def read(cls: type[GameT], data: Mapping[str, Any], *, seed: int, options: GameO
     seats = data.get("seats")
     if not isinstance(seats, list) or len(seats) % 2 or not cls.min_players <= len(seats) <= cls.max_players:
         raise PositionError("seats must list an even number of players, 2 to 16")
-    game = cls(len(seats), seed, options,
-               [str(s.get("name", f"P{i + 1}")) for i, s in enumerate(seats)])
+    game = cls(len(seats), seed, options, [str(s.get("name", f"P{i + 1}")) for i, s in enumerate(seats)])
     for index, (seat, entry) in enumerate(zip(game.seats, seats, strict=True)):
         team = entry.get("team", seat.team)
         if team not in (GREEN, PINK):
@@ -101,6 +111,56 @@ def read(cls: type[GameT], data: Mapping[str, Any], *, seed: int, options: GameO
     game.discarded = int(data.get("discarded", 0))
     game.quiet = int(data.get("quiet", 0))
     game.seen = Counter({str(k): int(v) for k, v in dict(data.get("seen", {})).items()})
-    if phase == "placement" and not game.seats[game.turn].hand and any(s.hand for s in game.seats):
-        raise PositionError("in the placement phase the seat to act must hold a card")
+    result = Outcome.from_position(data.get("result"), game.players)
+    if result is not None:
+        game.end_reason = result.reason
+    _check(game)
+    check_result(game, result)
     return game
+
+
+def _check(game: TronixTable) -> None:
+    """Refuse what the rules could not have left on the table or in the hands."""
+    active = [s for s in game.seats if not s.resigned]
+    if any(s.hand for s in game.seats if s.resigned):
+        raise PositionError("a seat that left the game holds no cards (they are discarded)")
+    whole_team_left = {s.team for s in active} != {GREEN, PINK}
+    if game.phase == OVER:
+        if whole_team_left != (game.end_reason == ENDINGS["team"]):
+            raise PositionError(f"the game ends by \"{ENDINGS['team']}\" exactly when every seat of a team has left")
+        if game.table and not whole_team_left:
+            raise PositionError("a game that ends on the table ends with the table empty (its cards are won or "
+                                "discarded)")
+        if game.end_reason not in ENDINGS.values():
+            raise PositionError(f"a game ends by one of: {', '.join(ENDINGS.values())}")
+        return
+    if whole_team_left:
+        raise PositionError("every seat of a team has left, so the game is over: give its result")
+    if game.seats[game.turn].resigned:
+        raise PositionError("turn must be a seat still playing")
+    closed = circuits(game.patterns())
+    if closed:
+        cell = closed[0].cells()
+        first = min(cell)
+        raise PositionError(f"the line through {first[0]},{first[1]} is a closed circuit, so its cards would have "
+                            f"been won")
+    holding = any(s.hand for s in active)
+    if game.phase == PLACEMENT:
+        if not holding:
+            raise PositionError("every hand is empty, so God Mode has begun: the phase is god")
+        if not game.seats[game.turn].hand:
+            raise PositionError("in the placement phase the seat to act must hold a card")
+        return
+    if holding:
+        raise PositionError("God Mode begins when every hand is empty; a seat still holds cards")
+    if len(game.table) < 2:
+        raise PositionError("God Mode needs two cards on the table or more (fewer ends the game)")
+    options = game.options
+    if options.quiet_limit and game.quiet >= options.quiet_limit:
+        raise PositionError(f"{game.quiet} God Mode actions in a row without scoring end the game (the limit is "
+                            f"{options.quiet_limit})")
+    # God Mode's first position is counted without the check (which follows each action), so with a
+    # limit of 1 it may stand at 1.
+    limit = max(options.repetitions, 2)
+    if options.repetitions and any(count >= limit for count in game.seen.values()):
+        raise PositionError(f"a position seen {options.repetitions} times ends the game")

@@ -3,6 +3,7 @@ real `tileref` command (start, quit, resume, and `run` without a token)."""
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -12,6 +13,7 @@ from PIL import Image
 from bot.adapters.console import ConsoleSession, local_user
 from bot.records import FINISHED
 from bot.timers import ManualClock
+from engine.tetromic import Tetromic
 from tests.bot.referees import running_referee
 
 
@@ -206,3 +208,12 @@ async def test_triominoes_hints_show_each_tile_as_in_the_hand_turned_as_the_plac
         assert sorted(held.split("-")) == sorted(numbers.split("-")) and held != numbers
         assert held == "-".join(sorted(held.split("-"))) or held.split("-")[0] == min(held.split("-"))
     assert not any("✗" in line and "→" in line for line in out), "a hint typed as shown was refused"
+
+
+def test_tileref_rules_prints_the_out_rule_and_with_positions_the_position_format(tmp_path):
+    rules = tileref(tmp_path, "rules", "tetromic")
+    assert rules.returncode == 0 and "no piece of any kind fits any more is out" in rules.stdout
+    positions = tileref(tmp_path, "rules", "tetromic", "--positions")
+    assert positions.returncode == 0 and '"out": true' in positions.stdout and "`result`" in positions.stdout
+    example = positions.stdout.split("```json\n")[1].split("\n```")[0]
+    assert Tetromic.from_position(json.loads(example)).to_position() == json.loads(example)

@@ -7,18 +7,21 @@ not show another seat's secrets.
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 import json
 import random
-from collections import deque
-from collections.abc import Iterator
+import re
+from collections import Counter, deque
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine import GAMES, Game, GameError
+from engine import GAMES, Event, Game, GameError
+from engine.core import RESIGN
 
 PLAYOUTS = 200
 STEP_LIMIT = 50_000
@@ -28,8 +31,12 @@ def hooks(cls: type[Game]) -> Any:
     """The game's optional contract hooks, `tests/engine/contract_hooks/<game>.py`: `PLAYOUTS` (how
     many random playouts to run, when 200 would be slow), `ROUND_TRIP_GAMES` and `ACTIONS_CHECKED`
     (for games with thousands of actions a turn: how many games, and at most how many actions of
-    a position, evenly spread, the round-trip test tries) and `shuffle_hidden(position, viewer,
-    rng)` (the position with everything `viewer` cannot see dealt differently), or None."""
+    a position, evenly spread, the round-trip test tries), `shuffle_hidden(position, viewer,
+    rng)` (the position with everything `viewer` cannot see dealt differently), `OPTION_VALUES`
+    (values to try for whole-number options, which are otherwise left at their defaults),
+    `POSITION_GAMES` (how many games the position round-trip test plays), and `choose(actions,
+    rng)` and `TIMEOUT_CHANCE` (how that test picks an action, and how often a seat misses its
+    turn, when an even pick or the usual 5% would end games too soon), or None."""
     try:
         return importlib.import_module(f"tests.engine.contract_hooks.{cls.name}")
     except ModuleNotFoundError:
@@ -45,27 +52,47 @@ def playout(cls: type[Game], seed: int, *, resign_chance: float = 0.0,
             timeout_chance: float = 0.05) -> Iterator[Game]:
     """Play a seeded random game to the end, yielding the game before every step."""
     game = cls.new(players_for(cls, seed), seed=seed)
-    rng = random.Random(seed)
+    for _ in steps(game, random.Random(seed), resign_chance=resign_chance, timeout_chance=timeout_chance):
+        yield game
+
+
+Step = tuple[int, list[str]]
+"""One random step: the seat, and what it does (actions in order, or `[RESIGN]`)."""
+
+
+def steps(game: Game, rng: random.Random, *, resign_chance: float = 0.0, timeout_chance: float = 0.05,
+          choose: Callable[[list[str], random.Random], str] | None = None) -> Iterator[Step]:
+    """Choose random steps until `game` ends: yields each step before taking it on `game` (with
+    `take`, once the consumer resumes the generator). `choose` picks among the legal actions
+    (by default any, evenly)."""
     for _ in range(STEP_LIMIT):
         if game.outcome() is not None:
             return
-        yield game
         waiting = game.to_move()
         assert waiting, "a game that is not over must be waiting for someone"
         seat = rng.choice(waiting)
         roll = rng.random()
         if roll < resign_chance:
-            game.resign(seat)
+            step: Step = (seat, [RESIGN])
         elif roll < resign_chance + timeout_chance:
             timeouts = game.timeout_actions(seat)
             assert timeouts, "a seat the game waits for must have a timeout action"
-            for action in timeouts:
-                game.apply(seat, action)
+            step = (seat, timeouts)
         else:
             actions = game.legal_actions(seat)
             assert actions, "a seat the game waits for must have a legal action"
-            game.apply(seat, rng.choice(actions))
-    raise AssertionError(f"seed {seed}: no end after {STEP_LIMIT} steps")
+            step = (seat, [choose(actions, rng) if choose else rng.choice(actions)])
+        yield step
+        take(game, step)
+    raise AssertionError(f"no end after {STEP_LIMIT} steps")
+
+
+def take(game: Game, step: Step) -> list[Event]:
+    """Take a step chosen by `steps`; returns what happened."""
+    seat, actions = step
+    if actions == [RESIGN]:
+        return game.resign(seat)
+    return [event for action in actions for event in game.apply(seat, action)]
 
 
 @pytest.fixture(params=sorted(GAMES), ids=sorted(GAMES))
@@ -214,3 +241,105 @@ def test_views_show_no_other_seats_hand_and_no_bag_order(cls: type[Game]) -> Non
             for _ in range(3):
                 other = cls.from_position(shuffle(position, viewer, rng)).view(viewer)
                 assert other == original, f"view({viewer}) changes when hidden tiles change"
+
+
+# ---- positions: every exported position loads back into the same game ------------------------------
+
+
+def varied_options(cls: type[Game], rng: random.Random) -> dict[str, Any]:
+    """Random option values for `cls`, as `Options.parse` takes them: any of each listed choice,
+    on or off, and whole numbers from the game's `OPTION_VALUES` hook (else the default)."""
+    spelled: dict[str, Any] = {}
+    numbers = getattr(hooks(cls), "OPTION_VALUES", {})
+    for option in dataclasses.fields(cls.Options):
+        if option.name in numbers:
+            spelled[option.name] = str(rng.choice(numbers[option.name]))
+        elif option.metadata.get("choices"):
+            spelled[option.name] = rng.choice(option.metadata["choices"])
+        elif isinstance(option.default, bool):
+            spelled[option.name] = rng.choice(["on", "off"])
+    return spelled
+
+
+def same_game(game: Game, copy: Game) -> None:
+    """`copy` waits for the same seats, offers every seat the same actions and has the same outcome."""
+    assert copy.to_move() == game.to_move()
+    for seat in range(game.players):
+        assert copy.legal_actions(seat) == game.legal_actions(seat), f"seat {seat}'s legal actions differ"
+    assert copy.outcome() == game.outcome()
+
+
+def loaded(position: dict[str, Any], cls: type[Game], seed: int = 0) -> Game:
+    """The game a position describes, loaded from its JSON text (so nothing but JSON survives)."""
+    return cls.from_position(json.loads(json.dumps(position)), seed=seed)
+
+
+def documented_example(cls: type[Game]) -> dict[str, Any]:
+    """The example position in the game's documented position format (`position_help`)."""
+    found = re.search(r"```json\n(.*?)\n```", cls.position_help, re.DOTALL)
+    assert found, f"{cls.name}'s position_help needs an example position in a ```json block"
+    return json.loads(found.group(1))
+
+
+def test_the_documented_example_position_loads_and_writes_back_exactly(cls: type[Game]) -> None:
+    example = documented_example(cls)
+    game = cls.from_position(example)
+    assert json.dumps(game.to_position()) == json.dumps(example)
+    assert game.to_move() and game.outcome() is None
+
+
+def features(position: dict[str, Any]) -> set[str]:
+    """What a position shows that the round-trip test should meet (counted by bench/positions.py):
+    a result, a round's end, the moving phase or God Mode, a seat out or gone."""
+    seats = position.get("seats", [])
+    found = {name for name, present in (
+        ("result", position.get("result") is not None), ("round_end", position.get("round_end") is not None),
+        ("moving", position.get("phase") == "moving"), ("god", position.get("phase") == "god"),
+        ("moving_turns", bool(position.get("moving_turns"))), ("out", any(s.get("out") for s in seats)),
+        ("resigned", any(s.get("resigned") for s in seats))) if present}
+    return found
+
+
+def check_positions(cls: type[Game], number: int) -> Counter[str]:
+    """Play random game `number` of `cls` (players and options chosen by `number`) and check, at
+    every step, that the game loaded from the exported position waits for the same seats, offers
+    the same actions, has the same outcome, and after the next step is where the game is, unless
+    that step drew on chance (a loaded game then draws from its own seed: the draw order is not
+    part of a position). Returns how many steps were checked, skipped as chance, and features met."""
+    rng = random.Random(f"positions {cls.name} {number}")
+    counts = [n for n in cls.player_counts() if n >= 2] or list(cls.player_counts())
+    options = cls.Options.parse(varied_options(cls, rng))
+    game = cls.new(counts[number % len(counts)], seed=number, options=options)
+    tally: Counter[str] = Counter()
+    hook = hooks(cls)
+    for step in steps(game, rng, resign_chance=0.01, timeout_chance=getattr(hook, "TIMEOUT_CHANCE", 0.05),
+                      choose=getattr(hook, "choose", None)):
+        position = game.to_position()
+        tally.update(features(position))
+        copy = loaded(position, cls)
+        assert copy.to_position() == position, "a loaded position must write itself back unchanged"
+        same_game(game, copy)
+        other = loaded(position, cls, seed=1)
+        happened = take(copy, step)
+        take(other, step)
+        if copy.to_position() != other.to_position():
+            tally["chance"] += 1
+            continue
+        after = game.clone()
+        assert [e.text for e in take(after, step)] == [e.text for e in happened]
+        assert copy.to_position() == after.to_position()
+        assert copy.to_move() == after.to_move() and copy.outcome() == after.outcome()
+        tally["steps"] += 1
+    position = game.to_position()
+    tally.update(features(position))
+    final = loaded(position, cls)
+    same_game(game, final)
+    assert final.outcome() is not None
+    return tally
+
+
+def test_every_position_loads_back_as_the_same_game(cls: type[Game]) -> None:
+    """At every step of random games (2 to the most players, options varied) the position loads
+    back as the same game (`check_positions`; bench/positions.py runs a longer sweep)."""
+    for number in range(getattr(hooks(cls), "POSITION_GAMES", 6)):
+        assert check_positions(cls, number)["steps"]

@@ -25,10 +25,11 @@ def checkerboard(*off: tuple[int, int]) -> list[str]:
 def position(*seats: dict, phase: int = 1, done: list[bool] | None = None, queue: list[str] | None = None,
              winner: int | None = None) -> dict:
     entries = [{"name": s.get("name", f"p{i}"), "level": s.get("level", 0), "points": s.get("points", 0),
-                "hand": s.get("hand", []), "drew": s.get("drew", False), "board": s.get("board", EMPTY)}
+                "hand": s.get("hand", []), "drew": s.get("drew", False), "out": s.get("out", False),
+                "resigned": s.get("resigned", s.get("out", False)), "board": s.get("board", EMPTY)}
                for i, s in enumerate(seats)]
-    return {"game": "tetromic", "seats": entries, "phase": phase, "done": done or [False] * len(seats),
-            "queue": queue or [], "winner": winner}
+    return {"game": "tetromic", "options": {}, "seats": entries, "phase": phase,
+            "done": done or [False] * len(seats), "queue": queue or [], "winner": winner, "result": None}
 
 
 def game(*seats: dict, **kwargs) -> Tetromic:
@@ -164,14 +165,14 @@ def test_a_missed_phase_is_skipped_once():
 
 
 def test_a_stuck_board_is_reported_privately():
-    g = game({"hand": ["I"], "board": checkerboard()}, {}, queue=["O"])
+    g = game({"hand": ["I"], "board": checkerboard((1, 1))}, {}, queue=["O"])  # only a T fits, at 0,0
     events = g.apply(0, "draw")
     stuck = [e for e in events if e.kind == "stuck"]
     assert stuck and stuck[0].to == 0 and "No held piece fits: I, O" in stuck[0].text
 
 
 def test_discarding_is_allowed_only_when_chosen_and_nothing_fits():
-    almost = checkerboard()
+    almost = checkerboard((1, 1))  # only a T fits
     g = Tetromic.from_position(position({"hand": ["I"], "board": ["......"] * 10}),
                                options=Tetromic.Options.parse({"allow_discard": "on"}))
     with pytest.raises(IllegalMove, match="only discard when no piece you hold fits"):
@@ -212,7 +213,8 @@ def test_joining_is_refused_when_the_table_does_not_allow_it():
 
 def test_positions_round_trip_exactly_and_bad_ones_are_refused():
     p = position({"name": "ana", "level": 2, "points": 1, "hand": ["I", "T"], "drew": True,
-                  "board": ["......"] * 7 + ["T.....", "TT..OO", "T...OO"]}, phase=3, done=[True], queue=["S", "O"])
+                  "board": ["......"] * 7 + ["T.....", "TT..OO", "T...OO"]}, {}, phase=3, done=[True, False],
+                 queue=["S", "O"])
     assert Tetromic.from_position(p).to_position() == p
     with pytest.raises(PositionError, match="must be done"):
         Tetromic.from_position(position({"drew": True}))
@@ -316,3 +318,51 @@ def test_the_planning_agent_clears_rows_before_it_draws():
         assert action.startswith("play "), action
         g.apply(0, action)
     assert g.seats[0].cleared == 1 and g.seats[0].level == 1
+
+
+# ---- positions carry the whole game -----------------------------------------------------------------
+
+LOCKED = checkerboard()
+"""A board no tetromino fits."""
+NEARLY_LOCKED = checkerboard((0, 9), (1, 9), (0, 8), (1, 8))
+"""Only an O fits, at 0,8; once it is there, nothing does."""
+
+
+def test_an_out_seat_stays_out_after_a_reload_and_is_offered_nothing():
+    g = game({"level": 1, "hand": ["O"], "board": NEARLY_LOCKED}, {"hand": ["T"]})
+    g.apply(0, "play O 0,8")
+    p = g.to_position()
+    assert p["seats"][0]["out"] and p["seats"][0]["resigned"] and p["done"][0]
+    again = Tetromic.from_position(p)
+    assert again.legal_actions(0) == [] and again.to_move() == (1,) and again.is_resigned(0)
+
+
+def test_when_every_board_is_out_the_position_names_the_highest_level_the_winner():
+    g = game({"level": 3, "hand": ["O"], "board": NEARLY_LOCKED}, {"level": 1, "out": True, "board": LOCKED},
+             done=[False, True])
+    g.apply(0, "play O 0,8")
+    p = g.to_position()
+    assert p["result"]["winners"] == [0] and "highest level wins" in p["result"]["reason"]
+    again = Tetromic.from_position(p)
+    assert again.outcome() == g.outcome() and again.to_move() == ()
+
+
+@pytest.mark.parametrize(("seats", "kwargs", "message"), [
+    (({"out": True, "board": EMPTY}, {}), {"done": [True, False]}, "seat 0 is out, but a piece still fits its board"),
+    (({"board": LOCKED}, {}), {}, "no piece fits seat 0's board any more, so it is out"),
+    (({"out": True, "resigned": False, "board": LOCKED}, {}), {"done": [True, False]}, "resigned too"),
+    (({"level": 10}, {}), {}, "the winner is the seat that reached level 10"),
+    (({"level": 10}, {}), {"winner": 1}, "the winner is the seat that reached level 10"),
+    (({}, {}), {"done": [True, True]}, "phase 1 would have ended"),
+    (({"level": 2, "out": True, "board": LOCKED}, {"level": 1, "out": True, "board": LOCKED}),
+     {"done": [True, True], "result": {"scores": [2, 1], "winners": [1], "reason": "x", "teams": []}},
+     "the result names p1 as winner, but this position gives p0"),
+    (({}, {}), {"result": {"scores": [0, 0], "winners": [0], "reason": "x", "teams": []}},
+     "the result says the game is over .x., but this position is still being played"),
+])
+def test_a_position_that_contradicts_itself_is_refused_with_the_reason(seats, kwargs, message):
+    result = kwargs.pop("result", None)
+    p = position(*seats, **kwargs)
+    p["result"] = result
+    with pytest.raises(PositionError, match=message):
+        Tetromic.from_position(p)

@@ -397,15 +397,16 @@ def test_a_blocked_round_may_go_to_the_fewest_tiles():
 
 def test_exact_blocking_ends_the_round_as_soon_as_no_tile_anywhere_fits():
     board = [{"at": "r0c0", "corners": [5, 5, 5]}]
-    hands = [["0-0-1"], ["2-2-3"]]
-    exact = game_at(board, hands, pool=["0-0-2", "0-1-1"], options=TriominoesOptions(blocked_when="exact"))
-    passes = game_at(board, hands, pool=["0-0-2", "0-1-1"])
+    hands = [["0-5-5", "0-0-1"], ["2-2-3"]]
+    exact = game_at(board, hands, pool=["0-0-2"], options=TriominoesOptions(blocked_when="exact"))
+    passes = game_at(board, hands, pool=["0-0-2"])
     for game in (exact, passes):
-        while game.turn == 0 and game.round == 1:
-            game.apply(0, game.forced_action(0))
+        game.apply(0, game.legal_actions(0)[0])  # 0-5-5, the last tile that fits anywhere
     assert exact.round == 2 and "Round 1 is blocked" in exact.previous["text"]  # type: ignore[index]
-    assert passes.round == 1 and passes.turn == 1  # with the well now empty, bob must pass too
+    assert passes.round == 1 and passes.turn == 1
+    passes.apply(1, "draw")  # bob draws the last tile, which fits nowhere either
     passes.apply(1, "pass")
+    passes.apply(0, "pass")  # with the well empty, everyone has passed
     assert passes.round == 2
 
 
@@ -478,3 +479,45 @@ def test_a_hint_naming_two_different_tiles_is_refused():
     game = Triominoes.new(2, seed=1)
     with pytest.raises(NotationError, match="not the same tile"):
         game.parse(game.to_move()[0], "1-2-3 → 0-1-0 r0c1")
+
+
+# ---- positions carry the whole game -----------------------------------------------------------------
+
+
+def test_a_game_won_by_going_out_loads_back_over_with_its_result():
+    g = game_at(laid("r0c0 0-0-0"), [["0-0-1"], ["3-4-5"]], scores=[390, 100])
+    g.apply(0, "0-0-1 r0c1")
+    p = g.to_position()
+    assert p["result"]["winners"] == [0] and p["result"]["scores"][0] >= 400 and p["round_winners"] == [0]
+    again = Triominoes.from_position(p)
+    assert again.outcome() == g.outcome() and again.to_move() == () and again.legal_actions(0) == []
+
+
+@pytest.mark.parametrize(("change", "message"), [
+    (lambda p: p["seats"][0]["hand"].append("0-0-0"), "a tile is in two places: 0-0-0"),
+    (lambda p: p["seats"][0].update(hand=[]), "P1 holds no tile, so they went out"),
+    (lambda p: p.update(passes=1), "passes count only with the well empty"),
+    (lambda p: p.update(result={"scores": [50, 0], "winners": [0], "reason": "someone reached 400 points",
+                                "teams": []}), "nobody still playing has 400 points"),
+    (lambda p: p.update(result={"scores": [0], "winners": [0], "reason": "x"}), "a score for each of the 2"),
+    (lambda p: p.update(options={"target": 10}), "option target cannot be 10"),
+])
+def test_a_position_that_contradicts_itself_is_refused_with_the_reason(change, message):
+    p = position(laid("r0c0 0-0-0"), [["0-0-1", "1-2-3"], ["3-4-5"]], scores=[50, 0])
+    change(p)
+    with pytest.raises(PositionError, match=message):
+        Triominoes.from_position(p)
+
+
+def test_a_round_opened_by_the_wrong_player_is_refused():
+    with pytest.raises(PositionError, match=r"P2 opens the round \(holds the highest triple\), so the turn is 1"):
+        Triominoes.from_position(position([], [["1-2-3", "0-1-2"], ["5-5-5", "0-0-1"]], turn=0))
+
+
+def test_a_finished_game_with_another_winner_than_the_scores_give_is_refused():
+    g = game_at(laid("r0c0 0-0-0"), [["0-0-1"], ["3-4-5"]], scores=[390, 100])
+    g.apply(0, "0-0-1 r0c1")
+    p = g.to_position()
+    p["result"]["winners"] = [1]
+    with pytest.raises(PositionError, match="the result names P2 as winner, but this position gives P1"):
+        Triominoes.from_position(p)

@@ -7,21 +7,37 @@ import pytest
 from engine import IllegalMove, NotationError, NotYourTurn, PositionError
 from engine.tromino_go import TrominoGo
 from engine.tromino_go.geometry import analyse, cells_of, is_cut, shape_of, touch
+from engine.tromino_go.state import Piece
 
 
 def position(pieces: list[tuple[int, str, list[tuple[int, int]]]], *, t: int | None = None, first: int = 0,
              phase: str | None = None, scores: tuple[int, int] = (0, 0), passes: int = 0,
-             concessions: list[dict] | None = None) -> dict:
-    return {"game": "tromino_go", "seats": [{"name": "ana", "score": scores[0]}, {"name": "ben", "score": scores[1]}],
+             concessions: list[dict] | None = None, moving_turns: int = 0) -> dict:
+    """A position from pieces given as (seat, letter, cells); the position writes each owner as
+    its role (0 for the seat `first`)."""
+    return {"game": "tromino_go", "options": {},
+            "seats": [{"name": "ana", "score": scores[0]}, {"name": "ben", "score": scores[1]}],
             "first": first, "round": 1, "t": len(pieces) if t is None else t, "placed": len(pieces),
-            "phase": phase or ("moving" if len(pieces) >= 30 else "placing"),
-            "pieces": [{"id": i + 1, "owner": owner, "letter": letter, "cells": [list(c) for c in cells]}
-                       for i, (owner, letter, cells) in enumerate(pieces)],
-            "passes": passes, "concessions": concessions or []}
+            "phase": phase or ("moving" if len(pieces) >= 30 else "placing"), "moving_turns": moving_turns,
+            "pieces": [{"id": i + 1, "owner": 0 if seat == first else 1, "letter": letter,
+                        "cells": [list(c) for c in cells]} for i, (seat, letter, cells) in enumerate(pieces)],
+            "passes": passes, "concessions": concessions or [], "result": None}
 
 
 def game(pieces, **kwargs) -> TrominoGo:
     return TrominoGo.from_position(position(pieces, **kwargs))
+
+
+def with_last_laid(pieces, **kwargs) -> TrominoGo:
+    """The game at the position of all `pieces` but the last, with the last then put on the grid
+    directly (no check), as a play would just before the round-end check (`_after_change`)."""
+    options = kwargs.pop("options", None)
+    g = TrominoGo.from_position(position(pieces[:-1], **kwargs), options=options)
+    seat, letter, cells = pieces[-1]
+    g.pieces.append(Piece(len(pieces), seat, letter, frozenset(cells)))
+    g.placed += 1
+    g._analysis = None
+    return g
 
 
 def test_there_are_four_orientations_named_after_the_elbow():
@@ -92,9 +108,9 @@ def test_a_lone_tromino_has_eight_unit_edges_all_outside():
 
 
 def test_a_group_with_no_outside_edge_ends_the_round_and_the_other_player_scores():
-    pieces = [(1, "b", sorted(cells_of("SW", (0, 0))))] + [(0, "ACAB"[i], sorted(c)) for i, c in enumerate(RING)]
-    g = game(pieces, t=5)
-    assert g.analysis().out[0] == 0
+    pieces = [(0, "ACAB"[i], sorted(c)) for i, c in enumerate(RING)] + [(1, "b", sorted(cells_of("SW", (0, 0))))]
+    g = with_last_laid(pieces, t=5)
+    assert g.analysis().out[4] == 0
     events = g._after_change()
     end = next(e for e in events if e.kind == "round_end")
     assert end.data == {"winner": 0, "points": 1, "reaction": "victory"} and g.points == [1, 0]
@@ -206,8 +222,8 @@ def test_positions_round_trip_exactly_and_bad_ones_are_refused():
 
 
 def test_a_surround_in_the_moving_phase_scores_double():
-    pieces = [(1, "b", sorted(cells_of("SW", (0, 0))))] + [(0, "ACAB"[i], sorted(c)) for i, c in enumerate(RING)]
-    g = game(pieces, t=5, phase="moving")
+    pieces = [(0, "ACAB"[i], sorted(c)) for i, c in enumerate(RING)] + [(1, "b", sorted(cells_of("SW", (0, 0))))]
+    g = with_last_laid(pieces, t=5, phase="moving")
     events = g._after_change()
     assert next(e for e in events if e.kind == "round_end").data["points"] == 2 and g.points == [2, 0]
 
@@ -242,9 +258,9 @@ def test_an_accepted_concession_is_not_doubled_in_the_moving_phase():
 
 
 def test_with_single_groups_a_lone_enclosed_tromino_is_surrounded_even_in_a_living_chain():
-    pieces = [(0, "b", sorted(cells_of("SW", (0, 0))))] + [(0, "ACAB"[i], sorted(c)) for i, c in enumerate(RING)]
-    component = TrominoGo.from_position(position(pieces, t=5))
-    single = TrominoGo.from_position(position(pieces, t=5), options=TrominoGo.Options.parse({"group_mode": "single"}))
+    pieces = [(0, "ACAB"[i], sorted(c)) for i, c in enumerate(RING)] + [(0, "B", sorted(cells_of("SW", (0, 0))))]
+    component = with_last_laid(pieces, t=5)
+    single = with_last_laid(pieces, t=5, options=TrominoGo.Options.parse({"group_mode": "single"}))
     assert not [e for e in component._after_change() if e.kind == "round_end"]
     assert [e for e in single._after_change() if e.kind == "round_end"]
 
@@ -458,7 +474,7 @@ def test_a_clone_plays_on_exactly_like_the_original():
 
 
 def test_positions_keep_the_moving_phase_passes_and_scores():
-    p = position(OPENING, t=7, first=1, scores=(3, 4), passes=2, phase="placing")
+    p = position(OPENING, t=7, first=0, scores=(3, 4), passes=2, phase="placing")
     assert TrominoGo.from_position(p).to_position() == p
     moving = board(MOVING, first=1, t=65, phase="moving").to_position()
     assert TrominoGo.from_position(moving).to_position() == moving
@@ -503,11 +519,8 @@ def test_generated_plays_and_moves_are_exactly_those_the_refusals_allow():
                 assert generated == _brute_force(g), g.to_position()
                 checked[g.phase] += 1
             g.apply(seat, rng.choice(sorted(generated)) if generated else "pass")
-    for text in (MOVING, TIE, SELF_SURROUND):
-        phase = "moving" if text is not SELF_SURROUND else "placing"
-        g = board(text, first=1, t=65 if text is MOVING else 91, phase=phase)
-        if text is SELF_SURROUND:
-            g = board(text, first=0, t=11)
+    for g in (board(MOVING, first=1, t=65, phase="moving"), board(TIE, first=1, t=91, phase="moving"),
+              board(SELF_SURROUND, first=0, t=11)):
         assert {a for a in g.legal_actions(g.mover) if a.split()[0] in ("play", "move")} == _brute_force(g)
     assert checked["placing"] > 10
 
@@ -633,3 +646,77 @@ def test_a_refusal_never_offers_a_pass_the_rules_would_refuse():
         with pytest.raises(Unreadable) as refused:
             g.parse(seat, typed)
         assert "pass" not in str(refused.value), typed
+
+
+# ---- positions carry the whole game -----------------------------------------------------------------
+
+
+def test_a_position_writes_owner_as_the_role_so_capitals_are_owner_0_whoever_is_first():
+    g = board(MOVING, first=1, t=65, phase="moving")
+    p = g.to_position()
+    assert all(piece["owner"] == (0 if piece["letter"].isupper() else 1) for piece in p["pieces"])
+    assert g.pieces[0].owner == 1 and p["pieces"][0]["owner"] == 0  # seat 1 plays the capitals
+    assert TrominoGo.from_position(p).legal_actions(0) == g.legal_actions(0)
+
+
+def test_a_letter_whose_case_disagrees_with_its_owner_is_refused():
+    p = position(OPENING)
+    p["pieces"][1]["owner"] = 0  # b, lower case, belongs to role 1
+    with pytest.raises(PositionError, match="letter b is lower case, so its owner is 1"):
+        TrominoGo.from_position(p)
+
+
+def test_the_move_count_is_kept_so_a_reloaded_round_still_ties_at_the_cap():
+    options = TrominoGo.Options.parse({"max_moving_turns": "2"})
+    g = TrominoGo.from_position(board(MOVING, first=1, t=65, phase="moving").to_position(), options=options)
+    quiet = next(a for a in g.legal_actions(0) if a.startswith("move") and not _ends_round(g, a))
+    g.apply(0, quiet)
+    p = g.to_position()
+    assert p["moving_turns"] == 1 and p["options"] == {"max_moving_turns": 2}
+    reloaded = TrominoGo.from_position(p)
+    move = next(a for a in reloaded.legal_actions(1) if a.startswith("move") and not _ends_round(reloaded, a))
+    events = reloaded.apply(1, move)
+    assert any(e.kind == "round_end" and "tie" in e.text for e in events)
+    p["moving_turns"] = 2
+    with pytest.raises(PositionError, match="would have ended in a tie"):
+        TrominoGo.from_position(p)
+
+
+def test_a_finished_game_loads_back_finished_with_its_result():
+    g = TrominoGo.from_position(position(OPENING, scores=(6, 0)))
+    g.apply(1, "concede 1")
+    g.apply(0, "accept 1")
+    p = g.to_position()
+    assert p["result"] == {"scores": [7.0, 0.0], "winners": [0], "reason": "ana reached 7 TGpoints", "teams": []}
+    again = TrominoGo.from_position(p)
+    assert again.outcome() == g.outcome() and again.to_move() == () and again.legal_actions(0) == []
+
+
+def test_a_forfeit_loads_back_as_the_forfeit():
+    g = game(OPENING)
+    g.apply(1, "forfeit")
+    again = TrominoGo.from_position(g.to_position())
+    assert again.outcome() == g.outcome() and again.is_resigned(1)
+
+
+@pytest.mark.parametrize(("change", "message"), [
+    (lambda p: p.update(result={"scores": [0, 0], "winners": [1], "reason": "ben won", "teams": []}),
+     "ana forfeited the game. or .ana left the game., not .ben won."),
+    (lambda p: p["seats"][0].update(score=7), "a player has 7 TGpoints, so the game is over"),
+    (lambda p: p.update(passes=6), "would have ended in a tie"),
+    (lambda p: p.update(placed=3), "`placed` counts the trominoes on the grid"),
+    (lambda p: p.update(moving_turns=2), "0 while placing"),
+    (lambda p: p.update(options={"max_moving_turns": -1}), "option max_moving_turns cannot be -1"),
+    (lambda p: p.update(options={"komi": 1}), "unknown option 'komi'"),
+])
+def test_a_position_that_contradicts_itself_is_refused_with_the_reason(change, message):
+    p = position(OPENING)
+    change(p)
+    with pytest.raises(PositionError, match=message):
+        TrominoGo.from_position(p)
+
+
+def test_a_round_still_played_with_a_surrounded_group_is_refused():
+    pieces = [(0, "ACAB"[i], sorted(c)) for i, c in enumerate(RING)] + [(1, "b", sorted(cells_of("SW", (0, 0))))]
+    with pytest.raises(PositionError, match="a group is surrounded, so the round would have ended"):
+        game(pieces, t=5)

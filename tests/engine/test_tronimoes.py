@@ -14,6 +14,7 @@ from engine import AmbiguousMove, IllegalMove, NotationError, NotYourTurn, Posit
 from engine.tronimoes import Tronimoes, TronimoesOptions
 from engine.tronimoes.board import full_set, tile_name
 from tests.engine.build import game
+from tests.engine.test_contract import documented_example
 
 RED, BLUE, GREEN = 0, 1, 2
 
@@ -265,8 +266,8 @@ def test_a_footed_player_may_only_play_on_their_own_line():
 
 
 def test_a_dead_player_may_play_on_footed_lines_but_not_their_own():
-    g = game(["7:1 e4 e3 0 dead", "7:3 d6 c6 1"], [["1:2", "3:5"], ["1:1"]],
-             seats=[{"dead": True}, {"footed": True}])
+    g = game(["7:1 e4 e3 0 dead", "7:3 d6 c6 1"], [["1:2", "3:5"], ["1:1"], ["0:0"]],
+             seats=[{"dead": True}, {"footed": True}, {}])  # green keeps a second line alive
     assert refusal(g, RED, "1:2 e2 e1").startswith("your line is dead")
     g.apply(RED, "3:5 b6 a6")
     assert g.board[-1].line == BLUE
@@ -335,7 +336,7 @@ def test_passing_makes_you_chicken_footed():
 
 
 def test_a_dead_player_passes_without_becoming_footed():
-    g = game(["7:1 e4 e3 0 dead"], [["3:5"], ["1:1"]], seats=[{"dead": True}, {}], bag=[])
+    g = game(["7:1 e4 e3 0 dead"], [["3:5"], ["1:1"], ["0:0"]], seats=[{"dead": True}, {}, {}], bag=[])
     g.apply(RED, "pass")
     assert not g.seats[RED].footed
 
@@ -592,10 +593,12 @@ def test_ouroboros_with_a_free_line_kills_the_free_line_without_score():
 FREE = ["5:5 d5 e5 leader", "5:1 d4 d3 0"]
 
 
-def free_game(hand=("6:6", "1:2"), **kwargs):
+def free_game(hand=("6:6", "1:2"), *, third: bool = False, **kwargs):
+    """Red to play, 6:6 in hand, on the FREE board; `third` seats a third player (green), so a
+    dead line leaves two alive."""
     kwargs.setdefault("leaders", [5])
     kwargs.setdefault("highest", 5)
-    return game(kwargs.pop("board", FREE), [list(hand), ["0:0"]], **kwargs)
+    return game(kwargs.pop("board", FREE), [list(hand), ["0:0"], *([["0:1"]] if third else [])], **kwargs)
 
 
 def test_a_spacer_spans_six_squares_in_a_straight_line():
@@ -612,7 +615,7 @@ def test_a_spacer_starts_next_to_the_open_end_of_a_living_line():
 
 
 def test_a_spacer_may_not_start_from_a_dead_or_unstarted_line():
-    g = free_game(board=[*FREE, "5:2 e6 e7 1 dead"], seats=[{}, {"dead": True}])
+    g = free_game(board=[*FREE, "5:2 e6 e7 1 dead"], seats=[{}, {"dead": True}, {}], third=True)
     assert refusal(g, RED, "spacer f7 f2").startswith("a spacer must start")
 
 
@@ -813,31 +816,11 @@ def test_legal_actions_cover_draw_pass_spacer_and_lays():
 # =============================================================================================
 # §12 positions and whole-game persistence
 
-EXAMPLE = {
-    "game": "tronimoes",
-    "width": 8, "height": 9, "max_pips": 7,
-    "seats": [
-        {"name": "red", "score": 1, "hand": ["0:7", "4:7"], "dead": False, "footed": False, "foot": None,
-         "drew": False},
-        {"name": "blue", "score": 0, "hand": ["5:5"], "dead": False, "footed": True, "foot": "d4",
-         "drew": True},
-    ],
-    "turn": 0,
-    "bag": ["1:2", "3:6"],
-    "leaders": [7],
-    "highest_leader": 7,
-    "board": [
-        {"tile": "7:7", "at": ["d5", "e5"], "line": "leader"},
-        {"tile": "7:2", "at": ["f5", "f6"], "line": 0, "by": 0},
-        {"tile": "6:6", "at": ["b2", "c2"], "line": "free1", "by": 1},
-        {"tile": "6:1", "at": ["c3", "c4"], "line": "free1", "by": 0, "dead": True},
-    ],
-    "spacer": None,
-    "passes": 0,
-}
+EXAMPLE = documented_example(Tronimoes)
+"""The example of the documented position format (`tileref rules tronimoes --positions`)."""
 
 
-def test_the_rules_file_position_example_round_trips_exactly():
+def test_the_documented_position_example_round_trips_exactly():
     assert json.dumps(Tronimoes.from_position(EXAMPLE).to_position()) == json.dumps(EXAMPLE)
 
 
@@ -945,3 +928,55 @@ def test_no_option_or_sentence_a_player_reads_cites_a_rule_section():
 
     for cls in GAMES.values():
         assert "§" not in cls.Options.describe() and "§" not in cls.summary and "§" not in cls.notation_help
+
+
+# ---- positions carry the whole game -----------------------------------------------------------------
+
+
+def test_between_rounds_a_position_keeps_the_round_end_and_who_is_ready():
+    g = game(MURDER, [["0:5"], ["4:6", "1:1"]], turn=BLUE)
+    g.apply(BLUE, "4:6 a3 a2")  # red is boxed in: blue is the last line standing
+    g.apply(BLUE, "ready")
+    p = g.to_position()
+    assert p["round_end"] == {"winner": BLUE, "how": "blue is the last line standing", "ready": [False, True]}
+    assert p["result"] is None and [s["round_score"] for s in p["seats"]] == [-1, 3]
+    again = Tronimoes.from_position(p)
+    assert again.between_rounds() and again.to_move() == (RED,) and again.legal_actions(RED) == ["ready"]
+    assert again.view(None)["round_result"] == g.view(None)["round_result"]
+
+
+def test_a_finished_game_loads_back_finished_with_its_result():
+    g = Tronimoes.new(3, seed=3, names=["red", "blue", "green"])
+    g.resign(RED)
+    g.resign(BLUE)
+    p = g.to_position()
+    assert p["result"] == {"scores": [0.0, 0.0, 0.0], "winners": [GREEN], "reason": "everyone else left", "teams": []}
+    again = Tronimoes.from_position(p)
+    assert again.outcome() == g.outcome() and again.to_move() == () and again.is_resigned(RED)
+
+
+@pytest.mark.parametrize(("change", "message"), [
+    (lambda p: p["seats"][0]["hand"].append("2:7"), "board entry 2: 2:7 appears twice"),
+    (lambda p: p["seats"][1].update(hand=[]), "blue holds no tile, so they went out"),
+    (lambda p: p["seats"][0].update(dead=True), "fewer than two lines are alive"),
+    (lambda p: p.update(result={"scores": [1, 0], "winners": [0], "reason": "the 0:0 round is over",
+                                "teams": []}), "a game ends after a round"),
+    (lambda p: p.update(round_end={"winner": 0, "how": "red went out", "ready": [False, False]}),
+     "blue's line is alive, but a round's end kills every line but the winner's"),
+    (lambda p: p.update(round_end={"winner": 0}), "round_end is null during a round"),
+    (lambda p: p.update(options={"ouroboros": "no"}), "option ouroboros cannot be \"no\""),
+])
+def test_a_position_that_contradicts_itself_is_refused_with_the_reason_it_gives(change, message):
+    p = json.loads(json.dumps(EXAMPLE))
+    change(p)
+    with pytest.raises(PositionError, match=message):
+        Tronimoes.from_position(p)
+
+
+def test_a_round_end_that_everyone_is_ready_for_is_refused():
+    g = game(MURDER, [["0:5"], ["4:6", "1:1"]], turn=BLUE)
+    g.apply(BLUE, "4:6 a3 a2")
+    p = g.to_position()
+    p["round_end"]["ready"] = [True, True]
+    with pytest.raises(PositionError, match="everyone is ready, so the next round would have started"):
+        Tronimoes.from_position(p)

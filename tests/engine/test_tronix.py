@@ -374,3 +374,48 @@ def test_the_planner_judges_a_seat_by_its_teams_lead_over_the_other_team():
 
 def test_the_game_is_registered():
     assert GAMES["tronix"] is Tronix
+
+
+# ---- positions carry the whole game -----------------------------------------------------------------
+
+
+def test_a_card_turned_in_place_goes_to_the_end_of_the_positions_table_order():
+    game = god(T)
+    game.apply(0, "turn 1,0 NS")
+    assert [entry["at"] for entry in game.to_position()["table"]] == [[0, 0], [2, 0], [1, 1], [1, 0]]
+
+
+def test_a_finished_game_loads_back_finished_with_its_result():
+    game = at([(0, 0, "NE")], hands=[1, 0, 0, 0])
+    game.resign(2)
+    game.resign(3)
+    saved = game.to_position()
+    assert saved["phase"] == "over" and saved["result"]["reason"] == "a whole team left"
+    again = Tronix.from_position(saved)
+    assert again.outcome() == game.outcome() and again.to_move() == ()
+
+
+@pytest.mark.parametrize(("change", "message"), [
+    (lambda p: p["table"].append({"at": [1, 1], "kind": "cx", "pattern": "NW"}),
+     "is a closed circuit, so its cards would have been won"),
+    (lambda p: p.update(phase="over", result={"scores": [0, 0, 0, 0], "winners": [0, 1, 2, 3],
+                                              "reason": "a stalemate", "teams": [[0, 1], [2, 3]]}),
+     "ends with the table empty"),
+    (lambda p: p.update(phase="god"), "a seat still holds cards"),
+    (lambda p: [s.update(hand=[]) for s in p["seats"]], "every hand is empty, so God Mode has begun"),
+    (lambda p: [s.update(hand=[], resigned=True) for s in p["seats"][2:]],
+     "every seat of a team has left, so the game is over"),
+    (lambda p: p.update(result={"scores": [0, 0, 0, 0], "winners": [0, 1], "reason": "a TRONIX",
+                                "teams": [[0, 1], [2, 3]]}), "this position is still being played"),
+])
+def test_a_position_that_contradicts_itself_is_refused_with_the_reason(change, message):
+    p = position(SQUARE)
+    change(p)
+    with pytest.raises(PositionError, match=message):
+        Tronix.from_position(p)
+
+
+def test_god_mode_past_its_quiet_limit_is_refused():
+    with pytest.raises(PositionError, match="5 God Mode actions in a row without scoring end the game"):
+        Tronix.from_position(position(T, phase="god", hands=[0] * 4, quiet=5),
+                             options=TronixOptions(quiet_limit=5))

@@ -17,3 +17,6 @@ def shuffle_hidden(position: dict[str, Any], viewer: int | None, rng: random.Ran
     if not position["board"]:
         return position
     return hide_secrets_shuffled(position, viewer, rng)
+
+
+OPTION_VALUES = {"target": [60, 150, 400], "rounds": [0, 0, 2], "max_draws": [3, 0]}

@@ -6,3 +6,5 @@ card differs from another, so the hands hide nothing but their kinds (mixed deck
 PLAYOUTS = 10
 ROUND_TRIP_GAMES = 4
 ACTIONS_CHECKED = 60
+OPTION_VALUES = {"deck_size": [12, 24, 48], "quiet_limit": [5, 40], "repetitions": [2, 3]}
+POSITION_GAMES = 4
