@@ -1,4 +1,5 @@
-"""AI tournament: the strong (planning) agent against greedy and against random, in every game.
+"""AI tournament: one agent or level (`--seat`, the planning agent `normal` by default) against
+others (`--against`, greedy and random by default; any of `engine.ai.AGENTS`), in every game.
 
 For each game and player count (2, and 4 where the game allows), plays `--games` games per
 pairing with the seats rotated, and prints one JSON line: the strong agent's wins (a win its
@@ -12,9 +13,12 @@ mid-game position each game makes per second, by replaying its log (the contract
 by its own structural copy.
 
     python bench/ai.py [--games 20] [--budget 0.25 | --simulations 200] [--opening 4]
-                       [--game tronimoes] [--players 2,4]
+                       [--game tronimoes] [--players 2,4] [--seat hard --against normal]
 
-Targets: strong beats greedy in >= 65% of games in every game; p95 move time within the budget.
+Targets: normal beats greedy in >= 65% of 2-player games in every game, and at 4 players wins
+outright >= 50% against three greedy players (Tronix: teams of two >= 75%); on the ladder of
+levels each beats the one below in >= 65% of 2-player games, and random wins about a third of
+2-player games against easy; p95 move time within the budget (`hard`: HARD_BUDGET times it).
 """
 
 from __future__ import annotations
@@ -30,7 +34,7 @@ import time
 import benchpath  # noqa: F401  (must come before the project's imports)
 
 from engine import GAMES, Game
-from engine.ai import GreedyAgent, PlanningAgent, RandomAgent
+from engine.ai import agent
 from engine.core import Outcome
 
 STEP_LIMIT = 20_000
@@ -46,7 +50,7 @@ def wilson(wins: float, games: int, z: float = 1.96) -> tuple[float, float]:
 
 
 def play(cls: type[Game], players: int, seed: int, strong_seat: int, opponent: str,
-         budget: float, simulations: int | None = None, opening: int = 0
+         budget: float, simulations: int | None = None, opening: int = 0, level: str = "normal"
          ) -> tuple[float, float, list[float], list[float]]:
     """One game, begun with `opening` random legal moves (so games of a game without hidden
     chance, where both agents are deterministic, differ); (the strong seat's share of the win,
@@ -58,8 +62,8 @@ def play(cls: type[Game], players: int, seed: int, strong_seat: int, opponent: s
             break
         mover = game.to_move()[0]
         game.apply(mover, chance.choice(game.legal_actions(mover)))
-    strong = PlanningAgent(budget, simulations)
-    other = GreedyAgent() if opponent == "greedy" else RandomAgent()
+    strong = agent(level, budget=budget, simulations=simulations)
+    other = agent(opponent, budget=budget, simulations=simulations)
     times: list[float] = []
     for _ in range(STEP_LIMIT):
         if game.outcome() is not None:
@@ -138,7 +142,9 @@ def main() -> None:
     parser.add_argument("--opening", type=int, default=0,
                         help="random legal moves that begin each game, so games without hidden chance differ")
     parser.add_argument("--players", default="2,4")
-    parser.add_argument("--opponents", default="greedy,random")
+    parser.add_argument("--seat", default="normal", help="the agent measured (a level, greedy or random)")
+    parser.add_argument("--against", "--opponents", dest="opponents", default="greedy,random",
+                        help="the agents it plays against, one pairing each")
     args = parser.parse_args()
     for name in args.game or sorted(GAMES):
         cls = GAMES[name]
@@ -150,7 +156,7 @@ def main() -> None:
                 wins, margins, times, pairings = 0.0, [], [], []
                 for number in range(args.games):
                     share, lead, moves, against = play(cls, players, 1000 + number, number % players, opponent,
-                                               args.budget, args.simulations, args.opening)
+                                               args.budget, args.simulations, args.opening, args.seat)
                     wins += share
                     margins.append(lead)
                     times += moves
@@ -162,7 +168,7 @@ def main() -> None:
                           file=sys.stderr, flush=True)
                 times.sort()
                 print(json.dumps({
-                    "game": name, "players": players, "opponent": opponent, "games": args.games,
+                    "game": name, "players": players, "seat": args.seat, "opponent": opponent, "games": args.games,
                     "strong_wins": wins, "win_rate": round(wins / args.games, 3),
                     "ci95": wilson(wins, args.games),
                     **({"above_each_opponent": round(sum(pairings) / len(pairings), 3),

@@ -104,9 +104,11 @@ def main(argv: list[str] | None = None) -> int:
     play = commands.add_parser("play", help="play in the terminal against AI players")
     play.add_argument("game", nargs="?", help=f"the game: {', '.join(sorted(GAMES))}")
     play.add_argument("--players", default="me,bot",
-                      help="who sits where, in order: me, bot (the strong AI), greedy, random (default: me,bot)")
+                      help="who sits where, in order: me and AI levels easy, normal (also called bot) or hard; "
+                           "greedy and random also play (default: me,bot)")
     play.add_argument("--ai-seconds", type=ai_seconds, default=2.0,
-                      help="how long the strong AI thinks about a move, 0 to 30 seconds (default: 2)")
+                      help="how long a normal AI thinks about a move, 0 to 30 seconds; hard thinks 3 times as long "
+                           "(default: 2)")
     play.add_argument("--lang", type=language_code, default=None,
                       help=f"the table's language: {', '.join(LANGUAGES)} (default: your system's, else en)")
     play.add_argument("--options", default="", help="game options as key=value, e.g. ouroboros=off")
@@ -134,7 +136,7 @@ def main(argv: list[str] | None = None) -> int:
     stats.add_argument("--server", default=None, help="a server (discord:<id>, or local for terminal games; "
                                                       "default: every server with ratings)")
     stats.add_argument("--game", default=None, help=f"one game: {', '.join(sorted(GAMES))}")
-    stats.add_argument("--player", default=None, help="a player's id (discord:<id>, console:local, ai:strong)")
+    stats.add_argument("--player", default=None, help="a player's id (discord:<id>, console:local, ai:normal)")
     stats.add_argument("--page", type=int, default=1, help="the leaderboard's page (10 players a page)")
 
     args = parser.parse_args(argv)

@@ -92,8 +92,9 @@ class PlanningPool:
         return self._executor
 
     async def plan(self, game: Game, seat: int, name: str, budget: float) -> str:
-        """The move agent `name` ("strong", "greedy", "random"; "bot" is strong) chooses for
-        `seat`, planning for at most `budget` seconds in a worker process on the seat's view."""
+        """The move agent `name` (a level, "easy", "normal" or "hard", an old name of one, or
+        "greedy" or "random") chooses for `seat`, planning in a worker process on the seat's view
+        for at most `engine.ai.planning_seconds(name, budget)` (`hard`: longer than `budget`)."""
         return await self.plan_view(handover(game, seat), seat, name, budget)
 
     async def plan_view(self, view: bytes, seat: int, name: str, budget: float) -> str:

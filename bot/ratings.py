@@ -27,6 +27,7 @@ from bot.replies import name_token
 from bot.standings import Rating, Result, Sql, Write, conservative, record_in, take_back_in
 from bot.store import Store
 from engine import Game
+from engine.ai import level_of
 
 log = logging.getLogger(__name__)
 
@@ -51,14 +52,21 @@ class Placement:
     won: bool
 
 
+def ai_name(seat: SeatRecord) -> str:
+    """An AI seat's agent by its current name: a level, "greedy" or "random" (a seat stored as
+    `strong` or `bot` before levels existed is `normal`, so it keeps one rating)."""
+    agent = seat.agent or "normal"
+    return level_of(agent) or agent
+
+
 def player_key(seat: SeatRecord) -> str:
-    """Who a seat is, for the ratings: its user, or its AI agent."""
-    return seat.user_id if seat.user_id else f"ai:{seat.agent or 'strong'}"
+    """Who a seat is, for the ratings: its user, or its AI agent (`ai_name`)."""
+    return seat.user_id if seat.user_id else f"ai:{ai_name(seat)}"
 
 
 def player_name(seat: SeatRecord) -> str:
-    """How a rated player is named: a person by their name, an AI by its agent (`AI (strong)`)."""
-    return seat.name if seat.user_id else f"AI ({seat.agent or 'strong'})"
+    """How a rated player is named: a person by their name, an AI by its agent (`AI (normal)`)."""
+    return seat.name if seat.user_id else f"AI ({ai_name(seat)})"
 
 
 def server_of(table: TableRecord) -> str:
@@ -165,7 +173,7 @@ def rate_in_order(results: Sequence[Result]) -> tuple[list[Result], list[Rating]
 
 
 def change_lines(results: Sequence[Result], games_before: Mapping[str, int]) -> str:
-    """The rating changes of a finished game, one line: `Ana 12.3 (+2.1) · AI (strong) 8.0 (−1.4)`;
+    """The rating changes of a finished game, one line: `Ana 12.3 (+2.1) · AI (normal) 8.0 (−1.4)`;
     a player with fewer than 5 games is marked provisional."""
     shown: dict[str, str] = {}
     for r in sorted(results, key=lambda r: (r.rank, r.seat)):

@@ -58,15 +58,12 @@ from bot.typing_rules import echo, is_move_text, strip_markdown
 from bot.watching import WATCH, new_token, page_link
 from bot.wording import actor_note, chat, hand_text, lobby_text, named, without_echo
 from engine import GAMES, Game, GameError, NotationError, NotYourTurn
-from engine.ai import AGENTS
+from engine.ai import AGENTS, LEVELS, level_of, planning_seconds
 from engine.core import JOIN, RESIGN
 
 log = logging.getLogger(__name__)
 
 BOT_NAMES = ["Pip", "Dot", "Bones", "Tilly", "Domi", "Rook", "Nib", "Cubby"]
-AI_NAMES = ("bot", "greedy", "random")
-"""The AI players as the README and `tileref play --help` name them ("strong" is read as "bot")."""
-AGENT_WORDS = {"strong": N_("strong"), "greedy": N_("greedy"), "random": N_("random")}
 HISTORY_PAGE = 25
 RETRIES = 5
 """How often a lobby change is redone when another process changed the table meanwhile."""
@@ -80,6 +77,8 @@ REPLAY = "replay"
 default)."""
 REPLAY_LEASE = 5.0
 """Seconds the end-of-game replay waits in the outbox, so the last move's message comes first."""
+AI_LEVEL = "ai_level"
+"""A table option (and meta key): the level (`engine.ai.LEVELS`) of a bot added without naming one."""
 NO_PICTURE = N_("(The board picture could not be drawn this time; `/board` shows it.)")
 STORED = N_("✅ Your move was stored, but the database was slow to confirm it: its announcement follows shortly.")
 MAYBE_STORED = N_("The database did not confirm your command, so it may or may not have been carried out: `/board` "
@@ -249,12 +248,15 @@ class Referee:
                 raise Refused(_("replay says whether an animated replay is posted when the game ends: replay=on "
                                 "or replay=off, not '{value}'").format(value=echo(replay)))
             parsed[REPLAY] = replay.strip().lower()
+        ai_level = parsed.pop(AI_LEVEL, None)
+        if ai_level is not None:
+            parsed[AI_LEVEL] = self._level(ai_level)
         rated = parsed.pop(RATED, None)
         if rated is not None:
             parsed[RATED] = "off" if _switch(rated, RATED) is False else "on"
         try:
             chosen = GAMES[name].Options.parse({k: v for k, v in parsed.items()
-                                                if k not in (AI_SECONDS, LANGUAGE, RATED, REPLAY)})
+                                                if k not in (AI_SECONDS, AI_LEVEL, LANGUAGE, RATED, REPLAY)})
         except GameError as error:
             raise Refused(refusal_text(error)) from None
         turn_seconds = GAMES[name].default_turn_seconds_for(chosen) or Settings("").turn_seconds
@@ -282,6 +284,8 @@ class Referee:
         meta: dict[str, Any] = {AI_SECONDS: float(parsed.pop(AI_SECONDS))} if AI_SECONDS in parsed else {}
         meta[REPLAY] = parsed.pop(REPLAY, "on") == "on"
         meta[WATCH] = new_token()
+        if AI_LEVEL in parsed:
+            meta[AI_LEVEL] = parsed.pop(AI_LEVEL)
         if parsed.pop(RATED, "on") == "off":
             meta[RATED] = False
         server = (await self.store.settings(guild)).language if guild else None
@@ -323,11 +327,22 @@ class Referee:
     async def leave(self, place: str, user: User) -> Reply:
         return await self.guarded(self._lobby_change(place, user, "leave"))
 
-    async def add_ai(self, place: str, user: User, kind: str = "strong") -> Reply:
-        """Seat an AI player ("strong", the default, "greedy" or "random")."""
+    async def add_ai(self, place: str, user: User, kind: str | None = None) -> Reply:
+        """Seat an AI player: a level ("easy", "normal", "hard"; by default the table's
+        `ai_level=` option, else "normal"), "greedy" or "random", or an old name of a level
+        ("bot", "strong")."""
         return await self.guarded(self._lobby_change(place, user, "ai", kind))
 
-    async def _lobby_change(self, place: str, user: User, what: str, kind: str = "") -> Reply:
+    @staticmethod
+    def _level(kind: str) -> str:
+        """The agent `kind` names (`engine.ai.level_of`), or Refused saying what to type."""
+        level = level_of(kind)
+        if level is None:
+            raise Refused(_("there is no AI level called '{name}'; choose one of {levels} (or {others})").format(
+                name=echo(kind), levels=", ".join(LEVELS), others=", ".join(a for a in AGENTS if a not in LEVELS)))
+        return level
+
+    async def _lobby_change(self, place: str, user: User, what: str, kind: str | None = None) -> Reply:
         async with self.lock(place):
             for _attempt in range(RETRIES):
                 table = await self.table(place)
@@ -350,7 +365,7 @@ class Referee:
                 return self.lobby_reply(table, headline)
             raise StaleTable(0, 0)
 
-    def _change_lobby(self, table: TableRecord, user: User, what: str, kind: str) -> str:
+    def _change_lobby(self, table: TableRecord, user: User, what: str, kind: str | None) -> str:
         """Seat or unseat someone in `table` (in memory); returns the headline."""
         if table.status != LOBBY:
             raise Refused(_("the game has already started") if table.status == PLAYING else _("this table is closed"))
@@ -372,16 +387,13 @@ class Referee:
                 table.status = ABORTED
             return _("👋 {player} left.").format(player=who)
         self._hosting(table, user, _("only {player} or a moderator can add an AI player"))
-        if kind not in AGENTS and kind not in ("bot", "ai"):
-            raise Refused(_("there is no AI called '{name}'; choose one of {names}").format(
-                name=echo(kind), names=", ".join(AI_NAMES)))
+        agent = self._level(kind if kind is not None else str(table.meta.get(AI_LEVEL, "normal")))
         if len(table.seats) >= cls.max_players:
             raise Refused(_("the table is full ({count} players)").format(count=cls.max_players))
-        agent = "strong" if kind in ("bot", "ai") else kind
         taken = {s.name for s in table.seats}
         bot_name = next((f"{n} (bot)" for n in BOT_NAMES if f"{n} (bot)" not in taken), f"Bot {len(table.seats) + 1}")
         table.seats.append(SeatRecord(len(table.seats), bot_name, None, agent))
-        return _("🤖 {player} ({agent} AI) sits down.").format(player=name_token(bot_name), agent=_(AGENT_WORDS[agent]))
+        return _("🤖 {player} ({agent} AI) sits down.").format(player=name_token(bot_name), agent=agent)
 
     async def rematch_problem(self, place: str, user: User) -> str | None:
         """Why `user` may not open a rematch of the game at `place` (None: they may)."""
@@ -816,7 +828,7 @@ class Referee:
         if len(game.log) != turn.ply or turn.seat not in game.to_move():
             return None
         budget = float(table.meta.get(AI_SECONDS, self.ai_seconds))
-        return AiJob(table.place, turn.seat, seat.name, seat.agent or "strong", budget, handover(game, turn.seat),
+        return AiJob(table.place, turn.seat, seat.name, seat.agent or "normal", budget, handover(game, turn.seat),
                      table.meta.get(LANGUAGE) or DEFAULT_LANGUAGE)
 
     async def play_ai(self, turn: Timer, action: str) -> AiMove | None:
@@ -835,7 +847,7 @@ class Referee:
             if turn.id not in {t.id for t in current} or table.paused or len(game.log) != turn.ply:
                 return None
             work = await self.turn(table, game, current)
-            agent = table.seats[turn.seat].agent or "strong"
+            agent = level_of(table.seats[turn.seat].agent or "normal") or "normal"
             try:
                 work.apply(turn.seat, action, f"ai:{agent}")
             except GameError:  # a bug in the agent must not stall the table
@@ -845,8 +857,8 @@ class Referee:
             work.play_forced()
             budget = float(table.meta.get(AI_SECONDS, self.ai_seconds))
             try:
-                reply = await self._committed(work, spent=turn.id,
-                                              lease=self.delivery_lease + self.ai.split_after + budget + 5)
+                lease = self.delivery_lease + self.ai.split_after + planning_seconds(agent, budget) + 5
+                reply = await self._committed(work, spent=turn.id, lease=lease)
             except (StaleLog, StaleTable):
                 return None
             story = [narration.what_happened(work.events, narration.forced_lines(table, game, work.forced))]

@@ -1,5 +1,13 @@
 """Agents that choose an action for a seat, shared by every game: `random`, `greedy` and the
-planning agent `strong` (the default `bot`).
+planning agent; and the levels players choose from (`LEVELS`): `easy` (greedy that sometimes
+plays any legal move), `normal` (the planning agent, the default `bot`) and `hard` (the planning
+agent given longer and more candidates to weigh). The old names `bot`, `ai` and `strong` mean
+`normal`.
+
+Determinism: `random`, `greedy` and `easy` choose from the seat's view alone (`seat_rng`), so a
+table's seed and log reproduce their every choice; the planning levels do too when given a number
+of simulations, and on a time budget (the bot's) how far they get depends on the machine, so the
+referee logs each choice as made (the actor `ai:<level>`), and replays read the log.
 
 No agent looks at anything its seat could not see at the table. Each plans on
 `Game.determinize(seat, rng)`: a copy with every hidden tile, card or draw dealt again, and the
@@ -19,7 +27,6 @@ import json
 import math
 import random
 import time
-from collections.abc import Callable
 from typing import Protocol
 
 from engine.core import Game
@@ -44,6 +51,20 @@ class Heuristics:
     decisive = 0.25
     """How much better (in the seat's score margin, on average) a simulated action must do than
     the favourite (see `favourite`) to be preferred to it."""
+    easy_slips = 0.5
+    """How often the `easy` level plays any legal move that plays on instead of greedy's best
+    (calibrated per game so a player choosing random legal moves wins about a third of
+    two-player games against it: `bench/ai.py --seat easy --against random`)."""
+
+    def round_of(self, game: Game) -> object:
+        """What identifies the round `game` is in: a simulation stops once it changes or the game
+        waits between rounds (`round_over`). By default the game's `round` attribute, if any."""
+        return getattr(game, "round", None)
+
+    def round_over(self, start: object, game: Game) -> bool:
+        """Whether a simulation begun in round `start` (`round_of`) has reached that round's
+        end: the game is over, waits for players to be ready, or has dealt another round."""
+        return game.outcome() is not None or game.between_rounds() or self.round_of(game) != start
 
     def gain(self, before: Game, seat: int, after: Game) -> float:
         """What going from `before` to `after` won `seat`: by default its score's change."""
@@ -170,6 +191,12 @@ class GreedyAgent:
         return [action for _, action in keyed]
 
 
+SAFETY = 2.0
+"""How many average simulations' time the planning agent leaves before its deadline."""
+AIM = 0.95
+"""The share of its budget the planning agent plans for."""
+
+
 class PlanningAgent:
     """Determinised Monte-Carlo planning: deal what the seat cannot see at random many times,
     play each promising action out through the real engine by the game's rollout policy, and
@@ -180,18 +207,25 @@ class PlanningAgent:
     small to plan, and otherwise keeps its favourite (the game's own plan, see
     `Heuristics.favourite`, else greedy's best) unless another action does clearly better."""
 
-    name = "strong"
+    name = "normal"
     SMALLEST_BUDGET = 0.05
 
-    def __init__(self, budget: float = 2.0, simulations: int | None = None) -> None:
+    def __init__(self, budget: float = 2.0, simulations: int | None = None, *, wider: int = 0) -> None:
+        """`wider`: how many candidates to weigh beyond the game's own `Heuristics.candidates`."""
         self.budget = budget
         self.simulations = simulations
+        self.wider = wider
+        self.made = 0
+        """How many simulations the last `choose` made."""
 
     def choose(self, game: Game, seat: int) -> str:
-        deadline = time.perf_counter() + self.budget  # the ranking below counts against the budget
+        # the ranking below counts against the budget; planning aims to end a little early, as a
+        # busy machine may not run the process again at once
+        deadline = time.perf_counter() + self.budget * AIM
         actions = game.legal_actions(seat)
         if len(actions) == 1:
             return actions[0]
+        self.made = 0
         known = heuristics(game)
         ranked = GreedyAgent().ranked(game, seat)
         if self.simulations is None and self.budget < self.SMALLEST_BUDGET:
@@ -199,10 +233,11 @@ class PlanningAgent:
         favourite = known.favourite(game, seat)
         if favourite is not None:
             ranked = [favourite, *(action for action in ranked if action != favourite)]
-        candidates = ranked[:known.candidates]
+        candidates = ranked[:known.candidates + self.wider]
         if len(candidates) == 1:
             return candidates[0]
         rng = seat_rng(game, seat, "plan")
+        start = known.round_of(game)
         results: dict[str, list[float]] = {action: [] for action in candidates}
         started, made = time.perf_counter(), 0
         while not self._done(made, deadline, started):
@@ -214,37 +249,44 @@ class PlanningAgent:
                     break
                 simulated = sample.clone()
                 simulated.apply(seat, action)
-                results[action].append(self._rollout(known, simulated, seat, random.Random(luck)) - before)
+                results[action].append(self._rollout(known, simulated, seat, random.Random(luck), start) - before)
                 made += 1
+        self.made = made
         return _preferred(candidates, results, known.decisive)
 
     def _done(self, made: int, deadline: float, started: float) -> bool:
         """Enough simulations: the count asked for, or (at least one made) no time left for
-        another of average length before the deadline."""
+        two more of average length before the deadline (one simulation can take much longer
+        than the average, on a busy machine or with other tables' threads planning at once)."""
         if self.simulations is not None:
             return made >= self.simulations
         if made == 0:
             return False
         now = time.perf_counter()
-        return now + (now - started) / made >= deadline
+        return now + SAFETY * (now - started) / made >= deadline
 
     @staticmethod
-    def _rollout(known: Heuristics, game: Game, seat: int, rng: random.Random) -> float:
-        """Play on from `game` for a while; the seat's margin where it stops, plus the game's
-        judgement of that position."""
+    def _rollout(known: Heuristics, game: Game, seat: int, rng: random.Random, start: object) -> float:
+        """Play on from `game` until the round begun as `start` (`Heuristics.round_of`) ends, or
+        for `known.depth` actions at most. A simulation that reached the round's end is worth
+        the seat's margin there (the round's result); one stopped short, that margin plus the
+        game's judgement of what is left (`Heuristics.leaf_value`)."""
         for _ in range(known.depth):
-            if game.outcome() is not None:
-                break
+            if known.round_over(start, game):
+                return margin(game, seat)
             waiting = game.to_move()
             actor = waiting[0] if len(waiting) == 1 else rng.choice(waiting)
             game.apply(actor, known.rollout(game, actor, rng))
+        if known.round_over(start, game):
+            return margin(game, seat)
         return margin(game, seat) + known.leaf_value(game, seat)
 
 
 def _preferred(candidates: list[str], results: dict[str, list[float]], decisive: float) -> str:
     """The best candidate by mean result; the first (the favourite) unless the best beats
     it by more than `decisive` and by more than the noise of the difference (one standard error,
-    paired over the shared deals)."""
+    paired over the shared deals), measured on at least two deals: one sample never overrides
+    the favourite."""
     favourite = candidates[0]
     means = {a: sum(r) / len(r) for a, r in results.items() if r}
     if not means:
@@ -254,26 +296,75 @@ def _preferred(candidates: list[str], results: dict[str, list[float]], decisive:
         return best
     paired = [b - f for b, f in zip(results[best], results[favourite], strict=False)]
     lead = means[best] - means[favourite]
-    if lead <= decisive:
+    if lead <= decisive or len(paired) < 2:
         return favourite
-    if len(paired) > 1:
-        mean = sum(paired) / len(paired)
-        spread = math.sqrt(sum((d - mean) ** 2 for d in paired) / (len(paired) - 1) / len(paired))
-        if lead <= spread:
-            return favourite
+    mean = sum(paired) / len(paired)
+    spread = math.sqrt(sum((d - mean) ** 2 for d in paired) / (len(paired) - 1) / len(paired))
+    if lead <= spread:
+        return favourite
     return best
 
 
-AGENTS: dict[str, Callable[[], Agent]] = {"random": RandomAgent, "greedy": GreedyAgent, "strong": PlanningAgent}
-"""Agents by name; "bot" (or "ai") means the strong one."""
+class EasyAgent:
+    """The `easy` level: greedy's best, but now and then (the game's `Heuristics.easy_slips` of
+    its moves, drawn from the seat's own generator, so reproducible) any action that plays on."""
+
+    name = "easy"
+
+    def __init__(self, slips: float | None = None) -> None:
+        self.slips = slips
+
+    def choose(self, game: Game, seat: int) -> str:
+        known = heuristics(game)
+        rng = seat_rng(game, seat, "easy")
+        if rng.random() < (known.easy_slips if self.slips is None else self.slips):
+            return rng.choice(known.playing(game, seat))
+        return GreedyAgent().choose(game, seat)
 
 
-def agent(name: str, *, budget: float | None = None) -> Agent:
-    """The agent called `name` ("random", "greedy", "strong"; "bot" is strong), planning for at
-    most `budget` seconds a move if it plans."""
-    key = "strong" if name in ("bot", "ai") else name
-    if key not in AGENTS:
+HARD_BUDGET = 3.0
+"""How many times the table's planning budget the `hard` level takes."""
+HARD_WIDER = 4
+"""How many more candidates than `normal` the `hard` level weighs."""
+LEVELS = ("easy", "normal", "hard")
+"""The levels a player chooses for a bot seat, weakest first (the same names in every game and
+language)."""
+ALIASES = {"bot": "normal", "ai": "normal", "strong": "normal"}
+"""Older names of levels."""
+AGENTS = (*LEVELS, "greedy", "random")
+"""Every name `agent` knows, besides `ALIASES`: the levels and the two plain algorithms."""
+
+
+def level_of(name: str) -> str | None:
+    """The agent a name means (a level, "greedy" or "random"), aliases and case allowed; None
+    for a name no agent has."""
+    key = name.strip().lower()
+    key = ALIASES.get(key, key)
+    return key if key in AGENTS else None
+
+
+def planning_seconds(name: str, budget: float) -> float:
+    """The most the agent called `name` plans a move at the table's `budget` (see `agent`)."""
+    return budget * HARD_BUDGET if level_of(name) == "hard" else budget
+
+
+def agent(name: str, *, budget: float | None = None, simulations: int | None = None) -> Agent:
+    """The agent called `name` (see `level_of`), planning for at most `budget` seconds a move
+    at `normal` (2 by default; `hard` takes HARD_BUDGET times as long and weighs HARD_WIDER more
+    candidates), or exactly `simulations` simulations (`hard`: HARD_BUDGET times as many)."""
+    key = level_of(name)
+    if key is None:
         raise ValueError(f"there is no AI called '{name}'; choose one of {', '.join(AGENTS)}")
-    if key == "strong" and budget is not None:
-        return PlanningAgent(budget)
-    return AGENTS[key]()
+    if key == "easy":
+        return EasyAgent()
+    if key == "greedy":
+        return GreedyAgent()
+    if key == "random":
+        return RandomAgent()
+    base = 2.0 if budget is None else budget
+    if key == "normal":
+        return PlanningAgent(base, simulations)
+    hard = PlanningAgent(base * HARD_BUDGET, None if simulations is None else round(simulations * HARD_BUDGET),
+                         wider=HARD_WIDER)
+    hard.name = "hard"
+    return hard

@@ -142,8 +142,9 @@ class ConsoleSession:
     # ---- starting ---------------------------------------------------------------------------
 
     async def new_game(self, game: str, players: list[str], options: str = "") -> str | None:
-        """Seat everyone in the order given ("me" is the person at the keyboard; "bot", "greedy"
-        and "random" are AI players), start, and return the table's place."""
+        """Seat everyone in the order given ("me" is the person at the keyboard; the levels "easy",
+        "normal" (or "bot") and "hard", and "greedy" and "random", are AI players), start, and
+        return the table's place."""
         if game not in GAMES:
             self.say(_("There is no game called '{game}'. Games: {games}.").format(
                 game=game, games=", ".join(sorted(GAMES))))

@@ -64,6 +64,9 @@ class TrominoGoHeuristics(Heuristics):
     copies and analyses, so simulations are short (`depth` actions) and judged by `leaf_value`;
     at the default 24 actions a 2-second budget allowed about 12 simulations in all."""
 
+    easy_slips = 0.95
+    """Random play won 6 of 20 two-player games against easy at 0.95 (none of 20 at 0.92, 5 of 8 at 0.97)."""
+
     depth = 4
     candidates = 6
 

@@ -62,6 +62,18 @@ async def test_console_refuses_a_player_list_without_exactly_one_me(tmp_path):
     assert "Put `me` exactly once" in out[0] and "no game called 'chess'" in out[1]
 
 
+async def test_console_seats_bots_by_level_and_refuses_an_unknown_one(tmp_path):
+    out: list[str] = []
+    async with running_referee(tmp_path / "t.sqlite3", ManualClock()) as referee:
+        session = ConsoleSession(referee, local_user("ada"), ask=None, say=out.append, boards=tmp_path)  # type: ignore[arg-type]
+        assert await session.new_game("tronimoes", ["me", "expert"]) is None
+        place = await session.new_game("tronimoes", ["me", "easy", "hard", "bot"])
+        assert place is not None
+        table = await referee.status(place)
+        assert [s.agent for s in table.seats] == [None, "easy", "hard", "normal"]
+    assert "there is no AI level called 'expert'; choose one of easy, normal, hard" in out[0]
+
+
 def tileref(tmp_path, *args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
     env = {k: v for k, v in os.environ.items() if k != "DISCORD_TOKEN"}
     env["TILEREF_DATABASE"] = str(tmp_path / "cli.sqlite3")
@@ -133,7 +145,7 @@ async def test_the_console_offers_reactions_and_the_vision_quest_from_the_offlin
 def test_an_unknown_ai_is_refused_listing_the_names_the_readme_gives(tmp_path):
     result = tileref(tmp_path, "play", "tronimoes", "--players", "me,robot", "--ai-seconds", "0")
     assert result.returncode == 1
-    assert "there is no AI called 'robot'; choose one of bot, greedy, random" in result.stdout
+    assert "there is no AI level called 'robot'; choose one of easy, normal, hard (or greedy, random)" in result.stdout
     assert "strong" not in result.stdout
 
 

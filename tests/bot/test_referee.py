@@ -387,6 +387,40 @@ async def test_ai_seats_play_whole_games_to_the_end(tmp_path, clock):
             assert all(a.actor.startswith("ai:") for a in actions)
 
 
+async def test_a_bot_seat_is_a_level_and_the_old_names_still_work(tmp_path, clock):
+    async with running_referee(tmp_path / "t.sqlite3", clock) as referee:
+        await referee.create(PLACE, MOD, "tronimoes", seat_creator=False)
+        for kind in ("easy", "hard", "bot", "strong", "Normal", "greedy"):
+            assert (await referee.add_ai(PLACE, MOD, kind)).ok
+        table = await referee.status(PLACE)
+        assert [s.agent for s in table.seats] == ["easy", "hard", "normal", "normal", "normal", "greedy"]
+        assert (await referee.start(PLACE, MOD)).ok
+        await referee.ai.idle()
+        assert (await referee.status(PLACE)).status == FINISHED
+        actors = {a.actor for a in await referee.store.actions(table.id)}
+        assert {"ai:easy", "ai:hard", "ai:normal", "ai:greedy"} <= actors
+
+
+async def test_an_unknown_level_is_refused_naming_the_levels(tmp_path, clock):
+    async with running_referee(tmp_path / "t.sqlite3", clock) as referee:
+        await referee.create(PLACE, ALICE, "tronimoes")
+        refused = await referee.add_ai(PLACE, ALICE, "expert")
+        assert text(refused) == ("there is no AI level called 'expert'; choose one of easy, normal, hard "
+                                 "(or greedy, random)")
+        assert len((await referee.status(PLACE)).seats) == 1
+        bad = await referee.create("test:bad", ALICE, "tronimoes", options="ai_level=expert")
+        assert "no AI level called 'expert'" in text(bad) and await referee.status("test:bad") is None
+
+
+async def test_the_ai_level_option_is_the_level_of_a_bot_added_without_one(tmp_path, clock):
+    async with running_referee(tmp_path / "t.sqlite3", clock) as referee:
+        await referee.create(PLACE, ALICE, "tronimoes", options="ai_level=easy")
+        added = await referee.add_ai(PLACE, ALICE)
+        assert "(easy AI) sits down" in text(added)
+        assert (await referee.add_ai(PLACE, ALICE, "hard")).ok
+        assert [s.agent for s in (await referee.status(PLACE)).seats[1:]] == ["easy", "hard"]
+
+
 async def test_a_person_plays_against_ai_seats_which_move_after_each_of_their_moves(tmp_path, clock):
     async with running_referee(tmp_path / "t.sqlite3", clock) as referee:
         await referee.create(PLACE, ALICE, "tronimoes")

@@ -11,7 +11,20 @@ import random
 import pytest
 
 from engine import GAMES, Game
-from engine.ai import GreedyAgent, PlanningAgent, RandomAgent, agent, margin, seat_rng
+from engine.ai import (
+    LEVELS,
+    EasyAgent,
+    GreedyAgent,
+    PlanningAgent,
+    RandomAgent,
+    _preferred,
+    agent,
+    heuristics,
+    level_of,
+    margin,
+    planning_seconds,
+    seat_rng,
+)
 from tests.engine.test_contract import playout
 
 
@@ -43,7 +56,8 @@ def redealt(game: Game, seat: int) -> Game:
 def test_agents_choose_only_from_what_their_seat_can_see(cls: type[Game]) -> None:
     for game in states(cls, range(3), every=17, limit=6):
         seat = game.to_move()[0]
-        for chooser in (RandomAgent(), GreedyAgent(), PlanningAgent(simulations=24)):
+        for chooser in (RandomAgent(), GreedyAgent(), EasyAgent(), PlanningAgent(simulations=24),
+                        agent("hard", simulations=8)):
             choice = chooser.choose(game, seat)
             assert choice in game.legal_actions(seat)
             assert chooser.choose(redealt(game, seat), seat) == choice, (chooser.name, game.log[-3:])
@@ -93,10 +107,82 @@ def test_the_planning_agent_falls_back_to_greedy_on_a_tiny_budget(cls: type[Game
         game.apply(seat, greedy)
 
 
-def test_bot_means_the_strong_agent_and_unknown_agents_are_refused() -> None:
-    assert agent("bot").name == "strong" and agent("greedy").name == "greedy"
+def test_levels_are_named_alike_and_the_old_names_are_aliases() -> None:
+    assert [agent(level).name for level in LEVELS] == ["easy", "normal", "hard"]
+    assert {agent(old).name for old in ("bot", "ai", "strong", "Normal")} == {"normal"}
+    assert agent("greedy").name == "greedy" and agent("random").name == "random"
+    assert level_of("HARD ") == "hard" and level_of("chess") is None
     with pytest.raises(ValueError, match="no AI called 'chess'"):
         agent("chess")
+
+
+def test_hard_plans_longer_and_wider_than_normal() -> None:
+    normal, hard = agent("normal", budget=2.0), agent("hard", budget=2.0)
+    assert isinstance(normal, PlanningAgent) and isinstance(hard, PlanningAgent)
+    assert hard.budget > normal.budget and hard.wider > normal.wider
+    assert planning_seconds("hard", 2.0) == hard.budget and planning_seconds("strong", 2.0) == 2.0
+    counted = agent("hard", simulations=16)
+    assert isinstance(counted, PlanningAgent) and counted.simulations is not None and counted.simulations > 16
+
+
+def test_easy_plays_greedy_moves_or_slips_reproducibly(cls: type[Game]) -> None:
+    games = states(cls, range(8), every=13, limit=16)
+    assert games
+    slipped = 0
+    for game in games:
+        seat = game.to_move()[0]
+        choice = EasyAgent().choose(game, seat)
+        assert choice in game.legal_actions(seat)
+        assert EasyAgent().choose(redealt(game, seat), seat) == choice
+        greedy = GreedyAgent().choose(game, seat)
+        assert EasyAgent(slips=0.0).choose(game, seat) == greedy
+        slipped += EasyAgent(slips=1.0).choose(game, seat) != greedy
+    assert slipped > 0
+
+
+def test_one_sample_never_overrides_the_favourite() -> None:
+    candidates = ["favourite", "lucky"]
+    assert _preferred(candidates, {"favourite": [0.0], "lucky": [9.0]}, 0.25) == "favourite"
+    assert _preferred(candidates, {"favourite": [0.0, 0.0, 0.0], "lucky": [9.0, 8.0, 9.5]}, 0.25) == "lucky"
+
+
+def round_enders(limit: int) -> list[tuple[Game, int, str]]:
+    """Three-player Tronimoes positions, met in random play, where one of the seat's lays wins
+    the round at once; that lay."""
+    found = []
+    for seed in range(60):
+        game, rng = GAMES["tronimoes"].new(3, seed=seed), random.Random(seed)
+        while game.outcome() is None and not game.between_rounds() and len(found) < limit:
+            seat = game.to_move()[0]
+            for action in game.legal_actions(seat):
+                after = game.clone()
+                after.apply(seat, action)
+                if after.between_rounds() and after.scores()[seat] >= game.scores()[seat] + 2:
+                    found.append((game.clone(), seat, action))
+                    break
+            game.apply(seat, rng.choice(game.legal_actions(seat)))
+        if len(found) >= limit:
+            break
+    return found
+
+
+def test_a_simulation_stops_where_the_round_ends() -> None:
+    game, seat, action = round_enders(1)[0]
+    known = heuristics(game)
+    after = game.clone()
+    after.apply(seat, action)
+    length = len(after.log)
+    value = PlanningAgent._rollout(known, after, seat, random.Random(1), known.round_of(game))
+    assert len(after.log) == length and after.between_rounds()  # nobody played `ready`
+    assert value == margin(after, seat)
+
+
+def test_a_small_budget_never_gives_up_a_lay_that_wins_the_round() -> None:
+    for game, seat, _ in round_enders(3):
+        choice = PlanningAgent(simulations=8).choose(game, seat)
+        after = game.clone()
+        after.apply(seat, choice)
+        assert after.between_rounds() and after.scores()[seat] >= game.scores()[seat] + 2, choice
 
 
 def test_the_seat_generator_depends_on_the_seats_view_only() -> None:

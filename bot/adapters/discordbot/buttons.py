@@ -1,6 +1,6 @@
 """What pressing a table button does.
 
-Lobby buttons (Join, Leave, Add bot) update the lobby message in place; Start closes the lobby
+Lobby buttons (Join, Leave, the three Add bot buttons) update the lobby message in place; Start closes the lobby
 message and posts the opening board; Show hand answers with the presser's hand, ephemerally;
 Ready plays `ready` for the presser. A button of an earlier table at the same thread is refused.
 """
@@ -17,7 +17,7 @@ from bot.adapters.discordbot.delivery import render
 from bot.adapters.discordbot.rematching import rematch
 from bot.adapters.discordbot.replying import answer_reply, refusal_messages
 from bot.adapters.discordbot.shown import shown_boards
-from bot.adapters.discordbot.views import lobby_view
+from bot.adapters.discordbot.views import BOT_LEVELS, lobby_view
 from bot.i18n import N_, _
 from bot.records import LOBBY, PLAYING, User
 from bot.referee import Referee
@@ -42,7 +42,7 @@ async def pressed(interaction: discord.Interaction, action: str, table_id: int) 
             await answer_reply(answer, referee, reply, user, place)
             if reply.ok:
                 await _add_to_thread(interaction)
-        elif action in ("join", "leave", "addbot"):
+        elif action in ("join", "leave", *BOT_LEVELS):
             await _lobby_change(answer, referee, place, user, action)
         elif action == "start":
             await _start(answer, referee, place, user)
@@ -62,7 +62,7 @@ async def _lobby_change(answer: Answer, referee: Referee, place: str, user: User
     elif action == "leave":
         reply = await answer.run(referee.leave(place, user))
     else:
-        reply = await answer.run(referee.add_ai(place, user, "strong"))
+        reply = await answer.run(referee.add_ai(place, user, BOT_LEVELS[action]))
     if await _refused(answer, referee, reply, place):
         return
     if action == "join" and reply.status == PLAYING:  # the last player invited to a rematch: it starts

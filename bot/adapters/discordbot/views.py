@@ -1,7 +1,8 @@
 """Persistent buttons: their custom ids encode the action and the table (`tileref:join:42`), so
 any running instance of the bot handles them, old messages and restarts included.
 
-Lobby messages carry Join, Leave, Add bot and Start; move messages carry Show hand (and Ready
+Lobby messages carry Join, Leave, Add bot (the table's `ai_level`, normal by default), Add bot: easy,
+Add bot: hard and Start; move messages carry Show hand (and Ready
 while a round break waits for the players, and Join in a game that lets players join on the way).
 """
 
@@ -17,11 +18,15 @@ from bot.records import FINISHED, PLAYING
 from bot.referee import Referee
 from bot.replies import Reply
 
-ACTIONS = ("join", "leave", "addbot", "start", "hand", "ready", "rematch")
+ACTIONS = ("join", "leave", "addbot", "addeasy", "addhard", "start", "hand", "ready", "rematch")
+BOT_LEVELS = {"addbot": None, "addeasy": "easy", "addhard": "hard"}
+"""The level each Add bot button seats (None: the table's `ai_level` option, else normal)."""
 _LOOK: dict[str, tuple[str, discord.ButtonStyle, str]] = {
     "join": (N_("Join"), discord.ButtonStyle.primary, "👋"),
     "leave": (N_("Leave"), discord.ButtonStyle.secondary, "🚪"),
     "addbot": (N_("Add bot"), discord.ButtonStyle.secondary, "🤖"),
+    "addeasy": (N_("Add bot: easy"), discord.ButtonStyle.secondary, "🐣"),
+    "addhard": (N_("Add bot: hard"), discord.ButtonStyle.secondary, "🧠"),
     "start": (N_("Start"), discord.ButtonStyle.success, "▶️"),
     "hand": (N_("Show hand"), discord.ButtonStyle.secondary, "✋"),
     "ready": (N_("Ready"), discord.ButtonStyle.success, "✅"),
@@ -40,7 +45,8 @@ def custom_id(action: str, table_id: int) -> str:
 
 
 class TableButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
-                  template=r"tileref:(?P<action>join|leave|addbot|start|hand|ready|rematch):(?P<table>\d+)"):
+                  template=r"tileref:(?P<action>join|leave|addbot|addeasy|addhard|start|hand|ready|rematch)"
+                           r":(?P<table>\d+)"):
     """One table button; pressing it hands the press to the client's `table_button_pressed`."""
 
     def __init__(self, action: str, table_id: int) -> None:
@@ -70,7 +76,7 @@ def view_of(table_id: int, *actions: str) -> discord.ui.View:
 
 
 def lobby_view(table_id: int) -> discord.ui.View:
-    return view_of(table_id, "join", "leave", "addbot", "start")
+    return view_of(table_id, "join", "leave", "addbot", "addeasy", "addhard", "start")
 
 
 async def controls(referee: Referee, reply: Reply) -> discord.ui.View | None:

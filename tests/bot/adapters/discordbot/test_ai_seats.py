@@ -169,7 +169,7 @@ async def test_a_process_killed_while_an_ai_thinks_leaves_the_move_to_the_next_o
         await s.wait_for_connection(after=len(bots) - 1)
         await settled(store, table.id, timeout=60)
         actions = await store.actions(table.id)
-        assert actions[turn.ply].seat == turn.seat and actions[turn.ply].actor == "ai:strong"
+        assert actions[turn.ply].seat == turn.seat and actions[turn.ply].actor == "ai:normal"
         ai_messages = [m for m in public(s, thread, mark) if "(bot)" in m.content and m.png_images()]
         names = [seat.name for seat in table.seats]
         announced, after = announced_lines(ai_messages), expected_lines(names, actions[turn.ply:])

@@ -21,7 +21,7 @@ async def test_the_lobby_buttons(tileref: Harness) -> None:
     thread, lobby = await tileref.open_table(s.alice, s.bob, start=False)
     await s.wait_until(lambda: {s.alice.id, s.bob.id} <= set(thread.member_ids), timeout=5,
                        what="the players to be added to the thread")
-    assert [b.label for b in lobby.buttons()] == ["Join", "Leave", "Add bot", "Start"]
+    assert [b.label for b in lobby.buttons()] == ["Join", "Leave", "Add bot", "Add bot: easy", "Add bot: hard", "Start"]
     table = await tileref.table(thread)
     assert lobby.button("Join").custom_id == f"tileref:join:{table.id}"
     again = await (await s.click(s.bob, lobby, label="Join")).reply()
@@ -31,7 +31,11 @@ async def test_the_lobby_buttons(tileref: Harness) -> None:
     left = await (await s.click(s.bob, lobby, label="Leave")).reply()
     assert left.id == lobby.id and "bob left" in left.content and left.buttons()
     robot = await (await s.click(s.alice, lobby, label="Add bot")).reply()
-    assert "(bot)" in robot.content and "players (2/6)" in robot.content
+    assert "(bot)" in robot.content and "(normal AI)" in robot.content and "players (2/6)" in robot.content
+    for label, level in (("Add bot: easy", "easy"), ("Add bot: hard", "hard")):
+        robot = await (await s.click(s.alice, lobby, label=label)).reply()
+        assert f"({level} AI) sits down" in robot.content
+    assert [seat.agent for seat in (await tileref.table(thread)).seats[1:]] == ["normal", "easy", "hard"]
     handle = await s.click(s.alice, lobby, label="Start")
     closed, opening = await handle.replies(2)
     assert closed.id == lobby.id and closed.buttons() == [] and "Started by alice" in closed.content
