@@ -182,11 +182,10 @@ async def test_live_stream_says_when_a_move_is_committed_by_another_process(data
             await web.stop()
 
 
+@pytest.mark.parametrize("database", ["postgresql"], indirect=True)  # SQLite's feed has no connection to lose
 async def test_live_updates_survive_a_lost_database_connection(database: str) -> None:
     """PostgreSQL: when the listening connection is cut, the store listens again, tells every
     page that anything may have changed, and hears the next move."""
-    if not database.startswith("postgres"):
-        pytest.skip("SQLite's change feed is in the process: there is no connection to lose")
     import asyncpg
 
     async with running_referee(database, ManualClock(1_000_000.0)) as referee:
