@@ -30,7 +30,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tests.bot.adapters.discordbot.bot_process import spawn, started_two_player_table
+from tests.bot.adapters.discordbot.bot_process import spawn, started_two_player_table, stop
 from tests.standin import Channel, DiscordStandIn, RecordedMessage, StandInTimeout, User
 
 ANSWERING = r"/interactions/\d+/[^/]+/callback|/webhooks/\d+/[^/]+"
@@ -156,11 +156,7 @@ class Soak:
                 await asyncio.sleep(0.1)
             await asyncio.sleep(1.0)
         finally:
-            process.send_signal(signal.SIGTERM)
-            try:
-                process.wait(10)
-            except subprocess.TimeoutExpired:
-                process.kill()
+            stop(process)
 
     def figures(self) -> dict[str, object]:
         posted = list(boards(self.s.messages, set(self.threads)).values())

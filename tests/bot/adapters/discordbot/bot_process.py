@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -41,6 +42,16 @@ def spawn(api_base: str, gateway: str, database: Path | str, guild_id: int, toke
         return subprocess.Popen(
             [sys.executable, "-m", "tests.bot.adapters.discordbot.bot_process", api_base, gateway, str(database),
              str(guild_id), token], cwd=ROOT, stdout=subprocess.DEVNULL, stderr=output)
+
+
+def stop(process: subprocess.Popen[bytes], timeout: float = 10) -> None:
+    """Stop a bot process as a service manager would: SIGTERM, then SIGKILL if it has not ended
+    within `timeout` seconds."""
+    process.send_signal(signal.SIGTERM)
+    try:
+        process.wait(timeout)
+    except subprocess.TimeoutExpired:
+        process.kill()
 
 
 async def started_two_player_table(s: DiscordStandIn, game: str = "tronimoes") -> tuple[Channel, User]:

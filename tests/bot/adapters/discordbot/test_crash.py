@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.bot.adapters.discordbot.bot_process import spawn, started_two_player_table
+from tests.bot.adapters.discordbot.bot_process import spawn, started_two_player_table, stop
 from tests.standin import DiscordStandIn
 
 
@@ -70,11 +70,7 @@ async def test_a_move_committed_just_before_a_sigkill_is_announced_after_the_res
         await asyncio.sleep(1.5)  # a sweep or two later: sent once
         assert len([m for m in s.messages[mark:] if m.kind == "create" and announced(m)]) == 1
     finally:
-        second.send_signal(signal.SIGTERM)
-        try:
-            second.wait(10)
-        except subprocess.TimeoutExpired:
-            second.kill()
+        stop(second)
 
 
 async def test_an_announcement_posted_just_before_a_sigkill_is_not_posted_again(standin, tmp_path):
@@ -115,11 +111,7 @@ async def test_an_announcement_posted_just_before_a_sigkill_is_not_posted_again(
         with sqlite3.connect(database) as db:
             assert db.execute("SELECT COUNT(*) FROM outbox WHERE delivered_at IS NULL").fetchone()[0] == 0
     finally:
-        second.send_signal(signal.SIGTERM)
-        try:
-            second.wait(10)
-        except subprocess.TimeoutExpired:
-            second.kill()
+        stop(second)
 
 
 async def test_a_move_answered_just_before_a_sigkill_is_not_announced_again(standin, tmp_path):
@@ -171,8 +163,4 @@ async def test_a_move_answered_just_before_a_sigkill_is_not_announced_again(stan
         with sqlite3.connect(database) as db:
             assert db.execute("SELECT COUNT(*) FROM outbox WHERE delivered_at IS NULL").fetchone()[0] == 0
     finally:
-        second.send_signal(signal.SIGTERM)
-        try:
-            second.wait(10)
-        except subprocess.TimeoutExpired:
-            second.kill()
+        stop(second)
