@@ -156,7 +156,8 @@ def _panel(image: Image.Image, view: Mapping[str, Any], seat: int, at: Layout, p
                                radius=8, fill=HIGHLIGHT)
     name = fit_name(str(info["name"]), " ★" if won else "", NAME, box_w, bold=True)
     draw_text(image, (grid_left, top + 4 + leading(NAME) / 2), name, NAME, INK, anchor="lm", bold=True)
-    line = f"level {info['level']} · {info['points']}/{info['needed']} pts · {_status(info, seat, winners)}"
+    line = say(N_("level {level} · {points}/{needed} pts · {status}")).format(
+        level=info["level"], points=info["points"], needed=info["needed"], status=_status(info, seat, winners))
     draw_lines(image, grid_left, top + 4 + leading(NAME), wrap_text(line, SMALL, box_w, lines=2), SMALL,
                INK if won else MUTED, bold=won)
     if framed:

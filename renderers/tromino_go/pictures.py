@@ -107,8 +107,8 @@ def layout(view: Mapping[str, Any], deadline: float | None = None) -> Layout:
     stage_lines = tuple(wrap_text(stage, STAGE, width - 24, bold=moving, lines=4))
     stacked = any(text_width(label, SIDE, bold=True) > width // 2 - 50 for label in _side_labels(view))
     header = 10 + leading(TITLE) * len(title_lines) + 34 * (2 if stacked else 1) + leading(STAGE) * len(stage_lines) + 8
-    result = tuple(wrap_text(f"Ended: {grid['result']}", RESULT, width - 24, bold=True, lines=4)) \
-        if grid is not view else ()
+    ended = say(N_("Ended: {result}")).format(result=grid["result"]) if grid is not view else ""
+    result = tuple(wrap_text(ended, RESULT, width - 24, bold=True, lines=4)) if ended else ()
     top = header + (leading(RESULT) * len(result) + 14 if result else 0)
     return Layout(low_x, high_x, low_y, high_y, left, top, width, top + rows * CELL + LABEL, title_lines,
                   stage_lines, result, header, stacked)

@@ -81,7 +81,7 @@ class Header:
     def _title(self) -> str:
         view = self.view
         leader = view["leaders"][-1] if view["leaders"] else None
-        title = f"Round {view['round']}"
+        title = say(N_("Round {round}")).format(round=view["round"])
         if leader is not None:
             title += "  ·  " + say(N_("leader {tile}")).format(tile=f"{leader}:{leader}")
         return title + "  ·  " + say(N_("{tiles} in the bag")).format(tiles=_tiles(view["bag_size"]))
