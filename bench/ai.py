@@ -51,10 +51,11 @@ def wilson(wins: float, games: int, z: float = 1.96) -> tuple[float, float]:
 
 def play(cls: type[Game], players: int, seed: int, strong_seat: int, opponent: str,
          budget: float, simulations: int | None = None, opening: int = 0, level: str = "normal"
-         ) -> tuple[float, float, list[float], list[float]]:
+         ) -> tuple[float, float, list[float], list[float], list[int]]:
     """One game, begun with `opening` random legal moves (so games of a game without hidden
     chance, where both agents are deterministic, differ); (the strong seat's share of the win,
-    its margin, its move times, its result against each opponent: 1 above, 0.5 level, 0 below)."""
+    its margin, its move times, its result against each opponent: 1 above, 0.5 level, 0 below,
+    the simulations each of its planned moves made)."""
     game = cls.new(players, seed=seed)
     chance = random.Random(seed)
     for _ in range(opening):
@@ -65,6 +66,7 @@ def play(cls: type[Game], players: int, seed: int, strong_seat: int, opponent: s
     strong = agent(level, budget=budget, simulations=simulations)
     other = agent(opponent, budget=budget, simulations=simulations)
     times: list[float] = []
+    made: list[int] = []
     for _ in range(STEP_LIMIT):
         if game.outcome() is not None:
             break
@@ -74,12 +76,15 @@ def play(cls: type[Game], players: int, seed: int, strong_seat: int, opponent: s
         action = (strong if seat == strong_seat else other).choose(game, seat)
         if seat == strong_seat:
             times.append(time.perf_counter() - started)
+            if getattr(strong, "made", 0):
+                made.append(strong.made)
+                strong.made = 0
         game.apply(seat, action)
     outcome = game.outcome()
     if outcome is None:
-        return 0.0, 0.0, times, []
+        return 0.0, 0.0, times, [], made
     return (share_of_win(outcome, strong_seat), margin_of(outcome, strong_seat), times,
-            against_each(outcome, strong_seat))
+            against_each(outcome, strong_seat), made)
 
 
 def side_of(outcome: Outcome, seat: int) -> tuple[int, ...]:
@@ -142,6 +147,8 @@ def main() -> None:
     parser.add_argument("--opening", type=int, default=0,
                         help="random legal moves that begin each game, so games without hidden chance differ")
     parser.add_argument("--players", default="2,4")
+    parser.add_argument("--first", type=int, default=0,
+                        help="the first game's number (seeds 1000+number), to split one tournament across processes")
     parser.add_argument("--seat", default="normal", help="the agent measured (a level, greedy or random)")
     parser.add_argument("--against", "--opponents", dest="opponents", default="greedy,random",
                         help="the agents it plays against, one pairing each")
@@ -153,13 +160,15 @@ def main() -> None:
             if not cls.min_players <= players <= cls.max_players:
                 continue
             for opponent in args.opponents.split(","):
-                wins, margins, times, pairings = 0.0, [], [], []
-                for number in range(args.games):
-                    share, lead, moves, against = play(cls, players, 1000 + number, number % players, opponent,
-                                               args.budget, args.simulations, args.opening, args.seat)
+                wins, margins, times, pairings, made = 0.0, [], [], [], []
+                for number in range(args.first, args.first + args.games):
+                    share, lead, moves, against, simulated = play(
+                        cls, players, 1000 + number, number % players, opponent,
+                        args.budget, args.simulations, args.opening, args.seat)
                     wins += share
                     margins.append(lead)
                     times += moves
+                    made += simulated
                     if len(against) > 1:
                         pairings.append(sum(against) / len(against))
                     print(json.dumps({"game": name, "players": players, "opponent": opponent, "number": number,
@@ -177,6 +186,8 @@ def main() -> None:
                     "budget": args.budget, "simulations": args.simulations, "opening": args.opening,
                     "move_seconds": {"median": round(statistics.median(times), 3) if times else None,
                                      "p95": round(times[int(len(times) * 0.95)], 3) if times else None},
+                    "simulations_a_planned_move": {"median": statistics.median(made) if made else None,
+                                                   "min": min(made, default=None)},
                 }), flush=True)
 
 

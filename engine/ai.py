@@ -51,10 +51,18 @@ class Heuristics:
     decisive = 0.25
     """How much better (in the seat's score margin, on average) a simulated action must do than
     the favourite (see `favourite`) to be preferred to it."""
+    certainty = 1.0
+    """By how many standard errors of the difference (paired over the shared deals) the best
+    simulated action must beat the favourite to be preferred to it. The best of several noisy
+    averages looks better than it is, so a game whose simulations vary widely asks for more."""
     easy_slips = 0.5
     """How often the `easy` level plays any legal move that plays on instead of greedy's best
     (calibrated per game so a player choosing random legal moves wins about a third of
     two-player games against it: `bench/ai.py --seat easy --against random`)."""
+
+    listed_rollouts = True
+    """Whether `rollout` returns actions exactly as `Game.legal_actions` lists
+    them, so simulations may play them without reading them again (`Game.apply_listed`)."""
 
     def round_of(self, game: Game) -> object:
         """What identifies the round `game` is in: a simulation stops once it changes or the game
@@ -252,7 +260,7 @@ class PlanningAgent:
                 results[action].append(self._rollout(known, simulated, seat, random.Random(luck), start) - before)
                 made += 1
         self.made = made
-        return _preferred(candidates, results, known.decisive)
+        return _preferred(candidates, results, known.decisive, known.certainty)
 
     def _done(self, made: int, deadline: float, started: float) -> bool:
         """Enough simulations: the count asked for, or (at least one made) no time left for
@@ -271,21 +279,23 @@ class PlanningAgent:
         for `known.depth` actions at most. A simulation that reached the round's end is worth
         the seat's margin there (the round's result); one stopped short, that margin plus the
         game's judgement of what is left (`Heuristics.leaf_value`)."""
+        play = game.apply_listed if known.listed_rollouts else game.apply
         for _ in range(known.depth):
             if known.round_over(start, game):
                 return margin(game, seat)
             waiting = game.to_move()
             actor = waiting[0] if len(waiting) == 1 else rng.choice(waiting)
-            game.apply(actor, known.rollout(game, actor, rng))
+            play(actor, known.rollout(game, actor, rng))
         if known.round_over(start, game):
             return margin(game, seat)
         return margin(game, seat) + known.leaf_value(game, seat)
 
 
-def _preferred(candidates: list[str], results: dict[str, list[float]], decisive: float) -> str:
+def _preferred(candidates: list[str], results: dict[str, list[float]], decisive: float,
+               certainty: float = 1.0) -> str:
     """The best candidate by mean result; the first (the favourite) unless the best beats
-    it by more than `decisive` and by more than the noise of the difference (one standard error,
-    paired over the shared deals), measured on at least two deals: one sample never overrides
+    it by more than `decisive` and by more than `certainty` standard errors of the difference
+    (paired over the shared deals), measured on at least two deals: one sample never overrides
     the favourite."""
     favourite = candidates[0]
     means = {a: sum(r) / len(r) for a, r in results.items() if r}
@@ -300,7 +310,7 @@ def _preferred(candidates: list[str], results: dict[str, list[float]], decisive:
         return favourite
     mean = sum(paired) / len(paired)
     spread = math.sqrt(sum((d - mean) ** 2 for d in paired) / (len(paired) - 1) / len(paired))
-    if lead <= spread:
+    if lead <= certainty * spread:
         return favourite
     return best
 

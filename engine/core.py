@@ -611,6 +611,14 @@ class Game(ABC):
         self.log.append((seat, canonical))
         return events
 
+    def apply_listed(self, seat: int, action: str) -> list[Event]:
+        """Play `action`, which must be one of `legal_actions(seat)` exactly as listed there,
+        without reading or checking it again (for simulations, which make thousands of moves
+        they took from that list; anything else must go through `apply`)."""
+        events = self._execute(seat, action)
+        self.log.append((seat, action))
+        return events
+
     @abstractmethod
     def _execute(self, seat: int, action: str) -> list[Event]:
         """Carry out an action `parse` returned; must not fail."""

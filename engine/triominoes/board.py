@@ -121,7 +121,11 @@ class Board:
 
     def placements_of(self, tiles: Iterable[Tile]) -> list[tuple[Cell, Corners]]:
         """Every (cell, reading) where any of `tiles` may go: by tile, then by cell."""
-        return [p for tile in sorted(set(tiles)) for p in self.placements(tile)]
+        wanted = set(tiles)
+        found = [(tile, index, cell, turned) for index, (cell, pattern) in enumerate(self.open_patterns())
+                 for tile, readings in READINGS[pattern].items() if tile in wanted for turned in readings]
+        found.sort(key=lambda place: place[:2])
+        return [(cell, turned) for _, _, cell, turned in found]
 
     def fits_anywhere(self, tile: Tile) -> bool:
         return any(tile in READINGS[pattern] for _, pattern in self.open_patterns())
@@ -179,6 +183,16 @@ class Board:
         return None, False
 
     def bonus(self, cell: Cell, *, extensions: bool) -> Bonus:
+        """What the tile already placed on `cell` completes."""
         hexagons = self.hexagons_at(cell)
         point, extension = self.bridge_at(cell, extensions=extensions)
         return Bonus(hexagons, point, extension)
+
+    def bonus_if(self, cell: Cell, numbers: Corners, *, extensions: bool) -> Bonus:
+        """What laying `numbers` on the empty `cell` would complete, leaving the board as it was
+        (bonuses depend only on which cells are taken, so nothing else is placed)."""
+        self.cells[cell] = numbers
+        try:
+            return self.bonus(cell, extensions=extensions)
+        finally:
+            del self.cells[cell]

@@ -28,17 +28,16 @@ from engine.core import (
     register,
 )
 from engine.triominoes import notation, position, rounds
-from engine.triominoes.board import Board, Bonus
+from engine.triominoes.board import Board
 from engine.triominoes.geometry import Cell, cell_name, read_cell
 from engine.triominoes.notation import Place, Word
 from engine.triominoes.options import TriominoesOptions
 from engine.triominoes.position_help import FORMAT as POSITION_HELP
 from engine.triominoes.refusals import why_not
 from engine.triominoes.rounds import OVER, PLAYING
+from engine.triominoes.scoring import bonus_words, points_for
 from engine.triominoes.state import Seat
 from engine.triominoes.tiles import TILES, Corners, Tile, name, rotations, tile_of, tile_with_numbers, value
-
-BRIDGE_POINTS = 40
 
 SUMMARY = N_("""\
 **Triominoes** (Pressman Tri-Ominos) — lay triangles whose corners match, score their numbers.
@@ -189,7 +188,8 @@ class Triominoes(Game):
         """What a placement would score now; -1000 for draw and pass."""
         if action in ("draw", "pass"):
             return -1_000
-        return self._points_for(*_placement(action))[0]
+        numbers, cell = _placement(action)
+        return points_for(self, numbers, cell)[0]
 
     def forced_action(self, seat: int) -> str | None:
         """A draw when nothing fits, a pass when nothing fits and no draw is left: the rules leave
@@ -313,34 +313,19 @@ class Triominoes(Game):
             return self._pass(seat)
         return self._lay(seat, *_placement(action))
 
-    def _points_for(self, numbers: Corners, cell: Cell) -> tuple[int, Bonus, Term]:
-        """What laying this reading on `cell` scores now, the bonus, and the words for it."""
-        tile = tile_of(numbers)
-        if self.pending is not None:
-            bonus_opening = self.options.opening == "pressman" or self.round == 1
-            points = rounds.opening_points(tile, with_bonus=bonus_opening)
-            return points, Bonus(), Term(N_("opening") if points == value(tile) else N_("opening triple"))
-        board = self.board.copy()
-        board.place(cell, numbers)
-        bonus = board.bonus(cell, extensions=self.options.bridge_extensions)
-        points = value(tile)
-        words: list[str] = []
-        if bonus.hexagons:
-            count = len(bonus.hexagons)
-            points += 50 * count if self.options.hexagons == "pressman" else 40 + 10 * count
-            words.append(phrase(N_("a hexagon")) if count == 1 else phrase(N_("{count} hexagons"), count=count))
-        if bonus.bridge is not None and (not bonus.hexagons or self.options.hexagon_and_bridge):
-            points += BRIDGE_POINTS
-            words.append(phrase(N_("adds to a bridge") if bonus.extension else N_("a bridge")))
-        elif bonus.bridge is not None:
-            bonus = Bonus(bonus.hexagons)
-        said = join_names(words)
-        return points, bonus, said if isinstance(said, Term) else Term(said)
+    def scored_placements(self, seat: int) -> list[tuple[int, str]]:
+        """Each placement legal for `seat` now with what it would score (empty when the seat may
+        only draw or pass), in the order of `legal_actions`."""
+        if self.phase != PLAYING or seat != self.turn:
+            return []
+        return [(points_for(self, turned, cell)[0], notation.write_place(turned, cell))
+                for cell, turned in self._placements(seat)]
 
     def _lay(self, seat: int, numbers: Corners, cell: Cell) -> list[Event]:
         me = self.seats[seat]
         tile = tile_of(numbers)
-        points, bonus, words = self._points_for(numbers, cell)
+        points, bonus = points_for(self, numbers, cell)
+        words = bonus_words(self, tile, points, bonus)
         opening = self.pending
         self.board.place(cell, numbers)
         me.hand.remove(tile)

@@ -513,6 +513,9 @@ class TronixHeuristics(Heuristics):
         chosen = set(extra)
         return [order[0], *extra, *(action for action in order[1:] if action not in chosen)]
 
+    listed_rollouts = False
+    """The rollout writes its actions its own way (`play cx 0,0 NE`), which `apply` reads."""
+
     def rollout(self, game: Game, seat: int, rng: random.Random) -> str:
         assert isinstance(game, Tronix)
         return ROLLOUT.choose(game, seat, rng)

@@ -86,6 +86,37 @@ def test_a_determinised_copy_keeps_what_the_seat_sees_and_the_rules(cls: type[Ga
         assert sample.legal_actions(seat) == game.legal_actions(seat)
 
 
+def test_simulated_moves_are_legal_and_listed_where_the_game_says_so(cls: type[Game]) -> None:
+    """Simulations play the rollout's actions unread (`apply_listed`) when the game's heuristics
+    say they are written exactly as `legal_actions` lists them, and through `apply` otherwise:
+    either way they are legal."""
+    known = heuristics(cls.new(2, seed=0))
+    rng = random.Random(11)
+    for game in states(cls, range(3), every=7, limit=12):
+        for _ in range(20):
+            if game.outcome() is not None or not game.to_move():
+                break
+            seat = rng.choice(game.to_move())
+            legal = game.legal_actions(seat)
+            action = known.rollout(game, seat, rng)
+            assert (action if known.listed_rollouts else game.parse(seat, action)) in legal
+            (game.apply_listed if known.listed_rollouts else game.apply)(seat, known.rollout(game, seat, rng))
+
+
+def test_playing_a_listed_action_is_the_same_as_applying_it(cls: type[Game]) -> None:
+    for game in states(cls, range(2), every=11, limit=4):
+        copy = game.clone()
+        rng = random.Random(2)
+        for _ in range(25):
+            if game.outcome() is not None or not game.to_move():
+                break
+            seat = game.to_move()[0]
+            action = rng.choice(game.legal_actions(seat))
+            game.apply(seat, action)
+            copy.apply_listed(seat, action)
+        assert copy.to_json() == game.to_json()
+
+
 def test_the_random_agent_never_gives_up_while_it_can_play() -> None:
     game = GAMES["tromino_go"].new(2, seed=3)
     for _ in range(12):
@@ -138,6 +169,16 @@ def test_easy_plays_greedy_moves_or_slips_reproducibly(cls: type[Game]) -> None:
         assert EasyAgent(slips=0.0).choose(game, seat) == greedy
         slipped += EasyAgent(slips=1.0).choose(game, seat) != greedy
     assert slipped > 0
+
+
+def test_a_game_with_wide_swings_asks_for_more_certainty_before_leaving_the_favourite() -> None:
+    candidates = ["favourite", "lucky"]
+    # a lead of 6 with paired differences 0, 12, 0, 12 (a standard error of 3.5): enough at one
+    # standard error, not at two
+    results = {"favourite": [0.0, 0.0, 0.0, 0.0], "lucky": [0.0, 12.0, 0.0, 12.0]}
+    assert _preferred(candidates, results, 0.25, certainty=1.0) == "lucky"
+    assert _preferred(candidates, results, 0.25, certainty=2.0) == "favourite"
+    assert heuristics(GAMES["triominoes"].new(2, seed=0)).certainty == 2.0
 
 
 def test_one_sample_never_overrides_the_favourite() -> None:

@@ -203,6 +203,23 @@ def test_bridge_scores_forty():
     assert events[0].data["bridge"] == [-1, -1]
 
 
+def test_each_placement_is_offered_with_what_laying_it_scores():
+    for board, hands in ((HEXAGON_BOARD, [["0-2-4", "1-1-4"], ["0-0-5"]]),
+                         (BRIDGE_BOARD, [["0-3-5", "1-2-2"], ["2-3-5"]]),
+                         (TWO_HEXAGONS_BOARD, [["0-1-3", "1-5-5"], ["4-5-5"]])):
+        game = game_at(board, hands)
+        cells = dict(game.board.cells)
+        scored = game.scored_placements(0)
+        assert [action for _, action in scored] == [a for a in game.legal_actions(0) if a not in ("draw", "pass")]
+        assert game.board.cells == cells, "working out a bonus leaves the table as it was"
+        assert max(points for points, _ in scored) >= 40
+        for points, action in scored:
+            after = game.clone()
+            after.apply(0, action)
+            assert after.seats[0].score - game.seats[0].score == points, action
+        assert game.scored_placements(1) == []
+
+
 def test_adding_to_a_bridge_counts_only_with_the_extension_option():
     board = Board()
     point = (0, 2)
