@@ -37,6 +37,11 @@ def _readings_by_pattern() -> dict[Pattern, dict[Tile, tuple[Corners, ...]]]:
 READINGS = _readings_by_pattern()
 
 
+def tiles_fitting(patterns: Iterable[Pattern]) -> set[Tile]:
+    """Every tile that fits at least one open cell asking these patterns."""
+    return {tile for pattern in patterns for tile in READINGS[pattern]}
+
+
 @dataclass(frozen=True)
 class Bonus:
     """What a tile just laid completes: the points at the centre of each hexagon it closes, and

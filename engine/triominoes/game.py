@@ -28,7 +28,7 @@ from engine.core import (
     register,
 )
 from engine.triominoes import notation, position, rounds
-from engine.triominoes.board import Board
+from engine.triominoes.board import Board, Pattern, tiles_fitting
 from engine.triominoes.geometry import Cell, cell_name, read_cell
 from engine.triominoes.notation import Place, Word
 from engine.triominoes.options import TriominoesOptions
@@ -96,6 +96,11 @@ class Triominoes(Game):
         self.last: dict[str, Any] | None = None
         self.previous: dict[str, Any] | None = None
         """The last finished round's board and result, for the picture after it ends."""
+        self.stuck: dict[int, list[Pattern]] = {}
+        """For each seat, what the open cells asked (`Board.open_patterns`) the last time this
+        round it had nothing to lay (its first draw of a turn, or a pass without drawing): public
+        knowledge that its hand then held no tile fitting them, nor does now, as it has drawn
+        nothing since but tiles that did not fit either (under the standard draw rules)."""
         self._deck = self.random("deck")
 
     def setup(self) -> list[Event]:
@@ -362,6 +367,8 @@ class Triominoes(Game):
 
     def _draw(self, seat: int) -> list[Event]:
         me = self.seats[seat]
+        if not me.drawn and self.options.must_play_drawn and not self.options.allow_voluntary_draw:
+            self.stuck[seat] = [pattern for _, pattern in self.board.open_patterns()]
         tile = self.well.pop(0)
         me.hand.append(tile)
         me.drawn += 1
@@ -376,6 +383,8 @@ class Triominoes(Game):
 
     def _pass(self, seat: int) -> list[Event]:
         me = self.seats[seat]
+        if not me.drawn:
+            self.stuck[seat] = [pattern for _, pattern in self.board.open_patterns()]
         empty = not self.well and not (self.options.max_draws and me.drawn >= self.options.max_draws)
         penalty = self.options.empty_well_penalty if empty else self.options.pass_penalty
         me.score -= penalty
@@ -483,6 +492,7 @@ class Triominoes(Game):
         self.board = Board()
         self.passes = 0
         self.last = None
+        self.stuck = {}
         deck = list(TILES)
         self._deck.shuffle(deck)
         seats = self.active()
@@ -537,14 +547,21 @@ class Triominoes(Game):
     # ---- hidden information ------------------------------------------------------------------
 
     def determinize(self, seat: int, rng: random.Random) -> Self:
-        """Other hands and the well dealt again from the tiles `seat` cannot see (sizes kept)."""
+        """Other hands and the well dealt again from the tiles `seat` cannot see (sizes kept),
+        a hand known to hold nothing that fitted when its player last had to draw (`stuck`)
+        dealt only tiles that did not, as far as the unseen tiles allow."""
         copy = self.clone()
-        others = [s for i, s in enumerate(copy.seats) if i != seat and not s.resigned]
-        unseen = sorted([t for s in others for t in s.hand] + copy.well)
+        others = [i for i, s in enumerate(copy.seats) if i != seat and not s.resigned]
+        unseen = sorted([t for i in others for t in copy.seats[i].hand] + copy.well)
         rng.shuffle(unseen)
-        for other in others:
-            size = len(other.hand)
-            other.hand, unseen = unseen[:size], unseen[size:]
+        for other in sorted(others, key=lambda i: i not in self.stuck):
+            hand = copy.seats[other].hand
+            ruled_out = tiles_fitting(self.stuck[other]) if other in self.stuck else set()
+            dealt = [t for t in unseen if t not in ruled_out][:len(hand)]
+            dealt += [t for t in unseen if t in ruled_out][:len(hand) - len(dealt)]
+            chosen = set(dealt)
+            copy.seats[other].hand = dealt
+            unseen = [t for t in unseen if t not in chosen]
         copy.well = unseen
         copy._deck = random.Random(rng.getrandbits(64))
         return copy
@@ -606,6 +623,7 @@ class Triominoes(Game):
         copy.board = self.board.copy()
         copy.well = list(self.well)
         copy.round_winners = list(self.round_winners)
+        copy.stuck = dict(self.stuck)
         copy.last = dict(self.last) if self.last else None
         copy._deck = random.Random()
         copy._deck.setstate(self._deck.getstate())

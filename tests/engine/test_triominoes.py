@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 import pytest
 
 from engine import GAMES, AmbiguousMove, IllegalMove, NotationError, NotYourTurn, PositionError
+from engine.ai import GreedyAgent
 from engine.triominoes import Triominoes, TriominoesOptions
-from engine.triominoes.board import Board
+from engine.triominoes.board import Board, tiles_fitting
 from engine.triominoes.geometry import corners, neighbour, ring
 from engine.triominoes.rounds import blocked_payout, find_opening, hand_size
 from engine.triominoes.tiles import TILES, rotations
@@ -218,6 +220,41 @@ def test_each_placement_is_offered_with_what_laying_it_scores():
             after.apply(0, action)
             assert after.seats[0].score - game.seats[0].score == points, action
         assert game.scored_placements(1) == []
+
+
+def test_a_player_who_had_to_draw_is_dealt_again_only_tiles_that_did_not_fit() -> None:
+    """What the table saw (nothing of theirs fitted when they drew) narrows an AI's guesses at
+    their hand; the guesses never use more than the table saw."""
+    checked = 0
+    for seed in range(8):
+        game = Triominoes.new(4, seed=seed)
+        while game.outcome() is None and checked < 12:
+            seat = game.to_move()[0]
+            fitted = tiles_fitting(pattern for _, pattern in game.board.open_patterns())
+            round_before = game.round
+            drew = False
+            while game.to_move() == (seat,) and game.round == round_before:
+                action = GreedyAgent().choose(game, seat)
+                drew = drew or (action == "draw" and not game.seats[seat].drawn)
+                game.apply(seat, action)
+            if not drew or game.round != round_before or game.outcome() is not None:
+                continue
+            assert not fitted & set(game.seats[seat].hand)
+            viewer = game.to_move()[0]
+            for deal in range(5):
+                guess = game.determinize(viewer, random.Random(deal))
+                assert len(guess.seats[seat].hand) == len(game.seats[seat].hand)
+                assert not fitted & set(guess.seats[seat].hand), "dealt a tile the table knows it lacks"
+            checked += 1
+    assert checked >= 5
+
+
+def test_what_a_player_lacked_is_forgotten_when_a_new_round_deals_new_hands() -> None:
+    game = Triominoes.new(2, seed=1)
+    game.stuck[1] = [(0, 0, -1)]
+    assert game.clone().stuck == game.stuck
+    game._start_round()
+    assert game.stuck == {}
 
 
 def test_adding_to_a_bridge_counts_only_with_the_extension_option():
