@@ -14,6 +14,12 @@ by its own structural copy.
 
     python bench/ai.py [--games 20] [--budget 0.25 | --simulations 200] [--opening 4]
                        [--game tronimoes] [--players 2,4] [--seat hard --against normal]
+                       [--first 12] [--sees-all]
+
+`--first` numbers the games from there (game n is dealt from seed 1000 + n), so two processes can
+play halves of one tournament on the same deals; `--sees-all` lets the measured seat plan on the
+real game (a cheat, to measure what hidden information costs it). Each game's result goes to
+stderr as it ends, with the simulations each planned move made.
 
 Targets: normal beats greedy in >= 65% of 2-player games in every game, and at 4 players wins
 outright >= 50% against three greedy players (Tronix: teams of two >= 75%); on the ladder of
@@ -34,7 +40,7 @@ import time
 import benchpath  # noqa: F401  (must come before the project's imports)
 
 from engine import GAMES, Game
-from engine.ai import agent
+from engine.ai import Agent, agent
 from engine.core import Outcome
 
 STEP_LIMIT = 20_000
@@ -49,9 +55,32 @@ def wilson(wins: float, games: int, z: float = 1.96) -> tuple[float, float]:
     return round(centre - half, 3), round(centre + half, 3)
 
 
+class SeesAll:
+    """An agent given the real game to plan on, every hand and the order of chance included: a
+    cheat, never at a table, that measures how much hidden information holds the agent back."""
+
+    def __init__(self, inner: Agent) -> None:
+        self.inner = inner
+        self.name = f"{inner.name} seeing all"
+
+    @property
+    def made(self) -> int:
+        return getattr(self.inner, "made", 0)
+
+    @made.setter
+    def made(self, value: int) -> None:
+        if hasattr(self.inner, "made"):
+            self.inner.made = value
+
+    def choose(self, game: Game, seat: int) -> str:
+        seen = game.clone()
+        seen.determinize = lambda _seat, _rng: seen.clone()  # type: ignore[method-assign]
+        return self.inner.choose(seen, seat)
+
+
 def play(cls: type[Game], players: int, seed: int, strong_seat: int, opponent: str,
-         budget: float, simulations: int | None = None, opening: int = 0, level: str = "normal"
-         ) -> tuple[float, float, list[float], list[float], list[int]]:
+         budget: float, simulations: int | None = None, opening: int = 0, level: str = "normal",
+         sees_all: bool = False) -> tuple[float, float, list[float], list[float], list[int]]:
     """One game, begun with `opening` random legal moves (so games of a game without hidden
     chance, where both agents are deterministic, differ); (the strong seat's share of the win,
     its margin, its move times, its result against each opponent: 1 above, 0.5 level, 0 below,
@@ -64,6 +93,8 @@ def play(cls: type[Game], players: int, seed: int, strong_seat: int, opponent: s
         mover = game.to_move()[0]
         game.apply(mover, chance.choice(game.legal_actions(mover)))
     strong = agent(level, budget=budget, simulations=simulations)
+    if sees_all:
+        strong = SeesAll(strong)
     other = agent(opponent, budget=budget, simulations=simulations)
     times: list[float] = []
     made: list[int] = []
@@ -147,6 +178,9 @@ def main() -> None:
     parser.add_argument("--opening", type=int, default=0,
                         help="random legal moves that begin each game, so games without hidden chance differ")
     parser.add_argument("--players", default="2,4")
+    parser.add_argument("--sees-all", action="store_true",
+                        help="the measured seat plans on the real game, hands and chance included (a cheat: "
+                             "the ceiling that hidden information sets)")
     parser.add_argument("--first", type=int, default=0,
                         help="the first game's number (seeds 1000+number), to split one tournament across processes")
     parser.add_argument("--seat", default="normal", help="the agent measured (a level, greedy or random)")
@@ -164,7 +198,7 @@ def main() -> None:
                 for number in range(args.first, args.first + args.games):
                     share, lead, moves, against, simulated = play(
                         cls, players, 1000 + number, number % players, opponent,
-                        args.budget, args.simulations, args.opening, args.seat)
+                        args.budget, args.simulations, args.opening, args.seat, args.sees_all)
                     wins += share
                     margins.append(lead)
                     times += moves
@@ -184,6 +218,7 @@ def main() -> None:
                         "above_each_ci95": wilson(sum(pairings), len(pairings))} if pairings else {}),
                     "mean_margin": round(statistics.mean(margins), 2),
                     "budget": args.budget, "simulations": args.simulations, "opening": args.opening,
+                    "sees_all": args.sees_all,
                     "move_seconds": {"median": round(statistics.median(times), 3) if times else None,
                                      "p95": round(times[int(len(times) * 0.95)], 3) if times else None},
                     "simulations_a_planned_move": {"median": statistics.median(made) if made else None,

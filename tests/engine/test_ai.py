@@ -64,8 +64,9 @@ def test_agents_choose_only_from_what_their_seat_can_see(cls: type[Game]) -> Non
 
 
 def test_a_copy_plays_on_exactly_like_the_original(cls: type[Game]) -> None:
+    """Also when the copy plays the listed actions unread (`apply_listed`, as simulations do)."""
     for game in states(cls, range(2), every=23, limit=4):
-        copy = game.clone()
+        copy, unread = game.clone(), game.clone()
         assert copy.to_json() == game.to_json() and copy.view(None) == game.view(None)
         rng = random.Random(1)
         for _ in range(30):
@@ -75,7 +76,8 @@ def test_a_copy_plays_on_exactly_like_the_original(cls: type[Game]) -> None:
             action = rng.choice(game.legal_actions(seat))
             game.apply(seat, action)
             copy.apply(seat, action)
-        assert copy.to_json() == game.to_json()
+            unread.apply_listed(seat, action)
+        assert copy.to_json() == game.to_json() == unread.to_json()
 
 
 def test_a_determinised_copy_keeps_what_the_seat_sees_and_the_rules(cls: type[Game]) -> None:
@@ -100,21 +102,7 @@ def test_simulated_moves_are_legal_and_listed_where_the_game_says_so(cls: type[G
             legal = game.legal_actions(seat)
             action = known.rollout(game, seat, rng)
             assert (action if known.listed_rollouts else game.parse(seat, action)) in legal
-            (game.apply_listed if known.listed_rollouts else game.apply)(seat, known.rollout(game, seat, rng))
-
-
-def test_playing_a_listed_action_is_the_same_as_applying_it(cls: type[Game]) -> None:
-    for game in states(cls, range(2), every=11, limit=4):
-        copy = game.clone()
-        rng = random.Random(2)
-        for _ in range(25):
-            if game.outcome() is not None or not game.to_move():
-                break
-            seat = game.to_move()[0]
-            action = rng.choice(game.legal_actions(seat))
-            game.apply(seat, action)
-            copy.apply_listed(seat, action)
-        assert copy.to_json() == game.to_json()
+            (game.apply_listed if known.listed_rollouts else game.apply)(seat, action)
 
 
 def test_the_random_agent_never_gives_up_while_it_can_play() -> None:
