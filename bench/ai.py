@@ -113,6 +113,8 @@ def play(cls: type[Game], players: int, seed: int, strong_seat: int, opponent: s
         game.apply(seat, action)
     outcome = game.outcome()
     if outcome is None:
+        print(json.dumps({"game": cls.name, "seed": seed, "unfinished_after_steps": STEP_LIMIT,
+                          "last_actions": game.log[-16:]}), file=sys.stderr, flush=True)
         return 0.0, 0.0, times, [], made
     return (share_of_win(outcome, strong_seat), margin_of(outcome, strong_seat), times,
             against_each(outcome, strong_seat), made)
