@@ -90,8 +90,9 @@ class Heuristics:
         return None
 
     def playing(self, game: Game, seat: int) -> list[str]:
-        """The seat's legal actions that play the game on: by default all of them; a game whose
-        players may give up (Tromino Go's `concede` and `forfeit`) leaves those out, unless
+        """The seat's legal actions that play the game on, the only ones the agents weigh: by
+        default all of them; a game leaves out giving up (Tromino Go's `concede` and `forfeit`)
+        and moves that can repeat without end (Tronimoes' spacer moved again and again), unless
         nothing else is legal."""
         return game.legal_actions(seat)
 
@@ -181,12 +182,12 @@ class GreedyAgent:
         return self.ranked(game, seat)[0]
 
     def ranked(self, game: Game, seat: int) -> list[str]:
-        """Every legal action, best first."""
+        """Every action that plays the game on (`Heuristics.playing`), best first."""
         known = heuristics(game)
         ranking = known.ranked(game, seat)
         if ranking is not None:
             return ranking
-        actions = game.legal_actions(seat)
+        actions = known.playing(game, seat)
         if len(actions) == 1:
             return actions
         sample = game.determinize(seat, seat_rng(game, seat, "greedy"))

@@ -105,6 +105,29 @@ def test_simulated_moves_are_legal_and_listed_where_the_game_says_so(cls: type[G
             (game.apply_listed if known.listed_rollouts else game.apply)(seat, action)
 
 
+def test_no_agent_moves_a_tronimoes_spacer_that_is_already_down() -> None:
+    """The rules let a new spacer replace the old one without end; an agent that did so would
+    never finish its turn (a four-player bench game once ran 20,000 moves)."""
+    checked = 0
+    for seed in range(40):
+        game = GAMES["tronimoes"].new(4, seed=seed)
+        rng = random.Random(seed)
+        for _ in range(400):
+            if game.outcome() is not None or checked >= 6:
+                break
+            seat = game.to_move()[0]
+            spacers = [a for a in game.legal_actions(seat) if a.startswith("spacer")]
+            if spacers:
+                game.apply(seat, spacers[0])
+                assert any(a.startswith("spacer") for a in game.legal_actions(seat)), "the rules allow moving it"
+                for chooser in (RandomAgent(), GreedyAgent(), EasyAgent(slips=1.0), EasyAgent(slips=0.0),
+                                PlanningAgent(simulations=16), agent("hard", simulations=8)):
+                    assert not chooser.choose(game, seat).startswith("spacer"), chooser.name
+                checked += 1
+            game.apply(seat, rng.choice(game.legal_actions(seat)))
+    assert checked >= 3
+
+
 def test_the_random_agent_never_gives_up_while_it_can_play() -> None:
     game = GAMES["tromino_go"].new(2, seed=3)
     for _ in range(12):
