@@ -96,11 +96,12 @@ class Triominoes(Game):
         self.last: dict[str, Any] | None = None
         self.previous: dict[str, Any] | None = None
         """The last finished round's board and result, for the picture after it ends."""
-        self.stuck: dict[int, list[Pattern]] = {}
-        """For each seat, what the open cells asked (`Board.open_patterns`) the last time this
-        round it had nothing to lay (its first draw of a turn, or a pass without drawing): public
-        knowledge that its hand then held no tile fitting them, nor does now, as it has drawn
-        nothing since but tiles that did not fit either (under the standard draw rules)."""
+        self.stuck: dict[int, list[tuple[Cell, Pattern]]] = {}
+        """For each seat, the open cells and what they asked (`Board.open_patterns`, a list the
+        board replaces and never changes, so it is kept as it is) the last time this round it had
+        nothing to lay (its first draw of a turn, or a pass without drawing): public knowledge
+        that its hand then held no tile fitting them, nor does now, as it has drawn nothing since
+        but tiles that did not fit either (under the standard draw rules)."""
         self._deck = self.random("deck")
 
     def setup(self) -> list[Event]:
@@ -368,7 +369,7 @@ class Triominoes(Game):
     def _draw(self, seat: int) -> list[Event]:
         me = self.seats[seat]
         if not me.drawn and self.options.must_play_drawn and not self.options.allow_voluntary_draw:
-            self.stuck[seat] = [pattern for _, pattern in self.board.open_patterns()]
+            self.stuck[seat] = self.board.open_patterns()
         tile = self.well.pop(0)
         me.hand.append(tile)
         me.drawn += 1
@@ -384,7 +385,7 @@ class Triominoes(Game):
     def _pass(self, seat: int) -> list[Event]:
         me = self.seats[seat]
         if not me.drawn:
-            self.stuck[seat] = [pattern for _, pattern in self.board.open_patterns()]
+            self.stuck[seat] = self.board.open_patterns()
         empty = not self.well and not (self.options.max_draws and me.drawn >= self.options.max_draws)
         penalty = self.options.empty_well_penalty if empty else self.options.pass_penalty
         me.score -= penalty
@@ -556,7 +557,8 @@ class Triominoes(Game):
         rng.shuffle(unseen)
         for other in sorted(others, key=lambda i: i not in self.stuck):
             hand = copy.seats[other].hand
-            ruled_out = tiles_fitting(self.stuck[other]) if other in self.stuck else set()
+            lacked = self.stuck.get(other, [])
+            ruled_out = tiles_fitting(pattern for _, pattern in lacked)
             dealt = [t for t in unseen if t not in ruled_out][:len(hand)]
             dealt += [t for t in unseen if t in ruled_out][:len(hand) - len(dealt)]
             chosen = set(dealt)

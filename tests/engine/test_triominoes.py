@@ -251,7 +251,7 @@ def test_a_player_who_had_to_draw_is_dealt_again_only_tiles_that_did_not_fit() -
 
 def test_what_a_player_lacked_is_forgotten_when_a_new_round_deals_new_hands() -> None:
     game = Triominoes.new(2, seed=1)
-    game.stuck[1] = [(0, 0, -1)]
+    game.stuck[1] = [((0, 1), (0, 0, -1))]
     assert game.clone().stuck == game.stuck
     game._start_round()
     assert game.stuck == {}
