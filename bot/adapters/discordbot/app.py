@@ -4,6 +4,7 @@ delegate to one `Referee`."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import time
 from collections.abc import Iterable, Sequence
@@ -33,6 +34,8 @@ from bot.replies import Reply
 
 log = logging.getLogger(__name__)
 DRAIN_SECONDS = 5.0
+READY_SECONDS = 10.0
+"""How long a notice waits for the connection to Discord to be ready before leaving it to the outbox."""
 TYPING_SECONDS = 8.0
 """How often the typing indicator is sent again while AI seats think (Discord shows it for about
 ten seconds, or until the bot's next message in the channel)."""
@@ -146,7 +149,12 @@ class TilerefBot(commands.Bot):
 
     async def notice(self, reply: Reply) -> None:
         """The referee's unprompted replies (timeouts, reminders, the outbox) go to the table's
-        thread; raises if they could not, so the outbox sends them again later."""
+        thread, waiting up to `READY_SECONDS` for a connection that is still getting ready (commands
+        arrive, and AI seats move, before discord.py has finished starting or reconnecting); raises
+        if they could not, so the outbox sends them again later (each move on its own)."""
+        if not self.is_closed() and not self.is_ready():
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.wait_until_ready(), READY_SECONDS)
         if self.is_closed() or not self.is_ready():
             raise RuntimeError(f"not connected to Discord; the notice for {reply.place} waits in the outbox")
         await post_notice(self, self.referee, reply)
