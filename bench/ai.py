@@ -1,5 +1,5 @@
 """AI tournament: one agent or level (`--seat`, the planning agent `normal` by default) against
-others (`--against`, greedy and random by default; any of `engine.ai.AGENTS`), in every game.
+others (`--against`, greedy and random by default; any of `engine.levels.AGENTS`), in every game.
 
 For each game and player count (2, and 4 where the game allows), plays `--games` games per
 pairing with the seats rotated, and prints one JSON line: the strong agent's wins (a win its
@@ -40,8 +40,9 @@ import time
 import benchpath  # noqa: F401  (must come before the project's imports)
 
 from engine import GAMES, Game
-from engine.ai import Agent, agent
+from engine.ai import Agent
 from engine.core import Outcome
+from engine.levels import agent
 
 STEP_LIMIT = 20_000
 

@@ -3,7 +3,7 @@
 A seat's planning is handed over as the seat's view only: a copy of the game in which
 everything the seat cannot see is dealt again (`Game.determinize`, with a generator fixed by the
 seat's own view, so the same position always hands over the same copy), pickled. The workers
-run `engine.ai`'s agents on it and answer with the action's notation. Nothing hidden from the
+run `engine.levels`' agents on it and answer with the action's notation. Nothing hidden from the
 seat ever reaches a worker, and the bot's event loop never runs a simulation.
 
 The workers run at a lower CPU priority than the bot (`PLANNING_NICENESS`): however busy they
@@ -24,7 +24,8 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
 from engine import Game
-from engine.ai import agent, seat_rng
+from engine.ai import seat_rng
+from engine.levels import agent
 
 log = logging.getLogger(__name__)
 
@@ -87,14 +88,14 @@ class PlanningPool:
     def _pool(self) -> ProcessPoolExecutor:
         if self._executor is None:
             context = multiprocessing.get_context("forkserver")
-            context.set_forkserver_preload(["engine", "engine.ai", "bot.planning"])
+            context.set_forkserver_preload(["engine", "engine.levels", "bot.planning"])
             self._executor = ProcessPoolExecutor(self.size, mp_context=context, initializer=_lower_priority)
         return self._executor
 
     async def plan(self, game: Game, seat: int, name: str, budget: float) -> str:
         """The move agent `name` (a level, "easy", "normal" or "hard", an old name of one, or
         "greedy" or "random") chooses for `seat`, planning in a worker process on the seat's view
-        for at most `engine.ai.planning_seconds(name, budget)` (`hard`: longer than `budget`)."""
+        for at most `engine.levels.planning_seconds(name, budget)` (`hard`: longer than `budget`)."""
         return await self.plan_view(handover(game, seat), seat, name, budget)
 
     async def plan_view(self, view: bytes, seat: int, name: str, budget: float) -> str:

@@ -27,7 +27,7 @@ from bot.replies import name_token
 from bot.standings import Rating, Result, Sql, Write, conservative, record_in, take_back_in
 from bot.store import Store
 from engine import Game
-from engine.ai import level_of
+from engine.levels import level_of
 
 log = logging.getLogger(__name__)
 

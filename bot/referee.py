@@ -58,8 +58,8 @@ from bot.typing_rules import echo, is_move_text, strip_markdown
 from bot.watching import WATCH, new_token, page_link
 from bot.wording import actor_note, chat, hand_text, lobby_text, named, without_echo
 from engine import GAMES, Game, GameError, NotationError, NotYourTurn
-from engine.ai import AGENTS, LEVELS, level_of, planning_seconds
 from engine.core import JOIN, RESIGN
+from engine.levels import AGENTS, LEVELS, level_of, planning_seconds
 
 log = logging.getLogger(__name__)
 
@@ -78,7 +78,7 @@ default)."""
 REPLAY_LEASE = 5.0
 """Seconds the end-of-game replay waits in the outbox, so the last move's message comes first."""
 AI_LEVEL = "ai_level"
-"""A table option (and meta key): the level (`engine.ai.LEVELS`) of a bot added without naming one."""
+"""A table option (and meta key): the level (`engine.levels.LEVELS`) of a bot added without naming one."""
 NO_PICTURE = N_("(The board picture could not be drawn this time; `/board` shows it.)")
 STORED = N_("✅ Your move was stored, but the database was slow to confirm it: its announcement follows shortly.")
 MAYBE_STORED = N_("The database did not confirm your command, so it may or may not have been carried out: `/board` "
@@ -335,7 +335,7 @@ class Referee:
 
     @staticmethod
     def _level(kind: str) -> str:
-        """The agent `kind` names (`engine.ai.level_of`), or Refused saying what to type."""
+        """The agent `kind` names (`engine.levels.level_of`), or Refused saying what to type."""
         level = level_of(kind)
         if level is None:
             raise Refused(_("there is no AI level called '{name}'; choose one of {levels} (or {others})").format(

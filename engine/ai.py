@@ -1,8 +1,7 @@
-"""Agents that choose an action for a seat, shared by every game: `random`, `greedy` and the
-planning agent; and the levels players choose from (`LEVELS`): `easy` (greedy that sometimes
-plays any legal move), `normal` (the planning agent, the default `bot`) and `hard` (the planning
-agent given longer and more candidates to weigh). The old names `bot`, `ai` and `strong` mean
-`normal`.
+"""Agents that choose an action for a seat, shared by every game: `random`, `greedy`, `easy`
+(greedy that sometimes plays any legal move) and the planning agent (`normal`). The levels
+players choose from, by name, are `engine.levels`; the `hard` level's tree search is
+`engine.tree_search`.
 
 Determinism: `random`, `greedy` and `easy` choose from the seat's view alone (`seat_rng`), so a
 table's seed and log reproduce their every choice; the planning levels do too when given a number
@@ -59,6 +58,11 @@ class Heuristics:
     """How often the `easy` level plays any legal move that plays on instead of greedy's best
     (calibrated per game so a player choosing random legal moves wins about a third of
     two-player games against it: `bench/ai.py --seat easy --against random`)."""
+
+    tree_search = True
+    """Whether the `hard` level searches a tree of every player's replies
+    (`engine.tree_search`); a game where replies change little keeps the planning agent's
+    flat comparison, which makes more simulations in the same time."""
 
     listed_rollouts = True
     """Whether `rollout` returns actions exactly as `Game.legal_actions` lists
@@ -245,6 +249,11 @@ class PlanningAgent:
         candidates = ranked[:known.candidates + self.wider]
         if len(candidates) == 1:
             return candidates[0]
+        return self._plan(game, seat, candidates, known, deadline)
+
+    def _plan(self, game: Game, seat: int, candidates: list[str], known: Heuristics, deadline: float) -> str:
+        """The candidate to play (the favourite first among `candidates`), by simulations made
+        until `_done`."""
         rng = seat_rng(game, seat, "plan")
         start = known.round_of(game)
         results: dict[str, list[float]] = {action: [] for action in candidates}
@@ -280,16 +289,22 @@ class PlanningAgent:
         for `known.depth` actions at most. A simulation that reached the round's end is worth
         the seat's margin there (the round's result); one stopped short, that margin plus the
         game's judgement of what is left (`Heuristics.leaf_value`)."""
-        play = game.apply_listed if known.listed_rollouts else game.apply
-        for _ in range(known.depth):
-            if known.round_over(start, game):
-                return margin(game, seat)
-            waiting = game.to_move()
-            actor = waiting[0] if len(waiting) == 1 else rng.choice(waiting)
-            play(actor, known.rollout(game, actor, rng))
-        if known.round_over(start, game):
+        if play_out(known, game, rng, start, known.depth):
             return margin(game, seat)
         return margin(game, seat) + known.leaf_value(game, seat)
+
+
+def play_out(known: Heuristics, game: Game, rng: random.Random, start: object, depth: int) -> bool:
+    """Play `game` on by the game's rollout policy until the round begun as `start` ends, or
+    for `depth` actions at most; whether the round ended."""
+    play = game.apply_listed if known.listed_rollouts else game.apply
+    for _ in range(depth):
+        if known.round_over(start, game):
+            return True
+        waiting = game.to_move()
+        actor = waiting[0] if len(waiting) == 1 else rng.choice(waiting)
+        play(actor, known.rollout(game, actor, rng))
+    return known.round_over(start, game)
 
 
 def _preferred(candidates: list[str], results: dict[str, list[float]], decisive: float,
@@ -331,51 +346,3 @@ class EasyAgent:
         if rng.random() < (known.easy_slips if self.slips is None else self.slips):
             return rng.choice(known.playing(game, seat))
         return GreedyAgent().choose(game, seat)
-
-
-HARD_BUDGET = 3.0
-"""How many times the table's planning budget the `hard` level takes."""
-HARD_WIDER = 4
-"""How many more candidates than `normal` the `hard` level weighs."""
-LEVELS = ("easy", "normal", "hard")
-"""The levels a player chooses for a bot seat, weakest first (the same names in every game and
-language)."""
-ALIASES = {"bot": "normal", "ai": "normal", "strong": "normal"}
-"""Older names of levels."""
-AGENTS = (*LEVELS, "greedy", "random")
-"""Every name `agent` knows, besides `ALIASES`: the levels and the two plain algorithms."""
-
-
-def level_of(name: str) -> str | None:
-    """The agent a name means (a level, "greedy" or "random"), aliases and case allowed; None
-    for a name no agent has."""
-    key = name.strip().lower()
-    key = ALIASES.get(key, key)
-    return key if key in AGENTS else None
-
-
-def planning_seconds(name: str, budget: float) -> float:
-    """The most the agent called `name` plans a move at the table's `budget` (see `agent`)."""
-    return budget * HARD_BUDGET if level_of(name) == "hard" else budget
-
-
-def agent(name: str, *, budget: float | None = None, simulations: int | None = None) -> Agent:
-    """The agent called `name` (see `level_of`), planning for at most `budget` seconds a move
-    at `normal` (2 by default; `hard` takes HARD_BUDGET times as long and weighs HARD_WIDER more
-    candidates), or exactly `simulations` simulations (`hard`: HARD_BUDGET times as many)."""
-    key = level_of(name)
-    if key is None:
-        raise ValueError(f"there is no AI called '{name}'; choose one of {', '.join(AGENTS)}")
-    if key == "easy":
-        return EasyAgent()
-    if key == "greedy":
-        return GreedyAgent()
-    if key == "random":
-        return RandomAgent()
-    base = 2.0 if budget is None else budget
-    if key == "normal":
-        return PlanningAgent(base, simulations)
-    hard = PlanningAgent(base * HARD_BUDGET, None if simulations is None else round(simulations * HARD_BUDGET),
-                         wider=HARD_WIDER)
-    hard.name = "hard"
-    return hard

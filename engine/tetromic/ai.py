@@ -87,6 +87,10 @@ class TetromicHeuristics(Heuristics):
     """Random play won 5.5 of 20 two-player games against easy at 0.83 (3 of 20 at 0.8, 12 of 30 at 0.85)."""
 
     depth = 8
+    tree_search = False
+    """Players never touch each other's boards, so there are no replies to weigh, and the
+    rollout packs by one fixed rule: `hard` searched a tree and won 4 of 12 games against
+    normal (the flat comparison, 6 of 12), with half the simulations."""
 
     tie_break = staticmethod(tie_break)
     leaf_value = staticmethod(leaf_value)

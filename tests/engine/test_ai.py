@@ -12,19 +12,17 @@ import pytest
 
 from engine import GAMES, Game
 from engine.ai import (
-    LEVELS,
     EasyAgent,
     GreedyAgent,
     PlanningAgent,
     RandomAgent,
     _preferred,
-    agent,
     heuristics,
-    level_of,
     margin,
-    planning_seconds,
     seat_rng,
 )
+from engine.levels import LEVELS, agent, level_of, planning_seconds
+from engine.tree_search import TreeSearchAgent
 from tests.engine.test_contract import playout
 
 
@@ -158,9 +156,9 @@ def test_levels_are_named_alike_and_the_old_names_are_aliases() -> None:
         agent("chess")
 
 
-def test_hard_plans_longer_and_wider_than_normal() -> None:
+def test_hard_searches_a_tree_longer_and_wider_than_normal_plans() -> None:
     normal, hard = agent("normal", budget=2.0), agent("hard", budget=2.0)
-    assert isinstance(normal, PlanningAgent) and isinstance(hard, PlanningAgent)
+    assert type(normal) is PlanningAgent and isinstance(hard, TreeSearchAgent)
     assert hard.budget > normal.budget and hard.wider > normal.wider
     assert planning_seconds("hard", 2.0) == hard.budget and planning_seconds("strong", 2.0) == 2.0
     counted = agent("hard", simulations=16)
@@ -231,10 +229,31 @@ def test_a_simulation_stops_where_the_round_ends() -> None:
 
 def test_a_small_budget_never_gives_up_a_lay_that_wins_the_round() -> None:
     for game, seat, _ in round_enders(3):
-        choice = PlanningAgent(simulations=8).choose(game, seat)
-        after = game.clone()
-        after.apply(seat, choice)
-        assert after.between_rounds() and after.scores()[seat] >= game.scores()[seat] + 2, choice
+        for chooser in (PlanningAgent(simulations=8), TreeSearchAgent(simulations=8, wider=4)):
+            choice = chooser.choose(game, seat)
+            after = game.clone()
+            after.apply(seat, choice)
+            assert after.between_rounds() and after.scores()[seat] >= game.scores()[seat] + 2, (chooser.name, choice)
+
+
+def test_hard_chooses_the_same_move_again_from_the_same_view(cls: type[Game]) -> None:
+    for game in states(cls, range(2), every=19, limit=3):
+        seat = game.to_move()[0]
+        first = agent("hard", simulations=12).choose(game, seat)
+        assert agent("hard", simulations=12).choose(game.clone(), seat) == first
+
+
+def test_hard_grows_a_tree_past_its_candidates() -> None:
+    """The search weighs replies, and its own later moves, inside the tree: not only the
+    candidates at its root."""
+    game = GAMES["tronimoes"].new(2, seed=4)
+    seat = game.to_move()[0]
+    searcher = TreeSearchAgent(simulations=60)
+    searcher.choose(game, seat)
+    assert searcher.made == 60 and searcher.tree is not None
+    replies = [reply for child in searcher.tree.children.values() for reply in child.children.values()]
+    answers = [answer for reply in replies for answer in reply.children.values()]
+    assert max(reply.visits for reply in replies) >= 2 and answers
 
 
 def test_the_seat_generator_depends_on_the_seats_view_only() -> None:

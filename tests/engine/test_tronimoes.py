@@ -7,6 +7,7 @@ round leader 7:7 on d5 e5. Seats are red (0), blue (1), green (2).
 from __future__ import annotations
 
 import json
+import random
 
 import pytest
 
@@ -980,3 +981,23 @@ def test_a_round_end_that_everyone_is_ready_for_is_refused():
     p["round_end"]["ready"] = [True, True]
     with pytest.raises(PositionError, match="everyone is ready, so the next round would have started"):
         Tronimoes.from_position(p)
+
+
+def test_only_a_spacer_can_be_played_again_and_again_in_one_turn():
+    """Every other action ends the turn or uses up something finite (a tile laid, a tile drawn,
+    the once-a-turn draw), so a round always ends unless a spacer is placed without end; agents
+    never move one already down (tests/engine/test_ai.py)."""
+    rng = random.Random(5)
+    spacers = 0
+    for seed in range(6):
+        table = Tronimoes.new(4, seed=seed)
+        while table.outcome() is None and not table.between_rounds():
+            seat = table.to_move()[0]
+            action = rng.choice(table.legal_actions(seat))
+            before = (len(table.seats[seat].hand), len(table.bag), len(table.board), table.seats[seat].drew)
+            table.apply(seat, action)
+            after = (len(table.seats[seat].hand), len(table.bag), len(table.board), table.seats[seat].drew)
+            if table.to_move() == (seat,) and not table.between_rounds() and after == before:
+                assert action.startswith("spacer"), action
+                spacers += 1
+    assert spacers
