@@ -256,6 +256,14 @@ def test_hard_grows_a_tree_past_its_candidates() -> None:
     assert max(reply.visits for reply in replies) >= 2 and answers
 
 
+def test_hard_keeps_the_flat_comparison_where_players_never_interact() -> None:
+    game = GAMES["tetromic"].new(2, seed=4)
+    seat = game.to_move()[0]
+    searcher = TreeSearchAgent(simulations=24)
+    assert searcher.choose(game, seat) in game.legal_actions(seat)
+    assert searcher.made == 24 and not heuristics(game).tree_search and searcher.tree is None
+
+
 def test_the_seat_generator_depends_on_the_seats_view_only() -> None:
     game = GAMES["tronimoes"].new(3, seed=11)
     seat = game.to_move()[0]
