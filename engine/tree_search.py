@@ -99,12 +99,12 @@ class TreeSearchAgent(PlanningAgent):
         rollout policy proposes when its visits allow."""
         legal = set(known.playing(game, actor))
         if len(node.children) < 1 + WIDENING * math.sqrt(node.visits):
-            proposal = known.rollout(game, actor, rng)
+            proposal = _proposed(known, game, actor, rng)
             if proposal in legal:
                 node.children.setdefault(proposal, Node())
         moves = [action for action in node.children if action in legal]
         if not moves:
-            proposal = known.rollout(game, actor, rng)
+            proposal = _proposed(known, game, actor, rng)
             node.children.setdefault(proposal, Node())
             moves = [proposal]
         return moves
@@ -135,6 +135,13 @@ class TreeSearchAgent(PlanningAgent):
         if play_out(known, game, rng, start, depth):
             return [margin(game, s) for s in range(game.players)]
         return [margin(game, s) + known.leaf_value(game, s) for s in range(game.players)]
+
+
+def _proposed(known: Heuristics, game: Game, actor: int, rng: random.Random) -> str:
+    """The rollout policy's move for `actor`, as `legal_actions` lists it (a policy that writes
+    its own notation is read back), so the same move is the same node in every re-deal."""
+    proposal = known.rollout(game, actor, rng)
+    return proposal if known.listed_rollouts else game.parse(actor, proposal)
 
 
 class _Spread:
