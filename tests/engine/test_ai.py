@@ -264,6 +264,15 @@ def test_hard_keeps_the_flat_comparison_where_players_never_interact() -> None:
     assert searcher.made == 24 and not heuristics(game).tree_search and searcher.tree is None
 
 
+def test_hard_keeps_the_flat_comparison_at_tables_of_more_than_two() -> None:
+    game = GAMES["tronimoes"].new(4, seed=4)
+    while len(GreedyAgent().ranked(game, seat := game.to_move()[0])) < 2:
+        game.apply(seat, GreedyAgent().choose(game, seat))
+    searcher = TreeSearchAgent(simulations=24)
+    assert searcher.choose(game, seat) in game.legal_actions(seat)
+    assert searcher.made == 24 and searcher.tree is None
+
+
 def test_the_seat_generator_depends_on_the_seats_view_only() -> None:
     game = GAMES["tronimoes"].new(3, seed=11)
     seat = game.to_move()[0]
