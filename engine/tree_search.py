@@ -103,17 +103,16 @@ class TreeSearchAgent(PlanningAgent):
     @staticmethod
     def _moves(node: Node, game: Game, actor: int, known: Heuristics, rng: random.Random) -> list[str]:
         """The moves of `node` legal in `game` now, after widening the node by one move the
-        rollout policy proposes when its visits allow."""
+        rollout policy proposes when its visits allow, or when none of its moves is legal here
+        (that proposal is then taken as it is)."""
         legal = set(known.playing(game, actor))
-        if len(node.children) < 1 + WIDENING * math.sqrt(node.visits):
-            proposal = _proposed(known, game, actor, rng)
-            if proposal in legal:
-                node.children.setdefault(proposal, Node())
         moves = [action for action in node.children if action in legal]
-        if not moves:
-            proposal = _proposed(known, game, actor, rng)
+        if moves and len(node.children) >= 1 + WIDENING * math.sqrt(node.visits):
+            return moves
+        proposal = _proposed(known, game, actor, rng)
+        if (proposal in legal or not moves) and proposal not in moves:
             node.children.setdefault(proposal, Node())
-            moves = [proposal]
+            moves.append(proposal)
         return moves
 
     @staticmethod
