@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import inspect
 import io
+import re
 import time
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
@@ -346,6 +347,15 @@ def hatch_tile(size: int, background: RGB, ink: RGB) -> Image.Image:
     for offset in range(-size - 2, size + 2, 7):
         lines.line((offset, size, offset + size, 0), fill=ink, width=2)
     return tile
+
+
+_TERMINAL_COLOUR = re.compile(r"\x1b\[[0-9;]*m")
+
+
+def pad_to(text: str, width: int, *, gap: int = 0) -> str:
+    """`text` followed by spaces up to `width` columns on a terminal, and at least `gap`: the
+    colour codes in it take no room."""
+    return text + " " * max(gap, width - len(_TERMINAL_COLOUR.sub("", text)))
 
 
 def text_board(game: Game, colour: bool = False, *, legend: bool = False) -> str | None:

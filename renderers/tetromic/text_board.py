@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from renderers.common import N_, say
+from renderers.common import N_, pad_to, say
 
 LEGEND = N_("Each board: `.` off, I O L S T the kind that covered a cell; x along the bottom, y up the left; "
             "▶ players the phase waits for.")
@@ -21,7 +21,7 @@ def text(game: Any, colour: bool = False) -> str:
         mark = "▶ " if index in view["to_move"] else "  "
         head = f"{mark}{seat['name'][:width * 2 - 2]}"
         score = f"  L{seat['level']} {seat['points']}/{seat['needed']}"
-        lines = [head.ljust(width * 2 + 3), score.ljust(width * 2 + 3)]
+        lines = [head, score]
         for y in range(height - 1, -1, -1):
             row = seat["board"][height - 1 - y]
             cells = " ".join(_COLOURS[c] + c + _RESET if colour and c in _COLOURS else c for c in row)
@@ -32,7 +32,7 @@ def text(game: Any, colour: bool = False) -> str:
     for start in range(0, len(columns), 4):
         group = columns[start:start + 4]
         for parts in zip(*group, strict=True):
-            out.append("   ".join(p.ljust(width * 2 + 3) if not colour else p for p in parts).rstrip())
+            out.append("   ".join(pad_to(p, width * 2 + 3) for p in parts).rstrip())
         out.append("")
     status = say(N_("Phase {phase} · first to level {level} wins")).format(phase=view["phase"],
                                                                           level=view["target_level"])

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from renderers.common import N_, say
+from renderers.common import N_, pad_to, say
 from renderers.triominoes.pictures import shown
 
 WIDTH = 8
@@ -42,15 +42,10 @@ def text(game: Any, colour: bool = False) -> str:
         low_c, high_c = min(columns), max(columns)
         lines.append("     " + "".join(f"c{c}".ljust(WIDTH) for c in range(low_c, high_c + 1)).rstrip())
         for r in range(min(rows), max(rows) + 1):
-            row = "".join(_pad(cells.get((r, c), "."), colour) for c in range(low_c, high_c + 1))
+            row = "".join(pad_to(cells.get((r, c), "."), WIDTH, gap=1) for c in range(low_c, high_c + 1))
             lines.append(f"r{r:<4}" + row.rstrip())
     lines.append(_status(view))
     return "\n".join(lines)
-
-
-def _pad(text: str, colour: bool) -> str:
-    visible = len(text) - (len(_HALO) + len(_RESET) if colour and text.startswith("\x1b") else 0)
-    return text + " " * max(1, WIDTH - visible)
 
 
 def _status(view: Mapping[str, Any]) -> str:
