@@ -317,24 +317,15 @@ async def play_console(args: argparse.Namespace) -> int:
 async def _console_pages(store: Store) -> tuple[Any, str] | None:
     """The spectator pages of a terminal game (TILEREF_WEB, default 127.0.0.1:8080), or None
     when they are off or cannot listen (said on stderr; the game goes on without them)."""
-    from bot.adapters.web.server import WebServer
+    from bot.adapters.web.server import PagesCannotListen, start_pages
 
     try:
-        settings = WebSettings.from_env()
+        return await start_pages(store, WebSettings.from_env())
     except ValueError as error:
         print(f"{error}; playing without the web page.", file=sys.stderr)
-        return None
-    if settings.host is None:
-        return None
-    pages = WebServer(store, host=settings.host, port=settings.port)
-    try:
-        await pages.start()
-    except OSError as error:
-        await pages.stop()
-        print(f"The web page could not listen on {settings.host}:{settings.port} ({error.strerror}); set "
-              "TILEREF_WEB to another host:port, or off. Playing without it.", file=sys.stderr)
-        return None
-    return pages, settings.public_url if settings.port else f"http://{settings.host}:{pages.port}"
+    except PagesCannotListen as error:
+        print(f"{error}. Playing without it.", file=sys.stderr)
+    return None
 
 
 def show_rules(name: str | None, language: str | None = None, *, positions: bool = False) -> int:

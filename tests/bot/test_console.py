@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import socket
 import subprocess
 import sys
 import urllib.request
@@ -115,6 +116,28 @@ def test_a_token_in_dot_env_is_used_and_an_unreachable_discord_is_one_sentence(t
     assert result.returncode in (1, 2)
     assert "Traceback" not in result.stderr
     assert "Could not reach Discord" in result.stderr or "Discord refused the token" in result.stderr
+
+
+def test_a_bot_whose_web_port_is_taken_says_so_and_runs_without_its_pages(tmp_path):
+    """Another program holds the spectator pages' port: the bot says which setting to change and
+    goes on to Discord (here unreachable: one sentence about that too), then exits, closing all
+    it opened."""
+    (tmp_path / ".env").write_text("DISCORD_TOKEN=not-a-real-token\n")
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        env = {**{k: v for k, v in os.environ.items() if k != "DISCORD_TOKEN"},
+               "TILEREF_DATABASE": str(tmp_path / "cli.sqlite3"), "TILEREF_WEB": f"127.0.0.1:{port}"}
+        code = ("import discord.http, sys; discord.http.Route.BASE = 'http://127.0.0.1:9/api/v10';"
+                "from bot.__main__ import main; sys.exit(main(['run']))")
+        result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env,
+                                cwd=tmp_path, timeout=120)
+    assert result.returncode == 1
+    assert "Traceback" not in result.stderr
+    assert f"could not listen on 127.0.0.1:{port}" in result.stderr and "TILEREF_WEB" in result.stderr
+    assert "Could not reach Discord" in result.stderr
+    assert "address already in use" not in result.stderr.split("Could not reach Discord")[1]
 
 
 async def test_the_console_offers_reactions_and_the_vision_quest_from_the_offline_pack(tmp_path):

@@ -10,10 +10,11 @@ from typing import Any
 import discord
 
 from bot.adapters.discordbot.app import build_bot
-from bot.adapters.web.server import WebServer
+from bot.adapters.web.server import PagesCannotListen, WebServer, start_pages
 from bot.database import store_for
 from bot.memory import CollectorMaintenance
 from bot.referee import Referee
+from bot.store import Store
 from bot.timers import Clock
 from bot.watching import WebSettings
 
@@ -32,17 +33,15 @@ async def serve(token: str, database: str | Path, *, clock: Clock | None = None,
     on, the spectator pages are served from this process too, and the referee links to them."""
     store = store_for(database)
     await store.open()
-    pages = WebServer(store, host=web.host, port=web.port) if web is not None and web.host is not None else None
-    if pages is not None:
-        await pages.start()
-    public_url = None
-    if pages is not None and web is not None:
-        public_url = web.public_url if web.port else f"http://{web.host}:{pages.port}"
-    referee = Referee(store, clock=clock, public_url=public_url, **referee_options)
-    await referee.open(outbox=False)
+    pages: WebServer | None = None
+    referee: Referee | None = None
     collector = CollectorMaintenance()
-    collector.start()
     try:
+        started = await _pages(store, web)
+        pages, public_url = started if started is not None else (None, None)
+        referee = Referee(store, clock=clock, public_url=public_url, **referee_options)
+        await referee.open(outbox=False)
+        collector.start()
         for message_content in (True, False):
             bot = build_bot(referee, guild_ids=guild_ids, message_content=message_content, shard_ids=shard_ids,
                             shard_count=shard_count)
@@ -59,5 +58,18 @@ async def serve(token: str, database: str | Path, *, clock: Clock | None = None,
         if pages is not None:
             await pages.stop()
         await collector.stop()
-        await referee.close()
+        if referee is not None:
+            await referee.close()
         await store.close()
+
+
+async def _pages(store: Store, web: WebSettings | None) -> tuple[WebServer, str] | None:
+    """The spectator pages and their links' address, when `web` turns them on and they can
+    listen; a bot whose pages cannot listen plays on without them (and says so in its log)."""
+    if web is None:
+        return None
+    try:
+        return await start_pages(store, web)
+    except PagesCannotListen as error:
+        log.warning("%s. Running without the spectator pages.", error)
+        return None

@@ -26,6 +26,7 @@ from bot.i18n import DEFAULT, LANGUAGES, N_, _, language_of, speaking
 from bot.records import DEADLINE, TableRecord
 from bot.spectator import Spectacle, Timeline, Timelines, log_key, public_position
 from bot.store import Store
+from bot.watching import WebSettings
 
 log = logging.getLogger(__name__)
 
@@ -46,6 +47,27 @@ class BadAddress(Exception):
         self.message = message
         self.status = status
         self.values = values
+
+
+class PagesCannotListen(Exception):
+    """The spectator pages could not listen where `TILEREF_WEB` says; the message says what to
+    set instead."""
+
+
+async def start_pages(store: Store, settings: WebSettings) -> tuple[WebServer, str] | None:
+    """The spectator pages of every table in `store`, listening where `settings` say, and the
+    address links to them start with; None when the settings turn them off. Raises
+    PagesCannotListen (nothing left open) when the address cannot be listened on."""
+    if settings.host is None:
+        return None
+    pages = WebServer(store, host=settings.host, port=settings.port)
+    try:
+        await pages.start()
+    except OSError as error:
+        await pages.stop()
+        raise PagesCannotListen(f"The web page could not listen on {settings.host}:{settings.port} "
+                                f"({error.strerror or error}); set TILEREF_WEB to another host:port, or off") from error
+    return pages, settings.public_url if settings.port else f"http://{settings.host}:{pages.port}"
 
 
 class WebServer:
