@@ -14,11 +14,12 @@ by its own structural copy.
 
     python bench/ai.py [--games 20] [--budget 0.25 | --simulations 200] [--opening 4]
                        [--game tronimoes] [--players 2,4] [--seat hard --against normal]
-                       [--first 12] [--sees-all]
+                       [--first 12] [--sees-all | --sees-hands]
 
 `--first` numbers the games from there (game n is dealt from seed 1000 + n), so two processes can
 play halves of one tournament on the same deals; `--sees-all` lets the measured seat plan on the
-real game (a cheat, to measure what hidden information costs it). Each game's result goes to
+real game (a cheat, to measure what hidden information costs it), and `--sees-hands` on every
+real hand but a re-ordered well, bag or deck (what the others' hands alone are worth). Each game's result goes to
 stderr as it ends, with the simulations each planned move made.
 
 Targets: normal beats greedy in >= 65% of 2-player games in every game, and at 4 players wins
@@ -58,11 +59,15 @@ def wilson(wins: float, games: int, z: float = 1.96) -> tuple[float, float]:
 
 class SeesAll:
     """An agent given the real game to plan on, every hand and the order of chance included: a
-    cheat, never at a table, that measures how much hidden information holds the agent back."""
+    cheat, never at a table, that measures how much hidden information holds the agent back.
+    With `chance` hidden it sees every hand but plans on re-orderings of the piles no one has
+    seen (the well, the bag, the deck: `Game._reshuffle`), which separates what the others'
+    hands are worth to it from what knowing its next draws is."""
 
-    def __init__(self, inner: Agent) -> None:
+    def __init__(self, inner: Agent, *, chance: bool = True) -> None:
         self.inner = inner
-        self.name = f"{inner.name} seeing all"
+        self.chance = chance
+        self.name = f"{inner.name} seeing {'all' if chance else 'every hand'}"
 
     @property
     def made(self) -> int:
@@ -75,13 +80,23 @@ class SeesAll:
 
     def choose(self, game: Game, seat: int) -> str:
         seen = game.clone()
-        seen.determinize = lambda _seat, _rng: seen.clone()  # type: ignore[method-assign]
+        if self.chance:
+            seen.determinize = lambda _seat, _rng: seen.clone()  # type: ignore[method-assign]
+        else:
+            seen.determinize = lambda _seat, rng: reshuffled(seen, rng)  # type: ignore[method-assign]
         return self.inner.choose(seen, seat)
+
+
+def reshuffled(game: Game, rng: random.Random) -> Game:
+    """A copy of `game` with its unseen piles put in a new order by `rng`, every hand as it is."""
+    copy = game.clone()
+    copy._reshuffle(rng)
+    return copy
 
 
 def play(cls: type[Game], players: int, seed: int, strong_seat: int, opponent: str,
          budget: float, simulations: int | None = None, opening: int = 0, level: str = "normal",
-         sees_all: bool = False) -> tuple[float, float, list[float], list[float], list[int]]:
+         sees_all: bool = False, sees_hands: bool = False) -> tuple[float, float, list[float], list[float], list[int]]:
     """One game, begun with `opening` random legal moves (so games of a game without hidden
     chance, where both agents are deterministic, differ); (the strong seat's share of the win,
     its margin, its move times, its result against each opponent: 1 above, 0.5 level, 0 below,
@@ -94,8 +109,8 @@ def play(cls: type[Game], players: int, seed: int, strong_seat: int, opponent: s
         mover = game.to_move()[0]
         game.apply(mover, chance.choice(game.legal_actions(mover)))
     strong = agent(level, budget=budget, simulations=simulations)
-    if sees_all:
-        strong = SeesAll(strong)
+    if sees_all or sees_hands:
+        strong = SeesAll(strong, chance=sees_all)
     other = agent(opponent, budget=budget, simulations=simulations)
     times: list[float] = []
     made: list[int] = []
@@ -184,6 +199,9 @@ def main() -> None:
     parser.add_argument("--sees-all", action="store_true",
                         help="the measured seat plans on the real game, hands and chance included (a cheat: "
                              "the ceiling that hidden information sets)")
+    parser.add_argument("--sees-hands", action="store_true",
+                        help="the measured seat plans on every real hand but on re-orderings of the well, bag or "
+                             "deck (a cheat: what the others' hands alone are worth)")
     parser.add_argument("--first", type=int, default=0,
                         help="the first game's number (seeds 1000+number), to split one tournament across processes")
     parser.add_argument("--seat", default="normal", help="the agent measured (a level, greedy or random)")
@@ -201,7 +219,7 @@ def main() -> None:
                 for number in range(args.first, args.first + args.games):
                     share, lead, moves, against, simulated = play(
                         cls, players, 1000 + number, number % players, opponent,
-                        args.budget, args.simulations, args.opening, args.seat, args.sees_all)
+                        args.budget, args.simulations, args.opening, args.seat, args.sees_all, args.sees_hands)
                     wins += share
                     margins.append(lead)
                     times += moves
@@ -221,7 +239,7 @@ def main() -> None:
                         "above_each_ci95": wilson(sum(pairings), len(pairings))} if pairings else {}),
                     "mean_margin": round(statistics.mean(margins), 2),
                     "budget": args.budget, "simulations": args.simulations, "opening": args.opening,
-                    "sees_all": args.sees_all,
+                    "sees_all": args.sees_all, "sees_hands": args.sees_hands,
                     "move_seconds": {"median": round(statistics.median(times), 3) if times else None,
                                      "p95": round(times[int(len(times) * 0.95)], 3) if times else None},
                     "simulations_a_planned_move": {"median": statistics.median(made) if made else None,
