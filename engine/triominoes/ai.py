@@ -49,7 +49,7 @@ class TriominoesHeuristics(Heuristics):
     """Triominoes for the shared agents: the functions above. A placement scores tens of points,
     so the planner leaves greedy's favourite only for an action at least 5 points better on
     average, and by two standard errors. At the bot's 2 s (about 1,000 simulations a move) the
-    planner won 9 of 24 four-player games against three greedy players (chance is 6); allowed to
+    planner won 17 of 48 four-player games against three greedy players (chance is 12); allowed to
     see every hand (`bench/ai.py --sees-all`), 10 of 12, and seeing the hands alone
     (`--sees-hands`, 300 simulations), 36 of 48 against 14 of 48 on the same deals: the hidden
     tiles, not the search, hold it back. What a greedy player's lays tell about its hand (no tile
