@@ -11,7 +11,6 @@ PNG bytes of its public board, exactly as `renderers.render` draws it in the bot
 from __future__ import annotations
 
 import asyncio
-import multiprocessing
 import pickle
 from collections.abc import Callable, Mapping
 from concurrent.futures import ProcessPoolExecutor
@@ -22,6 +21,7 @@ from PIL import Image
 
 import renderers
 from bot.i18n import current_language, speaking
+from bot.worker_pools import worker_pool
 from engine import Game
 
 T = TypeVar("T")
@@ -47,9 +47,7 @@ class DrawingPool:
 
     def _pool(self) -> ProcessPoolExecutor:
         if self._executor is None:
-            context = multiprocessing.get_context("forkserver")
-            context.set_forkserver_preload(["engine", "renderers", "bot.i18n", "bot.drawing"])
-            self._executor = ProcessPoolExecutor(1, mp_context=context)
+            self._executor = worker_pool(1, preload=["engine", "renderers", "bot.i18n", "bot.drawing"])
         return self._executor
 
     async def render(self, game: Game, viewer: int | None = None, *, feet: Mapping[int, Image.Image] | None = None,

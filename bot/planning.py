@@ -17,12 +17,12 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import multiprocessing
 import os
 import pickle
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
+from bot.worker_pools import worker_pool
 from engine import Game
 from engine.ai import seat_rng
 from engine.levels import agent
@@ -87,9 +87,8 @@ class PlanningPool:
 
     def _pool(self) -> ProcessPoolExecutor:
         if self._executor is None:
-            context = multiprocessing.get_context("forkserver")
-            context.set_forkserver_preload(["engine", "engine.levels", "bot.planning"])
-            self._executor = ProcessPoolExecutor(self.size, mp_context=context, initializer=_lower_priority)
+            self._executor = worker_pool(self.size, preload=["engine", "engine.levels", "bot.planning"],
+                                         initializer=_lower_priority)
         return self._executor
 
     async def plan(self, game: Game, seat: int, name: str, budget: float) -> str:
