@@ -23,8 +23,9 @@ this process holds and never writes to). Made once, kept open for the process's 
 
 
 def _lifeline_end() -> Connection:
+    """The reading end of this process's lifeline, made on first use."""
     global _lifeline
-    if _lifeline is None or _lifeline[0].closed:
+    if _lifeline is None:
         _lifeline = multiprocessing.Pipe(duplex=False)
     return _lifeline[0]
 
