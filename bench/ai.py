@@ -19,8 +19,8 @@ by its own structural copy.
 `--first` numbers the games from there (game n is dealt from seed 1000 + n), so two processes can
 play halves of one tournament on the same deals; `--sees-all` lets the measured seat plan on the
 real game (a cheat, to measure what hidden information costs it), and `--sees-hands` on every
-real hand but a re-ordered well, bag or deck (what the others' hands alone are worth). Each game's result goes to
-stderr as it ends, with the simulations each planned move made.
+real hand but a re-ordered well, bag or deck (what the others' hands alone are worth). Each
+game's result goes to stderr as it ends, with the simulations each planned move made.
 
 Targets: normal beats greedy in >= 65% of 2-player games in every game, and at 4 players wins
 outright >= 50% against three greedy players (Tronix: teams of two >= 75%); on the ladder of
@@ -196,10 +196,11 @@ def main() -> None:
     parser.add_argument("--opening", type=int, default=0,
                         help="random legal moves that begin each game, so games without hidden chance differ")
     parser.add_argument("--players", default="2,4")
-    parser.add_argument("--sees-all", action="store_true",
+    cheats = parser.add_mutually_exclusive_group()
+    cheats.add_argument("--sees-all", action="store_true",
                         help="the measured seat plans on the real game, hands and chance included (a cheat: "
                              "the ceiling that hidden information sets)")
-    parser.add_argument("--sees-hands", action="store_true",
+    cheats.add_argument("--sees-hands", action="store_true",
                         help="the measured seat plans on every real hand but on re-orderings of the well, bag or "
                              "deck (a cheat: what the others' hands alone are worth)")
     parser.add_argument("--first", type=int, default=0,
