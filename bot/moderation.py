@@ -37,7 +37,7 @@ from bot.store import StaleLog, Store
 from bot.timers import Clock, parse_reminders
 from bot.turns import Turn, confirmed
 from bot.typing_rules import echo
-from bot.wording import named, settings_text
+from bot.wording import logged_entry, named, settings_text
 from engine import GAMES, Game, GameError
 
 
@@ -246,8 +246,7 @@ class Moderation:
             _check_rollback(table, len(actions), to, reopen)
             assert to is not None
             undone = actions[to:]
-            listed = ", ".join(f"{name_token(table.seats[a.seat].name) if a.seat >= 0 else '🎲'} `{a.action}`"
-                               for a in undone[:8])
+            listed = ", ".join(logged_entry(a, table) for a in undone[:8])
             more = _(" and {count} more").format(count=len(undone) - 8) if len(undone) > 8 else ""
             text = ngettext("Roll back to move {move}? This undoes {count} move ({moves}), and the tiles nobody has "
                             "seen are shuffled again.",

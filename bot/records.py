@@ -6,6 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine.core import CHANCE
+
 LOBBY, PLAYING, FINISHED, ABORTED = "lobby", "playing", "finished", "aborted"
 OPEN_STATUSES = (LOBBY, PLAYING)
 
@@ -81,6 +83,12 @@ class ActionRecord:
     action: str
     actor: str
     at: float
+
+    @property
+    def chance(self) -> bool:
+        """A chance entry (`chance <seed>`, logged by a rollback): its seed would tell every later
+        draw, so its text is never shown to anyone; say only that the unseen pieces were shuffled."""
+        return self.seat == -1 and self.action.startswith(CHANCE + " ")
 
 
 @dataclass(frozen=True)

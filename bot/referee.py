@@ -56,9 +56,8 @@ from bot.timers import Clock, SystemClock, TimerDispatcher, format_duration
 from bot.turns import Turn, Unconfirmed, confirmed
 from bot.typing_rules import echo, is_move_text, strip_markdown
 from bot.watching import WATCH, new_token, page_link
-from bot.wording import actor_note, chat, hand_text, lobby_text, named, without_echo
+from bot.wording import actor_note, chat, hand_text, lobby_text, logged_entry, named, without_echo
 from engine import GAMES, Game, GameError, NotationError, NotYourTurn
-from engine.core import JOIN, RESIGN
 from engine.levels import AGENTS, LEVELS, level_of, planning_seconds
 
 log = logging.getLogger(__name__)
@@ -670,28 +669,15 @@ class Referee:
         end = len(actions) - (page - 1) * HISTORY_PAGE
         shown = actions[max(0, end - HISTORY_PAGE):end]
         now = self.clock.now()
-        language = table.meta.get(LANGUAGE) or DEFAULT_LANGUAGE
         lines = [_("**Moves {first}–{last} of {count}** (page {page} of {pages})").format(
             first=shown[0].ply, last=shown[-1].ply, count=len(actions), page=page, pages=pages)]
         for record in shown:
-            when = format_duration(now - record.at)
-            if record.seat == -1:
-                lines.append(f"`{record.ply:>3}` " + _("🎲 the unseen tiles were shuffled again · {when} ago").format(
-                    when=when))
-                continue
-            who = name_token(table.seats[record.seat].name)
-            by = actor_note(record.actor, table)
-            if record.action == RESIGN:
-                did = _("left the game")
-            elif record.action.startswith(JOIN + " "):
-                did = _("joined the game")
-            else:
-                did = f"`{GAMES[table.game].spoken(record.action, language)}`"
-            lines.append(f"`{record.ply:>3}` {who}: {did}{by} · " + _("{when} ago").format(when=when))
+            when = _("{when} ago").format(when=format_duration(now - record.at))
+            by = "" if record.chance else actor_note(record.actor, table)
+            lines.append(f"`{record.ply:>3}` {logged_entry(record, table)}{by} · {when}")
         if page < pages:
             lines.append(_("Older moves: history page {page}.").format(page=page + 1))
         return Reply(caller=Message("\n".join(lines)), table_id=table.id, place=place)
-
 
     async def page_link(self, table: TableRecord) -> str | None:
         """The address of the table's spectator page, or None when there is no web server."""

@@ -14,19 +14,19 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot import narration
-from bot.i18n import N_, _, speaking
+from bot.i18n import _, speaking
 from bot.loader import new_game
 from bot.records import ActionRecord, TableRecord
 from bot.replies import plain
+from bot.wording import SHUFFLED
 from engine import Game
-from engine.core import CHANCE, Event
+from engine.core import Event
 
 CHECKPOINT_EVERY = 16
 HIDDEN_SEAT_KEYS = ("hand",)
 """Keys of a seat in a position that hold what only that seat sees: shown as a count."""
 HIDDEN_PILES = ("bag", "pool", "well", "queue", "deck", "draw_pile")
 """Keys of a position that hold an unseen pile in its order: shown as a count."""
-SHUFFLED = N_("🎲 the unseen tiles were shuffled again")
 ROUND_ENDS = ("round_end", "game_end")
 
 
@@ -91,9 +91,8 @@ class Timeline:
         self._replay(added)
 
     def _entry(self, record: ActionRecord, events: list[Event]) -> Entry:
-        chance = record.seat == -1 and record.action.startswith(CHANCE + " ")
         said = [plain(line) for line in narration.what_happened(events).splitlines() if line]
-        if chance:
+        if record.chance:
             return Entry(record.ply, -1, "", "", (_(SHUFFLED),))
         who = self.table.seats[record.seat].name if 0 <= record.seat < len(self.table.seats) else ""
         return Entry(record.ply, record.seat, who, record.action, tuple(said),

@@ -5,12 +5,16 @@ from __future__ import annotations
 
 import re
 
-from bot.i18n import _
-from bot.records import LOBBY, Settings, TableRecord
+from bot.i18n import N_, _
+from bot.records import LOBBY, ActionRecord, Settings, TableRecord
 from bot.replies import Reply, name_token, refusal
 from bot.timers import format_duration
 from bot.typing_rules import echo
 from engine import GAMES, Game
+from engine.core import JOIN, RESIGN
+
+SHUFFLED = N_("🎲 the unseen tiles were shuffled again")
+"""What a chance entry of the log says to anyone: never its seed."""
 
 
 def chat() -> Reply:
@@ -91,6 +95,26 @@ def settings_text(settings: Settings) -> str:
         games=", ".join(settings.allowed_games) if settings.allowed_games else _("all"),
         rating=settings.media_rating, reactions=_("on") if settings.event_reactions else _("off"),
         language=settings.language or _("each table's creator's"))
+
+
+def logged_move(record: ActionRecord, table: TableRecord) -> str:
+    """One entry of the table's log as people may read it (history, previews, pages): the move
+    in the table's notation (`3:5 c4 d4`, Spanish words at a Spanish table), "left the game",
+    "joined the game"; for a chance entry only that the unseen pieces were shuffled again."""
+    if record.chance:
+        return _(SHUFFLED)
+    if record.action == RESIGN:
+        return _("left the game")
+    if record.action.startswith(JOIN + " "):
+        return _("joined the game")
+    return f"`{GAMES[table.game].spoken(record.action, table.meta.get('lang') or 'en')}`"
+
+
+def logged_entry(record: ActionRecord, table: TableRecord) -> str:
+    """`logged_move` with who made it ("**Ann**: `3:5 c4 d4`"); a chance entry names nobody."""
+    if record.chance or not 0 <= record.seat < len(table.seats):
+        return logged_move(record, table)
+    return f"{name_token(table.seats[record.seat].name)}: {logged_move(record, table)}"
 
 
 def actor_note(actor: str, table: TableRecord) -> str:

@@ -96,3 +96,23 @@ async def test_an_abort_whose_commit_was_not_confirmed_does_not_claim_nothing_ch
         reply = await referee.abort(PLACE, MOD)
         assert "may or may not have been carried out: `/board` shows which" in text(reply)
         assert "nothing was changed" not in text(reply) and (await referee.status(PLACE)).status == "aborted"
+
+
+@pytest.mark.parametrize("game", ["tronimoes", "triominoes", "tronix", "tetromic"])
+async def test_no_preview_or_history_shows_a_rollbacks_reshuffle_seed(tmp_path, clock, game):
+    """After a rollback the log holds a chance entry whose seed, with the public pile count,
+    would tell every later deal: a later rollback's preview and the history say only that the
+    unseen pieces were shuffled."""
+    async with running_referee(tmp_path / "t.sqlite3", clock) as referee:
+        table_id = await opened(referee, game, ALICE, BOB)
+        await referee.force_pass(PLACE, MOD)
+        assert (await referee.rollback(PLACE, MOD, 0)).ok
+        await referee.force_pass(PLACE, MOD)
+        chance = next(a for a in await referee.store.actions(table_id) if a.seat == -1)
+        seed = chance.action.split()[1]
+        preview = await referee.preview(PLACE, MOD, "rollback", to=0)
+        history = await referee.history(PLACE, MOD)
+        for reply in (preview, history):
+            assert reply.ok and seed not in text(reply) and "chance" not in text(reply), text(reply)
+        assert "🎲 the unseen tiles were shuffled again" in text(preview)
+        assert "🎲 the unseen tiles were shuffled again" in text(history)
