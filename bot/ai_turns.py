@@ -23,13 +23,13 @@ import contextlib
 import logging
 import time
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Protocol
 
 from bot.i18n import speaking
 from bot.planning import PlanningPool
-from bot.records import Timer
-from bot.replies import Message, Reply
+from bot.records import Notice, Timer
+from bot.replies import Announcement, Message, Reply
 from bot.store import Store
 from bot.timers import Background, Clock, settle
 
@@ -57,13 +57,12 @@ class AiJob:
 
 @dataclass
 class AiMove:
-    """One AI move as committed: its announcement (`reply`, also in the outbox), the part that
-    tells what happened (`story`) and the part that says who is next (`next_line`); `more`: the
-    game waits for another AI seat after it."""
+    """One AI move as committed: its announcement (`reply`, whose `announcement` holds the parts
+    of its public text) and the outbox rows it committed for it (`notices`: the public message
+    and private notes); `more`: the game waits for another AI seat after it."""
 
     reply: Reply
-    story: str
-    next_line: str
+    notices: list[Notice]
     more: bool
 
 
@@ -92,22 +91,32 @@ class Run:
     started: float = field(default_factory=time.monotonic)
 
 
-def merged(moves: list[AiMove]) -> Reply:
-    """One announcement for a run of moves: every move's story in order, then who is next after
-    the last; the people whose turn began anywhere in the run are pinged once; private notes
-    joined per seat; every move's outbox notices confirmed by it."""
+def merged(moves: list[AiMove], now: float, lease: float) -> tuple[Reply, list[Notice]]:
+    """One announcement for a run of moves, and the outbox rows that stand for it (to replace
+    the moves' own: `Store.merge_notices`, leased to this process for `lease` seconds): every
+    move's story in order, then the last one's ending (who is next, or the result and the
+    ratings); the people whose turn began anywhere in the run are pinged once; private notes
+    joined per seat."""
     last = moves[-1].reply
-    text = "\n".join([*(m.story for m in moves if m.story), moves[-1].next_line]).strip()
+    told = Announcement([line for m in moves if m.reply.announcement for line in m.reply.announcement.story],
+                        last.announcement.ending if last.announcement else [])
     private: dict[int, Message] = {}
     for move in moves:
         for seat, message in move.reply.private.items():
             joined = private.setdefault(seat, Message())
             joined.text = f"{joined.text}\n{message.text}".strip()
     mentions = list(dict.fromkeys(u for m in moves for u in m.reply.mentions))
-    nonce = last.public.nonce if last.public is not None else ""  # Discord posts it once if sent again
-    return Reply(public=Message(text, nonce=nonce), private=private, events=[e for m in moves for e in m.reply.events],
-                 table_id=last.table_id, place=last.place, mentions=mentions, ply=last.ply, status=last.status,
-                 notices=[n for m in moves for n in m.reply.notices])
+    template = next((n for n in moves[-1].notices if n.seat is None), None)
+    public = Message(told.text)
+    reply = Reply(public=public, private=private, events=[e for m in moves for e in m.reply.events],
+                  table_id=last.table_id, place=last.place, mentions=mentions, ply=last.ply, status=last.status,
+                  announcement=told)
+    if template is None:
+        return reply, []
+    rows = [replace(template, text=public.text, mentions=mentions, created_at=now, lease_until=now + lease, id=None)]
+    rows += [replace(template, seat=seat, text=message.text, mentions=[], board=False, kind="private", created_at=now,
+                     lease_until=now + lease, id=None) for seat, message in private.items()]
+    return reply, rows
 
 
 class AiTurns:

@@ -16,7 +16,7 @@ from bot import narration
 from bot.i18n import _
 from bot.loader import new_game, replay
 from bot.notifying import reminder_messages
-from bot.outbox import nonce_of
+from bot.outbox import log_digest, nonce_of
 from bot.records import DEADLINE, PLAYING, REMINDER, Notice, TableRecord, Timer
 from bot.refusals import Refused
 from bot.replay_animation import REPLAY_KIND, Replays
@@ -46,7 +46,7 @@ class ClockDesk(Protocol):
     async def table_timers(self, table: TableRecord) -> list[Timer]: ...
     async def finish(self, turn: Turn, *, headline: str = "", undo_after: int | None = None,
                      expected: int | None = None) -> Reply: ...
-    def notice(self, table: TableRecord, ply: int, text: str, *, seat: int | None = None,
+    def notice(self, table: TableRecord, game: Game, text: str, *, seat: int | None = None,
                mentions: list[str] | None = None, board: bool = False, kind: str = "move",
                now: float | None = None) -> Notice: ...
     async def board_attachments(self, game: Game, table_id: int, viewer: int | None = None, *,
@@ -101,10 +101,10 @@ class ClockDuties:
                 who = mention(seat.user_id, seat.name) if seat.user_id else name_token(seat.name)
                 text = _("⏰ {player}, your turn ends {when}.").format(player=who, when=deadline_token(deadline))
                 now = self.clock.now()
-                notice = self.referee.notice(table, len(game.log), text, kind="reminder",
+                notice = self.referee.notice(table, game, text, kind="reminder",
                                              mentions=[seat.user_id] if seat.user_id else [], now=now)
                 direct = await reminder_messages(self.store, table, timer.seat, deadline)
-                notices = [notice, *(self.referee.notice(table, len(game.log), note, seat=s, kind="private", now=now)
+                notices = [notice, *(self.referee.notice(table, game, note, seat=s, kind="private", now=now)
                                      for s, note in direct.items())]
                 await self.store.commit(table.id, expected=len(game.log), delete_timer=timer.id, notices=notices)
                 nonces = {n.seat: nonce_of(n) for n in notices}
@@ -136,7 +136,10 @@ class ClockDuties:
         await self.referee.delivered(reply)
 
     async def send_notices(self, notices: list[Notice]) -> None:
-        """Send a batch of notices the outbox still holds (raises if the transport fails)."""
+        """Send a batch of notices the outbox still holds (raises if the transport fails). The
+        announcement of moves a rollback has undone since is not sent: a note says so in its
+        place (with its nonce, so a transport that already posted the announcement posts
+        nothing), and the undone moves' private notes are dropped."""
         if self.referee.notify is None:
             log.info("no transport for %d notices at %s; dropped", len(notices), notices[0].place)
             return
@@ -144,16 +147,19 @@ class ClockDuties:
         table = await self.store.get_table(first.table_id)
         reply = Reply(table_id=first.table_id, place=first.place, ply=first.ply,
                       status=table.status if table else None, notices=[n.id for n in notices if n.id is not None])
-        rolled_back = await self._rolled_back_since(table, first) if table is not None else None
-        if rolled_back is not None:
-            log.info("notices %s describe moves a rollback to move %d undid; not sent", [n.id for n in notices],
-                     rolled_back)
-            if any(n.seat is None and n.board for n in notices):
-                reply.public = Message(_("(The announcement of move {move} was not sent: a moderator has rolled "
-                                         "the game back to move {to} since.)").format(move=first.ply, to=rolled_back))
-                await self.referee.notify(reply)
-            return
+        undone_to = await self._rolled_back_since(table, first) if table is not None else None
+        if undone_to is not None:
+            log.info("notices %s describe moves a rollback to move %d undid; not sent", reply.notices, undone_to)
         for notice in notices:
+            if undone_to is not None:
+                if notice.seat is None and notice.board:
+                    note = _("(The announcement of move {move} was not sent: a moderator has rolled the game back "
+                             "to move {to} since.)").format(move=notice.ply, to=undone_to)
+                    reply.public = Message(note, nonce=nonce_of(notice))
+                    reply.withdrawn = notice.text
+                    reply.origin = notice.origin
+                    reply.committed_at = notice.created_at
+                continue
             attachments = await self._late_pictures(table, notice) if table is not None else []
             message = Message(notice.text, attachments, nonce=nonce_of(notice))
             if notice.seat is None:
@@ -163,17 +169,22 @@ class ClockDuties:
                 reply.committed_at = notice.created_at
             else:
                 reply.private[notice.seat] = message
+        if reply.public is None and not reply.private:
+            return
         await self.referee.notify(reply)
 
     async def _rolled_back_since(self, table: TableRecord, notice: Notice) -> int | None:
-        """The move a rollback made after `notice` took the game back to, if that undid the
-        move the notice describes (its text and picture would show a game that is gone); else None."""
-        for record in await self.store.actions(table.id, after=0):
-            if record.ply > notice.ply:
-                break
-            if record.seat == -1 and record.at > notice.created_at:  # a rollback's reshuffle, made later
-                return record.ply - 1
-        return None
+        """The move a rollback took the game back to, if one made after `notice` was committed
+        undid any of the moves it tells (its text and picture would show a game that is gone);
+        else None. Told by the log alone, never by clocks: the live log up to the notice's move
+        is either the one it was committed on or not."""
+        if not notice.log:
+            return None  # committed before notices recorded their log: taken as current
+        actions = await self.store.actions(table.id)
+        if len(actions) >= notice.ply and log_digest((a.seat, a.action) for a in actions[:notice.ply]) == notice.log:
+            return None
+        reshuffles = [a.ply for a in actions[:notice.ply] if a.chance]
+        return reshuffles[-1] - 1 if reshuffles else min(len(actions), notice.ply)
 
     async def _late_pictures(self, table: TableRecord, notice: Notice) -> list[Attachment]:
         """The pictures a notice asked for, drawn as of its move; [] (with a log line) if that

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable
 from contextvars import ContextVar
 
 from bot.records import Notice
@@ -40,6 +40,16 @@ def nonce_of(notice: Notice) -> str:
     same at every send, distinct between rows and between databases' tables."""
     key = f"{notice.id}:{notice.place}:{notice.ply}:{notice.seat}".encode()
     return "n" + hashlib.blake2b(key, digest_size=10).hexdigest()
+
+
+def log_digest(entries: Iterable[tuple[int, str]]) -> str:
+    """A digest of a log's entries (seat, action) in order. Two logs of a table have the same
+    digest only if they hold the same entries: a rollback replaces the entries after its move by
+    a chance entry with a fresh seed, so no log it made matches one from before it."""
+    digest = hashlib.blake2b(digest_size=12)
+    for seat, action in entries:
+        digest.update(f"{seat}\x1f{action}\x1e".encode())
+    return digest.hexdigest()
 
 
 def batches(notices: list[Notice]) -> list[list[Notice]]:

@@ -136,8 +136,12 @@ class Notice:
     hand: bool = False
     kind: str = "move"
     origin: str = ""
-    """What caused it, as the transport named the command (`interaction:<id>` on Discord), so a
-    re-send can look for what the first delivery already posted; "" for the clock's own."""
+    """The command whose answer delivers it, as the transport named the command
+    (`interaction:<id>` on Discord), so a re-send can look for what that answer already posted;
+    "" for what no command's answer carries (the clock's, an AI's, an end-of-game replay)."""
+    log: str = ""
+    """A digest of the log up to `ply` as it was committed (`bot.outbox.log_digest`): a rollback
+    since then that undid any of it makes the live log's digest differ. "" where unknown."""
     id: int | None = None
     created_at: float = 0.0
     lease_until: float = 0.0
@@ -145,9 +149,13 @@ class Notice:
     attempts: int = 0
 
     def data(self) -> dict[str, Any]:
-        data = {"text": self.text, "mentions": self.mentions, "board": self.board, "hand": self.hand,
-                "kind": self.kind}
-        return {**data, "origin": self.origin} if self.origin else data
+        data: dict[str, Any] = {"text": self.text, "mentions": self.mentions, "board": self.board,
+                                "hand": self.hand, "kind": self.kind}
+        if self.origin:
+            data["origin"] = self.origin
+        if self.log:
+            data["log"] = self.log
+        return data
 
 
 @dataclass

@@ -9,6 +9,7 @@ here is specific to one game or one transport.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import contextvars
 import functools
 import logging
@@ -30,7 +31,7 @@ from bot.loader import DEFAULT_GAME_CACHE, STARTING_SEATS, GameLoader, new_game,
 from bot.media import decoded
 from bot.moderation import Moderation
 from bot.notifying import turn_messages
-from bot.outbox import DEFAULT_LEASE, ORIGIN, SWEEP_SECONDS, OutboxSender, nonce_of
+from bot.outbox import DEFAULT_LEASE, ORIGIN, SWEEP_SECONDS, OutboxSender, log_digest, nonce_of
 from bot.planning import PlanningPool, handover
 from bot.ratings import RATED, Ratings
 from bot.records import (
@@ -49,11 +50,11 @@ from bot.records import (
 )
 from bot.refusals import MovedOn, Refused, duration, language, parse_options
 from bot.replay_animation import REPLAY_KIND, Replays
-from bot.replies import Attachment, Message, Reply, clean_name, name_token, refusal
+from bot.replies import Announcement, Attachment, Message, Reply, clean_name, name_token, refusal
 from bot.standings import Sql, Write
 from bot.store import PlaceTaken, StaleLog, StaleTable, Store
 from bot.timers import Clock, SystemClock, TimerDispatcher, format_duration
-from bot.turns import Turn, Unconfirmed, confirmed
+from bot.turns import COMMITTED, Turn, Unconfirmed, confirmed
 from bot.typing_rules import echo, is_move_text, strip_markdown
 from bot.watching import WATCH, new_token, page_link
 from bot.wording import actor_note, chat, hand_text, lobby_text, logged_entry, named, without_echo
@@ -78,6 +79,8 @@ REPLAY_LEASE = 5.0
 """Seconds the end-of-game replay waits in the outbox, so the last move's message comes first."""
 AI_LEVEL = "ai_level"
 """A table option (and meta key): the level (`engine.levels.LEVELS`) of a bot added without naming one."""
+DONE_BUT = N_("✅ Your command was carried out, but something went wrong on our side afterwards: its announcement "
+              "follows shortly, and `/board` shows the game as it now is.")
 NO_PICTURE = N_("(The board picture could not be drawn this time; `/board` shows it.)")
 STORED = N_("✅ Your move was stored, but the database was slow to confirm it: its announcement follows shortly.")
 MAYBE_STORED = N_("The database did not confirm your command, so it may or may not have been carried out: `/board` "
@@ -574,10 +577,11 @@ class Referee:
             return await self.finish(turn)
 
     async def _stale(self, table: TableRecord, game: Game, seat: int, user: User, seen: int | None) -> str | None:
-        """Why a command based on the log length `seen` no longer stands, or None: something
-        happened to the caller's own seat since (their own earlier command, the clock, a
-        moderator) or the game was rolled back. Other seats' moves do not matter: the rules
-        check the command against the game as it is."""
+        """Why a command based on the log length `seen` no longer stands, or None: the game was
+        rolled back, or someone else acted for the caller's seat since (the clock, a moderator).
+        Other seats' moves do not matter, nor the caller's own (a message that showed an older
+        board may reach them after their own move): the rules check the command against the
+        game as it is."""
         if seen is None or seen == len(game.log):
             return None
         why = None
@@ -585,11 +589,12 @@ class Referee:
             why = _("a moderator rolled the game back")
         else:
             for record in await self.store.actions(table.id, after=seen):
-                if record.seat == -1 or record.seat == seat:
+                if record.seat == -1:
+                    why = _("a moderator rolled the game back")
+                elif record.seat == seat and record.actor != user.id:
                     why = (_("your turn ran out") if record.actor == "clock" else
-                           _("a moderator acted for you") if record.actor.startswith("mod:") and record.seat == seat
-                           else _("a moderator rolled the game back") if record.seat == -1 else
-                           _("you moved meanwhile"))
+                           _("a moderator acted for you") if record.actor.startswith("mod:") else None)
+                if why is not None:
                     break
         if why is None:
             return None
@@ -844,16 +849,31 @@ class Referee:
             budget = float(table.meta.get(AI_SECONDS, self.ai_seconds))
             try:
                 lease = self.delivery_lease + self.ai.split_after + planning_seconds(agent, budget) + 5
-                reply = await self._committed(work, spent=turn.id, lease=lease)
+                reply, notices = await self._committed(work, spent=turn.id, lease=lease, answered=False)
             except (StaleLog, StaleTable):
                 return None
-            story = [narration.what_happened(work.events, narration.forced_lines(table, game, work.forced))]
-            return AiMove(reply, named("\n".join(p for p in story if p), table),
-                          named(narration.who_is_next(table, game, work.deadlines), table), work.ai_seat() is not None)
+            return AiMove(reply, notices, work.ai_seat() is not None)
 
     async def announce_ai(self, moves: list[AiMove]) -> None:
-        """Announce a run of one table's AI moves as one message, with the board as of the last."""
-        reply = merged(moves)
+        """Announce a run of one table's AI moves as one message, with the board as of the last.
+        A run of several moves is first made one outbox row (and one per seat's notes) in place
+        of the moves' own, so that a crash after posting it sends that one message again, with
+        its nonce, not the moves one by one; if the outbox took any of them meanwhile, they are
+        left to it."""
+        if len(moves) == 1:
+            reply, rows = moves[0].reply, moves[0].notices
+        else:
+            reply, rows = merged(moves, self.clock.now(), self.delivery_lease)
+            old = [n.id for m in moves for n in m.notices if n.id is not None]
+            if rows and not await self.store.merge_notices(old, rows, self.clock.now()):
+                log.info("table %s: the outbox took the AI moves' announcements meanwhile; it sends them",
+                         reply.table_id)
+                return
+            reply.notices = [n.id for n in rows if n.id is not None]
+            for row in rows:
+                message = reply.public if row.seat is None else reply.private.get(row.seat)
+                if message is not None:
+                    message.nonce = nonce_of(row)
         table = await self.store.get_table(reply.table_id) if reply.table_id is not None else None
         if table is not None and reply.public is not None:
             speak(table.meta.get(LANGUAGE))
@@ -879,8 +899,9 @@ class Referee:
 
     async def guarded(self, command: Awaitable[Reply]) -> Reply:
         """Run a command; a refusal becomes a reply for the caller, and an unexpected error is
-        logged and reported without details (nothing was committed: `finish` never raises after
-        its commit)."""
+        logged and reported without details: as "nothing was changed" only if the command
+        committed nothing (a failure after its commit says the command was carried out)."""
+        committed = COMMITTED.set(False)
         try:
             return await command
         except Refused as refused:
@@ -892,12 +913,18 @@ class Referee:
             return refusal(_("the game changed while your command was being handled; please try again"))
         except Unconfirmed as unconfirmed:
             log.warning("a commit was not confirmed (in the log: %s)", unconfirmed.stored, exc_info=True)
-            self.timers.wake()  # any deadline it stored is due to be watched
+            with contextlib.suppress(Exception):
+                self.timers.wake()  # any deadline it stored is due to be watched
             return Reply(caller=Message(_(STORED) if unconfirmed.stored else _(MAYBE_STORED)))
         except Exception:
+            if COMMITTED.get():
+                log.exception("command failed after its commit")
+                return Reply(caller=Message(_(DONE_BUT)))
             log.exception("command failed")
             return refusal(_("something went wrong on our side and nothing was changed; please try again, and "
                              "tell a moderator if it keeps happening"))
+        finally:
+            COMMITTED.reset(committed)
 
     async def table(self, place: str) -> TableRecord:
         """The table at `place` (Refused if there is none); from here on the referee speaks the
@@ -964,29 +991,42 @@ class Referee:
         except BaseException:
             self.games.forget(turn.table.id)
             raise
-        self.games.remember(turn.table, turn.game)
+        await self._after_commit(turn, timers)
+
+    async def _after_commit(self, turn: Turn, timers: list[Timer]) -> None:
+        """Everything that follows a commit: the game kept in memory, the timer dispatcher and the
+        AI worker woken for what it recorded, a snapshot. None of it can undo the commit or make
+        the command look failed: a step that fails is logged (the dispatcher and the worker also
+        look on their own, every few seconds; the log has every move)."""
+        steps: list[tuple[str, Callable[[], Any]]] = [("remembering the game", lambda: self.games.remember(
+            turn.table, turn.game))]
         if timers:
-            self.timers.wake()
+            steps.append(("waking the timers", self.timers.wake))
         if any(t.kind == AI_TURN for t in timers):
-            self.ai.wake()
-        try:
-            await self.games.maybe_snapshot(turn.table.id, turn.game)
-        except Exception:
-            log.exception("saving a snapshot of table %s failed; the log has every move", turn.table.id)
+            steps.append(("waking the AI worker", self.ai.wake))
+        steps.append(("saving a snapshot", lambda: self.games.maybe_snapshot(turn.table.id, turn.game)))
+        for what, step in steps:
+            try:
+                done = step()
+                if asyncio.iscoroutine(done):
+                    await done
+            except Exception:
+                log.exception("table %s: %s after a commit failed", turn.table.id, what)
 
     async def _deadlines(self, table: TableRecord) -> dict[int, float]:
         return {t.seat: t.due for t in await self.table_timers(table) if t.kind == DEADLINE}
 
-    def notice(self, table: TableRecord, ply: int, text: str, *, seat: int | None = None,
-                mentions: list[str] | None = None, board: bool = False, kind: str = "move",
-                now: float | None = None, lease: float | None = None) -> Notice:
-        """An announcement to commit; those of one commit share its moment `now`, which is how
-        the outbox knows to send them together. It is left to this process for `lease` seconds
-        (default: the delivery lease) before the outbox sends it."""
+    def notice(self, table: TableRecord, game: Game, text: str, *, seat: int | None = None,
+               mentions: list[str] | None = None, board: bool = False, kind: str = "move",
+               now: float | None = None, lease: float | None = None, origin: str = "") -> Notice:
+        """An announcement of the game as it now is, to commit; those of one commit share its
+        moment `now`, which is how the outbox knows to send them together. It is left to this
+        process for `lease` seconds (default: the delivery lease) before the outbox sends it.
+        `origin`: the command whose answer delivers it (only a command's own public message)."""
         now = self.clock.now() if now is None else now
-        return Notice(table_id=table.id, place=table.place, ply=ply, text=text, seat=seat,
-                      mentions=list(mentions or []), board=board, kind=kind, origin=ORIGIN.get(), created_at=now,
-                      lease_until=now + (self.delivery_lease if lease is None else lease))
+        return Notice(table_id=table.id, place=table.place, ply=len(game.log), text=text, seat=seat,
+                      mentions=list(mentions or []), board=board, kind=kind, origin=origin, created_at=now,
+                      lease_until=now + (self.delivery_lease if lease is None else lease), log=log_digest(game.log))
 
     async def finish(self, turn: Turn, *, headline: str = "", undo_after: int | None = None,
                      expected: int | None = None, also: Write | None = None) -> Reply:
@@ -996,7 +1036,8 @@ class Referee:
         drawn is left out, with a note."""
         await self.ai.flush(turn.table.id)  # AI moves made before this command are announced before it
         turn.play_forced()
-        reply = await self._committed(turn, headline=headline, undo_after=undo_after, expected=expected, also=also)
+        reply, _notices = await self._committed(turn, headline=headline, undo_after=undo_after, expected=expected,
+                                                also=also)
         if reply.public is not None:
             await self._attach_board(turn, reply)
         if not self.confirms_delivery:
@@ -1008,35 +1049,42 @@ class Referee:
 
     async def _committed(self, turn: Turn, *, headline: str = "", undo_after: int | None = None,
                          expected: int | None = None, also: Write | None = None, spent: int | None = None,
-                         lease: float | None = None) -> Reply:
+                         lease: float | None = None, answered: bool = True) -> tuple[Reply, list[Notice]]:
         """Commit the turn with its announcements in the outbox (`lease`: how long they are left
-        to this process) and, if it finishes the game, its ratings; the reply announcing it,
-        without pictures."""
+        to this process; `answered`: the public one is delivered as the answer to the command
+        being served, if there is one) and, if it finishes the game, its ratings; the reply
+        announcing it, without pictures, and the outbox rows committed for it (the end-of-game
+        replay's aside)."""
         playing = turn.table.status == PLAYING
         turn.plan()
         reply = self._move_reply(turn, headline=headline)
         table = turn.table
         rating = await self._rating(turn, reply) if playing and table.status == FINISHED else None
+        told = reply.announcement
+        assert reply.public is not None and told is not None
+        told.story, told.ending = [named(p, table) for p in told.story], [named(p, table) for p in told.ending]
+        reply.public.text = told.text
         await self._tell_turns(turn, reply)
         notices = []
         now = self.clock.now()
         if reply.public is not None:
-            notices.append(self.notice(table, len(turn.game.log), reply.public.text, mentions=reply.mentions,
-                                       board=True, now=now, lease=lease))
+            notices.append(self.notice(table, turn.game, reply.public.text, mentions=reply.mentions, board=True,
+                                       now=now, lease=lease, origin=ORIGIN.get() if answered else ""))
         self._ask_for_pictures(turn, reply)
-        notices += [self.notice(table, len(turn.game.log), m.text, seat=seat, kind="private", now=now, lease=lease)
+        notices += [self.notice(table, turn.game, m.text, seat=seat, kind="private", now=now, lease=lease)
                     for seat, m in reply.private.items()]
         replay = self._end_replay(turn, now, after=lease)
         if replay is not None:
             notices.append(replay)
         await self.commit(turn, undo_after=undo_after, expected=expected, notices=notices,
                           also=_both(also, rating), spent=spent)
-        reply.notices = [n.id for n in notices if n.id is not None and n is not replay]
-        for notice in notices:
+        told_here = [n for n in notices if n is not replay]
+        reply.notices = [n.id for n in told_here if n.id is not None]
+        for notice in told_here:
             message = reply.public if notice.seat is None else reply.private.get(notice.seat)
-            if message is not None and notice is not replay:
+            if message is not None:
                 message.nonce = nonce_of(notice)
-        return reply
+        return reply, told_here
 
     def _end_replay(self, turn: Turn, now: float, *, after: float | None = None) -> Notice | None:
         """The animated replay the table gets when this command ends its game (unless it said
@@ -1048,7 +1096,7 @@ class Referee:
         if table.status != FINISHED or not turn.changed or not table.meta.get(REPLAY, True):
             return None
         text = _("🎞️ The whole game, move by move.")
-        notice = self.notice(table, len(turn.game.log), text, kind=REPLAY_KIND, now=now + REPLAY_LEASE / 1000)
+        notice = self.notice(table, turn.game, text, kind=REPLAY_KIND, now=now + REPLAY_LEASE / 1000)
         notice.lease_until = now + (after or 0.0) + REPLAY_LEASE
         return notice
 
@@ -1079,19 +1127,21 @@ class Referee:
             message.text = (f"{message.text}\n{_(VISION_QUEST)}").strip()
 
     def _move_reply(self, turn: Turn, *, headline: str = "") -> Reply:
+        """The announcement of the turn (its public text composed once everything is in it:
+        `_committed` adds the ratings line to its ending), private notes, whom to ping."""
         table, game = turn.table, turn.game
-        parts = [headline, narration.what_happened(turn.events, narration.forced_lines(table, game, turn.forced)),
-                 narration.who_is_next(table, game, turn.deadlines),
-                 narration.how_to_move(game) if self.move_help else ""]
+        told = Announcement(
+            story=[headline, narration.what_happened(turn.events, narration.forced_lines(table, game, turn.forced))],
+            ending=[narration.who_is_next(table, game, turn.deadlines),
+                    narration.how_to_move(game) if self.move_help else ""])
         private: dict[int, Message] = {}
         for event in turn.events:
             if event.to is not None and not table.seats[event.to].is_ai:
                 message = private.setdefault(event.to, Message())
                 message.text = f"{message.text}\n{said(event.template, dict(event.args), event.text)}".strip()
         pinged = [u for s in self._pinged_seats(turn) if (u := table.seats[s].user_id)]
-        return Reply(public=Message(named("\n".join(p for p in parts if p), table)), private=private,
-                     events=list(turn.events), table_id=table.id, place=table.place, mentions=pinged,
-                     ply=len(game.log), status=table.status)
+        return Reply(public=Message(), private=private, events=list(turn.events), table_id=table.id,
+                     place=table.place, mentions=pinged, ply=len(game.log), status=table.status, announcement=told)
 
     async def _tell_turns(self, turn: Turn, reply: Reply) -> None:
         """Add to each seat's private part of `reply` the message telling its player that their
@@ -1114,8 +1164,8 @@ class Referee:
         except Exception:
             log.exception("rating table %s failed; it ends unrated", turn.table.id)
             return None
-        if changes and reply.public is not None:
-            reply.public.text += "\n" + changes
+        if changes and reply.announcement is not None:
+            reply.announcement.ending.insert(1, changes)  # after the result, before anything else
         return write
 
     @staticmethod

@@ -42,6 +42,20 @@ class Message:
 
 
 @dataclass
+class Announcement:
+    """A move's public message in its two parts: what happened (`story`), and how the game now
+    stands (`ending`: whose turn, or the result and what it did to ratings; how to move). A run
+    of moves is told as one message: every move's story, then the last one's ending."""
+
+    story: list[str] = field(default_factory=list)
+    ending: list[str] = field(default_factory=list)
+
+    @property
+    def text(self) -> str:
+        return "\n".join(part for part in [*self.story, *self.ending] if part)
+
+
+@dataclass
 class Reply:
     """The answer to one command. `ok` is False for a refusal, whose reason is in `caller`.
 
@@ -73,6 +87,12 @@ class Reply:
     (`Notice.origin`), so the transport can check whether its public message is already out."""
     committed_at: float | None = None
     """For an announcement the outbox sends again: when it was committed (Unix time)."""
+    announcement: Announcement | None = None
+    """For a move's announcement: the parts of `public`'s text (see `Announcement`)."""
+    withdrawn: str = ""
+    """For an announcement of moves that a rollback has undone since (the outbox sends it late):
+    its own text, while `public` is the note saying it was not sent. The note goes out only if
+    the announcement itself (this text) is not out already."""
 
     @property
     def public_events(self) -> list[Event]:

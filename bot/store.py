@@ -102,9 +102,11 @@ class Store(ABC):
     # ---- tables -------------------------------------------------------------------------
 
     @abstractmethod
-    async def create_table(self, table: TableRecord) -> int:
+    async def create_table(self, table: TableRecord, *, claim: TableRecord | None = None) -> int:
         """Save a new table with its seats; returns its id (also set on `table`). Raises
-        PlaceTaken if the place already has an open (lobby or playing) table."""
+        PlaceTaken if the place already has an open (lobby or playing) table. `claim`: another
+        table saved in the same transaction (a finished game noting its rematch), StaleTable and
+        nothing written if someone else saved it since it was read."""
 
     @abstractmethod
     async def save_table(self, table: TableRecord) -> None:
@@ -155,6 +157,13 @@ class Store(ABC):
     @abstractmethod
     async def notices_delivered(self, ids: Sequence[int], now: float) -> None:
         """Mark notices as delivered: they are never sent again."""
+
+    @abstractmethod
+    async def merge_notices(self, ids: Sequence[int], merged: Sequence[Notice], now: float) -> bool:
+        """Replace the notices `ids` by `merged` (one message telling them all; their ids are
+        set), in one transaction, if every one of them is still undelivered and was never claimed
+        by the outbox (so nothing has sent any of them); else change nothing and return False.
+        The replaced rows are kept, marked as merged into the first of `merged`."""
 
     @abstractmethod
     async def pending_notices(self, table_id: int) -> list[Notice]:
@@ -410,6 +419,11 @@ MIGRATIONS: list[str] = [
         table_id INTEGER NOT NULL UNIQUE REFERENCES tables(id) ON DELETE CASCADE
     );
     """,
+    # 7: announcements told together in one message (a run of AI moves) point at the row that
+    # replaced them
+    """
+    ALTER TABLE outbox ADD COLUMN merged_into INTEGER;
+    """,
 ]
 
 OUTBOX_LEASE = 30.0
@@ -507,8 +521,10 @@ class SQLiteStore(Store):
 
     # ---- tables -----------------------------------------------------------------------------
 
-    async def create_table(self, table: TableRecord) -> int:
+    async def create_table(self, table: TableRecord, *, claim: TableRecord | None = None) -> int:
         async with self._transaction() as db:
+            if claim is not None:
+                await self._write_table(db, claim)
             try:
                 cursor = await db.execute(
                     "INSERT INTO tables (place, guild, game, options, status, seed, turn_seconds, paused,"
@@ -522,6 +538,9 @@ class SQLiteStore(Store):
             table.id = cursor.lastrowid
             table.version = 0
             await self._write_seats(db, table)
+        if claim is not None:
+            claim.version += 1
+            self.changed(claim.id)
         return table.id
 
     async def save_table(self, table: TableRecord) -> None:
@@ -610,19 +629,16 @@ class SQLiteStore(Store):
                 "INSERT INTO actions (table_id, ply, seat, action, actor, at) VALUES (?, ?, ?, ?, ?, ?)",
                 [(table_id, a.ply, a.seat, a.action, a.actor, a.at) for a in actions])
             if table is not None:
-                await self._write_table(db, table)
+                try:
+                    await self._write_table(db, table)
+                except sqlite3.IntegrityError:  # reopened where another table opened meanwhile
+                    raise PlaceTaken(table.place) from None
             if timers is not None:
                 await db.execute("DELETE FROM timers WHERE table_id = ?", (table_id,))
                 await db.executemany(
                     "INSERT INTO timers (table_id, seat, kind, due, ply) VALUES (?, ?, ?, ?, ?)",
                     [(table_id, t.seat, t.kind, t.due, t.ply) for t in timers])
-            for notice in notices:
-                cursor = await db.execute(
-                    "INSERT INTO outbox (table_id, place, ply, seat, data, created_at, lease_until)"
-                    " VALUES (?, ?, ?, ?, ?, ?, ?)",
-                    (notice.table_id, notice.place, notice.ply, notice.seat, json.dumps(notice.data()),
-                     notice.created_at, notice.lease_until or notice.created_at + OUTBOX_LEASE))
-                notice.id = cursor.lastrowid
+            await _insert_notices(db, notices)
             if also is not None:
                 await also(_SQLiteSql(db))
         if table is not None:
@@ -647,6 +663,19 @@ class SQLiteStore(Store):
         async with self._transaction() as db:
             await db.executemany("UPDATE outbox SET delivered_at = ? WHERE id = ? AND delivered_at IS NULL",
                                  [(now, i) for i in ids])
+
+    async def merge_notices(self, ids: Sequence[int], merged: Sequence[Notice], now: float) -> bool:
+        marks = ", ".join("?" * len(ids))
+        async with self._transaction() as db:
+            rows = await db.execute_fetchall(
+                f"SELECT COUNT(*) FROM outbox WHERE id IN ({marks}) AND delivered_at IS NULL AND attempts = 0",
+                tuple(ids))
+            if next(iter(rows))[0] != len(set(ids)):
+                return False
+            await _insert_notices(db, merged)
+            await db.execute(f"UPDATE outbox SET delivered_at = ?, merged_into = ? WHERE id IN ({marks})",
+                             (now, merged[0].id, *ids))
+        return True
 
     async def pending_notices(self, table_id: int) -> list[Notice]:
         rows = await self.reader.execute_fetchall(
@@ -797,11 +826,23 @@ async def _write_settings(db: aiosqlite.Connection, settings: Settings) -> None:
                      " SET data = excluded.data", (settings.guild, json.dumps(asdict(settings))))
 
 
+async def _insert_notices(db: aiosqlite.Connection, notices: Sequence[Notice]) -> None:
+    """Add `notices` to the outbox (their ids are set)."""
+    for notice in notices:
+        cursor = await db.execute(
+            "INSERT INTO outbox (table_id, place, ply, seat, data, created_at, lease_until)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (notice.table_id, notice.place, notice.ply, notice.seat, json.dumps(notice.data()),
+             notice.created_at, notice.lease_until or notice.created_at + OUTBOX_LEASE))
+        notice.id = cursor.lastrowid
+
+
 def _notice(row: aiosqlite.Row) -> Notice:
     data = json.loads(row["data"])
     return Notice(table_id=row["table_id"], place=row["place"], ply=row["ply"], seat=row["seat"],
                   text=data["text"], mentions=data.get("mentions", []), board=data.get("board", False),
                   hand=data.get("hand", False), kind=data.get("kind", "move"), origin=data.get("origin", ""),
+                  log=data.get("log", ""),
                   id=row["id"],
                   created_at=row["created_at"], attempts=row["attempts"])
 

@@ -322,8 +322,11 @@ class PostgresStore(Store):
 
     # ---- tables -----------------------------------------------------------------------------
 
-    async def create_table(self, table: TableRecord) -> int:
+    async def create_table(self, table: TableRecord, *, claim: TableRecord | None = None) -> int:
         async with self._transaction() as db:
+            if claim is not None:
+                await _write_table(db, claim)
+                await db.execute("SELECT pg_notify('tileref_' || current_schema(), $1)", str(claim.id))
             try:
                 table.id = await db.fetchval(
                     "INSERT INTO tables (place, guild, game, options, status, seed, turn_seconds, paused,"
@@ -334,6 +337,8 @@ class PostgresStore(Store):
                 raise PlaceTaken(table.place) from None
             table.version = 0
             await _write_seats(db, table)
+        if claim is not None:
+            claim.version += 1
         return table.id
 
     async def save_table(self, table: TableRecord) -> None:
@@ -411,7 +416,9 @@ class PostgresStore(Store):
                                  n.lease_until or n.created_at + OUTBOX_LEASE] for n in notices]))
                 if also is not None:
                     await also(_PostgresSql(db))
-        except asyncpg.UniqueViolationError:
+        except asyncpg.UniqueViolationError as error:
+            if error.constraint_name == "tables_open_place":  # reopened where another table opened meanwhile
+                raise PlaceTaken(written.place) from None
             raise StaleLog(table_id, expected, expected + 1) from None
         except asyncpg.RaiseError as error:
             if error.message == "stale table":
@@ -443,6 +450,23 @@ class PostgresStore(Store):
         async with self.pool.acquire() as db:  # one statement: its own transaction
             await db.execute("UPDATE outbox SET delivered_at = $1 WHERE id = ANY($2::bigint[])"
                              " AND delivered_at IS NULL", now, list(ids))
+
+    async def merge_notices(self, ids: Sequence[int], merged: Sequence[Notice], now: float) -> bool:
+        async with self._transaction() as db:
+            ready = await db.fetchval(
+                "SELECT COUNT(*) FROM (SELECT id FROM outbox WHERE id = ANY($1::bigint[]) AND delivered_at IS NULL"
+                " AND attempts = 0 FOR UPDATE) AS still_ours", list(ids))
+            if ready != len(set(ids)):
+                return False
+            for notice in merged:
+                notice.id = await db.fetchval(
+                    "INSERT INTO outbox (table_id, place, ply, seat, data, created_at, lease_until)"
+                    " VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id",
+                    notice.table_id, notice.place, notice.ply, notice.seat, json.dumps(notice.data()),
+                    notice.created_at, notice.lease_until or notice.created_at + OUTBOX_LEASE)
+            await db.execute("UPDATE outbox SET delivered_at = $1, merged_into = $2 WHERE id = ANY($3::bigint[])",
+                             now, merged[0].id, list(ids))
+        return True
 
     async def pending_notices(self, table_id: int) -> list[Notice]:
         async with self.pool.acquire() as db:
@@ -626,6 +650,7 @@ def _notice(row: asyncpg.Record) -> Notice:
     return Notice(table_id=row["table_id"], place=row["place"], ply=row["ply"], seat=row["seat"],
                   text=data["text"], mentions=data.get("mentions", []), board=data.get("board", False),
                   hand=data.get("hand", False), kind=data.get("kind", "move"), origin=data.get("origin", ""),
+                  log=data.get("log", ""),
                   id=row["id"],
                   created_at=row["created_at"], attempts=row["attempts"])
 

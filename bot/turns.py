@@ -14,6 +14,7 @@ stands, so nobody can stall by acting without ending their turn.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Sequence
+from contextvars import ContextVar
 
 from bot.records import AI_TURN, DEADLINE, FINISHED, PLAYING, ActionRecord, Notice, SeatRecord, TableRecord, Timer
 from bot.standings import Write
@@ -36,6 +37,11 @@ class Unconfirmed(Exception):
         self.stored = stored
 
 
+COMMITTED: ContextVar[bool] = ContextVar("tileref_committed", default=False)
+"""Whether the command being served has committed a change (`Referee.guarded` reads it: a
+failure after a commit must never be reported as "nothing was changed")."""
+
+
 async def confirmed(write: Awaitable[None]) -> None:
     """Run a write of the store; StaleLog, StaleTable and PlaceTaken (nothing written) pass, and
     any other failure becomes `Unconfirmed(None)`: the write may have been made."""
@@ -45,6 +51,7 @@ async def confirmed(write: Awaitable[None]) -> None:
         raise
     except Exception as error:
         raise Unconfirmed(None) from error
+    COMMITTED.set(True)
 
 
 class Turn:
@@ -210,6 +217,7 @@ class Turn:
             if stored is False:
                 raise
             raise Unconfirmed(stored) from error
+        COMMITTED.set(True)
         return timers
 
     async def stored(self) -> bool | None:

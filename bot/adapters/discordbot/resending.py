@@ -12,12 +12,13 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
+from dataclasses import replace
 
 import discord
 
 from bot.adapters.discordbot.answer import INTERACTION
 from bot.adapters.discordbot.delivery import public_message
-from bot.replies import Reply
+from bot.replies import Message, Reply
 
 log = logging.getLogger(__name__)
 
@@ -34,8 +35,9 @@ async def posted_already(client: discord.Client, channel: discord.abc.Messageabl
     """Whether the public message of `reply` (an announcement the outbox sends again) is already
     in `channel`: as the public answer to the interaction that first delivered it, or, when it is
     too old for its nonce to be trusted, as the bot's own message with the same text posted
-    after it was committed. False when unknown (the history cannot be read): sending it twice
-    beats never."""
+    after it was committed. For an announcement a rollback withdrew (`Reply.withdrawn`), whether
+    the announcement itself is out (then the note standing in for it is not needed). False when
+    unknown (the history cannot be read): sending it twice beats never."""
     if reply.public is None:
         return False
     try:
@@ -44,7 +46,8 @@ async def posted_already(client: discord.Client, channel: discord.abc.Messageabl
         age = dt.datetime.now(dt.UTC).timestamp() - (reply.committed_at or 0.0)
         if reply.committed_at is None or age < NONCE_TRUSTED_SECONDS or client.user is None:
             return False
-        outgoing = public_message(reply)
+        announced = replace(reply, public=Message(reply.withdrawn)) if reply.withdrawn else reply
+        outgoing = public_message(announced)
         return outgoing is not None and await _said(channel, client.user.id, outgoing.text, reply.committed_at)
     except (discord.HTTPException, ValueError):
         log.info("could not look for an earlier copy in %s", getattr(channel, "id", "?"), exc_info=True)

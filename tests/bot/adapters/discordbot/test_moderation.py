@@ -84,7 +84,7 @@ async def test_kick_pause_resume_rollback_abort(tileref: Harness) -> None:
     move = game.legal_actions(0)[0]
     await (await s.slash(s.alice, thread, "move", text=move)).reply()
     preview, rolled = await confirmed(s, s.mod, thread, "mod rollback", to=0)
-    assert f"undoes 1 move (alice `{move}`)" in preview.content
+    assert f"undoes 1 move (alice: `{move}`)" in preview.content
     assert "rolled the game back to move 0" in rolled.content and rolled.png_images()
     assert [a[1].split()[0] for a in (await tileref.game(thread)).log] == ["chance"]
     preview, kicked = await confirmed(s, s.mod, thread, "mod kick", player=s.bob)
