@@ -33,7 +33,7 @@ from bot.refusals import MovedOn, Refused, duration
 from bot.refusals import language as read_language
 from bot.replies import Message, Reply, name_token
 from bot.standings import Write
-from bot.store import StaleLog, Store
+from bot.store import PlaceTaken, StaleLog, Store
 from bot.timers import Clock, parse_reminders
 from bot.turns import Turn, confirmed
 from bot.typing_rules import echo
@@ -282,10 +282,14 @@ class Moderation:
             turn.reshuffle(self.referee.seeds(), f"mod:{user.id}")
             self.games.forget(table.id)
             self.games.snapshot_rolled_back(table.id, to)
-            return await self.referee.finish(turn, undo_after=to, expected=len(actions),
-                                             also=self.referee.ratings.taking_back(table.id) if reopened else None,
-                                             headline=_("⏪ {moderator} rolled the game back to move {move}.").format(
-                                                 moderator=name_token(user.name), move=to))
+            headline = _("⏪ {moderator} rolled the game back to move {move}.").format(
+                moderator=name_token(user.name), move=to)
+            try:
+                return await self.referee.finish(turn, undo_after=to, expected=len(actions), headline=headline,
+                                                 also=self.referee.ratings.taking_back(table.id) if reopened else None)
+            except PlaceTaken:  # a new table opened here after this game ended, while the rollback was on its way
+                raise Refused(_("this game cannot be reopened: a new table was opened here since it ended, and a "
+                                "place holds one open table at a time")) from None
 
     async def settings(self, guild: str) -> Settings:
         return await self.store.settings(guild)

@@ -285,7 +285,6 @@ class Referee:
         name, parsed, turn_seconds = await self._vetted(game, options, turn_time, guild)
         meta: dict[str, Any] = {AI_SECONDS: float(parsed.pop(AI_SECONDS))} if AI_SECONDS in parsed else {}
         meta[REPLAY] = parsed.pop(REPLAY, "on") == "on"
-        meta[WATCH] = new_token()
         if AI_LEVEL in parsed:
             meta[AI_LEVEL] = parsed.pop(AI_LEVEL)
         if parsed.pop(RATED, "on") == "off":
@@ -297,14 +296,20 @@ class Referee:
                             created_at=self.clock.now(), guild=guild, turn_seconds=turn_seconds, meta=meta,
                             seats=[SeatRecord(0, clean_name(user.name), user.id)] if seat_creator else [])
         try:
-            await self.store.create_table(table)
+            await self._open(table)
         except PlaceTaken:
             existing = await self.store.table_at(place)
             raise Refused(_("there is already a {game} table here").format(
                 game=GAMES[existing.game].title if existing else "")) from None
-        await self.store.watch_token(table.id, meta[WATCH])
         return self.lobby_reply(table, _("🎲 {player} opened a {game} table.").format(
             player=name_token(user.name), game=GAMES[name].title))
+
+    async def _open(self, table: TableRecord, *, claim: TableRecord | None = None) -> None:
+        """Create `table` (and save `claim` with it, see `Store.create_table`) with the token of
+        its spectator pages."""
+        table.meta[WATCH] = new_token()
+        await self.store.create_table(table, claim=claim)
+        await self.store.watch_token(table.id, table.meta[WATCH])
 
     async def join(self, place: str, user: User) -> Reply:
         """Take a seat: in the lobby, or in a running game that lets new players join."""
@@ -356,7 +361,7 @@ class Referee:
                 if table.status == ABORTED:
                     return Reply(public=Message(headline + " " + _("Nobody is left, so the table is closed.")),
                                  table_id=table.id, place=place, status=table.status)
-                if what == "join" and rematch.everyone_joined(table):
+                if what in ("join", "leave") and rematch.everyone_joined(table):
                     try:
                         begun = await self._begin(place, user, everyone_in=True)
                     except Refused:  # the seats do not suit the game: the lobby stays open
@@ -379,9 +384,13 @@ class Referee:
                 raise Refused(_("you are already seated at this table"))
             if len(table.seats) >= cls.max_players:
                 raise Refused(_("the table is full ({count} players)").format(count=cls.max_players))
+            rematch.check_seat_free(table, user, cls.max_players, self.clock.now())
             table.seats.append(SeatRecord(len(table.seats), clean_name(user.name), user.id))
+            rematch.in_old_order(table)
             return _("👋 {player} joined.").format(player=who)
         if what == "leave":
+            if seat is None and rematch.decline(table, user):
+                return _("👋 {player} declined the rematch; their seat is free.").format(player=who)
             if seat is None:
                 raise Refused(_("you are not seated at this table"))
             table.unseat(seat)
@@ -392,9 +401,11 @@ class Referee:
         agent = self._level(kind if kind is not None else str(table.meta.get(AI_LEVEL, "normal")))
         if len(table.seats) >= cls.max_players:
             raise Refused(_("the table is full ({count} players)").format(count=cls.max_players))
+        rematch.check_seat_free(table, user, cls.max_players, self.clock.now())
         taken = {s.name for s in table.seats}
         bot_name = next((f"{n} (bot)" for n in BOT_NAMES if f"{n} (bot)" not in taken), f"Bot {len(table.seats) + 1}")
         table.seats.append(SeatRecord(len(table.seats), bot_name, None, agent))
+        rematch.in_old_order(table)
         return _("🤖 {player} ({agent} AI) sits down.").format(player=name_token(bot_name), agent=agent)
 
     async def rematch_problem(self, place: str, user: User) -> str | None:
@@ -411,16 +422,24 @@ class Referee:
         return await self.guarded(self._rematch(place, new_place, user))
 
     async def _rematch(self, place: str, new_place: str, user: User) -> Reply:
+        """One rematch per finished game, whichever process asks first: the new table is created
+        in the same transaction that notes it on the old one, which fails if another rematch
+        was noted since (then this one is refused, naming it)."""
         async with self.lock(place):
-            old = await self.table(place)
-            rematch.check(old, user)
-            table = rematch.new_table(old, new_place, user, self.clock.now())
-            try:
-                await self.store.create_table(table)
-            except PlaceTaken:
-                raise Refused(_("there is already a table there")) from None
-            old.meta[rematch.REMATCH] = new_place
-            await self.store.save_table(old)
+            for _attempt in range(RETRIES):
+                old = await self.table(place)
+                rematch.check(old, user)
+                table = rematch.new_table(old, new_place, user, self.clock.now())
+                old.meta[rematch.REMATCH] = new_place
+                try:
+                    await self._open(table, claim=old)
+                except StaleTable:
+                    continue
+                except PlaceTaken:
+                    raise Refused(_("there is already a table there")) from None
+                break
+            else:
+                raise StaleTable(0, 0)
         reply = self.lobby_reply(table, rematch.invitation(old, table, user, GAMES[table.game].title))
         reply.mentions = list(table.meta[rematch.INVITED])
         return reply

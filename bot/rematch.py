@@ -1,8 +1,10 @@
 """A rematch: a new table with the same game, options, turn time and seats as a finished one.
 
-Whoever asks sits down at once, the AI seats too; everyone else who was seated is invited. The
-game starts by itself when every invited player has joined, or when the asker (the lobby's host)
-starts it with whoever joined; either way the seats keep the old table's order."""
+Whoever asks sits down at once, the AI seats too; everyone else who was seated is invited, and
+the seats they need are held for them: nobody else may take them until they decline (Leave),
+their invitation runs out (after the table's turn time, at most a day), or the asker (the
+lobby's host) starts without them. The game starts by itself when every invited player has
+joined; either way the seats keep the old table's order, and the lobby shows them in it."""
 
 from __future__ import annotations
 
@@ -11,7 +13,7 @@ from typing import Any
 from bot.i18n import _
 from bot.records import FINISHED, LOBBY, SeatRecord, TableRecord, User
 from bot.refusals import Refused
-from bot.replies import link_token, mention, name_token
+from bot.replies import deadline_token, link_token, mention, name_token
 
 INVITED = "invited"
 """The table meta key listing the user ids invited to a rematch."""
@@ -20,6 +22,10 @@ SEAT_ORDER = "seat_order"
 by name): the rematch seats them in that order when it starts."""
 REMATCH = "rematch"
 """The table meta key of a finished table holding the place of its rematch."""
+INVITED_UNTIL = "invited_until"
+"""The table meta key holding when a rematch's invitations run out (a Unix time)."""
+INVITATION_SECONDS = 24 * 3600
+"""How long the seats of a rematch are held for the invited at most (less if the turn time is)."""
 CARRIED = ("lang", "ai_seconds", "rated")
 """Meta keys a rematch keeps: the table's language, its AI players' thinking time, `rated=off`."""
 
@@ -41,6 +47,7 @@ def new_table(old: TableRecord, place: str, user: User, now: float) -> TableReco
         seat.seat = index
     meta: dict[str, Any] = {key: old.meta[key] for key in CARRIED if key in old.meta}
     meta[INVITED] = [s.user_id for s in old.seats if s.user_id and s.user_id != user.id]
+    meta[INVITED_UNTIL] = now + min(INVITATION_SECONDS, old.turn_seconds or INVITATION_SECONDS)
     meta[SEAT_ORDER] = [_who(s) for s in old.seats]
     return TableRecord(id=0, place=place, game=old.game, options=dict(old.options), status=LOBBY, created_by=user.id,
                        created_at=now, guild=old.guild, turn_seconds=old.turn_seconds, meta=meta, seats=seats)
@@ -48,6 +55,35 @@ def new_table(old: TableRecord, place: str, user: User, now: float) -> TableReco
 
 def _who(seat: SeatRecord) -> str:
     return seat.user_id or f"ai:{seat.name}"
+
+
+def held_for(table: TableRecord, now: float) -> list[str]:
+    """The invited players whose seats are still held for them: invited, not seated, not
+    declined, while the invitations have not run out."""
+    if now >= float(table.meta.get(INVITED_UNTIL, 0.0)):
+        return []
+    return [user for user in table.meta.get(INVITED, []) if table.seat_of(user) is None]
+
+
+def check_seat_free(table: TableRecord, user: User, most: int, now: float) -> None:
+    """Refused (saying whose they are and until when) if the seat `user` would take at a lobby
+    of at most `most` players is held for someone invited to the rematch."""
+    held = held_for(table, now)
+    if user.id in held or len(table.seats) + len(held) < most:
+        return
+    raise Refused(_("the seats left are held for the players invited to this rematch until {when}: they can take "
+                    "them or decline, or the host can start without them").format(
+        when=deadline_token(float(table.meta[INVITED_UNTIL]))))
+
+
+def decline(table: TableRecord, user: User) -> bool:
+    """`user` declines their invitation to this rematch (their held seat is freed); False if they
+    were not invited or are seated."""
+    invited = table.meta.get(INVITED, [])
+    if user.id not in invited or table.seat_of(user.id) is not None:
+        return False
+    table.meta[INVITED] = [u for u in invited if u != user.id]
+    return True
 
 
 def everyone_joined(table: TableRecord) -> bool:

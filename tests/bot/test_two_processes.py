@@ -296,3 +296,83 @@ async def test_a_move_announced_by_nobody_is_sent_once_by_the_other_process_afte
     assert [d for d in delivered if d[0] == ply] == [(ply, announced)]  # the other process sent it, once
     async with running_referee(database, clock) as referee:
         assert await referee.store.pending_notices(1) == []
+
+
+RACED_TABLES = 8
+
+
+async def _finish_games(referee: Referee, game: str = "tromino_go") -> list[str]:
+    """RACED_TABLES finished games (bob resigned), at places test:race-0, test:race-1, …"""
+    places = [f"test:race-{n}" for n in range(RACED_TABLES)]
+    for place in places:
+        assert (await referee.create(place, ALICE, game)).ok
+        assert (await referee.join(place, BOB)).ok
+        assert (await referee.start(place, ALICE)).ok
+        assert (await referee.resign(place, BOB)).ok
+    return places
+
+
+async def _many_commands(path: str, command: str, places: list[str], tag: str) -> list[tuple[bool, str]]:
+    store = store_for(path)
+    await store.open()
+    referee = Referee(store, render=False, confirms_delivery=False)
+    try:
+        if command == "rematch":
+            work = [referee.rematch(place, f"{place}-again-{tag}", ALICE) for place in places]
+        elif command == "create":
+            work = [referee.create(place, CAROL, "tronimoes") for place in places]
+        else:
+            work = [referee.rollback(place, MOD, 0, reopen=True) for place in places]
+        replies = await asyncio.gather(*work)
+        return [(r.ok, (r.caller or r.public).text if (r.caller or r.public) else "") for r in replies]
+    finally:
+        await store.close()
+
+
+def _many_worker(path: str, command: str, places: list[str], tag: str, barrier: Any, results: Any) -> None:
+    barrier.wait()
+    results.put((tag, asyncio.run(_many_commands(path, command, places, tag))))
+
+
+def race_many(path: Path | str, places: list[str], *commands: str) -> dict[str, list[tuple[bool, str]]]:
+    """Each command on every place, one process per command, all released at once."""
+    barrier = SPAWN.Barrier(len(commands))
+    results = SPAWN.Queue()
+    processes = [SPAWN.Process(target=_many_worker, args=(str(path), c, places, str(n), barrier, results))
+                 for n, c in enumerate(commands)]
+    for process in processes:
+        process.start()
+    outcomes = dict(results.get(timeout=120) for _ in processes)
+    for process in processes:
+        process.join(timeout=60)
+        assert process.exitcode == 0
+    return outcomes
+
+
+async def test_two_rematch_presses_at_once_open_one_rematch(database, clock):
+    async with running_referee(database, clock) as referee:
+        places = await _finish_games(referee)
+    outcomes = race_many(database, places, "rematch", "rematch")
+    async with running_referee(database, clock) as referee:
+        for n, place in enumerate(places):
+            results = [outcomes[tag][n] for tag in ("0", "1")]
+            assert sorted(ok for ok, _ in results) == [False, True], results
+            assert "a rematch is already open" in next(said for ok, said in results if not ok)
+            rematches = [t for t in await referee.store.find_tables(place_prefix=f"{place}-again")]
+            old = await referee.status(place)
+            assert len(rematches) == 1 and old.meta["rematch"] == rematches[0].place
+
+
+async def test_a_reopening_rollback_racing_a_new_table_at_its_place_is_refused_cleanly(database, clock):
+    async with running_referee(database, clock) as referee:
+        places = await _finish_games(referee)
+    outcomes = race_many(database, places, "create", "rollback")
+    async with running_referee(database, clock) as referee:
+        for n, place in enumerate(places):
+            (created, said_created), (rolled, said_rolled) = outcomes["0"][n], outcomes["1"][n]
+            assert created != rolled, (said_created, said_rolled)  # one place, one open table
+            refusal = said_rolled if created else said_created
+            assert "went wrong" not in refusal, refusal
+            assert ("cannot be reopened" in refusal or "only a started game" in refusal if created
+                    else "there is already a Tromino Go table here" in refusal), refusal
+            assert len(await referee.store.find_tables(place_prefix=place)) == 1

@@ -66,7 +66,7 @@ async def _lobby_change(answer: Answer, referee: Referee, place: str, user: User
     if await _refused(answer, referee, reply, place):
         return
     if action == "join" and reply.status == PLAYING:  # the last player invited to a rematch: it starts
-        await _started(answer, referee, reply, place, user)
+        await _started(answer, referee, reply, place, user, by_joining=True)
     else:
         await _show_lobby(answer, reply)
     if action == "join":
@@ -80,12 +80,15 @@ async def _start(answer: Answer, referee: Referee, place: str, user: User) -> No
     await _started(answer, referee, reply, place, user)
 
 
-async def _started(answer: Answer, referee: Referee, reply: Reply, place: str, user: User) -> None:
-    """Close the lobby message (its buttons go) and post the opening board."""
+async def _started(answer: Answer, referee: Referee, reply: Reply, place: str, user: User, *,
+                   by_joining: bool = False) -> None:
+    """Close the lobby message (its buttons go), saying how the game started, and post the
+    opening board. `by_joining`: `user` took the last seat of a rematch, which starts it."""
     table = await referee.status(place)
     if table is not None:
-        await answer.edit_clicked(content=render(lobby_text(table) + "\n" + _("▶️ Started by {player}.").format(
-            player=name_token(user.name))), view=None,
+        how = (_("▶️ Everyone invited has joined, so the game started.") if by_joining else
+               _("▶️ Started by {player}.").format(player=name_token(user.name)))
+        await answer.edit_clicked(content=render(lobby_text(table) + "\n" + how), view=None,
                                   allowed_mentions=discord.AllowedMentions.none())
     await answer_reply(answer, referee, reply, user, place)
 

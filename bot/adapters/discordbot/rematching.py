@@ -3,7 +3,9 @@ lobby that invites everyone who played (mentioning them) and a link to it in the
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
+import weakref
 
 import discord
 
@@ -18,9 +20,22 @@ from bot.referee import Referee
 from bot.replies import link_token, name_token
 from engine import GAMES
 
+_OPENING: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
+"""One rematch being opened per finished game at a time in this process (a game's thread and its
+buttons are served by the process of its server's shard): a second press waits, then finds the
+rematch open, before any thread is made for it."""
+
 
 async def rematch(answer: Answer, referee: Referee, place: str, user: User) -> None:
     """Open the rematch of the finished game at `place` for `user`, or tell them why not."""
+    lock = _OPENING.get(place)
+    if lock is None:
+        lock = _OPENING[place] = asyncio.Lock()
+    async with lock:
+        await _rematch(answer, referee, place, user)
+
+
+async def _rematch(answer: Answer, referee: Referee, place: str, user: User) -> None:
     problem = await answer.run(referee.rematch_problem(place, user))
     if problem:
         await answer.tell(capitalised(render(problem)))
@@ -38,8 +53,11 @@ async def rematch(answer: Answer, referee: Referee, place: str, user: User) -> N
     name = _("{game} · rematch · {player}").format(game=title, player=user.name)[:100]
     created = await parent.create_thread(name=name, type=discord.ChannelType.public_thread, auto_archive_duration=10080)
     reply = await referee.rematch(place, place_of(created.id), user)
-    if not reply.ok:
-        await created.send(_("This rematch could not be opened."))
+    if not reply.ok:  # another process opened one first: this thread is not needed
+        try:
+            await created.delete()
+        except discord.HTTPException:
+            await created.send(_("This rematch could not be opened."))
         await answer.tell(capitalised(render(reply.caller.text if reply.caller else "")))
         return
     assert reply.table_id is not None and reply.public is not None
