@@ -367,3 +367,24 @@ async def test_the_terminal_prints_the_move_then_who_thinks_then_the_ai_moves_th
     assert thinking and theirs, out  # ada's first move (seed 7: a lay) ends her turn
     assert mine < thinking[0] < theirs[0] < prompts[1], out
     assert any(line.startswith("Your hand") for line in out[theirs[0]:prompts[1]])
+
+
+@pytest.mark.parametrize(("game", "language", "ratings"), [("tronimoes", "en", "📈 Ratings:"),
+                                                            ("tronix", "es", "📈 Puntuaciones:"),
+                                                            ("tetromic", "en", "📈 Ratings:")])
+async def test_a_game_an_ai_move_ends_says_what_it_did_to_ratings(tmp_path, clock, game, language, ratings):
+    """alice resigns and the AI seats play on to the end: the message of their last run of
+    moves carries the result and the ratings line, as a person's last move would."""
+    notices = Notices()
+    async with running_referee(tmp_path / "t.sqlite3", clock, notices=notices) as referee:
+        assert (await referee.create(PLACE, ALICE, game, options=f"lang={language}")).ok
+        for _ in range(3):
+            assert (await referee.add_ai(PLACE, ALICE, "greedy")).ok
+        assert (await referee.start(PLACE, ALICE)).ok
+        await referee.ai.idle()
+        assert (await referee.resign(PLACE, ALICE)).ok
+        await referee.ai.idle(timeout=120)
+        table = await referee.status(PLACE)
+        assert table.status == "finished"
+        told = notices.texts()
+        assert [ratings in t for t in told].count(True) == 1 and ratings in told[-1], told[-1:]
