@@ -128,6 +128,19 @@ async def test_a_permission_discord_refuses_before_the_bot_hears_of_it_still_los
     assert not bot_posts(tileref, thread, mark)[0].png_images() and refused(s) == []
 
 
+async def test_a_reaction_discord_refuses_before_the_bot_hears_of_it_is_said_in_words(tileref: Harness) -> None:
+    s = tileref.s
+    thread, _ = await tileref.open_table(s.alice, s.bob)
+    s.withhold_from_bot("add_reactions", tell_bot=False)
+    user, _ = await mover(tileref, thread)
+    other = s.bob if user is s.alice else s.alice
+    mark = s.mark()
+    said = await s.say(other, thread, "draw")  # not their turn: ⏳ is refused, so it is said
+    early = await s.wait_for_message(thread, lambda m: "not your turn" in m.content, since=mark)
+    assert early.payload["message_reference"]["message_id"] == str(said.message.id)  # still a reply
+    assert len(refused(s)) == 1 and not s.stored[said.message.id].reactions
+
+
 async def test_without_send_messages_in_threads_no_table_is_opened_and_the_caller_is_told_why(
         tileref: Harness) -> None:
     s = tileref.s
