@@ -16,7 +16,7 @@ import asyncio
 import discord
 import pytest
 
-from tests.bot.adapters.discordbot.harness import Harness
+from tests.bot.adapters.discordbot.harness import Harness, confirmed
 from tests.standin import Channel, DiscordStandIn, RecordedMessage, User
 
 
@@ -160,3 +160,13 @@ async def test_without_create_public_threads_no_table_is_opened_and_the_caller_i
     assert told.ephemeral and "Create Public Threads" in told.content
     assert s.threads == [] and s.errors == []
 
+
+async def test_a_rematch_is_not_opened_where_the_bot_could_not_post_its_lobby(tileref: Harness) -> None:
+    s = tileref.s
+    thread, _ = await tileref.open_table(s.alice, s.bob, game="tromino_go")
+    _preview, final = await confirmed(s, s.bob, thread, "resign")
+    s.withhold_from_bot("send_messages_in_threads")
+    await s.settle()
+    told = await (await s.click(s.alice, final, label="Rematch")).reply()
+    assert told.ephemeral and "Send Messages in Threads" in told.content
+    assert [t.id for t in s.threads] == [thread.id] and s.errors == []
