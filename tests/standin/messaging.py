@@ -218,24 +218,20 @@ class Messaging(StandInState):
         msg.mention_role_ids = [int(i) for i in MENTION_ROLE.findall(msg.content)]
         msg.mention_everyone = "@everyone" in msg.content and (parse is None or "everyone" in parse)
 
-    def _check_can_post(self, channel: Channel, author: User, *, files: bool, reply: bool = False) -> None:
-        """Discord's checks on a new message: View Channel and Send Messages (in Threads), Attach
-        Files for files, Read Message History for a reply; 403 Missing Permissions otherwise."""
-        guild = self.guild_of(channel)
-        if guild is None:
-            return
-        perms = guild.permissions_of(author.id)
-        need = discord.Permissions(view_channel=True)
+    def _check_can_post(self, channel: Channel, author: User, payload: JSON, *, files: bool) -> int:
+        """Discord's checks on a new message in a guild channel: View Channel (else 50001 Missing
+        Access) and Send Messages (Send Messages in Threads in a thread), Attach Files for files,
+        Embed Links for embeds, Read Message History for a reply; 403 / 50013 Missing Permissions
+        otherwise. Returns the author's permissions there (DMs: the DM set)."""
+        need = discord.Permissions()
         if channel.is_thread:
             need.send_messages_in_threads = True
         else:
             need.send_messages = True
-        if files:
-            need.attach_files = True
-        if reply:
-            need.read_message_history = True
-        if perms & need.value != need.value:
-            raise DiscordError(403, 50013, "Missing Permissions")
+        need.attach_files = files
+        need.embed_links = bool(payload.get("embeds"))
+        need.read_message_history = bool(payload.get("message_reference"))
+        perms = self.require(author, channel, need)
         if (
             channel.is_thread
             and channel.locked
@@ -244,6 +240,7 @@ class Messaging(StandInState):
             raise DiscordError(403, 50083, "Thread is locked")
         if channel.type in (CATEGORY, FORUM):
             raise DiscordError(400, 50008, "Cannot send messages in a non-text channel")
+        return perms
 
     async def create_message(
         self,
@@ -259,8 +256,9 @@ class Messaging(StandInState):
     ) -> StoredMessage:
         """Create a message (validating it as Discord would), record it, and dispatch MESSAGE_CREATE."""
         uploads = uploads or []
+        permissions = self.permissions_in(author, channel)
         if check_permissions and interaction is None:
-            self._check_can_post(channel, author, files=bool(uploads), reply=bool(payload.get("message_reference")))
+            permissions = self._check_can_post(channel, author, payload, files=bool(uploads))
         nonce = payload.get("nonce")
         if nonce is not None and len(str(nonce)) > 25:
             raise invalid_form("nonce", "BASE_TYPE_MAX_LENGTH", "Must be 25 or fewer in length.")
@@ -303,6 +301,8 @@ class Messaging(StandInState):
                     **({"guild_id": str(target.guild_id)} if target.guild_id else {}),
                 }
         self._apply_payload(msg, payload, uploads, editing=False)
+        if not permissions & discord.Permissions(mention_everyone=True).value:
+            msg.mention_everyone = False  # said, but nobody is pinged
         if interaction is None:
             msg.flags &= ~EPHEMERAL
         msg.flags |= flags
@@ -530,15 +530,16 @@ class Messaging(StandInState):
         guild = self.guild_of(parent)
         if guild is None or parent.is_thread or parent.type == CATEGORY:
             raise DiscordError(400, 50024, "Cannot execute action on this channel type")
-        perms = guild.permissions_of(self.bot_user.id)
         private = int(payload.get("type") or PUBLIC_THREAD) == 12 and starter is None and parent.type != FORUM
-        need = (
-            discord.Permissions(create_private_threads=True)
-            if private
-            else discord.Permissions(create_public_threads=True)
-        )
-        if perms & need.value != need.value:
-            raise DiscordError(403, 50013, "Missing Permissions")
+        if parent.type == FORUM:  # a forum post: a thread and its first message
+            forum_message = payload.get("message") or {}
+            need = discord.Permissions(send_messages=True, attach_files=bool(uploads),
+                                       embed_links=bool(forum_message.get("embeds")))
+        elif private:
+            need = discord.Permissions(create_private_threads=True)
+        else:
+            need = discord.Permissions(create_public_threads=True)
+        self.require(self.bot_user, parent, need)
         name = str(payload.get("name") or "")
         if not 1 <= len(name) <= 100:
             raise invalid_form("name", "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 100 in length.")
@@ -557,7 +558,9 @@ class Messaging(StandInState):
         first: StoredMessage | None = None
         if parent.type == FORUM:
             thread.applied_tags = [int(t) for t in payload.get("applied_tags") or []]
-            first = await self.create_message(thread, self.bot_user, payload.get("message") or {}, uploads)
+            first = await self.create_message(
+                thread, self.bot_user, payload.get("message") or {}, uploads, check_permissions=False
+            )
         self.notify()
         return thread, first
 

@@ -17,6 +17,8 @@ from typing import Any, Literal
 
 import discord
 
+from .permissions import ALL, base_permissions, channel_permissions
+
 JSON = dict[str, Any]
 
 DISCORD_EPOCH_MS = 1420070400000
@@ -36,7 +38,8 @@ CHANNEL_TYPE_NAMES: dict[str, int] = {
     "private_thread": PRIVATE_THREAD,
 }
 
-#: What every member may do unless told otherwise (the ``@everyone`` role).
+#: What every member may do unless told otherwise (the ``@everyone`` role): what a new Discord
+#: server lets its members do in text channels.
 DEFAULT_EVERYONE_PERMISSIONS = discord.Permissions(
     view_channel=True,
     send_messages=True,
@@ -51,25 +54,21 @@ DEFAULT_EVERYONE_PERMISSIONS = discord.Permissions(
     change_nickname=True,
 ).value
 
-#: What the bot's managed role grants.
+#: What the bot's managed role grants: the permissions its invite link asks for (the README's
+#: ``311385246784``: Manage Threads is optional and left out).
 DEFAULT_BOT_PERMISSIONS = discord.Permissions(
     view_channel=True,
     send_messages=True,
     send_messages_in_threads=True,
     create_public_threads=True,
-    create_private_threads=True,
-    manage_threads=True,
-    manage_messages=True,
     read_message_history=True,
     embed_links=True,
     attach_files=True,
     add_reactions=True,
-    use_external_emojis=True,
     use_application_commands=True,
 ).value
 
-ALL_PERMISSIONS = discord.Permissions.all().value
-ADMINISTRATOR = discord.Permissions(administrator=True).value
+ALL_PERMISSIONS = ALL
 
 
 class Snowflakes:
@@ -164,6 +163,23 @@ class Role:
         return data
 
 
+ROLE_OVERWRITE, MEMBER_OVERWRITE = 0, 1
+
+
+@dataclass(eq=False)
+class Overwrite:
+    """A channel's permission overwrite for a role (``type`` 0; the ``@everyone`` role has the
+    guild's id) or a member (``type`` 1): what it allows and denies there beyond their roles."""
+
+    id: int
+    type: int
+    allow: int = 0
+    deny: int = 0
+
+    def to_json(self) -> JSON:
+        return {"id": str(self.id), "type": self.type, "allow": str(self.allow), "deny": str(self.deny)}
+
+
 @dataclass(eq=False)
 class Member:
     """A user's membership in a guild."""
@@ -218,6 +234,7 @@ class Channel:
     message_count: int = 0
     topic: str | None = None
     applied_tags: list[int] = field(default_factory=list)
+    overwrites: list[Overwrite] = field(default_factory=list)  # guild channels; threads take their parent's
 
     @property
     def is_thread(self) -> bool:
@@ -272,7 +289,13 @@ class Channel:
                     "flags": 0,
                 }
             return data
-        data.update({"position": self.position, "permission_overwrites": [], "topic": self.topic})
+        data.update(
+            {
+                "position": self.position,
+                "permission_overwrites": [o.to_json() for o in self.overwrites],
+                "topic": self.topic,
+            }
+        )
         if self.type in (TEXT, NEWS, FORUM):
             data["default_auto_archive_duration"] = 1440
             data["default_thread_rate_limit_per_user"] = 0
@@ -306,20 +329,13 @@ class Guild:
         return self.roles[self.id]
 
     def permissions_of(self, user_id: int) -> int:
-        """Guild-level permissions of a member (no channel overwrites are modelled)."""
-        if user_id == self.owner_id:
-            return ALL_PERMISSIONS
-        member = self.members.get(user_id)
-        if member is None:
-            return 0
-        value = self.everyone.permissions
-        for rid in member.role_ids:
-            role = self.roles.get(rid)
-            if role is not None:
-                value |= role.permissions
-        if value & ADMINISTRATOR:
-            return ALL_PERMISSIONS
-        return value
+        """Guild-level permissions of a member (before any channel's overwrites; see
+        :meth:`permissions_in` for a channel)."""
+        return base_permissions(self, user_id)
+
+    def permissions_in(self, channel: Channel, user_id: int) -> int:
+        """What a member may do in ``channel`` (or thread) of this guild, as Discord computes it."""
+        return channel_permissions(self, channel, user_id)
 
     def to_json(self, *, members: list[Member], me_id: int) -> JSON:
         return {

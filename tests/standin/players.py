@@ -17,7 +17,6 @@ from typing import Any
 
 from .messaging import Messaging, command_display_name
 from .model import (
-    ADMINISTRATOR,
     EPHEMERAL,
     JSON,
     Channel,
@@ -29,6 +28,7 @@ from .model import (
     snapshot,
     walk_components,
 )
+from .permissions import ADMINISTRATOR
 from .state import (
     APPLICATION_COMMAND,
     AUTOCOMPLETE,

@@ -14,6 +14,7 @@ import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+import discord
 from aiohttp import web
 
 from .messaging import Messaging
@@ -367,7 +368,9 @@ class Rest:
     # -------------------------------------------------------------- channels & messages
 
     async def get_channel(self, request: web.Request) -> web.StreamResponse:
-        return json_response(self._channel_json(self._channel(request)))
+        channel = self._channel(request)
+        self.state.require(self.state.bot_user, channel, 0)
+        return json_response(self._channel_json(channel))
 
     async def patch_channel(self, request: web.Request) -> web.StreamResponse:
         channel = self._channel(request)
@@ -376,12 +379,9 @@ class Rest:
         return json_response(self._channel_json(await self.state.update_channel(channel, body)))
 
     def _require_manage(self, channel: Channel, body: JSON) -> None:
-        guild = self.state.guild_of(channel)
-        if guild is None:
-            return
-        perms = guild.permissions_of(self.state.bot_user.id)
-        import discord
-
+        """Editing a thread needs Manage Threads unless the bot made it and changes only its name,
+        archiving or auto-archive time; editing a channel needs Manage Channels (both as computed in
+        that channel, a thread's from its parent)."""
         if channel.is_thread:
             own_thread = channel.owner_id == self.state.bot_user.id and set(body) <= {
                 "name",
@@ -391,8 +391,7 @@ class Rest:
             needed = 0 if own_thread else discord.Permissions(manage_threads=True).value
         else:
             needed = discord.Permissions(manage_channels=True).value
-        if perms & needed != needed:
-            raise DiscordError(403, 50013, "Missing Permissions")
+        self.state.require(self.state.bot_user, channel, needed)
 
     async def delete_channel(self, request: web.Request) -> web.StreamResponse:
         channel = self._channel(request)
@@ -401,7 +400,11 @@ class Rest:
         return json_response(self._channel_json(channel))
 
     async def get_messages(self, request: web.Request) -> web.StreamResponse:
+        """Without Read Message History Discord answers with no messages at all."""
         channel = self._channel(request)
+        has = self.state.require(self.state.bot_user, channel, 0)
+        if not has & discord.Permissions(read_message_history=True).value:
+            return json_response([])
         limit = min(int(request.query.get("limit", 50)), 100)
         ids = [
             i
@@ -428,6 +431,7 @@ class Rest:
 
     async def get_message(self, request: web.Request) -> web.StreamResponse:
         channel = self._channel(request)
+        self.state.require(self.state.bot_user, channel, discord.Permissions(read_message_history=True))
         msg = self.state.live_message(channel.id, int(request.match_info["message_id"]))
         if msg.ephemeral:
             raise DiscordError(404, 10008, "Unknown Message")
@@ -435,6 +439,7 @@ class Rest:
 
     async def patch_message(self, request: web.Request) -> web.StreamResponse:
         channel = self._channel(request)
+        self.state.require(self.state.bot_user, channel, 0)
         msg = self.state.live_message(channel.id, int(request.match_info["message_id"]))
         body, uploads = await read_body(request)
         if msg.author.id != self.state.bot_user.id and set(body) - {"flags"}:
@@ -452,13 +457,9 @@ class Rest:
         return no_content()
 
     def _check_manage_messages(self, channel: Channel, author_id: int) -> None:
-        import discord
-
-        guild = self.state.guild_of(channel)
-        manage = discord.Permissions(manage_messages=True).value
+        """Deleting someone else's message needs Manage Messages; one's own, only to see the channel."""
         mine = author_id == self.state.bot_user.id
-        if not mine and guild is not None and not guild.permissions_of(self.state.bot_user.id) & manage:
-            raise DiscordError(403, 50013, "Missing Permissions")
+        self.state.require(self.state.bot_user, channel, discord.Permissions(manage_messages=not mine))
 
     async def bulk_delete(self, request: web.Request) -> web.StreamResponse:
         channel = self._channel(request)
@@ -511,30 +512,30 @@ class Rest:
     async def add_reaction(self, request: web.Request) -> web.StreamResponse:
         """Discord needs Read Message History, and Add Reactions unless someone already reacted
         with that emoji."""
-        import discord
-
         channel = self._channel(request)
         msg = self.state.live_message(channel.id, int(request.match_info["message_id"]))
-        guild = self.state.guild_of(channel)
-        if guild is not None:
-            perms = discord.Permissions(guild.permissions_of(self.state.bot_user.id))
-            first = not msg.reactions.get(request.match_info["emoji"])
-            if not perms.read_message_history or (first and not perms.add_reactions):
-                raise DiscordError(403, 50013, "Missing Permissions")
+        first = not msg.reactions.get(request.match_info["emoji"])
+        self.state.require(
+            self.state.bot_user, channel, discord.Permissions(read_message_history=True, add_reactions=first)
+        )
         msg.reactions.setdefault(request.match_info["emoji"], set()).add(self.state.bot_user.id)
         self.state.notify()
         return no_content()
 
     async def remove_reaction(self, request: web.Request) -> web.StreamResponse:
+        """Taking back one's own reaction needs only to see the channel; someone else's, Manage
+        Messages."""
         channel = self._channel(request)
         msg = self.state.live_message(channel.id, int(request.match_info["message_id"]))
         user = self._user(request.match_info["user_id"])
+        self._check_manage_messages(channel, user.id)
         msg.reactions.get(request.match_info["emoji"], set()).discard(user.id)
         self.state.notify()
         return no_content()
 
     async def clear_reactions(self, request: web.Request) -> web.StreamResponse:
         channel = self._channel(request)
+        self.state.require(self.state.bot_user, channel, discord.Permissions(manage_messages=True))
         msg = self.state.live_message(channel.id, int(request.match_info["message_id"]))
         msg.reactions.clear()
         return no_content()
@@ -610,8 +611,14 @@ class Rest:
         return json_response(self._thread_member_json(thread, user.id))
 
     async def thread_member_add(self, request: web.Request) -> web.StreamResponse:
+        """Adding someone else to a thread needs the right to send messages in it; joining, only
+        to see it."""
         thread = self._thread(request)
         user = self._user(request.match_info["user_id"])
+        joining = user.id == self.state.bot_user.id
+        self.state.require(
+            self.state.bot_user, thread, discord.Permissions(send_messages_in_threads=not joining)
+        )
         if thread.archived:
             raise DiscordError(400, 50083, "Thread is archived")
         if user.id not in thread.member_ids:

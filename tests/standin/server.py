@@ -57,11 +57,21 @@ class Hold:
 class DiscordStandIn(Players):
     """A Discord API stand-in on 127.0.0.1 (aiohttp), with a default world:
 
-    - ``s.guild`` ("Tile Club") with text channel ``s.channel`` ("general");
-    - the bot user ``s.bot_user`` (its managed role grants send/attach/embed/threads/manage
-      messages); ``s.application_id == s.bot_user.id``;
+    - ``s.guild`` ("Tile Club") with text channel ``s.channel`` ("general"); its ``@everyone``
+      role lets members do what a new Discord server lets them do (see, talk, attach, embed,
+      react, read the history, open public threads and talk in them);
+    - the bot user ``s.bot_user`` with its managed role ``s.bot_role``, which grants what the
+      bot's invite link asks for; ``s.application_id == s.bot_user.id``;
     - players ``s.alice``, ``s.bob``, ``s.carol`` and ``s.mod`` (``mod`` has a
       "Moderator" role with Manage Threads + Manage Messages); the guild owner ``s.owner``.
+
+    Permissions are computed as Discord computes them, from the roles and the channels'
+    overwrites (tests/standin/permissions.py), for the routes (403 Missing Permissions / Missing
+    Access) and for the permissions interactions carry; the bot is sent the roles and overwrites
+    in GUILD_CREATE and their changes as GUILD_ROLE_UPDATE / CHANNEL_UPDATE, so its own
+    ``permissions_for`` agrees. ``set_role_permissions``, ``set_overwrite`` and
+    ``withhold_from_bot`` change them (``tell_bot=False``: without the event, so the bot's cache
+    is behind; ``send_update`` sends it later).
 
     Keyword arguments: ``token`` (the bot token the stand-in accepts), ``bot_name``,
     ``players`` (names), ``guild_name``, ``channel_name``, ``heartbeat_interval_ms``,

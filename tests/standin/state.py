@@ -25,11 +25,14 @@ from .model import (
     DM,
     EPHEMERAL,
     JSON,
+    MEMBER_OVERWRITE,
     PUBLIC_THREAD,
+    ROLE_OVERWRITE,
     TEXT,
     Channel,
     Guild,
     Member,
+    Overwrite,
     RecordedMessage,
     Role,
     Snowflakes,
@@ -39,9 +42,21 @@ from .model import (
     permissions_value,
     snapshot,
 )
+from .permissions import VIEW_CHANNEL, value_of
 from .validation import check_commands, form_error
 
 log = logging.getLogger("tests.standin")
+
+#: What anyone may do in a DM (no roles, no overwrites).
+DM_PERMISSIONS = discord.Permissions(
+    view_channel=True,
+    send_messages=True,
+    read_message_history=True,
+    embed_links=True,
+    attach_files=True,
+    add_reactions=True,
+    use_application_commands=True,
+).value
 
 T = TypeVar("T")
 
@@ -333,27 +348,95 @@ class StandInState:
         self._member_updated(guild, member)
 
     def set_role_permissions(
-        self, role: Role, permissions: int | discord.Permissions, *, guild: Guild | None = None
+        self,
+        role: Role,
+        permissions: int | discord.Permissions | Iterable[str],
+        *,
+        guild: Guild | None = None,
+        tell_bot: bool = True,
     ) -> None:
-        """Make ``role`` (``guild.everyone`` too) grant exactly ``permissions``; the bot hears of it."""
+        """Make ``role`` (``guild.everyone`` too) grant exactly ``permissions``. The bot hears of it
+        (GUILD_ROLE_UPDATE) unless ``tell_bot`` is False: then only the server knows, as in the
+        moment before Discord's event reaches the bot (:meth:`send_update` sends it later)."""
         guild = guild or self.guild
-        role.permissions = permissions_value(permissions)
-        self._later(
-            self.gateway.dispatch(
-                "GUILD_ROLE_UPDATE", {"guild_id": str(guild.id), "role": role.to_json()}, intents=gw.GUILDS
-            )
+        role.permissions = value_of(permissions)
+        if tell_bot:
+            self.send_update(role, guild=guild)
+
+    def set_overwrite(
+        self,
+        channel: Channel,
+        target: Role | User | str,
+        *,
+        allow: int | discord.Permissions | Iterable[str] = 0,
+        deny: int | discord.Permissions | Iterable[str] = 0,
+        tell_bot: bool = True,
+    ) -> None:
+        """Make ``channel``'s permission overwrite for ``target`` (a role, ``guild.everyone``, or a
+        member) allow and deny exactly these (``deny=["attach_files"]``…), as a server admin does in
+        the channel's settings; nothing allowed or denied removes the overwrite. Its threads follow
+        it (they have no overwrites of their own: give the parent channel). The bot hears of it
+        (CHANNEL_UPDATE) unless ``tell_bot`` is False (:meth:`send_update` sends it later)."""
+        if channel.is_thread or channel.guild_id is None:
+            raise ValueError(f"{channel.name!r} has no overwrites of its own: set them on a guild channel")
+        kind, target_id = (
+            (ROLE_OVERWRITE, target.id) if isinstance(target, Role) else (MEMBER_OVERWRITE, self.user(target).id)
+        )
+        kept = [o for o in channel.overwrites if (o.type, o.id) != (kind, target_id)]
+        allowed, denied = value_of(allow), value_of(deny)
+        if allowed or denied:
+            kept.append(Overwrite(id=target_id, type=kind, allow=allowed, deny=denied & ~allowed))
+        channel.overwrites = kept
+        if tell_bot:
+            self.send_update(channel)
+
+    def overwrite_for(self, channel: Channel, target: Role | User | str) -> Overwrite | None:
+        """``channel``'s overwrite for ``target`` (role or member), if it has one."""
+        kind, target_id = (
+            (ROLE_OVERWRITE, target.id) if isinstance(target, Role) else (MEMBER_OVERWRITE, self.user(target).id)
+        )
+        return next((o for o in channel.overwrites if (o.type, o.id) == (kind, target_id)), None)
+
+    def withhold_from_bot(
+        self, *names: str, channel: Channel | None = None, tell_bot: bool = True
+    ) -> None:
+        """Deny the bot the permissions ``names`` (``"attach_files"``…) in ``channel`` (default: the
+        default channel, and so the game threads in it) with an overwrite on the bot's role, as a
+        server admin takes a permission from a bot. (Taking it off the bot's role would change
+        nothing where ``@everyone`` grants it, as on a normal server.) With ``tell_bot`` False the
+        bot does not hear of it: what it knows of its permissions is behind the server's."""
+        channel = channel or self.channel
+        role = self.bot_role_in(self.guild_of(channel) or self.guild)
+        current = self.overwrite_for(channel, role) or Overwrite(id=role.id, type=ROLE_OVERWRITE)
+        denied = value_of(names)
+        self.set_overwrite(
+            channel, role, allow=current.allow & ~denied, deny=current.deny | denied, tell_bot=tell_bot
         )
 
-    def withhold_from_bot(self, *names: str, guild: Guild | None = None) -> None:
-        """Take the permissions ``names`` (``"attach_files"``…) from the bot: from its role and
-        from ``@everyone``, as a server that denies them would."""
-        guild = guild or self.guild
-        bot_role = next(r for r in guild.roles.values() if r.bot_id == self.bot_user.id)
-        for role in (guild.everyone, bot_role):
-            value = discord.Permissions(role.permissions)
-            for name in names:
-                setattr(value, name, False)
-            self.set_role_permissions(role, value, guild=guild)
+    def send_update(self, target: Role | Channel, *, guild: Guild | None = None) -> None:
+        """Send the bot the gateway event Discord sends when ``target`` changed: GUILD_ROLE_UPDATE for
+        a role, CHANNEL_UPDATE (THREAD_UPDATE for a thread) for a channel, with what it is now."""
+        if isinstance(target, Role):
+            guild = guild or next((g for g in self.guilds.values() if target.id in g.roles), self.guild)
+            data = {"guild_id": str(guild.id), "role": target.to_json()}
+            self._later(self.gateway.dispatch("GUILD_ROLE_UPDATE", data, intents=gw.GUILDS, guild_id=guild.id))
+        elif target.is_thread:
+            self._later(self._dispatch_thread("THREAD_UPDATE", target))
+        else:
+            self._later(
+                self.gateway.dispatch(
+                    "CHANNEL_UPDATE", target.to_json(), intents=gw.GUILDS, guild_id=target.guild_id
+                )
+            )
+
+    @property
+    def bot_role(self) -> Role:
+        """The bot's managed role in the default guild (what its invite granted)."""
+        return self.bot_role_in(self.guild)
+
+    def bot_role_in(self, guild: Guild) -> Role:
+        """The bot's managed role in ``guild``."""
+        return next(r for r in guild.roles.values() if r.bot_id == self.bot_user.id)
 
     def take_role(self, user: User | str, role: Role, *, guild: Guild | None = None) -> None:
         """Remove ``role`` from a member."""
@@ -376,38 +459,25 @@ class StandInState:
         member = guild.members[u.id]
         value = permissions_value(permissions)
         if u.id == self.bot_user.id:
-            bot_role = next(r for r in guild.roles.values() if r.bot_id == u.id)
-            bot_role.permissions = value
-            self._later(
-                self.gateway.dispatch(
-                    "GUILD_ROLE_UPDATE",
-                    {"guild_id": str(guild.id), "role": bot_role.to_json()},
-                    intents=gw.GUILDS,
-                )
-            )
+            self.set_role_permissions(self.bot_role_in(guild), value, guild=guild)
             return
         name = f"perms:{u.name}"
         role = next((r for r in guild.roles.values() if r.name == name), None)
         if role is None:
             role = self.add_role(name, permissions=value, guild=guild)
         else:
-            role.permissions = value
-            self._later(
-                self.gateway.dispatch(
-                    "GUILD_ROLE_UPDATE",
-                    {"guild_id": str(guild.id), "role": role.to_json()},
-                    intents=gw.GUILDS,
-                )
-            )
+            self.set_role_permissions(role, value, guild=guild)
         member.role_ids[:] = [role.id]
         self._member_updated(guild, member)
 
     def _member_updated(self, guild: Guild, member: Member) -> None:
+        """GUILD_MEMBER_UPDATE: needs the GUILD_MEMBERS intent, except for the bot's own member
+        (Discord sends that one whatever the intents: its roles are its permissions)."""
         self._later(
             self.gateway.dispatch(
                 "GUILD_MEMBER_UPDATE",
                 {**member.to_json(), "guild_id": str(guild.id)},
-                intents=gw.GUILD_MEMBERS,
+                intents=0 if member.user.id == self.bot_user.id else gw.GUILD_MEMBERS,
                 guild_id=guild.id,
             )
         )
@@ -462,19 +532,26 @@ class StandInState:
         return None if channel.guild_id is None else self.guilds[channel.guild_id]
 
     def permissions_in(self, user: User, channel: Channel) -> int:
-        """Permissions of ``user`` in ``channel`` (guild-level; DMs get the usual DM set)."""
+        """Permissions of ``user`` in ``channel``: computed from the guild's roles and the channel's
+        overwrites as Discord does (tests/standin/permissions.py); DMs get the usual DM set."""
         guild = self.guild_of(channel)
         if guild is None:
-            return discord.Permissions(
-                view_channel=True,
-                send_messages=True,
-                read_message_history=True,
-                embed_links=True,
-                attach_files=True,
-                add_reactions=True,
-                use_application_commands=True,
-            ).value
-        return guild.permissions_of(user.id)
+            return DM_PERMISSIONS
+        return guild.permissions_in(channel, user.id)
+
+    def require(self, user: User, channel: Channel, needed: int | discord.Permissions | Iterable[str]) -> int:
+        """Refuse as Discord does unless ``user`` has every permission of ``needed`` in ``channel``:
+        403 / 50001 Missing Access without View Channel, 403 / 50013 Missing Permissions otherwise.
+        Returns the user's permissions there. DMs are not bound by channel permissions."""
+        has = self.permissions_in(user, channel)
+        if channel.guild_id is None:
+            return has
+        if not has & VIEW_CHANNEL:
+            raise DiscordError(403, 50001, "Missing Access")
+        wanted = value_of(needed)
+        if has & wanted != wanted:
+            raise DiscordError(403, 50013, "Missing Permissions")
+        return has
 
     def message_json(self, msg: StoredMessage) -> JSON:
         """A message as Discord's REST API returns it (``reactions[].me`` from the bot's view)."""

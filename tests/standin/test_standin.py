@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
 import io
 import re
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 import discord
@@ -14,6 +15,9 @@ from discord.ext import commands
 from PIL import Image
 
 from tests.standin import DiscordStandIn, StandInTimeout
+from tests.standin.model import PUBLIC_THREAD, TEXT, Channel, Guild, Member, Overwrite, Role, User
+from tests.standin.permissions import ALL, VOICE_PERMISSIONS, channel_permissions
+from tests.standin.permissions import names as permission_names
 
 # ---------------------------------------------------------------------------- the test bot
 
@@ -365,8 +369,13 @@ async def test_rest_round_trips(standin: DiscordStandIn, bot: StandInTestBot) ->
     dm = await (await bot.fetch_user(standin.bob.id)).send("psst")
     assert standin.dm_channel(standin.bob) is not None and dm.channel.id == standin.dm_channel(standin.bob).id  # type: ignore[union-attr]
     thread = await channel.create_thread(name="side", type=discord.ChannelType.public_thread)
+    with pytest.raises(discord.Forbidden):  # locking needs Manage Threads, which the invite leaves out
+        await thread.edit(locked=True)
+    standin.errors.clear()
+    standin.set_overwrite(standin.channel, standin.bot_role, allow=["manage_threads"])
+    await standin.settle()
     await thread.edit(archived=True, locked=True)
-    assert standin.channels[thread.id].archived
+    assert standin.channels[thread.id].archived and standin.channels[thread.id].locked
     assert await bot.tree.fetch_commands()
 
 
@@ -496,4 +505,213 @@ async def test_replies_and_reactions_need_read_message_history_and_add_reactions
     with pytest.raises(discord.Forbidden):
         await channel.send("a reply", reference=said)
     assert len(standin.errors) == 2
+    standin.errors.clear()
+
+
+# ---------------------------------------------------------------------------- permissions, as Discord computes them
+
+EVERYONE = discord.Permissions(view_channel=True, send_messages=True, send_messages_in_threads=True,
+                               read_message_history=True, embed_links=True, attach_files=True).value
+
+
+class World:
+    """A guild (the owner, a member with the roles "players" and "helpers"), a text channel and a
+    public thread in it: plain data, no server."""
+
+    def __init__(self, everyone: int = EVERYONE) -> None:
+        self.owner, self.ann = User(1, "owner"), User(2, "ann")
+        self.guild = Guild(id=100, name="g", owner_id=self.owner.id)
+        self.guild.roles[100] = Role(id=100, name="@everyone", permissions=everyone)
+        self.players = Role(id=101, name="players", permissions=0, position=1)
+        self.helpers = Role(id=102, name="helpers", permissions=0, position=2)
+        self.guild.roles.update({101: self.players, 102: self.helpers})
+        self.guild.members[1] = Member(self.owner)
+        self.guild.members[2] = Member(self.ann, role_ids=[101, 102])
+        self.channel = Channel(id=200, type=TEXT, name="general", guild_id=100)
+        self.thread = Channel(id=201, type=PUBLIC_THREAD, name="table", guild_id=100, parent_id=200)
+        self.guild.channels.update({200: self.channel, 201: self.thread})
+
+    def overwrite(self, target: Role | User, *, allow: int = 0, deny: int = 0) -> None:
+        kind = 1 if isinstance(target, User) else 0
+        self.channel.overwrites.append(Overwrite(id=target.id, type=kind, allow=allow, deny=deny))
+
+    def may(self, user: User, *wanted: str, where: Channel | None = None) -> bool:
+        has = discord.Permissions(channel_permissions(self.guild, where or self.channel, user.id))
+        return all(getattr(has, name) for name in wanted)
+
+
+def p(*names: str) -> int:
+    return discord.Permissions(**dict.fromkeys(names, True)).value
+
+
+def test_the_guild_owner_may_do_everything_whatever_the_overwrites_say() -> None:
+    world = World(everyone=0)
+    world.overwrite(world.owner, deny=p("view_channel", "attach_files"))
+    world.overwrite(world.guild.everyone, deny=p("view_channel"))
+    assert channel_permissions(world.guild, world.channel, world.owner.id) == ALL & ~VOICE_PERMISSIONS
+    assert channel_permissions(world.guild, world.thread, world.owner.id) == ALL
+
+
+def test_administrator_grants_everything_and_no_overwrite_takes_it_back() -> None:
+    world = World()
+    world.helpers.permissions = p("administrator")
+    world.overwrite(world.helpers, deny=p("attach_files", "view_channel"))
+    world.overwrite(world.ann, deny=p("send_messages"))
+    assert channel_permissions(world.guild, world.channel, world.ann.id) == ALL & ~VOICE_PERMISSIONS
+    assert channel_permissions(world.guild, world.thread, world.ann.id) == ALL
+
+
+def test_base_permissions_are_everyone_and_every_role_together() -> None:
+    world = World(everyone=p("view_channel", "send_messages"))
+    world.players.permissions = p("attach_files")
+    assert world.may(world.ann, "view_channel", "send_messages", "attach_files")
+    assert not world.may(world.ann, "embed_links")
+    world.players.permissions = 0  # taken off the role, still granted by @everyone
+    world.guild.everyone.permissions |= p("attach_files")
+    assert world.may(world.ann, "attach_files")
+
+
+def test_overwrites_apply_everyone_then_the_roles_then_the_member() -> None:
+    world = World()
+    world.overwrite(world.guild.everyone, deny=p("attach_files", "embed_links"))
+    assert not world.may(world.ann, "attach_files") and not world.may(world.ann, "embed_links")
+    world.overwrite(world.players, allow=p("attach_files"))  # a role's allow beats @everyone's deny
+    assert world.may(world.ann, "attach_files") and not world.may(world.ann, "embed_links")
+    world.overwrite(world.ann, deny=p("attach_files"), allow=p("embed_links"))  # the member's beats both
+    assert not world.may(world.ann, "attach_files") and world.may(world.ann, "embed_links")
+    assert world.may(world.owner, "attach_files", "embed_links")
+
+
+def test_a_member_overwrite_beats_a_role_overwrite() -> None:
+    world = World()
+    world.overwrite(world.helpers, deny=p("add_reactions"))
+    world.overwrite(world.ann, allow=p("add_reactions"))
+    assert world.may(world.ann, "add_reactions")
+
+
+def test_a_role_that_allows_beats_a_role_that_denies_whatever_their_positions() -> None:
+    """Discord's example: role A denies View Channel in a channel, role B allows it: the member sees it."""
+    world = World(everyone=p("send_messages"))
+    world.overwrite(world.helpers, deny=p("view_channel"))  # the higher role denies
+    world.overwrite(world.players, allow=p("view_channel"))
+    assert world.may(world.ann, "view_channel", "send_messages")
+
+
+def test_without_send_messages_a_channel_takes_files_embeds_and_everyone_pings_too() -> None:
+    world = World(everyone=EVERYONE | p("mention_everyone", "send_tts_messages"))
+    world.overwrite(world.players, deny=p("send_messages"))
+    assert world.may(world.ann, "view_channel", "read_message_history")
+    for taken in ("send_messages", "attach_files", "embed_links", "mention_everyone", "send_tts_messages"):
+        assert not world.may(world.ann, taken), taken
+
+
+def test_without_view_channel_nothing_is_left_in_the_channel_or_its_threads() -> None:
+    world = World()
+    world.overwrite(world.ann, deny=p("view_channel"))
+    assert channel_permissions(world.guild, world.channel, world.ann.id) == 0
+    assert channel_permissions(world.guild, world.thread, world.ann.id) == 0
+
+
+def test_a_thread_takes_its_parent_channels_overwrites() -> None:
+    world = World()
+    world.overwrite(world.players, deny=p("attach_files"))
+    assert not world.may(world.ann, "attach_files", where=world.thread)
+    assert world.may(world.ann, "send_messages_in_threads", "embed_links", where=world.thread)
+
+
+def test_in_a_thread_send_messages_in_threads_is_what_counts() -> None:
+    world = World()
+    world.overwrite(world.guild.everyone, deny=p("send_messages"))  # an announcements-like channel
+    assert not world.may(world.ann, "attach_files")
+    assert world.may(world.ann, "send_messages_in_threads", "attach_files", where=world.thread)
+    world.overwrite(world.players, deny=p("send_messages_in_threads"))
+    assert not world.may(world.ann, "attach_files", where=world.thread)
+    assert world.may(world.ann, "view_channel", "read_message_history", where=world.thread)
+
+
+async def test_the_bots_cache_agrees_with_the_server_as_roles_and_overwrites_change(
+    standin: DiscordStandIn, bot: StandInTestBot
+) -> None:
+    channel = bot.get_channel(standin.channel.id)
+    assert isinstance(channel, discord.TextChannel)
+    thread = await channel.create_thread(name="table", type=discord.ChannelType.public_thread)
+    stand_in_thread = standin.channels[thread.id]
+    me = channel.guild.me
+
+    def agree() -> bool:
+        return all(
+            place.permissions_for(me).value == standin.permissions_in(standin.bot_user, standin.channels[place.id])
+            for place in (channel, thread)
+        )
+
+    async def heard() -> bool:
+        """Whether the bot's cache agrees with the server once it has read the events sent."""
+        await standin.settle()
+        for _ in range(200):
+            if agree():
+                return True
+            await asyncio.sleep(0.01)
+        return False
+
+    helpers = standin.add_role("helpers", permissions=p("embed_links"))
+    standin.give_role(standin.bot_user, helpers)
+    changes: list[Callable[[], None]] = [
+        lambda: standin.withhold_from_bot("attach_files"),
+        lambda: standin.set_overwrite(standin.channel, standin.guild.everyone, deny=["embed_links", "add_reactions"]),
+        lambda: standin.set_overwrite(standin.channel, helpers, allow=["add_reactions"]),
+        lambda: standin.set_overwrite(standin.channel, standin.bot_user, deny=["send_messages_in_threads"]),
+        lambda: standin.set_role_permissions(standin.guild.everyone, p("view_channel")),
+        lambda: standin.set_role_permissions(standin.bot_role, p("administrator")),
+    ]
+    assert await heard()
+    for change in changes:
+        change()
+        assert await heard(), (permission_names(channel.permissions_for(me).value),
+                               permission_names(standin.permissions_in(standin.bot_user, standin.channel)))
+    assert thread.permissions_for(me) == discord.Permissions.all()
+
+    standin.set_role_permissions(standin.bot_role, 0)
+    assert await heard()
+    standin.withhold_from_bot("view_channel", tell_bot=False)  # the server knows, the bot not yet
+    await asyncio.sleep(0.1)
+    assert channel.permissions_for(me).view_channel and thread.permissions_for(me).view_channel
+    assert standin.permissions_in(standin.bot_user, stand_in_thread) == 0
+    standin.send_update(standin.channel)
+    assert await heard() and not thread.permissions_for(me).view_channel
+
+
+async def test_channel_routes_refuse_what_roles_and_overwrites_take_away(
+    standin: DiscordStandIn, bot: StandInTestBot
+) -> None:
+    channel = bot.get_channel(standin.channel.id)
+    assert isinstance(channel, discord.TextChannel)
+    thread = await channel.create_thread(name="table", type=discord.ChannelType.public_thread)
+    said = await thread.send("hello")
+    standin.withhold_from_bot("attach_files", "add_reactions")  # on the parent: the thread follows
+    await standin.settle()
+    with pytest.raises(discord.Forbidden) as refused:
+        await thread.send("board", file=discord.File(io.BytesIO(png_bytes()), "board.png"))
+    assert refused.value.code == 50013
+    with pytest.raises(discord.Forbidden):
+        await said.add_reaction("✅")
+    await thread.send("board as text", reference=said)  # Read Message History is still there
+    standin.set_overwrite(standin.channel, standin.bot_user, allow=["attach_files"])  # the member's own wins
+    await standin.settle()
+    await thread.send("board", file=discord.File(io.BytesIO(png_bytes()), "board.png"))
+
+    standin.set_overwrite(standin.channel, standin.guild.everyone, deny=["send_messages"])
+    await standin.settle()
+    with pytest.raises(discord.Forbidden):
+        await channel.send("in the channel")
+    await thread.send("in the thread")  # Send Messages in Threads is what a thread needs
+    standin.set_overwrite(standin.channel, standin.bot_role, deny=["view_channel"])
+    await standin.settle()
+    with pytest.raises(discord.Forbidden) as hidden:
+        await thread.send("anyone?")
+    assert hidden.value.code == 50001  # Missing Access: the bot cannot see the channel
+    with pytest.raises(discord.Forbidden):
+        await channel.create_thread(name="another", type=discord.ChannelType.public_thread)
+    assert [e.split(": ", 1)[1][:3] for e in standin.errors] == ["403"] * 5
+    dm = await (await bot.fetch_user(standin.bob.id)).send("DMs are not bound by the server's permissions")
+    assert dm.content.startswith("DMs")
     standin.errors.clear()

@@ -46,6 +46,10 @@ async def _rematch(answer: Answer, referee: Referee, place: str, user: User) -> 
         await answer.tell(_("I cannot open a thread for the rematch: I need the Create Public Threads permission in "
                             "the channel this thread belongs to."))
         return
+    if not parent.permissions_for(parent.guild.me).send_messages_in_threads:
+        await answer.tell(_("I cannot open the rematch: I need the Send Messages in Threads permission in the channel "
+                            "this thread belongs to, to post its lobby, the boards and the turns."))
+        return
     old = await referee.status(place)
     assert old is not None
     title = GAMES[old.game].title

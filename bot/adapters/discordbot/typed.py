@@ -99,17 +99,19 @@ async def _refused_privately(client: discord.Client, message: discord.Message, r
 
 async def _react(message: discord.Message, emoji: str, *, instead: str = "") -> None:
     """React to `message` with `emoji`; if the bot may not (Add Reactions, Read Message History),
-    say `instead` in a reply and tell the table once. Never raises."""
+    as its permissions say or as Discord's refusal shows, say `instead` in a reply and tell the
+    table once which permission is missing (when its permissions say). Never raises."""
     missing = lacking(message.channel, reaction=True)
     if not missing:
         try:
             await message.add_reaction(emoji)
             return
         except discord.HTTPException as error:
-            missing = lacking(message.channel, reaction=True) if refused_for_permission(error) else []
-            if not missing:
+            if not refused_for_permission(error):
                 log.info("could not react to %s", message.id, exc_info=True)
                 return
+            # what the bot knows of its permissions may be behind Discord's: say it in words anyway
+            missing = lacking(message.channel, reaction=True)
     with contextlib.suppress(discord.HTTPException):
         if instead:
             await post(message.channel, Outgoing(instead), reference=message)
