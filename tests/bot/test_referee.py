@@ -585,3 +585,33 @@ async def test_the_referee_lays_no_triominoes_tile_for_a_player_only_forced_draw
             forced = [a.action for a in actions if a.actor == "rules"]
             assert forced and set(forced) <= {"draw", "pass"}
             assert all(a.actor in (ALICE.id, BOB.id) for a in actions if a.action not in ("draw", "pass"))
+
+
+async def test_with_voluntary_draws_a_players_draw_is_theirs_and_says_nothing_of_their_hand(tmp_path, clock):
+    """Triominoes with `allow_voluntary_draw=on`: a draw is a choice even with a tile that fits, so
+    the referee never makes one for a player (a draw made for them, "had no choice", would tell
+    the table that none of their tiles fits). With nothing that fits, the game waits for them, and
+    their draw is announced as any draw is."""
+    async with running_referee(tmp_path / "t.sqlite3", clock) as referee:
+        await referee.create(PLACE, ALICE, "triominoes", options="allow_voluntary_draw=on")
+        await referee.join(PLACE, BOB)
+        told = [text(await referee.start(PLACE, ALICE))]
+        stuck = 0
+        for _ in range(400):
+            if (await referee.status(PLACE)).status != PLAYING:
+                break
+            user = await waiting_user(referee)
+            table, game = await referee.view(PLACE)
+            legal = game.legal_actions(table.seat_of(user.id))
+            if legal == ["draw"]:
+                stuck += 1
+                reply = await referee.act(PLACE, user, "draw")
+                assert f"{user.name} draws a tile" in text(reply)
+            else:
+                reply = await referee.act(PLACE, user, legal[0])  # a placement while one fits
+            assert reply.ok, text(reply)
+            told.append(text(reply))
+        assert not any("had no choice: `draw`" in t or "`draw` ×" in t for t in told)
+        assert stuck >= 3
+        actions = await referee.store.actions((await referee.status(PLACE)).id)
+        assert all(a.action == "pass" for a in actions if a.actor == "rules")
