@@ -28,7 +28,8 @@ async def test_draw_in_tromino_go_says_the_game_has_no_drawing_instead_of_misrea
     thread, _ = await tileref.open_table(s.alice, s.bob, game="tromino_go")
     drawn = await (await s.slash(s.alice, thread, "draw")).reply()
     assert drawn.ephemeral and "Tromino Go has no drawing" in drawn.content and "can't read" not in drawn.content
-    passed = await (await s.slash(s.alice, thread, "pass")).reply()
+    mover = (s.alice, s.bob)[(await tileref.game(thread)).to_move()[0]]
+    passed = await (await s.slash(mover, thread, "pass")).reply()
     assert "the referee passes for you" in passed.content and "concede 2" in passed.content
     skipped = await (await s.slash(s.alice, thread, "skip")).reply()
     assert "Tromino Go has no skip" in skipped.content
