@@ -1096,7 +1096,7 @@ class Referee:
         table, game = turn.table, turn.game
         parts = [headline, narration.what_happened(turn.events, narration.forced_lines(table, game, turn.forced)),
                  narration.who_is_next(table, game, turn.deadlines),
-                 narration.how_to_move(game) if self.move_help else ""]
+                 narration.how_to_move(table, game) if self.move_help else ""]
         private: dict[int, Message] = {}
         for event in turn.events:
             if event.to is not None and not table.seats[event.to].is_ai:

@@ -615,3 +615,21 @@ async def test_with_voluntary_draws_a_players_draw_is_theirs_and_says_nothing_of
         assert stuck >= 3
         actions = await referee.store.actions((await referee.status(PLACE)).id)
         assert all(a.action == "pass" for a in actions if a.actor == "rules")
+
+
+async def test_how_to_type_a_move_is_said_only_when_a_person_is_to_type_one(tmp_path, clock):
+    """"✏️ Type a move like…" ends a move's announcement when the game next waits for a person,
+    never when it waits only for an AI seat."""
+    async with running_referee(tmp_path / "t.sqlite3", clock) as referee:
+        await referee.create(PLACE, ALICE, "tromino_go")
+        assert (await referee.add_ai(PLACE, ALICE, "random")).ok
+        told = [text(await referee.start(PLACE, ALICE))]
+        for _ in range(6):
+            await referee.ai.idle()
+            reply = await referee.act(PLACE, ALICE, await a_move(referee, ALICE))
+            assert reply.ok, text(reply)
+            told.append(text(reply))
+        for said in told:
+            waits_for_the_bot = "It's Pip (bot)'s turn" in said
+            assert ("✏️ Type a move like" in said) != waits_for_the_bot, said
+        assert any("It's Pip (bot)'s turn" in said for said in told)
