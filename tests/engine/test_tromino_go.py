@@ -131,7 +131,7 @@ def test_a_cut_piece_holds_the_others_together():
 def test_a_pass_is_accepted_only_when_nothing_is_legal_and_is_then_forced():
     g = TrominoGo.new(2, seed=1)
     seat = g.to_move()[0]
-    with pytest.raises(IllegalMove, match="only when nothing is legal"):
+    with pytest.raises(IllegalMove, match="when nothing is legal the referee passes for you"):
         g.parse(seat, "pass")
     assert g.forced_action(seat) is None
 
