@@ -80,11 +80,13 @@ def who_is_next(table: TableRecord, game: Game, deadline: dict[int, float] | Non
     return _("▶️ Waiting for {players}{until}.").format(players=join(people), until=until)
 
 
-def how_to_move(game: Game) -> str:
-    """One short line on how to type a move in this game, in the table's notation ("" when the
-    game is over)."""
+def how_to_move(table: TableRecord, game: Game) -> str:
+    """One short line on how to type a move in this game, in the table's notation; "" when the
+    game is over or waits for no person (only for AI seats: nobody is to type anything)."""
     example = game.example_move()
     if game.outcome() is not None or not example:
+        return ""
+    if all(table.seats[s].is_ai for s in game.to_move()):
         return ""
     return _("✏️ Type a move like `{example}`, or use /move.").format(
         example=type(game).spoken(example, current_language()))

@@ -247,8 +247,8 @@ class Referee:
         replay = parsed.pop(REPLAY, None)
         if replay is not None:
             if replay.strip().lower() not in ("on", "off"):
-                raise Refused(_("replay says whether an animated replay is posted when the game ends: replay=on "
-                                "or replay=off, not '{value}'").format(value=echo(replay)))
+                raise Refused(_("`replay` says whether an animated replay is posted when the game ends: "
+                                "`replay=on` or `replay=off`, not '{value}'").format(value=echo(replay)))
             parsed[REPLAY] = replay.strip().lower()
         ai_level = parsed.pop(AI_LEVEL, None)
         if ai_level is not None:
@@ -1152,7 +1152,7 @@ class Referee:
         told = Announcement(
             story=[headline, narration.what_happened(turn.events, narration.forced_lines(table, game, turn.forced))],
             ending=[narration.who_is_next(table, game, turn.deadlines),
-                    narration.how_to_move(game) if self.move_help else ""])
+                    narration.how_to_move(table, game) if self.move_help else ""])
         private: dict[int, Message] = {}
         for event in turn.events:
             if event.to is not None and not table.seats[event.to].is_ai:
@@ -1261,7 +1261,7 @@ def _switch(value: str, option: str) -> bool:
         return True
     if cleaned in ("off", "no", "false", "0"):
         return False
-    raise Refused(_("{option} is on or off, like {option}=off, not '{value}'").format(option=option,
+    raise Refused(_("`{option}` is on or off, like `{option}=off`, not '{value}'").format(option=option,
                                                                                      value=echo(value)))
 
 

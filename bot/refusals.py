@@ -44,7 +44,7 @@ def language(text: str) -> str:
     """A language typed by a user (`es`), as tileref names it; Refused if tileref does not speak it."""
     code = text.strip().lower()
     if code not in LANGUAGES:
-        raise Refused(_("lang is the table's language: {languages}; not '{value}'").format(
+        raise Refused(_("`lang` is the table's language: {languages}; not '{value}'").format(
             languages=", ".join(f"{k} ({v})" for k, v in LANGUAGES.items()), value=echo(text)))
     return code
 

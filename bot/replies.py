@@ -172,6 +172,28 @@ def render_times(text: str, now: float | None = None) -> str:
     return _TIME.sub(one, text)
 
 
+_NOTATION = re.compile(r"[\d_=:,/@#+*<>\[\](){}|\\]")
+"""A character that makes a word notation a player types (a cell like r9c9, a tile like 3:5, an
+option like ai_seconds=2), never an ordinary word."""
+
+
+def as_sentence(text: str) -> str:
+    """A refusal's reason as a sentence: a capital first letter and a full stop at the end. What
+    it begins with that a player types or reads as written stays exactly as written: a token (a
+    name, a mention), code in backticks, a quotation, or notation (a word with a digit or a sign
+    in it, or a capital inside). Code that reads like a word (a letter, an option name) is written
+    in backticks by whoever writes the message."""
+    if not text:
+        return text
+    start = len(text) - len(text.lstrip("¿¡"))
+    words = text[start:].split(maxsplit=1)
+    word = words[0].rstrip(".,;:!?)") if words else ""
+    if (word and text.startswith(word, start) and word[0].islower() and not _NOTATION.search(word)
+            and not any(c.isupper() for c in word[1:])):
+        text = text[:start] + text[start].upper() + text[start + 1:]
+    return f"{text}." if text[-1].isalnum() or text[-1] in "`'\")" else text
+
+
 def plain(text: str, now: float | None = None) -> str:
     """Every token as plain text: mentions and names as the names, times as "in 5m"."""
     text = render_links(text, lambda _place, _server: "")

@@ -631,8 +631,11 @@ class Game(ABC):
     def forced_action(self, seat: int) -> str | None:
         """The action the rules make for `seat` without asking (Tromino Go's pass when nothing
         else is legal), or None when the player must choose. The referee applies it at once and
-        announces it; no clock runs for it. Only ever a draw or a pass: a tile laid this way, even
-        the only one that fits, would tell the table that none of the player's others does."""
+        announces it; no clock runs for it. Only ever a draw or a pass, and only one that the rules
+        allow solely when nothing else is legal, so that the move says no more, made for the player,
+        than the player's own would: a tile laid this way, even the only one that fits, would tell
+        the table that none of the player's others does, and so would a draw the rules let a player
+        choose with a tile that fits (Triominoes' voluntary draws)."""
         return None
 
     @abstractmethod

@@ -57,8 +57,9 @@ NOTATION_HELP = N_("""\
 • `1-2-2 r1c0`: a tile (its numbers in any order) and a cell from the picture's edges (row 1,
 column 0). Or the number of a spot on the picture: `122 at 7`. The referee turns the tile for you
 and asks when two ways fit.
-• `draw` and `pass` are made for you when they are all you can do. When your time runs out, the
-referee plays your best-scoring tile for you (or draws, or passes).""")
+• `draw` and `pass` are made for you when they are all you can do; with `allow_voluntary_draw=on`
+you always draw yourself. When your time runs out, the referee plays your best-scoring tile for you
+(or draws, or passes); with voluntary draws it draws first.""")
 
 
 @register
@@ -200,18 +201,27 @@ class Triominoes(Game):
     def forced_action(self, seat: int) -> str | None:
         """A draw when nothing fits, a pass when nothing fits and no draw is left: the rules leave
         no choice, so the referee makes them. Never a placement, even the only one (the opening
-        included): laying it for the player would tell the table that none of their other tiles fits."""
+        included): laying it for the player would tell the table that none of their other tiles fits.
+        Nor a draw the rules let a player choose even with a tile that fits (`_draws_freely`): the
+        player's own such draw says nothing of their hand, and one made for them would say that
+        nothing fits, so the player makes it."""
         actions = self.legal_actions(seat)
+        if actions == ["draw"] and self._draws_freely(seat):
+            return None
         return actions[0] if actions in (["draw"], ["pass"]) else None
 
     def timeout_actions(self, seat: int) -> list[str]:
         """A missed turn is played for the player: the placement scoring most, or else a draw,
-        or else a pass (the rules allow no other choice then). After a draw the turn, with a
-        fresh deadline, is still theirs."""
+        or else a pass (the rules allow no other choice then). Where the rules let a player draw
+        even with a tile that fits, the referee draws while it may, so its draw, like the player's
+        own, says nothing of the hand. After a draw the turn, with a fresh deadline, is still theirs."""
         self._check_seat(seat)
         if self.phase != PLAYING or seat != self.turn:
             return []
-        return self.rank_suggestions(seat, self.legal_actions(seat))[:1]
+        actions = self.legal_actions(seat)
+        if "draw" in actions and self._draws_freely(seat):
+            return ["draw"]
+        return self.rank_suggestions(seat, actions)[:1]
 
     # ---- what fits ---------------------------------------------------------------------------
 
@@ -237,9 +247,15 @@ class Triominoes(Game):
             return False
         if me.drawn and self.options.must_play_drawn and self.board.fits_anywhere(me.hand[-1]):
             return False
-        if me.drawn and not self.options.must_play_drawn:
-            return True  # having started to draw, you may go on even past a tile that fits
-        return self.options.allow_voluntary_draw or not self._placements(seat)
+        return self._draws_freely(seat) or not self._placements(seat)
+
+    def _draws_freely(self, seat: int) -> bool:
+        """Whether the rules let the seat draw now even if a tile of theirs fits (voluntary draws;
+        or, having started to draw, when a drawn tile need not be played): a draw then tells the
+        table nothing about the hand."""
+        if self.options.allow_voluntary_draw:
+            return True
+        return bool(self.seats[seat].drawn) and not self.options.must_play_drawn
 
     def spots(self) -> list[Cell]:
         """The numbered spots of the board picture (public: from the table alone)."""

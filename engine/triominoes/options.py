@@ -26,7 +26,7 @@ class TriominoesOptions(GameOptions):
     max_draws: int = field(default=3, metadata={
         "min": 0, "max": 56, "help": N_("tiles you may draw in a turn (0: until one fits or the well is empty)")})
     allow_voluntary_draw: bool = field(default=False, metadata={
-        "help": N_("you may draw even when a tile fits")})
+        "help": N_("you may draw even when a tile fits; the referee then never draws for you")})
     must_play_drawn: bool = field(default=True, metadata={
         "help": N_("a drawn tile that fits must be played at once")})
     draw_penalty: int = field(default=5, metadata={"min": 0, "max": 100, "help": N_("points lost per tile drawn")})

@@ -90,10 +90,11 @@ class TrominoGo(Game):
     verbs = frozenset({"play", "move", "to", "pass", "concede", "accept", "forfeit", "verify", "sw", "se", "nw", "ne",
                        "a", "b", "c", "poner", "mover", "ceder", "aceptar", "pasar", "abandonar", "so", "no"})
     notation_words: ClassVar[Mapping[str, Mapping[str, str]]] = {"es": notation.SPANISH}
+    command_moves: ClassVar[Mapping[str, str]] = {"pass": "pass"}
+    """`/pass` is the move `pass`, so it is answered as a typed `pass` is (the referee passes for
+    you when nothing else is legal, so a pass of your own is refused, saying so)."""
     command_help: ClassVar[Mapping[str, str]] = {
         "draw": N_("Tromino Go has no drawing: every tromino is the same L. Play one like `play 2,-1 SW`."),
-        "pass": N_("In Tromino Go you never pass yourself: when nothing is legal the referee passes for you. "
-                   "To give up points instead, `concede 2`."),
         "skip": N_("Tromino Go has no skip: when nothing is legal the referee passes for you.")}
     example_moves = ("play 2,-1 SW", "move 0,0 to 3,1 NE")
 
@@ -204,7 +205,9 @@ class TrominoGo(Game):
     def _refusal(self, cells: Cells, lifted: int | None = None,
                  occupied: dict[Cell, int] | None = None) -> Term | None:
         """Why a tromino on `cells` may not be placed now (None if it may), in the board's terms:
-        "b must touch A along 2 units of edge; 2,1 SW touches it along 1"."""
+        "`b` must touch `A` along 2 units of edge; 2,1 SW touches it along 1": the letters in
+        backticks, in the case the board shows (capitals for the round's first player), so that a
+        refusal that begins with one keeps it as it is."""
         occupied = occupied if occupied is not None else self._occupied(lifted)
         taken = sorted(c for c in cells if c in occupied)
         if taken:
@@ -219,18 +222,18 @@ class TrominoGo(Game):
         same = [(p, n) for p, n in touching if p.letter.upper() == letter.upper()]
         if same:
             piece, units = same[0]
-            template = (N_("{letter} may not touch {other} (the same letter); {where} touches it along {count} unit "
-                           "of edge") if units == 1 else
-                        N_("{letter} may not touch {other} (the same letter); {where} touches it along {count} units "
-                           "of edge"))
+            template = (N_("`{letter}` may not touch `{other}` (the same letter); {where} touches it along {count} "
+                           "unit of edge") if units == 1 else
+                        N_("`{letter}` may not touch `{other}` (the same letter); {where} touches it along {count} "
+                           "units of edge"))
             return phrase(template, letter=letter, other=piece.letter, where=_label(cells), count=units)
         opponent = sum(n for p, n in touching if p.owner != self.mover)
         if opponent < 1:
-            return phrase(N_("{letter} must touch the other player's trominoes; {where} touches none of them"),
+            return phrase(N_("`{letter}` must touch the other player's trominoes; {where} touches none of them"),
                           letter=letter, where=_label(cells))
         total = sum(n for _, n in touching)
         if total < 2:
-            return phrase(N_("{letter} must touch trominoes along 2 units of edge in all; {where} touches along "
+            return phrase(N_("`{letter}` must touch trominoes along 2 units of edge in all; {where} touches along "
                              "{count}"), letter=letter, where=_label(cells), count=total)
         return None
 
@@ -240,11 +243,11 @@ class TrominoGo(Game):
         names = {p.id: p.letter for p in self.pieces}
         must, avoid = self._opening_ids()
         if by_id.get(must, 0) < 2:
-            return phrase(N_("{letter} must touch {other} along 2 units of edge; {where} touches it along {count}"),
+            return phrase(N_("`{letter}` must touch `{other}` along 2 units of edge; {where} touches it along {count}"),
                           letter=letter, other=names[must], where=label, count=by_id.get(must, 0))
         for other in avoid:
             if by_id.get(other, 0):
-                return phrase(N_("{letter} may not touch {other}; {where} does"), letter=letter, other=names[other],
+                return phrase(N_("`{letter}` may not touch `{other}`; {where} does"), letter=letter, other=names[other],
                               where=label)
         return None
 
@@ -296,9 +299,10 @@ class TrominoGo(Game):
                 if seat != self.mover:
                     raise refuse(NotYourTurn, N_("it is {player}'s turn"), player=self.names[self.mover])
                 if self.legal_actions(seat)[0] != "pass":
-                    raise refuse(IllegalMove, N_("you may pass only when nothing is legal (then the referee passes for "
-                                                 "you); the suggestions as you type a play (`hints` in the console) "
-                                                 "show what is legal"))
+                    raise refuse(IllegalMove, N_("you never pass yourself: when nothing is legal the referee passes "
+                                                 "for you. The suggestions as you type a move (`hints` in the "
+                                                 "console) show what is legal; to give up points instead, "
+                                                 "`concede 2`"))
             return move.word
         if isinstance(move, Concede):
             return f"concede {move.points}"
@@ -377,7 +381,8 @@ class TrominoGo(Game):
         name = self.names[seat]
         if word == "forfeit":
             self.gone = seat
-            return self._end_game(1 - seat, phrase(N_("{player} forfeited the game"), player=name))
+            return [event("resign", N_("{player} forfeits the game."), (seat,), player=name),
+                    *self._end_game(1 - seat, phrase(N_("{player} forfeited the game"), player=name))]
         if word == "concede":
             points = int(action.split()[1])
             self.concessions.append((seat, points))
@@ -510,7 +515,8 @@ class TrominoGo(Game):
 
     def _resign(self, seat: int) -> list[Event]:
         self.gone = seat
-        return self._end_game(1 - seat, phrase(N_("{player} left the game"), player=self.names[seat]))
+        return [event("resign", N_("{player} leaves the game."), (seat,), player=self.names[seat]),
+                *self._end_game(1 - seat, phrase(N_("{player} left the game"), player=self.names[seat]))]
 
     # ---- copies and positions ------------------------------------------------------------------
 

@@ -81,7 +81,8 @@ class Tronix(Game):
         seating = teams.seating(players)
         self.seats = [Seat(n, seating[i]) for i, n in enumerate(names)]
         self.table: dict[Cell, Card] = {}
-        """Cards on the table, in the order they reached their cells."""
+        """Cards on the table, in the order they reached their cells: a card placed, or moved to
+        another cell, goes last; a card turned in place keeps its place (rules §5)."""
         self.turn = 0
         self.actions_left = self.per_turn
         self.turns = 0
@@ -318,8 +319,8 @@ class Tronix(Game):
                             {"cell": cell_text(landed)}, player=name, cell=cell_text(move.source),
                             target=cell_text(landed), pattern=term(move.pattern))]
         else:
-            card = self.table.pop(move.cell)
-            self.table[move.cell] = Card(card.kind, move.pattern)
+            card = self.table[move.cell]
+            self.table[move.cell] = Card(card.kind, move.pattern)  # turned where it lies: it keeps its place
             landed = move.cell
             events = [event("turn", N_("{player} turns the card at {cell} to {pattern}."), (seat,),
                             {"cell": cell_text(landed)}, player=name, cell=cell_text(landed),

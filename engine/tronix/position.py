@@ -43,6 +43,8 @@ GameT = TypeVar("GameT", bound=TronixTable)
 
 
 def table_entries(game: TronixTable) -> list[dict[str, Any]]:
+    """The cards on the table in the order they reached their cells (a card turned in place keeps
+    its place), each with its cell, kind and pattern; `read` lays them back in this order."""
     return [{"at": list(cell), "kind": card.kind, "pattern": card.pattern} for cell, card in game.table.items()]
 
 

@@ -35,8 +35,8 @@ the same JSON, and the loaded game plays on exactly as the game did.
 - `turn`: the seat to act. `actions_left`: actions left in this turn (1, or 2 with two players).
 - `phase`: "placement", "god" (every hand is empty) or "over".
 - `table`: the cards in the order they reached their cells, each with its cell, kind and pattern.
-  A card moved, or turned in place, in God Mode goes to the end of this order (an in-place turn
-  counts as moving it).
+  A card moved to another cell in God Mode goes to the end of this order; a card turned in place
+  did not move to a cell, so it keeps its place.
 - `locked`: the cell of the card moved last (it may not move next), or null.
 - `piles`: cards won per team. `discarded`: singularities, shared TRONIX cards, cap leftovers and
   the cards of players who left.

@@ -57,7 +57,7 @@ async def test_a_table_opened_in_spanish_speaks_spanish_and_an_english_one_engli
         english = await referee.create(other, ALICE, "tronimoes", language="en")
         assert "opened a Tronimoes table" in text(english)
         bad = await referee.create("test:x", ALICE, "tronimoes", options="lang=fr")
-        assert "lang is the table's language" in text(bad)
+        assert "`lang` is the table's language" in text(bad)
 
 
 async def test_the_language_of_the_opener_is_the_default_and_the_servers_setting_overrides_it(tmp_path, clock):

@@ -114,7 +114,7 @@ async def test_rated_off_and_aborted_games_are_not_rated(tmp_path) -> None:
         await referee.abort("test:stopped", MOD)
         assert await referee.store.standings.all_ratings() == []
         refused = await referee.create("test:bad", ALICE, "tronimoes", options="rated=sometimes")
-        assert not refused.ok and "rated is on or off" in text(refused)
+        assert not refused.ok and "`rated` is on or off" in text(refused)
 
 
 async def test_ai_seats_are_rated_per_agent(tmp_path) -> None:

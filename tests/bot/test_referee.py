@@ -614,8 +614,56 @@ async def test_a_failure_after_the_commit_is_never_reported_as_nothing_changed(t
         def broken() -> None:
             raise RuntimeError("the dispatcher is gone")
 
-        setattr(getattr(referee, failing), "wake", broken)
+        getattr(referee, failing).wake = broken
         move = (await referee.suggestions(PLACE, ALICE, "", limit=1))[0]
         reply = await referee.act(PLACE, ALICE, move)
         assert reply.ok and "nothing was changed" not in text(reply), text(reply)
         assert (await referee.store.actions(1))[-1].actor == ALICE.id
+
+
+async def test_with_voluntary_draws_a_players_draw_is_theirs_and_says_nothing_of_their_hand(tmp_path, clock):
+    """Triominoes with `allow_voluntary_draw=on`: a draw is a choice even with a tile that fits, so
+    the referee never makes one for a player (a draw made for them, "had no choice", would tell
+    the table that none of their tiles fits). With nothing that fits, the game waits for them, and
+    their draw is announced as any draw is."""
+    async with running_referee(tmp_path / "t.sqlite3", clock) as referee:
+        await referee.create(PLACE, ALICE, "triominoes", options="allow_voluntary_draw=on")
+        await referee.join(PLACE, BOB)
+        told = [text(await referee.start(PLACE, ALICE))]
+        stuck = 0
+        for _ in range(400):
+            if (await referee.status(PLACE)).status != PLAYING:
+                break
+            user = await waiting_user(referee)
+            table, game = await referee.view(PLACE)
+            legal = game.legal_actions(table.seat_of(user.id))
+            if legal == ["draw"]:
+                stuck += 1
+                reply = await referee.act(PLACE, user, "draw")
+                assert f"{user.name} draws a tile" in text(reply)
+            else:
+                reply = await referee.act(PLACE, user, legal[0])  # a placement while one fits
+            assert reply.ok, text(reply)
+            told.append(text(reply))
+        assert not any("had no choice: `draw`" in t or "`draw` ×" in t for t in told)
+        assert stuck >= 3
+        actions = await referee.store.actions((await referee.status(PLACE)).id)
+        assert all(a.action == "pass" for a in actions if a.actor == "rules")
+
+
+async def test_how_to_type_a_move_is_said_only_when_a_person_is_to_type_one(tmp_path, clock):
+    """"✏️ Type a move like…" ends a move's announcement when the game next waits for a person,
+    never when it waits only for an AI seat."""
+    async with running_referee(tmp_path / "t.sqlite3", clock) as referee:
+        await referee.create(PLACE, ALICE, "tromino_go")
+        assert (await referee.add_ai(PLACE, ALICE, "random")).ok
+        told = [text(await referee.start(PLACE, ALICE))]
+        for _ in range(6):
+            await referee.ai.idle()
+            reply = await referee.act(PLACE, ALICE, await a_move(referee, ALICE))
+            assert reply.ok, text(reply)
+            told.append(text(reply))
+        for said in told:
+            waits_for_the_bot = "It's Pip (bot)'s turn" in said
+            assert ("✏️ Type a move like" in said) != waits_for_the_bot, said
+        assert any("It's Pip (bot)'s turn" in said for said in told)

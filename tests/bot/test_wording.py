@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import pytest
+
+from bot.replies import as_sentence
 from bot.wording import hand_text
 from engine.tetromic import Tetromic
 
@@ -22,3 +25,29 @@ def test_a_piece_that_fits_nowhere_is_not_bold():
     full_but_one_row = ["......"] + ["OOOOO."] * 9
     text = hand_text(tetromic_hand("O", "I", "I", board=full_but_one_row), 0)
     assert text.startswith("Your hand (3): **I** ×2, O")
+
+
+@pytest.mark.parametrize(("reason", "shown"), [
+    ("you are not playing at this table", "You are not playing at this table."),
+    ("a move must put the tromino somewhere else", "A move must put the tromino somewhere else."),
+    ("say `draw`", "Say `draw`."),
+    ("done!", "Done!"),
+    ("¿seguro?", "¿Seguro?"),
+    ("however, nothing changed", "However, nothing changed."),
+    ("2,1 is taken", "2,1 is taken."),
+    ("option deck takes one of cx, mixed, not 'x'", "Option deck takes one of cx, mixed, not 'x'."),
+    # what a player types or reads off the board stays as written
+    ("r9c9 does not share an edge with any tile", "r9c9 does not share an edge with any tile."),
+    ("ai_seconds is how long AI players think", "ai_seconds is how long AI players think."),
+    ("c4 and e4 are not next to each other", "c4 and e4 are not next to each other."),
+    ("3:5 does not match the 4 at the end of your line", "3:5 does not match the 4 at the end of your line."),
+    ("ouroboros=maybe is not an option", "ouroboros=maybe is not an option."),
+    ("`b` must touch `A` along 2 units of edge", "`b` must touch `A` along 2 units of edge."),
+    ("`lang` is the table's language", "`lang` is the table's language."),
+    ("'banana' is not a move", "'banana' is not a move."),
+    ("<n:bob> has not finished a rated game on this server yet.", "<n:bob> has not finished a rated game on this "
+                                                                  "server yet."),
+    ("", ""),
+])
+def test_a_refusal_reads_as_a_sentence_but_what_a_player_types_stays_as_typed(reason, shown):
+    assert as_sentence(reason) == shown

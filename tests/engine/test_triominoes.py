@@ -322,6 +322,38 @@ def test_voluntary_draws_only_with_the_option():
     assert "draw" in free.legal_actions(0)
 
 
+def test_a_draw_the_rules_let_anyone_choose_is_never_made_for_the_player():
+    """With voluntary draws, a draw made for the player because nothing fits would tell the table
+    what their own draw never does: that none of their tiles fits. So it is left to them."""
+    free = TriominoesOptions(allow_voluntary_draw=True)
+    game = stuck(["0-0-2", "0-0-3", "0-0-4", "4-5-5"], options=free)
+    assert game.legal_actions(0) == ["draw"] and game.forced_action(0) is None
+    game.apply(0, "draw")
+    assert game.legal_actions(0) == ["draw"] and game.forced_action(0) is None
+    game.apply(0, "draw")
+    game.apply(0, "draw")
+    assert game.legal_actions(0) == ["pass"] and game.forced_action(0) == "pass"  # a pass says as much anyway
+    assert stuck([], options=free).forced_action(0) == "pass"
+    # Once a drawn tile need not be played, further draws are free too: the first one is forced, the rest not.
+    keep_drawing = stuck(["0-0-2", "0-0-3", "0-0-4"], options=TriominoesOptions(must_play_drawn=False))
+    assert keep_drawing.forced_action(0) == "draw"
+    keep_drawing.apply(0, "draw")
+    assert keep_drawing.legal_actions(0) == ["draw"] and keep_drawing.forced_action(0) is None
+
+
+def test_with_voluntary_draws_a_missed_turn_draws_whether_or_not_a_tile_fits():
+    """The referee's choice for a missed turn must not tell the table more than the player's own
+    would: with voluntary draws it draws while it may, so its draw says nothing of the hand."""
+    free = TriominoesOptions(allow_voluntary_draw=True)
+    fits = game_at([{"at": "r0c0", "corners": [1, 2, 3]}], [["1-2-2", "2-3-3", "0-0-0"], ["0-0-5"]], options=free)
+    assert fits.timeout_actions(0) == ["draw"]
+    assert stuck(["0-0-2", "4-5-5"], options=free).timeout_actions(0) == ["draw"]
+    drawn_fits = stuck(["4-5-5"], options=free)
+    drawn_fits.apply(0, "draw")  # a drawn tile that fits must be played: no draw is left to choose
+    assert drawn_fits.timeout_actions(0)[0].startswith(("4-5-5", "5-4-5", "5-5-4"))
+    assert stuck([], options=free).timeout_actions(0) == ["pass"]
+
+
 def test_a_missed_turn_lays_the_best_scoring_tile_or_else_draws():
     game = game_at([{"at": "r0c0", "corners": [1, 2, 3]}], [["1-2-2", "2-3-3", "0-0-0"], ["0-0-5"]])
     assert game.timeout_actions(0) == ["3-2-3 r1c0"]

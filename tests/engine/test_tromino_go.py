@@ -61,14 +61,14 @@ def test_the_first_play_goes_at_the_origin():
 
 def test_b_must_touch_a_along_two_units_of_edge():
     g = game([(0, "A", [(0, 0), (1, 0), (0, 1)])])
-    with pytest.raises(IllegalMove, match="b must touch A along 2 units of edge; 2,0 NW touches it along 1"):
+    with pytest.raises(IllegalMove, match="`b` must touch `A` along 2 units of edge; 2,0 NW touches it along 1"):
         g.parse(1, "play 2,0 NW")
     assert g.parse(1, "play 1,1 SW") == "play 1,1 SW"
 
 
 def test_c_touches_b_along_two_and_not_a():
     g = game([(0, "A", [(0, 0), (1, 0), (0, 1)]), (1, "b", [(1, 1), (2, 1), (1, 2)])])
-    with pytest.raises(IllegalMove, match="C may not touch A"):
+    with pytest.raises(IllegalMove, match="`C` may not touch `A`"):
         g.parse(0, "play 2,0 SE")
     assert g.parse(0, "play 2,2 SW") == "play 2,2 SW"
 
@@ -90,7 +90,7 @@ OPENING = [(0, "A", [(0, 0), (1, 0), (0, 1)]), (1, "b", [(1, 1), (2, 1), (1, 2)]
 
 
 def test_from_play_five_a_letter_may_not_touch_its_own_letter_of_either_case():
-    with pytest.raises(IllegalMove, match="B may not touch b \\(the same letter\\)"):
+    with pytest.raises(IllegalMove, match="`B` may not touch `b` \\(the same letter\\)"):
         game(OPENING).parse(0, "play 2,0 SE")
 
 
@@ -131,7 +131,7 @@ def test_a_cut_piece_holds_the_others_together():
 def test_a_pass_is_accepted_only_when_nothing_is_legal_and_is_then_forced():
     g = TrominoGo.new(2, seed=1)
     seat = g.to_move()[0]
-    with pytest.raises(IllegalMove, match="only when nothing is legal"):
+    with pytest.raises(IllegalMove, match="when nothing is legal the referee passes for you"):
         g.parse(seat, "pass")
     assert g.forced_action(seat) is None
 

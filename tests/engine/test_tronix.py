@@ -7,6 +7,8 @@ import random
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from engine import GAMES, IllegalMove, NotationError, NotYourTurn, PositionError
 from engine.ai import GreedyAgent, heuristics, margin
@@ -379,10 +381,48 @@ def test_the_game_is_registered():
 # ---- positions carry the whole game -----------------------------------------------------------------
 
 
-def test_a_card_turned_in_place_goes_to_the_end_of_the_positions_table_order():
+def test_a_card_turned_in_place_keeps_its_place_in_the_positions_table_order():
+    """§5: `table` lists cards in the order they reached their cells; a turn leaves the card where it is."""
     game = god(T)
     game.apply(0, "turn 1,0 NS")
-    assert [entry["at"] for entry in game.to_position()["table"]] == [[0, 0], [2, 0], [1, 1], [1, 0]]
+    assert [entry["at"] for entry in game.to_position()["table"]] == [[0, 0], [1, 0], [2, 0], [1, 1]]
+    game.apply(1, "move 0,0 to 0,1 SE")
+    assert [entry["at"] for entry in game.to_position()["table"]] == [[1, 0], [2, 0], [1, 1], [0, 1]]
+
+
+def read_cell(text: str) -> tuple[int, int]:
+    x, y = text.split(",")
+    return int(x), int(y)
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), players=st.sampled_from([2, 4]))
+def test_the_positions_table_lists_cards_in_the_order_they_reached_their_cells_and_loads_back(seed, players):
+    """In random games played into God Mode, after every action: the exported `table` lists the
+    cards in the order they reached their cells (a placement or a move to another cell puts a card
+    last; a turn in place keeps its place), and the game loaded from the position writes it back
+    unchanged, offers the same actions, holds the same lines, and plays the next action alike."""
+    rng = random.Random(seed)
+    game = Tronix.new(players, seed=seed, options=TronixOptions(deck_size=12, quiet_limit=12))
+    arrived: list[tuple[int, int]] = []
+    while game.outcome() is None:
+        seat = game.to_move()[0]
+        action = rng.choice(game.legal_actions(seat))
+        words = action.split()
+        saved = game.to_position()
+        copy = Tronix.from_position(saved)
+        assert copy.to_position() == saved
+        assert copy.legal_actions(seat) == game.legal_actions(seat) and copy.patterns() == game.patterns()
+        assert [e.text for e in copy.apply(seat, action)] == [e.text for e in game.apply(seat, action)]
+        assert copy.to_position() == game.to_position()
+        if words[0] == "play":
+            arrived.append(read_cell(words[-2]))
+        elif words[0] == "move":
+            arrived.remove(read_cell(words[1]))
+            arrived.append(read_cell(words[3]))
+        arrived = [cell for cell in arrived if cell in game.table]
+        assert [tuple(entry["at"]) for entry in game.to_position()["table"]] == arrived
+    assert not game.table
 
 
 def test_a_finished_game_loads_back_finished_with_its_result():

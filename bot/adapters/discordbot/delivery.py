@@ -30,7 +30,7 @@ from bot.adapters.discordbot.permissions import (
     refused_for_permission,
     tell_missing,
 )
-from bot.replies import Attachment, Message, Reply, render_links, render_mentions, render_names
+from bot.replies import Attachment, Message, Reply, as_sentence, render_links, render_mentions, render_names
 
 log = logging.getLogger(__name__)
 
@@ -108,11 +108,9 @@ def pinging(user_ids: Sequence[str]) -> discord.AllowedMentions:
 
 
 def capitalised(text: str) -> str:
-    """A refusal's reason as a sentence: capital first letter, full stop at the end."""
-    if not text:
-        return text
-    text = text[:1].upper() + text[1:]
-    return f"{text}." if text[-1].isalnum() or text[-1] in "`'\")" else text
+    """A refusal's reason as a sentence (`as_sentence`: what a player types, a name or a mention
+    it begins with stays as written). Give it the text before `render`, tokens and all."""
+    return as_sentence(text)
 
 
 @dataclass
@@ -153,9 +151,7 @@ def personal(message: Message | None, *, refusal: bool = False) -> list[Outgoing
     """A message for one person, split to fit; files on the first piece; nobody pinged."""
     if message is None or (not message.text and not message.attachments):
         return []
-    text = render(message.text)
-    if refusal:
-        text = capitalised(text)
+    text = render(capitalised(message.text) if refusal else message.text)
     pieces = split(text) if text else [""]
     out = [Outgoing(piece, nonce=piece_nonce(message.nonce, n)) for n, piece in enumerate(pieces)]
     out[0].attachments = list(message.attachments)

@@ -38,7 +38,7 @@ async def rematch(answer: Answer, referee: Referee, place: str, user: User) -> N
 async def _rematch(answer: Answer, referee: Referee, place: str, user: User) -> None:
     problem = await answer.run(referee.rematch_problem(place, user))
     if problem:
-        await answer.tell(capitalised(render(problem)))
+        await answer.tell(render(capitalised(problem)))
         return
     thread = answer.interaction.channel
     parent = thread.parent if isinstance(thread, discord.Thread) else None
@@ -62,7 +62,7 @@ async def _rematch(answer: Answer, referee: Referee, place: str, user: User) -> 
             await created.delete()
         except discord.HTTPException:
             await created.send(_("This rematch could not be opened."))
-        await answer.tell(capitalised(render(reply.caller.text if reply.caller else "")))
+        await answer.tell(render(capitalised(reply.caller.text if reply.caller else "")))
         return
     assert reply.table_id is not None and reply.public is not None
     lobby = await created.send(content=render(reply.public.text), view=lobby_view(reply.table_id),

@@ -28,7 +28,8 @@ async def test_draw_in_tromino_go_says_the_game_has_no_drawing_instead_of_misrea
     thread, _ = await tileref.open_table(s.alice, s.bob, game="tromino_go")
     drawn = await (await s.slash(s.alice, thread, "draw")).reply()
     assert drawn.ephemeral and "Tromino Go has no drawing" in drawn.content and "can't read" not in drawn.content
-    passed = await (await s.slash(s.alice, thread, "pass")).reply()
+    mover = (s.alice, s.bob)[(await tileref.game(thread)).to_move()[0]]
+    passed = await (await s.slash(mover, thread, "pass")).reply()
     assert "the referee passes for you" in passed.content and "concede 2" in passed.content
     skipped = await (await s.slash(s.alice, thread, "skip")).reply()
     assert "Tromino Go has no skip" in skipped.content
@@ -87,3 +88,22 @@ async def test_the_channel_announcement_speaks_the_servers_language(tileref: Har
     await (await s.slash(s.carol, s.channel, "settings", language="es")).reply()
     announced = await (await s.slash(s.alice, s.channel, "tileref new", game="tronimoes")).reply()
     assert "abre una mesa de **Tronimoes**" in announced.content
+
+
+async def test_a_refusal_keeps_what_the_player_types_as_they_type_it(tileref: Harness) -> None:
+    """A refusal reads as a sentence, but a cell, an option or a code it begins with is written as
+    the player types it ("r9c9 does not…", never "R9c9 does not…")."""
+    s = tileref.s
+    for options, begins in (("ai_seconds=99", "ai_seconds "), ("lang=xx", "`lang` is the table's language"),
+                            ("rated=maybe", "`rated` is on or off")):
+        refused = await (await s.slash(s.alice, s.channel, "tileref new", game="tronimoes", options=options)).reply()
+        assert refused.ephemeral and refused.content.startswith(begins), refused.content
+    thread, _ = await tileref.open_table(s.alice, s.bob, game="triominoes")
+    game = await tileref.game(thread)
+    seat = game.to_move()[0]
+    await (await s.slash((s.alice, s.bob)[seat], thread, "move", text=game.legal_actions(seat)[0])).replies(1)
+    game = await tileref.game(thread)
+    seat = game.to_move()[0]
+    tile = "-".join(map(str, game.seats[seat].hand[0]))
+    refused = await (await s.slash((s.alice, s.bob)[seat], thread, "move", text=f"{tile} r9c9")).reply()
+    assert refused.ephemeral and refused.content.startswith("r9c9 does not share an edge with any tile")
