@@ -3,12 +3,18 @@ never left unannounced, whatever fails after its commit."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 import renderers
 from bot.referee import NO_PICTURE
+from bot.replies import Message
 from bot.timers import ManualClock
-from tests.bot.referees import ALICE, BOB, PLACE, Notices, running_referee, started, text
+from tests.bot.referees import ALICE, BOB, MOD, PLACE, Notices, running_referee, started, text
+
+
+AI_MOVE = re.compile(r"\(bot\)> (?:lays|draws|passes)")
 
 
 @pytest.fixture
@@ -81,3 +87,76 @@ async def test_a_failed_snapshot_does_not_undo_or_hide_the_move(tmp_path, clock,
         user = (ALICE, BOB)[game.to_move()[0]]
         reply = await referee.act(PLACE, user, "draw")
         assert reply.ok and "draws a tile" in text(reply)
+
+
+async def test_an_announcement_a_rollback_at_the_same_clock_instant_undid_is_withheld(tmp_path, clock):
+    """A move and a moderator's rollback of it land at the same moment of the clock: whether the
+    move's unsent announcement still stands is told by the log, so it is withheld (a note says
+    so), never sent late with the new timeline's picture."""
+    notices = Notices()
+    async with running_referee(tmp_path / "t.sqlite3", clock, notices=notices, render=True,
+                               confirms_delivery=True) as referee:
+        await referee.outbox.stop()  # sweeps are made by hand below
+        await referee.delivered(await started(referee, ALICE, BOB))
+        _, game = await referee.view(PLACE)
+        user = (ALICE, BOB)[game.to_move()[0]]
+        moved = await referee.act(PLACE, user, "draw")  # the transport never confirms it (it died)
+        rolled = await referee.rollback(PLACE, MOD, 0)
+        assert rolled.ok
+        await referee.delivered(rolled)
+        await clock.advance(referee.delivery_lease + 11)
+        await referee.outbox.sweep()
+        assert [n.public.text for n in notices if n.public] == [
+            "(The announcement of move 1 was not sent: a moderator has rolled the game back to move 0 since.)"]
+        assert all(not n.private for n in notices), "the undone draw's tile is not told late"
+        assert moved.public.text not in [n.public.text for n in notices if n.public]
+
+
+async def test_an_announcement_still_standing_after_a_later_rollback_is_sent(tmp_path, clock):
+    """The rollback went back to after the move: its announcement is sent as it was."""
+    notices = Notices()
+    async with running_referee(tmp_path / "t.sqlite3", clock, notices=notices,
+                               confirms_delivery=True) as referee:
+        await referee.outbox.stop()
+        await referee.delivered(await started(referee, ALICE, BOB))
+        _, game = await referee.view(PLACE)
+        user = (ALICE, BOB)[game.to_move()[0]]
+        moved = await referee.act(PLACE, user, "draw")  # never confirmed
+        other = await referee.act(PLACE, user, "pass")
+        await referee.delivered(other)
+        rolled = await referee.rollback(PLACE, MOD, 1)
+        await referee.delivered(rolled)
+        await clock.advance(referee.delivery_lease + 11)
+        await referee.outbox.sweep()
+        assert [n.public.text for n in notices if n.public] == [moved.public.text]
+
+
+async def test_a_run_of_ai_moves_posted_before_a_crash_is_sent_again_as_the_same_one_message(tmp_path, clock):
+    """The process posted the one message telling a run of AI moves, then died before confirming
+    it: what the outbox sends again is that message, with its nonce (so Discord returns the
+    first instead of posting it twice), not the moves one by one."""
+    runs: list[Message] = []
+
+    async def post_then_die(reply) -> None:
+        """Deliver; the first message telling two AI moves or more is posted, then the process dies."""
+        if reply.public is not None and len(AI_MOVE.findall(reply.public.text)) >= 2:
+            runs.append(reply.public)
+            if len(runs) == 1:
+                raise ConnectionError("killed before confirming")
+
+    async with running_referee(tmp_path / "t.sqlite3", clock, notices=post_then_die,
+                               confirms_delivery=True) as referee:
+        await referee.outbox.stop()
+        assert (await referee.create(PLACE, ALICE, "tronimoes")).ok
+        for _ in range(2):
+            await referee.add_ai(PLACE, ALICE, "greedy")
+        await referee.delivered(await referee.start(PLACE, ALICE))
+        await referee.ai.idle()
+        while not runs:
+            move = (await referee.suggestions(PLACE, ALICE, "", limit=1))[0]
+            await referee.delivered(await referee.act(PLACE, ALICE, move))
+            await referee.ai.idle()
+        await clock.advance(300)
+        await referee.outbox.sweep()
+        first, *again = runs
+        assert len(again) == 1 and again[0].nonce == first.nonce and again[0].text == first.text, again
