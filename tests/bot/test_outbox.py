@@ -13,7 +13,6 @@ from bot.replies import Message
 from bot.timers import ManualClock
 from tests.bot.referees import ALICE, BOB, MOD, PLACE, Notices, running_referee, started, text
 
-
 AI_MOVE = re.compile(r"\(bot\)> (?:lays|draws|passes)")
 
 
