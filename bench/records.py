@@ -31,7 +31,7 @@ import benchpath  # noqa: F401  (first: takes bench/ off the import path)
 from bot.database import is_postgres, store_for
 from bot.leaderboards import leaderboard_text, profile_text
 from bot.my_games import games_text
-from bot.standings import conservative
+from bot.standings import PROVISIONAL_GAMES, figure
 from bot.store import Store
 from engine import GAMES
 
@@ -59,13 +59,14 @@ def rows(games: int, players: int, open_tables: int, rng: random.Random) -> dict
                 mu = rng.uniform(15, 35)
                 beaten = rng.random() < 0.2
                 results.append((table_id, seat, GUILD, game, f"discord:{10_000 + table_id}", user, f"player{player}",
-                                rank, seat, len(who), int(rank == 1), float(table_id), mu, 3.0, mu + 0.5, 2.9,
-                                "someone" if beaten else None, rng.uniform(0, 20) if beaten else None))
+                                rank, seat, len(who), "win" if rank == 1 else "loss", float(table_id), mu, 3.0,
+                                mu + 0.5, 2.9,
+                                "someone" if beaten else None, rng.uniform(600, 1400) if beaten else None))
     ratings = []
     for (game, user), ids in played.items():
         mu, sigma = rng.uniform(15, 35), rng.uniform(1, 8)
-        ratings.append((GUILD, game, user, f"player{user}", mu, sigma, conservative(mu, sigma), len(ids),
-                        len(ids) // 3))
+        ratings.append((GUILD, game, user, f"player{user}", mu, sigma, figure(mu), int(len(ids) >= PROVISIONAL_GAMES),
+                        len(ids), len(ids) // 3, len(ids) // 10))
     return {"tables": tables, "seats": seats, "results": results, "ratings": ratings}
 
 
@@ -73,9 +74,9 @@ COLUMNS = {
     "tables": "id, place, guild, game, options, status, seed, turn_seconds, paused, created_by, created_at, meta,"
               " version",
     "seats": "table_id, seat, name, user_id, agent",
-    "results": "table_id, seat, guild, game, place, player, name, rank, team, entrants, won, finished_at, mu_before,"
-               " sigma_before, mu, sigma, beaten_name, beaten_score",
-    "ratings": "guild, game, player, name, mu, sigma, score, games, wins",
+    "results": "table_id, seat, guild, game, place, player, name, rank, team, entrants, outcome, finished_at,"
+               " mu_before, sigma_before, mu, sigma, beaten_name, beaten_score",
+    "ratings": "guild, game, player, name, mu, sigma, score, settled, games, wins, draws",
 }
 
 

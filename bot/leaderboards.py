@@ -1,6 +1,8 @@
 """What /leaderboard, /profile and `tileref stats` say: a server's best players in a game, and
-one player's record there. Everything shown comes from the ratings and results of finished
-games on that one server (no hand, no hidden fact, nothing from another server)."""
+one player's record there (games won, drawn and lost). Everything shown comes from the ratings
+and results of finished games on that one server (no hand, no hidden fact, nothing from another
+server). `ratings_explained` is what /help, the terminal's `help` and the leaderboards say of
+what the figures mean."""
 
 from __future__ import annotations
 
@@ -8,16 +10,27 @@ import time
 
 from bot.i18n import _, ngettext
 from bot.replies import link_token, name_token
-from bot.standings import Rating, Result
+from bot.standings import PROVISIONAL_GAMES, SHOWN_START, Rating, Result, signed
 from bot.store import Store
 from engine import GAMES
 
 PAGE = 10
 
 
+def ratings_explained() -> str:
+    """What a rating is and how it moves, in a few plain sentences (for /help, the terminal's
+    `help` and `tileref stats`)."""
+    return _("📈 **Ratings** (one per game and server) start at {start} and move by whom you finished ahead of "
+             "and behind. A win never lowers yours; a loss never raises it in a game of two sides (one against "
+             "one, team against team), and leaving a game always lowers it. In a game of three or more, a place "
+             "below first can raise it if you finished ahead of, or level with, players rated above you; a draw "
+             "(a first place shared) moves it by what was expected of you. Ratings are provisional for the "
+             "first {games} games, and listed after the settled ones.").format(
+        start=SHOWN_START, games=PROVISIONAL_GAMES)
+
+
 def _figure(rating: Rating) -> str:
-    figure = f"**{rating.score:.1f}**".replace("-", "−")
-    return figure + (" " + _("(provisional)") if rating.provisional else "")
+    return f"**{rating.shown}**" + (" " + _("(provisional)") if rating.provisional else "")
 
 
 def _line(place: int, rating: Rating) -> str:
@@ -26,13 +39,17 @@ def _line(place: int, rating: Rating) -> str:
 
 
 def _record(rating: Rating) -> str:
-    return ngettext("{games} game, {wins} won", "{games} games, {wins} won", rating.games).format(
-        games=rating.games, wins=rating.wins)
+    """`2 games: 1 won, 1 drawn, 0 lost`."""
+    return ngettext("{games} game: {wins} won, {draws} drawn, {losses} lost",
+                    "{games} games: {wins} won, {draws} drawn, {losses} lost", rating.games).format(
+        games=rating.games, wins=rating.wins, draws=rating.draws, losses=rating.losses)
 
 
-async def leaderboard_text(store: Store, guild: str, game: str, player: str | None, page: int = 1) -> str:
-    """Page `page` of a game's leaderboard on a server (10 a page), and `player`'s own place.
-    Raises ValueError with what to ask instead when the page or game does not exist."""
+async def leaderboard_text(store: Store, guild: str, game: str, player: str | None, page: int = 1, *,
+                           explained: bool = True) -> str:
+    """Page `page` of a game's leaderboard on a server (10 a page), and `player`'s own place,
+    ending with what the ratings mean (unless not `explained`). Raises ValueError with what to
+    ask instead when the page or game does not exist."""
     if game not in GAMES:
         raise ValueError(_("there is no game called '{game}'; choose one of {games}").format(
             game=game, games=", ".join(sorted(GAMES))))
@@ -48,14 +65,20 @@ async def leaderboard_text(store: Store, guild: str, game: str, player: str | No
     rows = await store.standings.leaderboard(guild, game, offset=(page - 1) * PAGE, limit=PAGE)
     lines = [_("🏆 **{game} leaderboard** (page {page} of {pages}, {count} rated players)").format(
         game=title, page=page, pages=pages, count=count)]
-    lines += [_line((page - 1) * PAGE + index + 1, rating) for index, rating in enumerate(rows)]
+    for index, rating in enumerate(rows):
+        place = (page - 1) * PAGE + index + 1
+        if rating.provisional and (index == 0 or not rows[index - 1].provisional):
+            lines.append(ngettext("Provisional (fewer than {games} game):", "Provisional (fewer than {games} games):",
+                                  PROVISIONAL_GAMES).format(games=PROVISIONAL_GAMES))
+        lines.append(_line(place, rating))
     if player is not None:
         mine = await store.standings.standing(guild, game, player)
         if mine is None:
             lines.append(_("You have no {game} rating here yet.").format(game=title))
         else:
             lines.append(_("You: {line}").format(line=_line(*mine)))
-    lines.append(_("Ratings are mean − 3σ (OpenSkill); provisional until 5 games."))
+    if explained:
+        lines.append(ratings_explained())
     return "\n".join(lines)
 
 
@@ -64,15 +87,14 @@ def _when(at: float, now: float) -> str:
 
 
 def _recent_line(result: Result, now: float) -> str:
-    change = f"{result.change:+.1f}".replace("-", "−")
     return _("{place} of {entrants} ({change}) · {when} · {link}").format(
-        place=result.rank, entrants=result.entrants, change=change, when=_when(result.finished_at, now),
+        place=result.rank, entrants=result.entrants, change=signed(result.change), when=_when(result.finished_at, now),
         link=link_token(result.place, result.guild))
 
 
 async def profile_text(store: Store, guild: str, player: str, name: str, now: float | None = None) -> str:
-    """A player's record on a server: per game, the rating, games, wins, the best win against a
-    higher-rated player, and the last 5 games with the way to each."""
+    """A player's record on a server: per game, the rating, games won, drawn and lost, the best
+    win against a higher-rated player, and the last 5 games with the way to each."""
     now = time.time() if now is None else now
     ratings = await store.standings.ratings_of_player(guild, player)
     if not ratings:
@@ -86,7 +108,7 @@ async def profile_text(store: Store, guild: str, player: str, name: str, now: fl
         best = await store.standings.best_win(guild, rating.game, player)
         if best is not None and best.beaten_name is not None and best.beaten_score is not None:
             lines.append(_("Best win: ahead of {opponent} (rated {rating}) · {link}").format(
-                opponent=name_token(best.beaten_name), rating=f"{best.beaten_score:.1f}".replace("-", "−"),
+                opponent=name_token(best.beaten_name), rating=round(best.beaten_score),
                 link=link_token(best.place, best.guild)))
         recent = await store.standings.recent(guild, rating.game, player)
         lines += [_("Last games:")] + [f"• {_recent_line(r, now)}" for r in recent]

@@ -2,14 +2,33 @@
 
 Plackett–Luce ranks any number of sides (2 to 16 players, each alone or in a team, as in
 Tronix) from one ordering, ties shared, which is what our games end with. Each finished game is
-rated once per server and game: every seat gets a place from the outcome (the winners first,
-then by score; a resignation is last), AI seats are rated as the player `ai:<agent>`. Aborted
-games, games of one side and tables opened with `rated=off` are not rated.
+rated once per server and game: every seat gets a place from the outcome (`placements`), AI
+seats are rated as the player `ai:<agent>`. Aborted games, games of one side and tables opened
+with `rated=off` are not rated.
+
+What players see is the model's mean, scaled (`bot.standings.figure`: 1000 for a new player),
+and its change. Its direction follows the result. In the model's update (Algorithm 4) a side i
+moves its mean by a positive multiple of Ω_i = Σ_{q ranked at or above i} (1[q = i] − p_{i|q}) / A_q,
+where p_{i|q} is i's share of exp(μ/c) among the sides ranked at or below q and A_q counts the
+sides tied with q, and each member of the side by a positive multiple of the side's:
+- a side alone in first place (a WIN) has only its own term, 1 − p_{i|i} > 0: it always gains;
+- a side alone in last place (every LOSS of a two-sided game: one against one, team against
+  team; and the side of the players who left, see `placements`) has p_{i|i} = 1 and only
+  negative terms: it always loses;
+- a shared first place (a DRAW) moves each side by what the model expected of it, up or down;
+- in a game of three or more sides, any other place (a LOSS in the record: between first and
+  last, or a last place shared) moves up when the side finished ahead of, or level with, sides
+  rated well above it, else down. No figure the model gives can avoid that: the model itself
+  then believes the player stronger. /help says so.
+So a win never shows as a loss, and neither a loss of two sides nor leaving a game as a gain;
+`tests/bot/test_ratings.py` checks this over random games of 2 to 16 players, in teams and
+free-for-all, with ties. The mean − 3σ shown before could rise after a loss (σ shrinks with
+every game).
 
 Everything here is derived: `rebuild` recomputes every rating by replaying the stored games in
 the order they finished, and gives what the live updates gave. A rollback that reopens a finished
-game takes its rating change back (`take_back`). What is shown is the conservative figure
-mean − 3σ, "provisional" until the player has 5 rated games.
+game takes its rating change back (`take_back`). A rating is provisional until the player has
+5 rated games (`bot.standings.PROVISIONAL_GAMES`).
 """
 
 from __future__ import annotations
@@ -24,7 +43,20 @@ from bot.i18n import _
 from bot.loader import new_game, replay
 from bot.records import FINISHED, SeatRecord, TableRecord
 from bot.replies import name_token
-from bot.standings import Rating, Result, Sql, Write, conservative, record_in, take_back_in
+from bot.standings import (
+    DRAW,
+    LOSS,
+    PROVISIONAL_GAMES,
+    WIN,
+    Rating,
+    Result,
+    Sql,
+    Write,
+    record_in,
+    shown,
+    signed,
+    take_back_in,
+)
 from bot.store import Store
 from engine import Game
 from engine.levels import level_of
@@ -42,14 +74,14 @@ LOCAL = "local"
 @dataclass(frozen=True)
 class Placement:
     """A seat's place in a finished game: `rank` 1 is first, equal ranks are a tie; seats with
-    the same `team` are rated as one side."""
+    the same `team` are rated as one side. `outcome`: WIN, DRAW or LOSS (`outcome_of`)."""
 
     seat: int
     player: str
     name: str
     rank: int
     team: int
-    won: bool
+    outcome: str
 
 
 def ai_name(seat: SeatRecord) -> str:
@@ -78,44 +110,65 @@ def is_rated(table: TableRecord) -> bool:
     return table.meta.get(RATED, True) is not False
 
 
+def outcome_of(rank: int, ranks: Sequence[int]) -> str:
+    """The result of a side placed `rank` among sides placed `ranks` (its own included): a WIN
+    alone in first place, a DRAW in a first place shared with another side, else a LOSS."""
+    if rank != 1:
+        return LOSS
+    return WIN if ranks.count(1) == 1 else DRAW
+
+
 def placements(table: TableRecord, game: Game) -> list[Placement] | None:
     """Every seat's place in the finished game, or None if it is not rated: not finished, opened
-    with `rated=off`, or fewer than two sides. Winners come first; then higher scores; every seat
-    that resigned shares the last place. In a team game the teams are the sides; a player who
-    resigned leaves their team and is placed last on their own."""
+    with `rated=off`, or fewer than two sides.
+
+    Free-for-all: each seat still in the game is a side; the winners come first, then higher
+    scores. A team game (Tronix) has two results: when a team wins, its players still seated are
+    one side, first, and everyone else one side, second (the other team, and every player who
+    left, whichever team they left); when the teams share the win, each team is a side, first.
+    Players who left the game (`is_resigned`) not placed so form one side, last: a side alone
+    in last place, so that leaving is always a loss and always lowers the rating (ranked apart,
+    or tied, a player who left could gain on a stronger one who left too)."""
     outcome = game.outcome()
     if outcome is None or not is_rated(table) or len(table.seats) < 2:
         return None
     seats = range(min(game.players, len(table.seats)))
-    resigned = {s for s in seats if game.is_resigned(s)}
+    left = tuple(s for s in seats if game.is_resigned(s))
     winners = set(outcome.winners)
-    sides: list[tuple[int, ...]] = [tuple(t for t in team if t not in resigned) for team in outcome.teams] or \
-        [(s,) for s in seats if s not in resigned]
-    sides = [side for side in sides if side]
+    sides: list[tuple[tuple[int, ...], int]] = []
+    if outcome.teams:
+        teams = [side for side in (tuple(s for s in team if s not in left) for team in outcome.teams) if side]
+        won = [side for side in teams if winners & set(side)]
+        if won and len(won) < len(teams):
+            sides = [(side, 1) for side in won]
+            sides.append((tuple(s for side in teams if side not in won for s in side) + left, 2))
+            left = ()
+        else:
+            sides = [(side, 1) for side in teams]
+    else:
+        def strength(seat: int) -> tuple[int, float]:
+            return (1 if seat in winners else 0, outcome.scores[seat])
 
-    def strength(side: tuple[int, ...]) -> tuple[int, float]:
-        return (1 if winners & set(side) else 0, sum(outcome.scores[s] for s in side) if not outcome.teams else 0.0)
-
-    order = sorted({strength(side) for side in sides}, reverse=True)
-    ranked: list[Placement] = []
-    for team, side in enumerate(sides):
-        rank = order.index(strength(side)) + 1
-        ranked += [Placement(s, player_key(table.seats[s]), player_name(table.seats[s]), rank, team, s in winners)
-                   for s in side]
-    last = len(order) + 1
-    for number, seat in enumerate(sorted(resigned)):
-        ranked.append(Placement(seat, player_key(table.seats[seat]), player_name(table.seats[seat]), last,
-                                len(sides) + number, False))
-    if len({p.team for p in ranked}) < 2:
+        order = sorted({strength(s) for s in seats if s not in left}, reverse=True)
+        sides = [((s,), order.index(strength(s)) + 1) for s in seats if s not in left]
+    if left:
+        sides.append((left, max((rank for _side, rank in sides), default=0) + 1))
+    if len(sides) < 2:
         return None
-    return sorted(ranked, key=lambda p: p.seat)
+    ranks = [rank for _side, rank in sides]
+    placed = [Placement(s, player_key(table.seats[s]), player_name(table.seats[s]), rank, team,
+                        outcome_of(rank, ranks))
+              for team, (side, rank) in enumerate(sides) for s in side]
+    return sorted(placed, key=lambda p: p.seat)
 
 
 def rate(guild: str, game: str, table_id: int, place: str, finished_at: float, placed: Sequence[Placement],
          current: Mapping[str, Rating]) -> tuple[list[Result], list[Rating]]:
     """One game's results and the ratings they lead to, from the players' `current` ratings
     (a player without one starts at the model's prior). A player seated twice (two AI seats of
-    one agent) moves to the mean of their seats' updates, and counts one game."""
+    one agent) moves to the mean of their seats' updates, and counts one game: won if a seat of
+    theirs won, else drawn if one drew, else lost (so such a player's win can show a fall: the
+    one exception to a win never showing as a loss, and only AI levels are ever seated twice)."""
     before = {p.player: current.get(p.player) or Rating(guild, game, p.player, p.name, MODEL.mu, MODEL.sigma)
               for p in placed}
     teams = sorted({p.team for p in placed})
@@ -135,15 +188,17 @@ def rate(guild: str, game: str, table_id: int, place: str, finished_at: float, p
         best = max(beaten, key=lambda q: before[q.player].score, default=None)
         results.append(Result(
             table_id=table_id, seat=p.seat, guild=guild, game=game, place=place, player=p.player, name=p.name,
-            rank=p.rank, team=p.team, entrants=len(teams), won=p.won, finished_at=finished_at, mu_before=old.mu,
-            sigma_before=old.sigma, mu=after[p.seat][0], sigma=after[p.seat][1],
+            rank=p.rank, team=p.team, entrants=len(teams), outcome=p.outcome, finished_at=finished_at,
+            mu_before=old.mu, sigma_before=old.sigma, mu=after[p.seat][0], sigma=after[p.seat][1],
             beaten_name=best.name if best else None, beaten_score=before[best.player].score if best else None))
     ratings = []
     for player, old in before.items():
         mine = [r for r in results if r.player == player]
+        outcomes = {r.outcome for r in mine}
+        counted = WIN if WIN in outcomes else DRAW if DRAW in outcomes else LOSS
         ratings.append(Rating(guild, game, player, mine[0].name, sum(r.mu for r in mine) / len(mine),
                               sum(r.sigma for r in mine) / len(mine), old.games + 1,
-                              old.wins + int(any(r.won for r in mine))))
+                              old.wins + int(counted == WIN), old.draws + int(counted == DRAW)))
         if len(mine) > 1:
             for r in mine:
                 r.mu, r.sigma = ratings[-1].mu, ratings[-1].sigma
@@ -161,7 +216,7 @@ def rate_in_order(results: Sequence[Result]) -> tuple[list[Result], list[Rating]
         games.setdefault(result.table_id, []).append(result)
     for table_id, rows in games.items():
         first = rows[0]
-        placed = [Placement(r.seat, r.player, r.name, r.rank, r.team, r.won) for r in rows]
+        placed = [Placement(r.seat, r.player, r.name, r.rank, r.team, r.outcome) for r in rows]
         mine = {r.player: current[(first.guild, first.game, r.player)] for r in rows
                 if (first.guild, first.game, r.player) in current}
         new_results, new_ratings = rate(first.guild, first.game, table_id, first.place, first.finished_at, placed,
@@ -173,17 +228,18 @@ def rate_in_order(results: Sequence[Result]) -> tuple[list[Result], list[Rating]
 
 
 def change_lines(results: Sequence[Result], games_before: Mapping[str, int]) -> str:
-    """The rating changes of a finished game, one line: `Ana 12.3 (+2.1) · AI (normal) 8.0 (−1.4)`;
-    a player with fewer than 5 games is marked provisional."""
-    shown: dict[str, str] = {}
+    """The rating changes of a finished game, one line: `Ana 1105 (+105) · AI (normal) 962 (−38)`:
+    each player's shown rating after the game and its change; a player with fewer than 5 games
+    (this one included) is marked provisional."""
+    said: dict[str, str] = {}
     for r in sorted(results, key=lambda r: (r.rank, r.seat)):
-        if r.player in shown:
+        if r.player in said:
             continue
-        figure = f"{conservative(r.mu, r.sigma):.1f} ({r.change:+.1f})".replace("-", "−")
-        if games_before.get(r.player, 0) + 1 < 5:
+        figure = f"{shown(r.mu)} ({signed(r.change)})"
+        if games_before.get(r.player, 0) + 1 < PROVISIONAL_GAMES:
             figure += " " + _("provisional")
-        shown[r.player] = f"{name_token(r.name)} {figure}"
-    return _("📈 Ratings: {changes}").format(changes=" · ".join(shown.values()))
+        said[r.player] = f"{name_token(r.name)} {figure}"
+    return _("📈 Ratings: {changes}").format(changes=" · ".join(said.values()))
 
 
 class Ratings:

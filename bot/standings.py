@@ -18,7 +18,17 @@ from typing import Any, Protocol
 from bot.records import OPEN_STATUSES, SeatRecord, TableRecord
 
 PROVISIONAL_GAMES = 5
-"""A rating is provisional until its player has finished this many rated games."""
+"""A rating is provisional until its player has finished this many rated games (in that game,
+on that server); the leaderboard lists provisional ratings after the settled ones."""
+PRIOR_MEAN = 25.0
+"""The model's mean for a player it knows nothing of (OpenSkill's μ; see `bot.ratings.MODEL`)."""
+SHOWN_START = 1000
+"""The rating a new player is shown (the model's prior mean)."""
+SHOWN_PER_MEAN = 40
+"""Shown points per point of the model's mean."""
+WIN, DRAW, LOSS = "win", "draw", "loss"
+"""A seat's result in a rated game: its side alone in first place, first place shared with
+another side, or anything else (see `bot.ratings.placements`)."""
 
 NOTIFY_OFF, NOTIFY_ON, NOTIFY_LONG = "off", "on", "long"
 NOTIFY_MODES = (NOTIFY_OFF, NOTIFY_ON, NOTIFY_LONG)
@@ -28,7 +38,8 @@ LONG_TURN = 3600
 
 @dataclass
 class Rating:
-    """A player's rating in one game on one server (an AI agent is the player `ai:<agent>`)."""
+    """A player's rating in one game on one server (an AI agent is the player `ai:<agent>`),
+    with their record there: games, and of them wins and draws (the rest are losses)."""
 
     guild: str
     game: str
@@ -38,26 +49,51 @@ class Rating:
     sigma: float
     games: int = 0
     wins: int = 0
+    draws: int = 0
+
+    @property
+    def losses(self) -> int:
+        return self.games - self.wins - self.draws
 
     @property
     def score(self) -> float:
-        """The conservative figure shown and ranked by: mean − 3σ."""
-        return conservative(self.mu, self.sigma)
+        """The figure shown (unrounded) and ranked by, among settled or among provisional
+        ratings: the model's mean, scaled (`figure`)."""
+        return figure(self.mu)
+
+    @property
+    def shown(self) -> int:
+        return shown(self.mu)
 
     @property
     def provisional(self) -> bool:
         return self.games < PROVISIONAL_GAMES
 
 
-def conservative(mu: float, sigma: float) -> float:
-    return mu - 3 * sigma
+def figure(mu: float) -> float:
+    """The rating players see, unrounded: the model's mean μ scaled so that a new player shows
+    1000 and a point of μ is 40. A function of μ alone, rising with it, so a shown change has
+    the sign of the mean's change (which, for each game, `bot.ratings` shows follows the result)."""
+    return SHOWN_START + SHOWN_PER_MEAN * (mu - PRIOR_MEAN)
+
+
+def shown(mu: float) -> int:
+    """`figure`, rounded as it is shown. Rounding never reverses an order, so the shown change
+    (`Result.change`: the difference of two shown figures) never has the wrong sign."""
+    return round(figure(mu))
+
+
+def signed(change: int) -> str:
+    """A shown change: `+12`, `−3` (a true minus sign), `±0`."""
+    return "±0" if change == 0 else f"{change:+d}".replace("-", "−")
 
 
 @dataclass
 class Result:
-    """One seat's part in one rated game: its place (1 is first; ties share one), and its rating
-    before and after. `team` groups the seats rated as one side. `beaten_*`: the best-rated
-    opponent, rated above this player before the game, that this seat finished ahead of."""
+    """One seat's part in one rated game: its place (1 is first; ties share one), its `outcome`
+    (WIN, DRAW or LOSS), and its rating before and after. `team` groups the seats rated as one
+    side; `entrants` counts the sides. `beaten_*`: the best-rated opponent, rated above this
+    player before the game (by the shown figure), that this seat finished ahead of."""
 
     table_id: int
     seat: int
@@ -69,7 +105,7 @@ class Result:
     rank: int
     team: int
     entrants: int
-    won: bool
+    outcome: str
     finished_at: float
     mu_before: float = 0.0
     sigma_before: float = 0.0
@@ -79,8 +115,9 @@ class Result:
     beaten_score: float | None = None
 
     @property
-    def change(self) -> float:
-        return conservative(self.mu, self.sigma) - conservative(self.mu_before, self.sigma_before)
+    def change(self) -> int:
+        """The change of the shown rating: shown after minus shown before."""
+        return shown(self.mu) - shown(self.mu_before)
 
 
 class Sql(Protocol):
@@ -102,37 +139,39 @@ Transaction = Callable[[str], AbstractAsyncContextManager[Sql]]
 Write = Callable[[Sql], Awaitable[None]]
 """Writes to make inside another transaction (a finishing move's commit)."""
 
-_RESULT_COLUMNS = ("table_id, seat, guild, game, place, player, name, rank, team, entrants, won, finished_at,"
+_RESULT_COLUMNS = ("table_id, seat, guild, game, place, player, name, rank, team, entrants, outcome, finished_at,"
                    " mu_before, sigma_before, mu, sigma, beaten_name, beaten_score")
-_RATING_COLUMNS = "guild, game, player, name, mu, sigma, games, wins"
+_RATING_COLUMNS = "guild, game, player, name, mu, sigma, games, wins, draws"
 _INSERT_RESULT = (f"INSERT INTO results ({_RESULT_COLUMNS}) VALUES"
                   " (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
-_UPSERT_RATING = (f"INSERT INTO ratings ({_RATING_COLUMNS}, score) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
+_UPSERT_RATING = (f"INSERT INTO ratings ({_RATING_COLUMNS}, score, settled) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
                   " ON CONFLICT (guild, game, player) DO UPDATE SET name = excluded.name, mu = excluded.mu,"
-                  " sigma = excluded.sigma, games = excluded.games, wins = excluded.wins, score = excluded.score")
+                  " sigma = excluded.sigma, games = excluded.games, wins = excluded.wins, draws = excluded.draws,"
+                  " score = excluded.score, settled = excluded.settled")
 
 
 def _result(row: Mapping[str, Any]) -> Result:
     return Result(table_id=row["table_id"], seat=row["seat"], guild=row["guild"], game=row["game"],
                   place=row["place"], player=row["player"], name=row["name"], rank=row["rank"], team=row["team"],
-                  entrants=row["entrants"], won=bool(row["won"]), finished_at=row["finished_at"],
+                  entrants=row["entrants"], outcome=row["outcome"], finished_at=row["finished_at"],
                   mu_before=row["mu_before"], sigma_before=row["sigma_before"], mu=row["mu"], sigma=row["sigma"],
                   beaten_name=row["beaten_name"], beaten_score=row["beaten_score"])
 
 
 def _rating(row: Mapping[str, Any]) -> Rating:
     return Rating(guild=row["guild"], game=row["game"], player=row["player"], name=row["name"], mu=row["mu"],
-                  sigma=row["sigma"], games=row["games"], wins=row["wins"])
+                  sigma=row["sigma"], games=row["games"], wins=row["wins"], draws=row["draws"])
 
 
 def _result_values(r: Result) -> tuple[Any, ...]:
-    return (r.table_id, r.seat, r.guild, r.game, r.place, r.player, r.name, r.rank, r.team, r.entrants, int(r.won),
+    return (r.table_id, r.seat, r.guild, r.game, r.place, r.player, r.name, r.rank, r.team, r.entrants, r.outcome,
             float(r.finished_at), float(r.mu_before), float(r.sigma_before), float(r.mu), float(r.sigma),
             r.beaten_name, None if r.beaten_score is None else float(r.beaten_score))
 
 
 def _rating_values(r: Rating) -> tuple[Any, ...]:
-    return (r.guild, r.game, r.player, r.name, float(r.mu), float(r.sigma), r.games, r.wins, float(r.score))
+    return (r.guild, r.game, r.player, r.name, float(r.mu), float(r.sigma), r.games, r.wins, r.draws,
+            float(r.score), int(not r.provisional))
 
 
 def _marks(count: int) -> str:
@@ -202,9 +241,11 @@ class Standings:
     # ---- leaderboards and profiles --------------------------------------------------------
 
     async def leaderboard(self, guild: str, game: str, *, offset: int = 0, limit: int = 10) -> list[Rating]:
-        """Players by conservative rating, best first (ties: the player id)."""
+        """Players best first: the settled ratings by their shown figure, then the provisional
+        ones by theirs (ties: the player id)."""
         rows = await self._fetch(f"SELECT {_RATING_COLUMNS} FROM ratings WHERE guild = ? AND game = ?"
-                                 " ORDER BY score DESC, player LIMIT ? OFFSET ?", guild, game, limit, offset)
+                                 " ORDER BY settled DESC, score DESC, player LIMIT ? OFFSET ?", guild, game, limit,
+                                 offset)
         return [_rating(row) for row in rows]
 
     async def rated_count(self, guild: str, game: str) -> int:
@@ -213,14 +254,17 @@ class Standings:
 
     async def standing(self, guild: str, game: str, player: str) -> tuple[int, Rating] | None:
         """A player's place on the leaderboard (1 is the top) and rating, if rated."""
-        mine = await self._fetch(f"SELECT {_RATING_COLUMNS}, score FROM ratings WHERE guild = ? AND game = ?"
-                                 " AND player = ?", guild, game, player)
+        mine = await self._fetch(f"SELECT {_RATING_COLUMNS}, score, settled FROM ratings WHERE guild = ?"
+                                 " AND game = ? AND player = ?", guild, game, player)
         if not mine:
             return None
-        score = mine[0]["score"]
-        above = await self._fetch("SELECT (SELECT COUNT(*) FROM ratings WHERE guild = ? AND game = ? AND score > ?) +"
-                                  " (SELECT COUNT(*) FROM ratings WHERE guild = ? AND game = ? AND score = ?"
-                                  " AND player < ?) AS n", guild, game, score, guild, game, score, player)
+        score, settled = mine[0]["score"], mine[0]["settled"]
+        above = await self._fetch(
+            "SELECT (SELECT COUNT(*) FROM ratings WHERE guild = ? AND game = ? AND settled > ?) +"
+            " (SELECT COUNT(*) FROM ratings WHERE guild = ? AND game = ? AND settled = ? AND score > ?) +"
+            " (SELECT COUNT(*) FROM ratings WHERE guild = ? AND game = ? AND settled = ? AND score = ?"
+            " AND player < ?) AS n", guild, game, settled, guild, game, settled, score, guild, game, settled, score,
+            player)
         return int(above[0]["n"]) + 1, _rating(mine[0])
 
     async def ratings_of_player(self, guild: str, player: str) -> list[Rating]:

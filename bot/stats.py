@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 
 from bot.i18n import _
-from bot.leaderboards import leaderboard_text, profile_text
+from bot.leaderboards import leaderboard_text, profile_text, ratings_explained
 from bot.replies import plain
 from bot.store import Store
 from engine import GAMES
@@ -13,7 +13,8 @@ from engine import GAMES
 
 async def show_stats(store: Store, server: str | None, game: str | None, player: str | None, page: int = 1) -> int:
     """Print leaderboards (every game, or `game`) of every server with ratings (or `server`), or
-    `player`'s profile there. Returns the exit status: 2 when asked for something that is not there."""
+    `player`'s profile there, then what the ratings mean. Returns the exit status: 2 when asked
+    for something that is not there."""
     if game is not None and game not in GAMES:
         print(_("there is no game called '{game}'; choose one of {games}").format(game=game,
                                                                                games=", ".join(sorted(GAMES))),
@@ -31,15 +32,17 @@ async def show_stats(store: Store, server: str | None, game: str | None, player:
             if player is not None:
                 known = next((r.name for r in rated if r.player == player and r.guild == name), player)
                 print(plain(await profile_text(store, name, player, known)))
+                print()
                 continue
             games = [game] if game else sorted({r.game for r in rated if r.guild == name})
             for one in games:
                 try:
-                    print(plain(await leaderboard_text(store, name, one, None, page)))
+                    print(plain(await leaderboard_text(store, name, one, None, page, explained=False)))
                 except ValueError as error:
                     print(error, file=sys.stderr)
                     return 2
                 print()
+        print(plain(ratings_explained()))
     finally:
         await store.close()
     return 0

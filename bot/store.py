@@ -419,7 +419,39 @@ MIGRATIONS: list[str] = [
         table_id INTEGER NOT NULL UNIQUE REFERENCES tables(id) ON DELETE CASCADE
     );
     """,
-    # 7: announcements told together in one message (a run of AI moves) point at the row that
+    # 7: wins, draws and losses apart (a shared first place had counted as a win); the shown rating
+    # is the model's mean scaled (1000 + 40 (μ − 25)), no longer mean − 3σ; the leaderboard lists
+    # settled ratings (5 games or more) before provisional ones. Earlier results keep their places:
+    # `tileref ratings rebuild` places them again by today's rules.
+    """
+    ALTER TABLE results ADD COLUMN outcome TEXT NOT NULL DEFAULT 'loss';
+    UPDATE results SET outcome = CASE WHEN rank > 1 THEN 'loss'
+        WHEN EXISTS (SELECT 1 FROM results o WHERE o.table_id = results.table_id AND o.rank = 1
+                     AND o.team <> results.team) THEN 'draw'
+        ELSE 'win' END;
+    ALTER TABLE results DROP COLUMN won;
+    UPDATE results SET
+        beaten_name = (SELECT b.name FROM results b WHERE b.table_id = results.table_id AND b.rank > results.rank
+                       AND b.player <> results.player AND b.mu_before > results.mu_before
+                       ORDER BY b.mu_before DESC, b.seat LIMIT 1),
+        beaten_score = (SELECT 1000 + 40 * (b.mu_before - 25) FROM results b WHERE b.table_id = results.table_id
+                        AND b.rank > results.rank AND b.player <> results.player AND b.mu_before > results.mu_before
+                        ORDER BY b.mu_before DESC, b.seat LIMIT 1);
+    ALTER TABLE ratings ADD COLUMN draws INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE ratings ADD COLUMN settled INTEGER NOT NULL DEFAULT 0;
+    UPDATE ratings SET
+        wins = (SELECT COUNT(DISTINCT r.table_id) FROM results r WHERE r.guild = ratings.guild
+                AND r.game = ratings.game AND r.player = ratings.player AND r.outcome = 'win'),
+        draws = (SELECT COUNT(DISTINCT r.table_id) FROM results r WHERE r.guild = ratings.guild
+                 AND r.game = ratings.game AND r.player = ratings.player AND r.outcome = 'draw'
+                 AND NOT EXISTS (SELECT 1 FROM results w WHERE w.table_id = r.table_id AND w.player = r.player
+                                 AND w.outcome = 'win')),
+        settled = CASE WHEN games >= 5 THEN 1 ELSE 0 END,
+        score = 1000 + 40 * (mu - 25);
+    DROP INDEX ratings_board;
+    CREATE INDEX ratings_board ON ratings(guild, game, settled DESC, score DESC, player);
+    """,
+    # 8: announcements told together in one message (a run of AI moves) point at the row that
     # replaced them
     """
     ALTER TABLE outbox ADD COLUMN merged_into INTEGER;

@@ -658,7 +658,9 @@ class Game(ABC):
 
     @abstractmethod
     def is_resigned(self, seat: int) -> bool:
-        """Whether `seat` has left the game."""
+        """Whether `seat` has left the game (resigned, forfeited, was removed): not a seat merely
+        out of moves, which finishes with its score. The ratings place every seat that left
+        last."""
 
     def reshuffle(self, seed: int) -> None:
         """Deal again, from `seed`, everything no seat has seen (the bag, the well, a deck, the

@@ -16,6 +16,7 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 from bot.i18n import N_, _, ngettext, speak, speaking
+from bot.leaderboards import ratings_explained
 from bot.media import Media, MediaError
 from bot.records import PLAYING, TableRecord, User
 from bot.referee import FOOT, LANGUAGE, Referee
@@ -216,7 +217,7 @@ class ConsoleSession:
                 self.say(_("Saved. Continue with `tileref play --resume`."))
                 return
             if what == "help":
-                self.say(self._text(f"{_(HELP)}\n\n{_(GAMES[table.game].notation_help)}"))
+                self.say(self._text(f"{_(HELP)}\n\n{_(GAMES[table.game].notation_help)}\n\n{ratings_explained()}"))
             elif what == "hints":
                 hints = [shown for shown, _ in await self.referee.suggestion_choices(
                     place, self.user, rest, limit=10_000)]

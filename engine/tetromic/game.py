@@ -164,7 +164,10 @@ class Tetromic(Game):
         return tuple(float(s.level) for s in self.seats)
 
     def is_resigned(self, seat: int) -> bool:
-        return self.seats[seat].resigned
+        """A seat that left; not one whose board is full (it is out of play, but finished the
+        game at its level, and may even have the highest)."""
+        me = self.seats[seat]
+        return me.resigned and not me.locked
 
     def legal_actions(self, seat: int) -> list[str]:
         me = self.seats[seat]

@@ -54,6 +54,24 @@ async def test_a_whole_console_game_driven_by_a_script(tmp_path):
     assert Image.open(pictures[0]).format == "PNG"
 
 
+async def test_help_in_the_terminal_says_what_the_ratings_mean(tmp_path):
+    out: list[str] = []
+    typed = iter(["help", "quit"])
+    async with running_referee(tmp_path / "t.sqlite3", ManualClock()) as referee:
+        session = ConsoleSession(referee, local_user("ada"), ask=lambda _prompt: _next(typed), say=out.append,
+                                 boards=tmp_path / "boards")
+        place = await session.new_game("tromino_go", ["me", "bot"])
+        assert place is not None
+        await session.play(place)
+    printed = "\n".join(out)
+    assert "Ratings] (one per game and server) start at 1000 and move by whom you finished ahead of" in printed
+    assert "**" not in printed
+
+
+async def _next(typed) -> str | None:
+    return next(typed, None)
+
+
 async def test_console_refuses_a_player_list_without_exactly_one_me(tmp_path):
     out: list[str] = []
     async with running_referee(tmp_path / "t.sqlite3", ManualClock()) as referee:

@@ -7,9 +7,14 @@ from __future__ import annotations
 
 from math import isclose, sqrt
 
-from bot.ratings import Placement, rate
-from bot.records import User
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+
+from bot.ratings import Placement, outcome_of, placements, rate
+from bot.records import FINISHED, SeatRecord, TableRecord, User
+from bot.standings import DRAW, LOSS, WIN, Rating, shown
 from bot.timers import ManualClock
+from engine import GAMES
 from tests.bot.referees import ALICE, BOB, CAROL, MOD, PLACE, running_referee, started, text
 
 SIGMA2 = (25 / 3) ** 2 + (25 / 300) ** 2
@@ -18,8 +23,10 @@ BETA2 = (25 / 6) ** 2
 DAVE = User("test:dave", "dave")
 
 
-def seat(number: int, rank: int, team: int | None = None) -> Placement:
-    return Placement(number, f"p{number}", f"p{number}", rank, number if team is None else team, rank == 1)
+def seat(number: int, rank: int, team: int | None = None, ranks: tuple[int, ...] = (1, 2)) -> Placement:
+    """Seat `number` placed `rank` among sides placed `ranks`."""
+    return Placement(number, f"p{number}", f"p{number}", rank, number if team is None else team,
+                     outcome_of(rank, ranks))
 
 
 def new_sigma(c: float, team_variance: float, delta: float) -> float:
@@ -51,11 +58,13 @@ def test_three_players_in_three_places() -> None:
 
 
 def test_a_tie_moves_no_mean_and_shares_the_place() -> None:
-    results, ratings = rate("g", "tronimoes", 1, "p", 0.0, [seat(0, 1), seat(1, 1)], {})
+    results, ratings = rate("g", "tronimoes", 1, "p", 0.0, [seat(0, 1, ranks=(1, 1)), seat(1, 1, ranks=(1, 1))],
+                            {})
     c = sqrt(2 * (SIGMA2 + BETA2))
     assert close(results[0].mu, 25.0) and close(results[1].mu, 25.0)
     assert close(results[0].sigma, new_sigma(c, SIGMA2, 1 / 4))
     assert [r.rank for r in results] == [1, 1] and [r.games for r in ratings] == [1, 1]
+    assert [(r.wins, r.draws, r.losses) for r in ratings] == [(0, 1, 0), (0, 1, 0)]
 
 
 def test_two_teams_share_their_side_update() -> None:
@@ -152,7 +161,7 @@ async def test_a_rollback_that_reopens_a_game_takes_its_rating_back(database) ->
         assert await _ratings(referee) == live
 
 
-async def test_a_team_game_is_placed_by_teams_and_resignations_come_last(tmp_path) -> None:
+async def test_a_team_game_is_placed_by_teams_and_the_players_who_left_lose_together(tmp_path) -> None:
     async with running_referee(tmp_path / "t.sqlite3", ManualClock()) as referee:
         await referee.create(PLACE, ALICE, "tronix")
         for player in (BOB, CAROL, DAVE):
@@ -163,7 +172,129 @@ async def test_a_team_game_is_placed_by_teams_and_resignations_come_last(tmp_pat
         assert "📈 Ratings:" in text(ended)
         table = await referee.store.table_at(PLACE)
         results = await referee.store.standings.results_of_table(table.id)
-        assert [(r.player, r.rank, r.won) for r in results] == [
-            (ALICE.id, 1, True), (BOB.id, 1, True), (CAROL.id, 2, False), (DAVE.id, 2, False)]
-        assert results[0].team == results[1].team and len({r.team for r in results}) == 3
+        assert [(r.player, r.rank, r.outcome) for r in results] == [
+            (ALICE.id, 1, "win"), (BOB.id, 1, "win"), (CAROL.id, 2, "loss"), (DAVE.id, 2, "loss")]
+        assert results[0].team == results[1].team and results[2].team == results[3].team  # the two who left: one side
+        assert len({r.team for r in results}) == 2
         assert close(results[0].mu, results[1].mu) and results[0].mu > 25 > results[2].mu
+
+
+# ---- what players see follows the result ----------------------------------------------------
+
+PRIORS = st.tuples(st.floats(0, 50), st.floats(0.5, 25 / 3))
+"""A player's rating before a game: a mean from far below to far above a newcomer's, and an
+uncertainty from a veteran's to a newcomer's."""
+
+
+@st.composite
+def rated_games(draw: st.DrawFn) -> tuple[list[Placement], dict[str, Rating]]:
+    """A game of 2 to 16 players, free-for-all or in teams of any sizes, its places with ties
+    anywhere, and every player's rating before it."""
+    players = draw(st.integers(2, 16))
+    if draw(st.booleans()):
+        labels = draw(st.lists(st.integers(0, players - 1), min_size=players, max_size=players))
+        sides = sorted(set(labels))
+        team_of = [sides.index(label) for label in labels]
+    else:
+        team_of = list(range(players))
+    count = max(team_of) + 1
+    assume(count >= 2)
+    drawn = draw(st.lists(st.integers(1, count), min_size=count, max_size=count))
+    ranks = [sorted(set(drawn)).index(rank) + 1 for rank in drawn]  # places 1, 2, … with ties
+    placed = [Placement(s, f"p{s}", f"p{s}", ranks[team_of[s]], team_of[s], outcome_of(ranks[team_of[s]], ranks))
+              for s in range(players)]
+    current = {p.player: Rating("g", "tronix", p.player, p.name, *draw(PRIORS), games=draw(st.integers(0, 50)))
+               for p in placed}
+    return placed, current
+
+
+def sign(x: float) -> int:
+    return (x > 0) - (x < 0)
+
+
+@settings(max_examples=400, deadline=None)
+@given(rated_games())
+def test_a_win_never_shows_as_a_loss_nor_a_last_place_alone_as_a_gain(game) -> None:
+    """Whatever the ratings before: a side alone in first place gains, a side alone in last place
+    (every loss of a game of two sides) loses, and the shown change has the sign of the mean's."""
+    placed, current = game
+    results, _ratings = rate("g", "tronix", 1, "p", 0.0, placed, current)
+    ranks = {p.team: p.rank for p in placed}
+    last = max(ranks.values())
+    alone_last = [team for team, rank in ranks.items() if rank == last] if list(ranks.values()).count(last) == 1 else []
+    for r in results:
+        moved = r.mu - r.mu_before
+        assert r.change == shown(r.mu) - shown(r.mu_before) and sign(r.change) in (0, sign(moved))
+        if r.outcome == WIN:
+            assert moved > 0 and r.change >= 0, r
+        if r.team in alone_last:  # every loss of a two-sided game, one against one or team against team
+            assert moved < 0 and r.change <= 0, r
+        if len(ranks) == 2 and r.outcome == LOSS:
+            assert r.team in alone_last
+
+
+def test_below_first_in_a_game_of_three_is_a_loss_that_can_still_raise_a_rating() -> None:
+    """The one way a loss shows as a gain, as /help says: in a game of three, second ahead of
+    someone rated far above, or last level with them."""
+    strong = {"p2": Rating("g", "tronimoes", "p2", "p2", 40.0, 3.0, games=30)}
+    for ranks in ((1, 2, 3), (1, 2, 2)):
+        placed = [seat(number, rank, ranks=ranks) for number, rank in enumerate(ranks)]
+        results, ratings = rate("g", "tronimoes", 1, "p", 0.0, placed, strong)
+        assert results[1].outcome == LOSS and results[1].change > 0
+        assert next(r for r in ratings if r.player == "p1").losses == 1
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(range(2, 17, 2)), st.integers(0, 2**32), st.randoms(use_true_random=False),
+       st.lists(PRIORS, min_size=16, max_size=16))
+def test_a_team_loss_never_shows_as_a_gain(players, seed, rng, priors) -> None:
+    """Tronix games of 2 to 16 players played at random to their end, with players leaving at
+    random: every player of the losing team and everyone who left loses rating, the winning
+    team's players still seated gain, whatever everyone's rating was."""
+    game = GAMES["tronix"].new(players, seed=seed, options=GAMES["tronix"].Options.parse(
+        {"deck_size": str(rng.randint(max(4, players), 3 * players)), "quiet_limit": "20"}))
+    while game.outcome() is None:
+        seated = [s for s in range(players) if not game.is_resigned(s)]
+        if rng.random() < 0.08:
+            game.resign(rng.choice(seated))
+            continue
+        mover = game.to_move()[0]
+        game.apply(mover, rng.choice(game.legal_actions(mover)))
+    table = TableRecord(id=1, place="test:t", game="tronix", options={}, status=FINISHED, created_by=ALICE.id,
+                        created_at=0.0, guild="g", seats=[SeatRecord(s, f"p{s}", f"test:p{s}") for s in range(players)])
+    placed = placements(table, game)
+    assert placed is not None
+    current = {p.player: Rating("g", "tronix", p.player, p.name, *priors[p.seat]) for p in placed}
+    results, _ratings = rate("g", "tronix", 1, "test:t", 0.0, placed, current)
+    outcome = game.outcome()
+    assert outcome is not None
+    for r in results:
+        left = game.is_resigned(r.seat)
+        if left or r.outcome == LOSS:
+            assert left or r.seat not in outcome.winners
+            assert r.outcome == LOSS and r.mu < r.mu_before and r.change <= 0, r
+        elif r.outcome == WIN:
+            assert r.seat in outcome.winners and r.mu > r.mu_before and r.change >= 0, r
+        else:  # the teams drew: it moves by what was expected of each, either way
+            assert r.outcome == DRAW and r.seat in outcome.winners
+
+
+def test_a_full_tetromic_board_is_placed_by_its_level_not_as_a_resignation() -> None:
+    """In Tetromic a board no piece fits is out of play, not left: when every board is out, the
+    highest level wins, for the ratings as in the announcement (they had all ranked as a tie)."""
+    nearly = ["".join("." if (x + y) % 2 or (x, y) in ((0, 9), (1, 9), (0, 8), (1, 8)) else "O" for x in range(6))
+              for y in range(9, -1, -1)]  # only an O fits, at 0,8; then nothing does
+    seats = [{"name": name, "level": level, "points": 0, "hand": ["O"], "drew": False, "out": False,
+              "resigned": False, "board": nearly} for name, level in (("ana", 3), ("bo", 1))]
+    game = GAMES["tetromic"].from_position({"game": "tetromic", "options": {}, "seats": seats, "phase": 1,
+                                            "done": [False, False], "queue": [], "winner": None, "result": None})
+    game.apply(0, "play O 0,8")
+    game.apply(1, "play O 0,8")
+    outcome = game.outcome()
+    assert outcome is not None and outcome.winners == (0,)
+    table = TableRecord(id=1, place="test:t", game="tetromic", options={}, status=FINISHED, created_by=ALICE.id,
+                        created_at=0.0, seats=[SeatRecord(0, "ana", ALICE.id), SeatRecord(1, "bo", BOB.id)])
+    placed = placements(table, game)
+    assert placed is not None and [(p.rank, p.outcome) for p in placed] == [(1, WIN), (2, LOSS)]
+    results, _ratings = rate("g", "tetromic", 1, "test:t", 0.0, placed, {})
+    assert results[0].change > 0 > results[1].change

@@ -334,7 +334,15 @@ def test_an_out_seat_stays_out_after_a_reload_and_is_offered_nothing():
     p = g.to_position()
     assert p["seats"][0]["out"] and p["seats"][0]["resigned"] and p["done"][0]
     again = Tetromic.from_position(p)
-    assert again.legal_actions(0) == [] and again.to_move() == (1,) and again.is_resigned(0)
+    assert again.legal_actions(0) == [] and again.to_move() == (1,)
+    assert not again.is_resigned(0)  # out of play, but it did not leave: it finishes at its level
+
+
+def test_a_full_board_is_not_a_resignation_but_leaving_is():
+    g = game({"level": 3, "hand": ["O"], "board": NEARLY_LOCKED}, {"hand": ["T"]}, {"hand": ["T"]})
+    g.apply(0, "play O 0,8")
+    g.resign(2)
+    assert not g.is_resigned(0) and g.is_resigned(2) and not g.is_resigned(1)
 
 
 def test_when_every_board_is_out_the_position_names_the_highest_level_the_winner():

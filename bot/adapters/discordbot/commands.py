@@ -18,6 +18,7 @@ from bot.adapters.discordbot.lobby import game_choices
 from bot.adapters.discordbot.replying import answer_reply
 from bot.adapters.discordbot.shown import shown_boards
 from bot.i18n import N_, _, current_language, language_of, ngettext, speaking
+from bot.leaderboards import ratings_explained
 from bot.records import User
 from bot.referee import LANGUAGE, Referee
 from bot.replies import Reply
@@ -145,7 +146,8 @@ def rules_text(name: str) -> str:
 
 
 def help_text(game: Game, language: str) -> str:
-    """The commands for the game of this thread, and how its moves are typed."""
+    """The commands for the game of this thread, how its moves are typed, and what the ratings
+    mean."""
     cls = type(game)
     example = cls.spoken(game.example_move() or (cls.example_moves or ("",))[0], language)
     lines = [_("**{game}**: the commands here").format(game=cls.title),
@@ -156,7 +158,7 @@ def help_text(game: Game, language: str) -> str:
         lines.append(_("• Shortcuts: {commands}.").format(commands=", ".join(own)))
     lines += [_("• `/hand` your hand (only you see it) · `/board` the board · `/history` the moves so far"),
               _("• `/rules` how to play · `/resign` leave the game"),
-              "", _("**Typing moves**"), _(cls.notation_help)]
+              "", _("**Typing moves**"), _(cls.notation_help), "", ratings_explained()]
     return "\n".join(lines)
 
 
@@ -170,7 +172,7 @@ async def help_(interaction: discord.Interaction) -> None:
         shown = await answer.run(referee.view(place)) if table is not None else None
         if table is None or shown is None:
             await answer.tell(_("There is no game in this thread. Open one with `/tileref new`; `/rules` explains "
-                                "each game."))
+                                "each game.") + "\n\n" + ratings_explained())
             return
         with speaking(table.meta.get(LANGUAGE)):
             text = help_text(shown[1], current_language())

@@ -54,19 +54,21 @@ async def test_notify_games_ratings_leaderboard_profile_and_rematch(tileref: Har
     assert nothing.ephemeral and "no unfinished games" in nothing.content
 
     _preview, final = await confirmed(s, s.bob, thread, "resign")
-    assert "📈 Ratings:" in final.content and "provisional" in final.content
+    assert "📈 Ratings: alice 1105 (+105) provisional · bob 895 (−105) provisional" in final.content
     assert final.button("Rematch")
 
     board = await (await s.slash(s.alice, s.channel, "leaderboard", game="tromino_go")).reply()
     assert board.ephemeral and "Tromino Go leaderboard" in board.content
     assert board.content.index("1. alice") < board.content.index("2. bob") and "You: 1. alice" in board.content
+    assert "1. alice **1105** (provisional) · 1 game: 1 won, 0 drawn, 0 lost" in board.content
+    assert "A win never lowers yours" in board.content
     empty = await (await s.slash(s.alice, s.channel, "leaderboard", game="tetromic")).reply()
     assert empty.ephemeral and "Nobody has a Tetromic rating" in empty.content
     far = await (await s.slash(s.alice, s.channel, "leaderboard", game="tromino_go", page=3)).reply()
     assert far.ephemeral and "has 1 page" in far.content
 
     mine = await (await s.slash(s.carol, s.channel, "profile", user=s.bob)).reply()
-    assert mine.ephemeral and "**Tromino Go**" in mine.content and "1 game, 0 won" in mine.content
+    assert mine.ephemeral and "**Tromino Go**: **895** (provisional) · 1 game: 0 won, 0 drawn, 1 lost" in mine.content
     assert "2 of 2" in mine.content and jump in mine.content
     assert "hand" not in mine.content.lower()
 
@@ -83,3 +85,38 @@ async def test_notify_games_ratings_leaderboard_profile_and_rematch(tileref: Har
     assert any("Tromino Go begins: alice, bob" in m.content for m in started)
     table = await tileref.table(rematch)
     assert table.status == "playing" and [seat.name for seat in table.seats] == ["alice", "bob"]
+
+
+async def play_to_the_end(h: Harness, thread: Channel, users: dict[int, User]) -> RecordedMessage:
+    """Every move by /move (the first legal one) until the game ends; returns the last answer."""
+    while True:
+        game = await h.game(thread)
+        seat = game.to_move()[0]
+        answer = await (await h.s.slash(users[seat], thread, "move", text=game.legal_actions(seat)[0])).reply()
+        if (await h.game(thread)).outcome() is not None:
+            return answer
+
+
+async def test_a_win_and_a_draw_show_apart_in_the_leaderboard_and_the_profiles(tileref: Harness) -> None:
+    s = tileref.s
+    thread, _opening = await tileref.open_table(s.alice, s.bob, game="tronix")
+    _preview, won = await confirmed(s, s.bob, thread, "resign")
+    assert "📈 Ratings: alice 1105 (+105) provisional · bob 895 (−105) provisional" in won.content
+    thread, _opening = await tileref.open_table(s.alice, s.bob, game="tronix", options="deck_size=4 quiet_limit=2")
+    table = await tileref.table(thread)
+    drawn = await play_to_the_end(tileref, thread, {seat.seat: s.alice if seat.name == "alice" else s.bob
+                                                    for seat in table.seats})
+    outcome = (await tileref.game(thread)).outcome()
+    assert outcome is not None and set(outcome.winners) == {0, 1}  # a God Mode stalemate, both piles empty
+    ended = drawn.content if "📈 Ratings" in drawn.content else (
+        await s.wait_for_message(thread, lambda m: "📈 Ratings" in m.content)).content
+    # the favourite drew: she loses what he gains, and it shows as that
+    assert "📈 Ratings: alice 1085 (−20) provisional · bob 915 (+20) provisional" in ended
+
+    board = await (await s.slash(s.carol, s.channel, "leaderboard", game="tronix")).reply()
+    assert board.ephemeral
+    assert "1. alice" in board.content and "2 games: 1 won, 1 drawn, 0 lost" in board.content
+    assert "2. bob" in board.content and "2 games: 0 won, 1 drawn, 1 lost" in board.content
+    for user, record in ((s.alice, "2 games: 1 won, 1 drawn, 0 lost"), (s.bob, "2 games: 0 won, 1 drawn, 1 lost")):
+        profile = await (await s.slash(s.carol, s.channel, "profile", user=user)).reply()
+        assert profile.ephemeral and "**Tronix**: " in profile.content and record in profile.content

@@ -56,6 +56,10 @@ async def test_help_gives_the_commands_of_the_game_in_this_thread(tileref: Harne
     assert "/pass" not in helped.content and "play T-u 2,3" in helped.content
     nowhere = await (await s.slash(s.carol, s.channel, "help")).reply()
     assert "There is no game in this thread" in nowhere.content
+    for said in (helped, nowhere):  # and what the ratings mean, wherever it is asked
+        assert "start at 1000 and move by whom you finished ahead of and behind. A win never lowers yours; a loss " \
+            "never raises it in a game of two sides" in said.content
+        assert "leaving a game always lowers it" in said.content and "provisional for the first 5 games" in said.content
 
 
 async def test_rules_write_player_counts_properly(tileref: Harness) -> None:
