@@ -37,6 +37,7 @@ from bot.shards import ShardError, parse_shards
 from bot.store import Store
 from bot.watching import WebSettings
 from engine import GAMES
+from engine.digits import decimal_number, whole_number
 
 NO_TOKEN = """\
 tileref needs a Discord bot token to run on Discord, and none was found.
@@ -57,11 +58,8 @@ Meanwhile you can play right here in the terminal against AI players:
 
 def ai_seconds(text: str) -> float:
     """`--ai-seconds`: a number of seconds from 0 to 30."""
-    try:
-        value = float(text)
-    except ValueError:
-        value = -1.0
-    if not 0 <= value <= 30 or value != value:
+    value = decimal_number(text)
+    if value is None or not 0 <= value <= 30:
         raise argparse.ArgumentTypeError(f"give a number of seconds from 0 to 30, like --ai-seconds 2; not '{text}'")
     return value
 
@@ -217,10 +215,7 @@ def game_cache_size(given: str | None) -> int:
     write, if it is not a whole number of at least 1)."""
     if not given or not given.strip():
         return DEFAULT_GAME_CACHE
-    try:
-        size = int(given.strip())
-    except ValueError:
-        size = 0
+    size = whole_number(given) or 0
     if size < 1:
         raise ValueError(f"TILEREF_GAME_CACHE must be a whole number of games, like {DEFAULT_GAME_CACHE}; "
                          f"it is {given!r}")

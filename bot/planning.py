@@ -25,6 +25,7 @@ from concurrent.futures.process import BrokenProcessPool
 from bot.worker_pools import worker_pool
 from engine import Game
 from engine.ai import seat_rng
+from engine.digits import whole_number
 from engine.levels import agent
 
 log = logging.getLogger(__name__)
@@ -42,10 +43,7 @@ def processes_from(given: str | None) -> int:
     Raises ValueError, saying what to write, if it is not a whole number from 1 to 64."""
     if not given or not given.strip():
         return default_processes()
-    try:
-        size = int(given.strip())
-    except ValueError:
-        size = 0
+    size = whole_number(given) or 0
     if not 1 <= size <= 64:
         raise ValueError(f"{PROCESSES_SETTING} is how many processes plan AI moves, a whole number from 1 to 64, "
                          f"like {default_processes()}; not '{given}'")

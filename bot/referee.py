@@ -59,6 +59,7 @@ from bot.typing_rules import echo, is_move_text, strip_markdown
 from bot.watching import WATCH, new_token, page_link
 from bot.wording import actor_note, chat, hand_text, lobby_text, logged_entry, named, without_echo
 from engine import GAMES, Game, GameError, NotationError, NotYourTurn
+from engine.digits import decimal_number
 from engine.levels import AGENTS, LEVELS, level_of, planning_seconds
 
 log = logging.getLogger(__name__)
@@ -237,12 +238,10 @@ class Referee:
             parsed[LANGUAGE] = language(chosen_language)
         ai_seconds = parsed.pop(AI_SECONDS, None)
         if ai_seconds is not None:
-            try:
-                if not 0 <= float(ai_seconds) <= 30:
-                    raise ValueError
-            except ValueError:
+            seconds = decimal_number(ai_seconds)
+            if seconds is None or not 0 <= seconds <= 30:
                 raise Refused(_("ai_seconds is how long AI players think, 0 to 30 seconds: like ai_seconds=2, "
-                                "not '{value}'").format(value=echo(ai_seconds))) from None
+                                "not '{value}'").format(value=echo(ai_seconds)))
             parsed[AI_SECONDS] = ai_seconds
         replay = parsed.pop(REPLAY, None)
         if replay is not None:

@@ -141,7 +141,7 @@ def link_token(place: str, guild: str | None) -> str:
 _LINK = re.compile(r"<l:([^|>]*)\|([^>]*)>")
 _MENTION = re.compile(r"<@([^|>]+)\|([^>]*)>")
 _NAME = re.compile(r"<n:([^>]*)>")
-_TIME = re.compile(r"<t:(-?\d+):R>")
+_TIME = re.compile(r"<t:(-?[0-9]{1,12}):R>")
 
 
 def render_mentions(text: str, render: Callable[[str, str], str]) -> str:

@@ -24,6 +24,7 @@ from typing import Protocol
 from bot.i18n import _
 from bot.records import DEADLINE, REMINDER, Timer
 from engine.core import quoted
+from engine.digits import decimal_number, foreign_digit
 
 log = logging.getLogger(__name__)
 
@@ -84,18 +85,22 @@ async def settle(rounds: int = 20) -> None:
 
 # ---- planning -------------------------------------------------------------------------------
 
-_DURATION = re.compile(r"(\d+(?:\.\d+)?)\s*(d|h|m|s|days?|hours?|hrs?|minutes?|mins?|seconds?|secs?)?$")
+_DURATION = re.compile(r"([0-9]+(?:\.[0-9]+)?)\s*(d|h|m|s|days?|hours?|hrs?|minutes?|mins?|seconds?|secs?)?$")
 _UNIT = {"d": 86400, "h": 3600, "m": 60, "s": 1}
 
 
 def parse_duration(text: str) -> int | None:
     """`"90s"`, `"10m"`, `"1h30m"`, `"2d"`, `"45"` (minutes) -> seconds; `"off"`/`"none"` -> None.
-    Raises ValueError with a message a user can act on."""
+    Numbers are written with the digits 0–9 (see `engine.digits`). Raises ValueError with a
+    message a user can act on."""
     cleaned = text.strip().lower().replace(" ", "")
     if cleaned in ("off", "none", "no", "0", "never", "unlimited"):
         return None
+    if foreign_digit(cleaned) is not None:
+        raise ValueError(_("write durations with the digits 0 to 9, like 90s, 10m, 1h30m or 2d; not '{value}'")
+                         .format(value=quoted(text)))
     total = 0.0
-    parts = re.findall(r"\d+(?:\.\d+)?[a-z]*", cleaned)
+    parts = re.findall(r"[0-9]+(?:\.[0-9]+)?[a-z]*", cleaned)
     if not parts or "".join(parts) != cleaned:
         raise ValueError(not_a_duration(text))
     for part in parts:
@@ -103,7 +108,7 @@ def parse_duration(text: str) -> int | None:
         if not match:
             raise ValueError(not_a_duration(text))
         unit = (match.group(2) or "m")[0]
-        total += float(match.group(1)) * _UNIT[unit]
+        total += (decimal_number(match.group(1)) or 0.0) * _UNIT[unit]
     if total < 10:
         raise ValueError(_("a turn time must be at least 10 seconds"))
     if total > 30 * 86400:
@@ -135,7 +140,10 @@ def reminder_offsets(points: Iterable[str], turn_seconds: int) -> list[float]:
     for point in points:
         point = point.strip()
         if point.endswith("%"):
-            offset = turn_seconds * float(point[:-1]) / 100
+            share = decimal_number(point[:-1])
+            if share is None:
+                continue
+            offset = turn_seconds * share / 100
         else:
             parsed = parse_duration(point)
             if parsed is None:
@@ -153,10 +161,9 @@ def parse_reminders(text: str) -> list[str]:
     points = [p.strip() for p in re.split(r"[,\s]+", text) if p.strip()]
     for point in points:
         if point.endswith("%"):
-            try:
-                value = float(point[:-1])
-            except ValueError:
-                raise ValueError(_("'{value}' is not a percentage like 50%").format(value=quoted(point))) from None
+            value = decimal_number(point[:-1])
+            if value is None:
+                raise ValueError(_("'{value}' is not a percentage like 50%").format(value=quoted(point)))
             if not 0 < value < 100:
                 raise ValueError(_("reminder percentages are between 0% and 100% of the turn time"))
         else:

@@ -33,7 +33,7 @@ def words(text: str) -> set[str]:
 def is_move_text(game: Game, seat: int, text: str) -> bool:
     """Whether typed `text` is written in `game`'s notation for `seat` (see the module doc)."""
     typed = words(text)
-    if not typed and not re.search(r"\d", text):
+    if not typed and not re.search(r"[0-9]", text):
         return False
     known = set(type(game).verbs)
     for action in game.legal_actions(seat):

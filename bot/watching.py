@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from bot.store import Store
+from engine.digits import whole_number
 
 DEFAULT_ADDRESS = "127.0.0.1:8080"
 WATCH = "watch"
@@ -48,14 +49,15 @@ class WebSettings:
             return cls(None, 0, "")
         host, _, port_text = address.rpartition(":")
         host = host.strip("[]")
-        if not host or not port_text.isdigit() or not 0 <= int(port_text) < 65536:
+        port = whole_number(port_text)
+        if not host or port is None or not 0 <= port < 65536:
             raise WebSettingsError(f"TILEREF_WEB must be host:port (like {DEFAULT_ADDRESS} or 0.0.0.0:8080) or off, "
                                    f"not {address!r}")
         public = env.get("TILEREF_PUBLIC_URL", "").strip().rstrip("/") or f"http://{address}"
         if not public.startswith(("http://", "https://")):
             raise WebSettingsError(f"TILEREF_PUBLIC_URL must start with https:// or http:// (like "
                                    f"https://tileref.example.org), not {public!r}")
-        return cls(host, int(port_text), public)
+        return cls(host, port, public)
 
 
 def new_token() -> str:

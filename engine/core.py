@@ -28,6 +28,8 @@ from dataclasses import dataclass, field
 from random import Random
 from typing import Any, ClassVar, Protocol, Self
 
+from engine.digits import decimal_number, foreign_digit, whole_number
+
 RESIGN = "resign"
 """How a resignation is written in the action log (it is not an action a player types)."""
 
@@ -140,11 +142,18 @@ def quoted(text: str, limit: int = QUOTE_LIMIT) -> str:
 
 
 class NotationError(GameError):
-    """The text could not be read as an action; the message shows what was expected."""
+    """The text could not be read as an action: it is not written in the game's notation (a word
+    out of place, a part missing or one too many, a number not written with the digits 0–9); the
+    message shows what was expected. Typed chat that raises this is taken as conversation and
+    left unanswered, so a move written in the notation must never raise it (see IllegalMove)."""
 
 
 class IllegalMove(GameError):
-    """The action was understood but is not allowed now; the message says why."""
+    """The action was understood but is not allowed now; the message says why. That includes a
+    move written in the game's notation whose parts name what the game does not have or cannot
+    do: a tile outside the set, a square off the board, squares or cells that make no tile or
+    piece, a line nobody has, a number out of range. Such a move is answered wherever it was
+    typed, the same way as by command."""
 
 
 class AmbiguousMove(GameError):
@@ -162,6 +171,16 @@ class NotYourTurn(GameError):
 
 class OptionError(GameError):
     """A game option was unknown or its value could not be read."""
+
+
+def check_digits(text: str, example: str) -> None:
+    """Raise NotationError if `text` writes a number with anything but the digits 0–9 ('²', '٣',
+    the full-width '３'; see `engine.digits`), saying to write it with 0–9, like `example` (how
+    the game's moves are written: a `Term`, said in the table's language)."""
+    digit = foreign_digit(text)
+    if digit is not None:
+        raise refuse(NotationError, N_("write numbers with the digits 0 to 9, not '{digit}': like {example}"),
+                     digit=digit, example=example)
 
 
 class PositionError(GameError):
@@ -366,23 +385,19 @@ def _read_option_value(key: str, text: str, kind: Any, spec: dataclasses.Field[A
         if value in _FALSE:
             return False
         raise refuse(OptionError, N_("option {key} takes on or off, not '{text}'"), key=key, text=quoted(text))
-    if kind is int:
-        try:
-            number = int(value)
-        except ValueError:
-            raise refuse(OptionError, N_("option {key} takes a whole number, not '{text}'"), key=key,
-                         text=quoted(text)) from None
+    if kind in (int, float) and foreign_digit(value) is not None:
+        raise refuse(OptionError, N_("option {key} takes a number written with the digits 0 to 9, not '{text}'"),
+                     key=key, text=quoted(text))
+    if kind in (int, float):
+        number = whole_number(value) if kind is int else decimal_number(value)
+        if number is None:
+            raise refuse(OptionError, N_("option {key} takes a whole number, not '{text}'") if kind is int else
+                         N_("option {key} takes a number, not '{text}'"), key=key, text=quoted(text))
         low, high = spec.metadata.get("min"), spec.metadata.get("max")
         if (low is not None and number < low) or (high is not None and number > high):
             raise refuse(OptionError, N_("option {key} must be between {low} and {high}, not {number}"), key=key,
                          low=low, high=high, number=quoted(value))
         return number
-    if kind is float:
-        try:
-            return float(value)
-        except ValueError:
-            raise refuse(OptionError, N_("option {key} takes a number, not '{text}'"), key=key,
-                         text=quoted(text)) from None
     choices = spec.metadata.get("choices")
     if choices and value not in choices:
         raise refuse(OptionError, N_("option {key} takes one of {choices}, not '{text}'"), key=key,

@@ -24,6 +24,7 @@ from bot.replies import Attachment, Reply, plain
 from bot.typing_rules import echo
 from bot.wording import hand_text
 from engine import GAMES, Game
+from engine.digits import whole_number
 from renderers import text_board
 
 PLACE_PREFIX = "console:"
@@ -229,8 +230,12 @@ class ConsoleSession:
             elif what == "board":
                 await self._show_board(place)
             elif what == "history":
-                page = rest.split(" ")[0] if rest else "1"
-                await self._show(await self.referee.history(place, self.user, page=int(page) if page.isdigit() else 1))
+                page = whole_number(rest.split(" ")[0]) if rest else 1
+                if page is None:
+                    self.say(_("history takes a page number written with the digits 0 to 9, like `history 2`; "
+                               "page 1 is the latest moves"))
+                else:
+                    await self._show(await self.referee.history(place, self.user, page=page))
             elif what == "rules":
                 game = GAMES[table.game]
                 self.say(self._text(f"{_(game.summary)}\n\n{_(game.notation_help)}"))
@@ -271,10 +276,11 @@ class ConsoleSession:
             self.say(f"  {number}. {picture.title}")
         self.say(f"({found[0].attribution})")
         answer = await self.ask(_("Which one? (a number, or Enter for none) "))
-        if not answer or not answer.strip().isdigit() or not 1 <= int(answer) <= len(found):
+        number = whole_number(answer or "")
+        if number is None or not 1 <= number <= len(found):
             self.say(_("Nothing chosen."))
             return
-        chosen = found[int(answer) - 1]
+        chosen = found[number - 1]
         try:
             png = await self.media.picture(chosen)
         except MediaError as error:

@@ -19,7 +19,6 @@ from engine.core import (
     Game,
     GameOptions,
     IllegalMove,
-    NotationError,
     NotYourTurn,
     Outcome,
     Term,
@@ -286,7 +285,7 @@ class Tetromic(Game):
         if move.cells:
             shape = normalised(frozenset(move.cells))
             if len(set(move.cells)) != 4 or shape not in SHAPES:
-                raise refuse(NotationError, N_("{cells} do not form a tetromino; {example}"),
+                raise refuse(IllegalMove, N_("{cells} do not form a tetromino; {example}"),
                              cells=" ".join(f"{x},{y}" for x, y in move.cells), example=notation.EXAMPLE)
             orientation = SHAPES[shape]
             anchor = (min(x for x, _ in move.cells), min(y for _, y in move.cells))

@@ -12,7 +12,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from engine.core import N_, NotationError, Term, refuse
+from engine.core import N_, NotationError, Term, check_digits, refuse
+from engine.digits import whole_number
 from engine.tetromic.pieces import KINDS, ORIENTATIONS, Cell
 
 SEPARATOR = ";"
@@ -23,7 +24,7 @@ SPANISH = {"play": "poner", "draw": "robar", "skip": "saltar", "discard": "desca
 _FROM_SPANISH = {"poner": "play", "pon": "play", "jugar": "play", "robar": "draw", "roba": "draw", "saltar": "skip",
                  "salto": "skip", "paso": "skip", "pasar": "skip", "descartar": "discard", "descarta": "discard",
                  "linea": "line", "línea": "line", "cuadrado": "square"}
-_CELL = re.compile(r"\(?\s*(-?\d+)\s*,\s*(-?\d+)\s*\)?")
+_CELL = re.compile(r"\(?\s*(-?[0-9]+)\s*,\s*(-?[0-9]+)\s*\)?")
 _NAMES = {re.sub(r"[^a-z0-9]", "", name.lower()): name for name in ORIENTATIONS}
 _KIND_WORDS = {"i": "I", "line": "I", "o": "O", "square": "O", "l": "L", "j": "L", "s": "S", "z": "S", "t": "T"}
 
@@ -64,6 +65,7 @@ def read(text: str) -> Parsed:
     """What `text` says, before the board is looked at; NotationError with an example if it
     says nothing Tetromic understands."""
     cleaned = " ".join(_FROM_SPANISH.get(word, word) for word in text.strip().lower().split())
+    check_digits(cleaned, EXAMPLE)
     if SEPARATOR in cleaned:
         raise refuse(NotationError, N_("send one placement at a time here, or join several with `;` in one message"))
     if cleaned in ("draw", "skip"):
@@ -77,7 +79,7 @@ def read(text: str) -> Parsed:
         return Discard(kind)
     if words[0] == "play":
         cleaned = words[1] if len(words) > 1 else ""
-    cells = [(int(x), int(y)) for x, y in _CELL.findall(cleaned)]
+    cells = [(whole_number(x) or 0, whole_number(y) or 0) for x, y in _CELL.findall(cleaned)]
     rest = _CELL.sub(" ", cleaned).strip()
     if not cells:
         raise refuse(NotationError, N_("I can't read '{text}' as a move. Write {example}"), text=text.strip()[:60],

@@ -27,6 +27,7 @@ from engine.core import (
     refused,
     register,
 )
+from engine.digits import ASCII_DIGITS, foreign_digit, whole_number
 from engine.triominoes import notation, position, rounds
 from engine.triominoes.board import Board, Pattern, tiles_fitting
 from engine.triominoes.geometry import Cell, cell_name, read_cell
@@ -175,19 +176,20 @@ class Triominoes(Game):
         """Also a tile's numbers typed in any order (`221`, `1-2`), then a cell's beginning
         (`r1`) or a spot's number (`at 3`)."""
         plain = super().suggestion_match(action, typed)
-        if plain is not None or action in ("draw", "pass"):
+        if plain is not None or action in ("draw", "pass") or foreign_digit(typed) is not None:
             return plain
         words = [w for w in typed.lower().replace("#", " ").split() if w not in notation.FILLER]
         numbers, cell = _placement(action)
         if words:
-            digits = [int(ch) for ch in words[0] if ch.isdigit()]
+            digits = [int(ch) for ch in words[0] if ch in ASCII_DIGITS]
             if not digits or any(digits.count(d) > numbers.count(d) for d in set(digits)):
                 return None
         if len(words) > 1:
             where = "".join(words[1:])
             spots = self.spots()
-            if where.isdigit():
-                return 1 if cell in spots and spots.index(cell) + 1 == int(where) else None
+            spot = whole_number(where)
+            if spot is not None:
+                return 1 if cell in spots and spots.index(cell) + 1 == spot else None
             return 1 if cell_name(cell).startswith(where) else None
         return 1
 

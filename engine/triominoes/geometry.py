@@ -11,7 +11,7 @@ Cell = tuple[int, int]
 Point = tuple[int, int]
 """A lattice point (X, Y): X counts half-edges along a row line, Y is the row line."""
 
-_CELL_TEXT = re.compile(r"^r(-?\d{1,3})\s*c(-?\d{1,3})$")
+_CELL_TEXT = re.compile(r"^r(-?[0-9]{1,3})\s*c(-?[0-9]{1,3})$")
 
 
 def points_up(cell: Cell) -> bool:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from engine.core import N_, NotationError, Term, refuse
+from engine.core import N_, NotationError, Term, check_digits, quoted, refuse
 from engine.triominoes.geometry import Cell, cell_name, read_cell
 from engine.triominoes.tiles import Corners, name, read_numbers
 
@@ -69,16 +69,17 @@ def read(text: str) -> Request:
     cleaned = " ".join(text.strip().lower().replace("#", " ").split())
     if not cleaned:
         raise refuse(NotationError, N_("nothing to read: type a move, like {example}"), example=EXAMPLE)
+    check_digits(cleaned, EXAMPLE)
     if cleaned in WORDS:
         return Word(WORDS[cleaned])
     cleaned = _turned(cleaned)
     tokens = [t for t in re.split(r"[\s,;]+", cleaned) if t and t not in FILLER]
     if not tokens:
-        raise refuse(NotationError, N_("'{text}' is not a move: type {example}"), text=text.strip(), example=EXAMPLE)
+        raise refuse(NotationError, N_("'{text}' is not a move: type {example}"), text=quoted(text), example=EXAMPLE)
     numbers = read_numbers(tokens[0])
     if numbers is None:
         raise refuse(NotationError, N_("'{text}' is not a tile: write its three numbers, like 1-2-2, then where it "
-                                       "goes, like r1c0 or at 7"), text=tokens[0])
+                                       "goes, like r1c0 or at 7"), text=quoted(tokens[0]))
     rest = "".join(tokens[1:])
     if not rest:
         raise refuse(NotationError, N_("where does {tile} go? Add a cell or a spot number: `{tile} r1c0` or "
@@ -86,7 +87,7 @@ def read(text: str) -> Request:
     cell = read_cell(rest)
     if cell is not None:
         return Place(numbers, cell=cell, exact=tokens[0].count("-") == 2)
-    if rest.isdigit() and len(rest) <= 4:
+    if re.fullmatch(r"[0-9]{1,4}", rest):
         return Place(numbers, spot=int(rest))
     raise refuse(NotationError, N_("'{text}' is not a cell: write a cell as on the picture's edges (r1c0: row 1, "
-                                   "column 0) or a spot's number (at 7)"), text=" ".join(tokens[1:]))
+                                   "column 0) or a spot's number (at 7)"), text=quoted(" ".join(tokens[1:])))

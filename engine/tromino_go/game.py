@@ -328,7 +328,7 @@ class TrominoGo(Game):
         if play.cells:
             shape = shape_of(play.cells)
             if shape is None:
-                raise refuse(NotationError, N_("{cells} do not form an L-tromino; {example}"),
+                raise refuse(IllegalMove, N_("{cells} do not form an L-tromino; {example}"),
                              cells=" ".join(f"{x},{y}" for x, y in play.cells), example=notation.EXAMPLE)
             return cells_of(*shape)
         assert play.orientation is not None

@@ -14,7 +14,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from engine.core import N_, NotationError, Term, refuse
+from engine.core import N_, IllegalMove, NotationError, Term, check_digits, refuse
+from engine.digits import whole_number
 from engine.tromino_go.geometry import ORIENTATIONS, Cell
 
 LIMIT = 1000
@@ -25,7 +26,7 @@ SPANISH = {"play": "poner", "move": "mover", "to": "a", "concede": "ceder", "acc
            "forfeit": "abandonar", "SW": "SO", "NW": "NO"}
 """The canonical notation's words as a Spanish table types them (both are read)."""
 _FROM_SPANISH = {spanish.lower(): english.lower() for english, spanish in SPANISH.items() if english != "to"}
-_CELL = re.compile(r"\(?\s*(-?\d+)\s*,\s*(-?\d+)\s*\)?")
+_CELL = re.compile(r"\(?\s*(-?[0-9]+)\s*,\s*(-?[0-9]+)\s*\)?")
 
 
 @dataclass(frozen=True)
@@ -69,10 +70,10 @@ def move_text(origin: Cell, orientation: str, anchor: Cell) -> str:
 
 
 def _cells(text: str) -> list[Cell]:
-    cells = [(int(x), int(y)) for x, y in _CELL.findall(text)]
-    if any(abs(v) > LIMIT for cell in cells for v in cell):
-        raise refuse(NotationError, N_("coordinates run from -{limit} to {limit}"), limit=LIMIT)
-    return cells
+    numbers = [(whole_number(x) or 0, whole_number(y) or 0) for x, y in _CELL.findall(text)]
+    if any(abs(v) > LIMIT for cell in numbers for v in cell):
+        raise refuse(IllegalMove, N_("coordinates run from -{limit} to {limit}"), limit=LIMIT)
+    return numbers
 
 
 def _placement(text: str) -> Play:
@@ -115,6 +116,7 @@ def _english(text: str) -> str:
 
 def read(text: str) -> Parsed:
     cleaned = _english(" ".join(text.translate(_DASHES).replace("->", " to ").strip().split()))
+    check_digits(cleaned, EXAMPLE)
     lowered = cleaned.lower()
     if lowered in ("pass", "forfeit"):
         return Word(lowered)
@@ -123,20 +125,23 @@ def read(text: str) -> Parsed:
                                        "dispute one, ask a moderator to roll it back"))
     words = lowered.split()
     if words and words[0] in ("concede", "accept"):
-        number = words[1] if len(words) > 1 else None
-        if number is not None and not number.isdigit():
+        number = whole_number(words[1]) if len(words) > 1 else None
+        if len(words) > 1 and (number is None or words[1].startswith("-")):
             raise refuse(NotationError, N_("{verb} takes a whole number of TGpoints, like `{verb} 2`"), verb=words[0])
-        if len(words) > 2 or (number is not None and int(number) > MAX_CONCESSION):
+        if len(words) > 2:
             raise refuse(NotationError, N_("write `{verb} N` with N from 0 to {most} (7 TGpoints win the game)"),
+                         verb=words[0], most=MAX_CONCESSION)
+        if number is not None and number > MAX_CONCESSION:
+            raise refuse(IllegalMove, N_("write `{verb} N` with N from 0 to {most} (7 TGpoints win the game)"),
                          verb=words[0], most=MAX_CONCESSION)
         if words[0] == "concede":
             if number is None:
                 raise refuse(NotationError, N_("say how many TGpoints you concede, like `concede 2`"))
-            return Concede(int(number))
-        return Accept(int(number) if number is not None else None)
+            return Concede(number)
+        return Accept(number)
     if words and words[0] == "move":
         match = (re.fullmatch(r"move\s+(.+?)\s+to\s+(.+)", cleaned, flags=re.IGNORECASE)
-                 or re.fullmatch(r"move\s+(\(?\s*-?\d+\s*,\s*-?\d+\s*\)?)\s*(.+)", cleaned, flags=re.IGNORECASE))
+                 or re.fullmatch(r"move\s+(\(?\s*-?[0-9]+\s*,\s*-?[0-9]+\s*\)?)\s*(.+)", cleaned, flags=re.IGNORECASE))
         if not match:
             raise refuse(NotationError, N_("write a move as `move 0,0 to 3,1 NE`: a cell of your tromino, then where "
                                            "it goes"))

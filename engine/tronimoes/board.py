@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass
 from functools import cached_property
 
-from engine.core import N_, NotationError, refuse
+from engine.core import N_, IllegalMove, NotationError, quoted, refuse
 
 Tile = tuple[int, int]
 """An unordered tile, always stored low pip first: (3, 5) is 3:5 and 5:3."""
@@ -42,7 +42,7 @@ def full_set(max_pips: int) -> list[Tile]:
     return [(a, b) for a in range(max_pips + 1) for b in range(a, max_pips + 1)]
 
 
-_TILE = re.compile(r"^\[?(\d{1,2})\s*[:\-/|]\s*(\d{1,2})\]?$")
+_TILE = re.compile(r"^\[?([0-9]{1,2})\s*[:\-/|]\s*([0-9]{1,2})\]?$")
 
 
 def parse_tile(text: str) -> Tile | None:
@@ -98,14 +98,14 @@ class Grid:
 
     def parse_square(self, text: str) -> int:
         """`c4` -> its square; NotationError naming the board's columns and rows otherwise."""
-        match = re.fullmatch(r"([a-z])(\d{1,2})", text.strip().lower())
+        match = re.fullmatch(r"([a-z])([0-9]{1,2})", text.strip().lower())
         if not match:
             raise refuse(NotationError, N_("'{text}' is not a square: write a column letter and a row number, "
-                                           "like c4"), text=text)
+                                           "like c4"), text=quoted(text))
         x = ord(match.group(1)) - ord("a")
         y = int(match.group(2)) - 1
         if not self.on_board(x, y):
-            raise refuse(NotationError, N_("{square} is off the board: columns run a–{column} and rows 1–{row}"),
+            raise refuse(IllegalMove, N_("{square} is off the board: columns run a–{column} and rows 1–{row}"),
                          square=text.lower(), column=column_letter(self.width - 1), row=self.height)
         return self.square(x, y)
 

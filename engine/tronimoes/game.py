@@ -20,7 +20,6 @@ from engine.core import (
     Game,
     GameOptions,
     IllegalMove,
-    NotationError,
     NotYourTurn,
     Outcome,
     Term,
@@ -282,7 +281,7 @@ class Tronimoes(Game):
         wanted = request.tile
         if wanted is not None:
             if wanted[1] > self.max_pips:
-                raise refuse(NotationError, N_("there is no {tile} in this game: pips run 0–{most}"),
+                raise refuse(IllegalMove, N_("there is no {tile} in this game: pips run 0–{most}"),
                              tile=tile_name(wanted), most=self.max_pips)
             if wanted not in me.hand:
                 raise refuse(IllegalMove, N_("you do not have {tile}"), tile=tile_name(wanted))

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import re
 
-from engine.core import N_, Event, IllegalMove, NotationError, Term, event, phrase, refuse
+from engine.core import N_, Event, IllegalMove, Term, event, phrase, quoted, refuse
+from engine.digits import whole_number
 from engine.tronimoes.state import LEADER, Line, LineKey, Placed, Table, free_line_key
 
 
@@ -48,43 +49,45 @@ def seat_tokens(names: list[str]) -> list[str]:
     for index, name in enumerate(names):
         token = re.sub(r"[^a-z0-9_]", "", name.lower())
         if (not token or token in RESERVED_TOKENS or token in tokens
-                or re.fullmatch(r"free\d*|f\d+|p\d+|seat\d+|player\d+|[a-z]\d{1,2}|\d+", token)):
+                or re.fullmatch(r"free[0-9]*|f[0-9]+|p[0-9]+|seat[0-9]+|player[0-9]+|[a-z][0-9]{1,2}|[0-9]+", token)):
             token = f"p{index + 1}"
         tokens.append(token)
     return tokens
 
 
 def resolve_line(table: Table, seat: int, text: str) -> LineKey | None:
-    """The line `text` (after `on`) names for `seat`; NotationError or IllegalMove lists the
-    lines there are when it names none."""
+    """The line `text` (after `on`) names for `seat`; IllegalMove lists the lines there are when
+    it names none, or more than one."""
     wanted = re.sub(r"\s+", " ", text.strip().lower())
     compact = wanted.replace(" ", "")
     if compact in ("me", "mine", "own", "myline", "myown", "yours", "mía", "mia", "mi", "milínea", "milinea"):
         return seat
-    free = re.fullmatch(r"(?:free|f|freeline|libre|línealibre|linealibre)(\d+)", compact)
+    free = re.fullmatch(r"(?:free|f|freeline|libre|línealibre|linealibre)([0-9]+)", compact)
     if free:
-        number = int(free.group(1))
+        number = whole_number(free.group(1)) or 0
         if not 1 <= number <= table.free_lines:
+            shown = quoted(free.group(1).lstrip("0") or "0")
             if not table.free_lines:
-                raise refuse(IllegalMove, N_("there is no free line {number} yet"), number=number)
+                raise refuse(IllegalMove, N_("there is no free line {number} yet"), number=shown)
             raise refuse(IllegalMove, N_("there is no free line {number}; free lines so far: {lines}"),
-                         number=number, lines=", ".join(f"free{n}" for n in range(1, table.free_lines + 1)))
+                         number=shown, lines=", ".join(f"free{n}" for n in range(1, table.free_lines + 1)))
         return free_line_key(number)
     for index, (token, name) in enumerate(zip(table.line_tokens, table.names, strict=True)):
         if compact in (token, name.lower().replace(" ", "")) or wanted == name.lower():
             return index
-    numbered = re.fullmatch(r"(?:p|seat|player)?(\d+)", compact)
-    if numbered and 1 <= int(numbered.group(1)) <= table.players:
-        return int(numbered.group(1)) - 1
+    numbered = re.fullmatch(r"(?:p|seat|player)?([0-9]+)", compact)
+    seat_number = whole_number(numbered.group(1)) if numbered else None
+    if seat_number is not None and 1 <= seat_number <= table.players:
+        return seat_number - 1
     starting = {index for index, (token, name) in enumerate(zip(table.line_tokens, table.names, strict=True))
                 if compact and (token.startswith(compact) or name.lower().replace(" ", "").startswith(compact))}
     if len(starting) == 1:
         return starting.pop()
     if len(starting) > 1:
-        raise refuse(NotationError, N_("'{text}' could be several lines: {lines}; type more of the name"),
-                     text=text, lines=", ".join(table.line_tokens[i] for i in sorted(starting)))
+        raise refuse(IllegalMove, N_("'{text}' could be several lines: {lines}; type more of the name"),
+                     text=quoted(text), lines=", ".join(table.line_tokens[i] for i in sorted(starting)))
     known = [*table.line_tokens, *(f"free{n}" for n in range(1, table.free_lines + 1))]
-    raise refuse(NotationError, N_("there is no line called '{text}'; lines here: {lines}"), text=text,
+    raise refuse(IllegalMove, N_("there is no line called '{text}'; lines here: {lines}"), text=quoted(text),
                  lines=", ".join(known))
 
 

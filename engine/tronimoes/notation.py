@@ -23,7 +23,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from engine.core import N_, NotationError, Term, refuse
+from engine.core import N_, IllegalMove, NotationError, Term, check_digits, quoted, refuse
 from engine.tronimoes.board import Grid, Tile, tile
 from engine.tronimoes.state import Draw, Lay, Move, Pass, PlaceSpacer, Ready
 
@@ -51,7 +51,7 @@ _WORDS_PASS = {"pass", "pasar", "paso", "pasa"}
 _WORDS_SPACER = {"spacer", "space", "separador"}
 _LEADING = re.compile(r"^(?:/?(?:play|lay|move|put|place|poner|pon|jugar|juego|colocar)\s+)")
 _TOKEN = re.compile(
-    r"\s+|(?P<tile>\[?\d{1,2}\s*[:\-/|]\s*\d{1,2}\]?)|(?P<square>[a-z]\d{1,2})(?![0-9])"
+    r"\s+|(?P<tile>\[?[0-9]{1,2}\s*[:\-/|]\s*[0-9]{1,2}\]?)|(?P<square>[a-z][0-9]{1,2})(?![0-9])"
     r"|(?P<filler>(?:at|to|from|and|onto|a|de|hasta|y)\b|[-–,])")
 _LINE_WORDS = (" on ", " en ")
 
@@ -63,8 +63,13 @@ def normalize(text: str) -> str:
 
 
 def read(text: str, grid: Grid) -> Request:
-    """Turn typed text into a request; NotationError explains what was expected."""
+    """Turn typed text into a request; NotationError explains what was expected. Numbers are
+    written with the digits 0–9 (a line's name after `on` may hold any character)."""
     cleaned = _LEADING.sub("", normalize(text))
+    before_line = f"{cleaned} "
+    for word in _LINE_WORDS:
+        before_line = before_line.partition(word)[0]
+    check_digits(before_line, EXAMPLES)
     if not cleaned:
         raise refuse(NotationError, N_("type a move, for example {examples}"), examples=EXAMPLES)
     if cleaned in _WORDS_DRAW:
@@ -102,28 +107,29 @@ def _read_lay(text: str, grid: Grid) -> LayRequest:
         token = _TOKEN.match(body, position)
         if not token or token.end() == position:
             leftover = body[position:].split(" ")[0]
-            raise refuse(NotationError, N_("I can't read '{word}' in '{text}'. Type {examples}"), word=leftover,
-                         text=text, examples=EXAMPLES)
+            raise refuse(NotationError, N_("I can't read '{word}' in '{text}'. Type {examples}"), word=quoted(leftover),
+                         text=quoted(text), examples=EXAMPLES)
         if token.group("tile"):
             if found_tile is not None:
                 raise refuse(NotationError, N_("lay one tile at a time, e.g. `3:5 c4 d4`"))
-            pips = [int(p) for p in re.findall(r"\d{1,2}", token.group("tile"))]
+            pips = [int(p) for p in re.findall(r"[0-9]{1,2}", token.group("tile"))]
             typed = (pips[0], pips[1])
             found_tile = tile(*typed)
         elif token.group("square"):
             squares.append(grid.parse_square(token.group("square")))
         position = token.end()
     if found_tile is None and not squares:
-        raise refuse(NotationError, N_("I can't read '{text}'. Type {examples}"), text=text, examples=EXAMPLES)
+        raise refuse(NotationError, N_("I can't read '{text}'. Type {examples}"), text=quoted(text),
+                     examples=EXAMPLES)
     if len(squares) > 2:
         raise refuse(NotationError, N_("a tile covers two squares; you gave {count}. Example: `3:5 c4 d4`"),
                      count=len(squares))
     if len(squares) == 2:
         if squares[0] == squares[1]:
-            raise refuse(NotationError, N_("a tile covers two different squares, e.g. `3:5 c4 d4`"))
+            raise refuse(IllegalMove, N_("a tile covers two different squares, e.g. `3:5 c4 d4`"))
         if not grid.adjacent(squares[0], squares[1]):
             a, b = grid.name(squares[0]), grid.name(squares[1])
-            raise refuse(NotationError, N_("{a} and {b} are not next to each other: a tile covers two "
+            raise refuse(IllegalMove, N_("{a} and {b} are not next to each other: a tile covers two "
                                            "neighbouring squares, like c4 d4 or c4 c5"), a=a, b=b)
     return LayRequest(found_tile, tuple(squares), typed, line)
 
@@ -132,10 +138,10 @@ def _squares(text: str, grid: Grid, *, what: str) -> list[int]:
     words = [w for w in re.split(r"[\s,\-]+|\b(?:to|from|at|a|de|hasta|en)\b", text) if w]
     squares = []
     for word in words:
-        for part in re.findall(r"[a-z]\d{1,2}|\S", word):
-            if not re.fullmatch(r"[a-z]\d{1,2}", part):
-                raise refuse(NotationError, N_("I can't read '{word}' after {verb}: give squares like e5"), word=word,
-                             verb=what)
+        for part in re.findall(r"[a-z][0-9]{1,2}|\S", word):
+            if not re.fullmatch(r"[a-z][0-9]{1,2}", part):
+                raise refuse(NotationError, N_("I can't read '{word}' after {verb}: give squares like e5"),
+                             word=quoted(word), verb=what)
             squares.append(grid.parse_square(part))
     return squares
 

@@ -138,7 +138,7 @@ def read_position(cls: type[T], data: Mapping[str, Any], *, seed: int, options: 
     for index, raw in enumerate(reader.list("board")):
         where = f"board entry {index + 1}"
         tile_of(raw.get("tile"), where)
-        parsed_pips = [int(p) for p in re.findall(r"\d+", str(raw.get("tile")))]
+        parsed_pips = [int(p) for p in re.findall(r"[0-9]+", str(raw.get("tile")))]
         at = raw.get("at") or []
         if len(at) != 2:
             raise PositionError(f"{where}: 'at' needs two squares")
@@ -258,7 +258,7 @@ def _line_key(raw: Any, seats: int, where: str) -> LineKey:
         return LEADER
     if isinstance(raw, int) and not isinstance(raw, bool) and 0 <= raw < seats:
         return raw
-    if isinstance(raw, str) and raw.startswith("free") and raw[4:].isdigit() and int(raw[4:]) >= 1:
+    if isinstance(raw, str) and re.fullmatch(r"free[1-9][0-9]{0,5}", raw):
         return raw
     raise PositionError(f"{where}: line must be \"leader\", a seat number or \"freeN\", not {raw!r}")
 

@@ -12,7 +12,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from engine.core import N_, NotationError, Term
+from engine.core import N_, IllegalMove, NotationError, Term, check_digits, quoted, refuse
+from engine.digits import whole_number
 from engine.tronix.cards import KINDS, Cell, read_pattern
 
 PLAY_WORDS = {"play", "place", "put", "poner", "pon", "colocar", "coloca", "jugar", "juega"}
@@ -24,7 +25,9 @@ VERBS = frozenset(PLAY_WORDS | MOVE_WORDS | TURN_WORDS | TO_WORDS | set(KINDS)
 EXAMPLES = Term(N_("`play 1,0 NE`, `move 1,0 to 2,1 SW` or `turn 1,0 SW`"))
 SPANISH = {"play": "poner", "move": "mover", "to": "a", "turn": "girar", "SW": "SO", "NW": "NO", "EW": "EO"}
 """The canonical notation's words as a Spanish table types them (both are read)."""
-_CELL = re.compile(r"^\(?(-?\d{1,3}),(-?\d{1,3})\)?$")
+_CELL = re.compile(r"^\(?(-?[0-9]+),(-?[0-9]+)\)?$")
+LIMIT = 999
+"""Coordinates run from -LIMIT to LIMIT."""
 
 
 @dataclass(frozen=True)
@@ -71,6 +74,7 @@ def _refuse(template: str, **args: str) -> NotationError:
 def read(text: str) -> Action:
     """Free text -> an action; NotationError, with examples, when it cannot be read."""
     cleaned = text.strip().lower().replace("(", " ").replace(")", " ")
+    check_digits(cleaned, EXAMPLES)
     cleaned = re.sub(r"\s*,\s*", ",", cleaned)
     tokens = cleaned.split()
     if not tokens:
@@ -88,17 +92,19 @@ def read(text: str) -> Action:
     tokens = [t for t in tokens if t not in TO_WORDS]
     cells = []
     while tokens and (found := _CELL.match(tokens[0])):
-        cells.append((int(found[1]), int(found[2])))
+        cells.append((whole_number(found[1]) or 0, whole_number(found[2]) or 0))
         tokens = tokens[1:]
+    if any(abs(v) > LIMIT for cell in cells for v in cell):
+        raise refuse(IllegalMove, N_("coordinates run from -{limit} to {limit}"), limit=LIMIT)
     pattern = read_pattern(tokens[0]) if len(tokens) == 1 else None
     if pattern is None:
         shown = tokens[0] if tokens else ""
         raise _refuse(N_("'{text}' is not a pattern: name where the green line runs, NE, SE, SW, NW (curves) or "
-                         "NS, EW (straights); type {examples}"), text=shown) if shown else \
+                         "NS, EW (straights); type {examples}"), text=quoted(shown)) if shown else \
             _refuse(N_("which pattern? End with where the green line runs (NE, SE, SW, NW, NS or EW): type {examples}"))
     wanted = {"play": 1, "turn": 1, "move": 2}[verb]
     if len(cells) != wanted:
-        raise _refuse(N_("could not read '{text}': type {examples}"), text=text.strip())
+        raise _refuse(N_("could not read '{text}': type {examples}"), text=quoted(text))
     if verb == "move":
         return Move(cells[0], cells[1], pattern)
     if verb == "turn":

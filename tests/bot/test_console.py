@@ -183,6 +183,30 @@ async def test_the_console_offers_reactions_and_the_vision_quest_from_the_offlin
     assert any(p.name == "reaction.png" for p in (tmp_path / "boards").rglob("*.png"))
 
 
+async def test_numbers_in_other_digits_are_refused_in_the_terminal_saying_to_write_0_to_9(tmp_path):
+    """`history ²` and a picture chosen as '²' passed `isdigit()` and then failed `int()` (a
+    traceback ended the session); `history ٣` was read as page 3."""
+    out: list[str] = []
+    script = iter(["history ²", "history ٣", "history " + "9" * 5_000, "history -1", "react victory", "²",
+                   "react victory", "١", "٣:٥ c4 d4", "quit"])
+    async with running_referee(tmp_path / "t.sqlite3", ManualClock()) as referee:
+        user = local_user("ada")
+
+        async def ask(prompt: str) -> str | None:
+            return next(script)
+
+        session = ConsoleSession(referee, user, ask=ask, say=out.append, boards=tmp_path / "boards")
+        place = await session.new_game("tronimoes", ["me", "bot"])
+        assert place is not None
+        await session.play(place)
+        moves = await referee.store.log_length((await referee.status(place)).id)
+    printed = "\n".join(out)
+    assert printed.count("history takes a page number written with the digits 0 to 9, like `history 2`") == 2
+    assert "Moves" not in printed and printed.count("Nothing chosen.") == 2 and "reacts" not in printed
+    assert "write numbers with the digits 0 to 9, not '٣'" in printed and "Saved." in printed
+    assert moves == 0
+
+
 def test_an_unknown_ai_is_refused_listing_the_names_the_readme_gives(tmp_path):
     result = tileref(tmp_path, "play", "tronimoes", "--players", "me,robot", "--ai-seconds", "0")
     assert result.returncode == 1
@@ -191,7 +215,7 @@ def test_an_unknown_ai_is_refused_listing_the_names_the_readme_gives(tmp_path):
 
 
 def test_bad_ai_seconds_are_refused(tmp_path):
-    for bad in ("-1", "nan", "forever", "31"):
+    for bad in ("-1", "nan", "forever", "31", "١", "1e1"):
         result = tileref(tmp_path, "play", "tronimoes", "--ai-seconds", bad)
         assert result.returncode == 2 and "give a number of seconds from 0 to 30" in result.stderr, bad
 

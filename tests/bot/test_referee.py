@@ -4,15 +4,20 @@ commands, AI seats. Real SQLite files in temporary folders; a manual clock, so n
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import io
+import uuid
 
 import pytest
+from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import strategies as st
 from PIL import Image
 
 from bot.records import ABORTED, FINISHED, LOBBY, PLAYING, User
 from bot.referee import Referee
 from bot.timers import ManualClock
 from engine import GAMES
+from engine.digits import foreign_digit
 from engine.tronimoes import Tronimoes
 from tests.bot.referees import (
     ALICE,
@@ -27,6 +32,7 @@ from tests.bot.referees import (
     text,
     waiting_user,
 )
+from tests.engine.test_contract import ODD_NUMBERS, oddly_numbered
 
 
 @pytest.fixture
@@ -667,3 +673,64 @@ async def test_how_to_type_a_move_is_said_only_when_a_person_is_to_type_one(tmp_
             waits_for_the_bot = "It's Pip (bot)'s turn" in said
             assert ("✏️ Type a move like" in said) != waits_for_the_bot, said
         assert any("It's Pip (bot)'s turn" in said for said in told)
+
+
+# ---- numbers as people type them --------------------------------------------------------------
+
+
+SOMETHING_WENT_WRONG = "something went wrong on our side"
+MANAGER = User("test:manager", "manager", moderator=True, manager=True)
+
+
+@settings(max_examples=12, deadline=None, phases=[Phase.explicit, Phase.reuse, Phase.generate],
+          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(data=st.data())  # not shrunk: each example plays five tables, and the labelled draws say what failed
+async def test_numbers_people_type_are_read_in_0_to_9_or_refused_clearly_and_change_nothing(tmp_path, data):
+    """Moves (typed and by command), autocomplete, options, turn times, reminders, AI thinking
+    time, history pages and rollbacks, at a table of every game, given numbers in other scripts'
+    digits ('²', '٣', '３'), signed, padded or thousands of digits long: each is played as a legal
+    move or refused with a message (never "something went wrong"), a number not written with
+    0–9 is never taken, and a refusal changes nothing."""
+    async with running_referee(tmp_path / f"{uuid.uuid4().hex}.sqlite3", ManualClock()) as referee:
+        for name, cls in sorted(GAMES.items()):
+            place = f"{PLACE}:{name}"
+            assert (await referee.create(place, ALICE, name)).ok
+            assert (await referee.join(place, BOB)).ok
+            assert (await referee.start(place, ALICE)).ok, name
+            for _ in range(6):
+                table, game = await referee.view(place)
+                if table.status != PLAYING:
+                    break
+                user = await waiting_user(referee, place)
+                seat = table.seat_of(user.id)
+                said = data.draw(oddly_numbered([*game.legal_actions(seat)[:30], *cls.example_moves]), label=name)
+                odd = foreign_digit(said) is not None
+                for typed in (True, False):
+                    before = await referee.store.log_length(table.id)
+                    reply = await referee.act(place, user, said, typed=typed)
+                    assert SOMETHING_WENT_WRONG not in text(reply), (name, said)
+                    if reply.ok:
+                        assert not odd, f"{said!r} was played in {name}"
+                        break
+                    assert await referee.store.log_length(table.id) == before
+                assert isinstance(await referee.suggestion_choices(place, user, said), list)
+            numeric = [f.name for f in dataclasses.fields(cls.Options) if f.type in ("int", int)]
+            for option in [*numeric[:2], "ai_seconds"]:
+                value = data.draw(ODD_NUMBERS, label=f"{name} {option}")
+                problem = await referee.check_new(name, options={option: value})
+                assert problem is None or (problem and SOMETHING_WENT_WRONG not in problem)
+                assert problem is not None or foreign_digit(value) is None, (option, value)
+        turn_time, reminders = data.draw(ODD_NUMBERS, label="turn time"), data.draw(ODD_NUMBERS, label="reminders")
+        problem = await referee.check_new("tronimoes", turn_time=turn_time + "m")
+        assert problem is not None or foreign_digit(turn_time) is None, turn_time
+        for change in ({"turn_time": turn_time}, {"reminders": reminders}, {"reminders": reminders + "%"}):
+            reply = await referee.update_settings("test:guild", MANAGER, **change)
+            assert SOMETHING_WENT_WRONG not in text(reply)
+            assert not reply.ok or foreign_digit(*change.values()) is None, change
+        place = f"{PLACE}:tronimoes"
+        moves = await referee.store.log_length((await referee.status(place)).id)
+        for number in (10**400, -(10**400), -1, 0, 2**63):
+            page = await referee.history(place, ALICE, page=number)
+            assert SOMETHING_WENT_WRONG not in text(page) and (not page.ok or not moves)
+            rolled = await referee.rollback(place, MOD, number if number else 10**400)
+            assert not rolled.ok and SOMETHING_WENT_WRONG not in text(rolled)

@@ -17,7 +17,9 @@ def test_shards_are_read_as_ranges_and_lists():
 
 @pytest.mark.parametrize(("shards", "count", "says"), [
     ("0-3", None, "give both"), ("0-8", "8", "8 is not one"), ("3-1", "4", "runs backwards"),
-    ("a-b", "4", "like 0-3"), ("0", "zero", "whole number"), ("0", "0", "at least 1")])
+    ("a-b", "4", "like 0-3"), ("0", "zero", "whole number"), ("0", "0", "at least 1"),
+    ("0", "٤", "whole number"), ("0-²", "4", "like 0-3"), ("0", "9" * 5_000, "at most 65536"),
+    ("0-" + "9" * 5_000, "8", "is not one")])
 def test_bad_shard_settings_say_what_to_write(shards, count, says):
     with pytest.raises(ShardError, match=says):
         parse_shards(shards, count)
@@ -33,7 +35,7 @@ def test_tileref_run_refuses_bad_shards_before_anything_else(monkeypatch, capsys
 def test_the_game_cache_size_is_a_whole_number_of_games():
     assert game_cache_size(None) == game_cache_size(" ") == DEFAULT_GAME_CACHE
     assert game_cache_size("5000") == 5000
-    for bad in ("lots", "0", "-3", "2.5"):
+    for bad in ("lots", "0", "-3", "2.5", "٥٠٠٠", "9" * 5_000 + "x"):
         with pytest.raises(ValueError, match="TILEREF_GAME_CACHE must be a whole number of games, like 2048"):
             game_cache_size(bad)
 

@@ -32,6 +32,19 @@ def test_a_bad_duration_says_how_to_write_one(typed, message):
         parse_duration(typed)
 
 
+@pytest.mark.parametrize("typed", ["١٠m", "１０m", "²h", "1h³⁰m", "𝟙𝟘m", "٣٠"])
+def test_a_duration_in_other_digits_is_refused_saying_to_write_0_to_9(typed):
+    """`re`'s \\d and `float()` took the Arabic-Indic '١٠' and the full-width '１０' as 10."""
+    with pytest.raises(ValueError, match="write durations with the digits 0 to 9"):
+        parse_duration(typed)
+
+
+@pytest.mark.parametrize("typed", ["9" * 5_000 + "m", "1" + "0" * 400 + "s", "1e9s", "nan", "inf", "-5m", "+5m"])
+def test_a_huge_or_oddly_written_duration_is_refused_with_a_message(typed):
+    with pytest.raises(ValueError, match=r"not a duration|at most 30 days"):
+        parse_duration(typed)
+
+
 def test_durations_are_shown_in_two_units_at_most():
     assert [format_duration(s) for s in (3725, 90, 172800, 0.4)] == ["1h 2m", "1m 30s", "2d", "0s"]
 
@@ -42,6 +55,12 @@ def test_reminder_points_are_fractions_or_durations_within_the_turn():
     assert parse_reminders("1h, 10m") == ["1h", "10m"] and parse_reminders("off") == []
     with pytest.raises(ValueError, match="between 0% and 100%"):
         parse_reminders("150%")
+    for odd in ("٥٠%", "nan%", "inf%", "1e1%", "1_0%", "５%"):  # float() read each of these as a number
+        with pytest.raises(ValueError, match="is not a percentage like 50%"):
+            parse_reminders(odd)
+    assert reminder_offsets(["٥٠%", "nan%", "50%"], 3600) == [1800]  # points stored before are skipped
+    with pytest.raises(ValueError, match="write durations with the digits 0 to 9"):
+        parse_reminders("1h, ١٠m")
 
 
 def test_a_seat_that_keeps_waiting_keeps_its_deadline_and_a_new_wait_gets_a_new_one():

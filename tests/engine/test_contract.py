@@ -12,6 +12,7 @@ import importlib
 import json
 import random
 import re
+import unicodedata
 from collections import Counter, deque
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -20,7 +21,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine import GAMES, Event, Game, GameError
+from engine import GAMES, Event, Game, GameError, OptionError
 from engine.core import RESIGN
 
 PLAYOUTS = 200
@@ -207,6 +208,88 @@ def test_garbage_is_refused_with_a_game_error_and_changes_nothing(cls: type[Game
                 game.clone().apply(seat, text)
         else:
             assert parsed in game.legal_actions(seat)
+        assert json.dumps(game.to_json(), sort_keys=True) == before
+
+    check()
+
+
+FOREIGN_DIGITS = "²³¹①٣١２３𝟙Ⅳ½۵߂"
+"""Characters that write numbers without being the digits 0–9: superscripts, circled, Arabic-Indic,
+full-width, mathematical, Roman, fractions, Persian, N'Ko."""
+HUGE = ("9" * 5_000, "1" + "0" * 400, "0" * 300 + "7", "18446744073709551617")
+SIGNED = st.tuples(st.sampled_from(["+", "-", "−", "⁻", "－", "﹣", "--", "+-"]),
+                   st.sampled_from(["3", "0", "12", *HUGE])).map("".join)
+ODD_NUMBERS = st.one_of(
+    st.text(alphabet=FOREIGN_DIGITS, min_size=1, max_size=3),
+    st.tuples(st.sampled_from("0123456789"), st.sampled_from(FOREIGN_DIGITS)).map("".join),
+    st.sampled_from(HUGE),
+    SIGNED,
+    st.tuples(st.sampled_from(["", " ", "  "]), st.sampled_from(["1", "5"]), st.sampled_from(["", " "])).map("".join),
+)
+
+
+SCRIPTS = (0x660, 0x6F0, 0xFF10, 0x1D7D8, 0x966)
+"""Where the digits 0–9 of other scripts begin: Arabic-Indic, Persian, full-width, mathematical
+double-struck, Devanagari. `int()` and `re`'s `\\d` read them all."""
+
+
+@st.composite
+def oddly_numbered(draw: st.DrawFn, texts: list[str]) -> str:
+    """One of `texts` (moves of the game as it is) with some of its numbers written oddly: the
+    same digits in another script, other digit-like characters, signed, padded or thousands of
+    digits long; or such numbers alone."""
+    text = draw(st.sampled_from(texts)) if texts and draw(st.booleans()) else draw(ODD_NUMBERS)
+    if draw(st.booleans()):  # the same move, one digit written in another script
+        digits = [i for i, ch in enumerate(text) if ch in "0123456789"]
+        if digits:
+            at = draw(st.sampled_from(digits))
+            return text[:at] + chr(draw(st.sampled_from(SCRIPTS)) + int(text[at])) + text[at + 1:]
+    for run in reversed(list(re.finditer(r"[0-9]+", text))):
+        if draw(st.booleans()):
+            text = text[:run.start()] + draw(ODD_NUMBERS) + text[run.end():]
+    return text
+
+
+def test_numbers_are_read_in_the_digits_0_to_9_and_anything_else_is_refused(cls: type[Game]) -> None:
+    """Numbers written in other scripts' digits ('²', '٣', the full-width '３'), signed, or
+    thousands of digits long, in moves and options: each is read as a legal move or refused with
+    the game's own refusal (never a ValueError or the like), a number not written with 0–9 is
+    never taken, and nothing changes. Autocomplete's paths (`canonical`, `suggestion_match`,
+    `describe_action`) answer without failing."""
+    states = [cls.new(players_for(cls, 0), seed=0), *sample_states(cls, range(3), every=12)[:10]]
+    numeric = [f for f in dataclasses.fields(cls.Options) if f.type in ("int", "float", int, float)]
+
+    @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    @given(data=st.data(), pick=st.integers(min_value=0))
+    def check(data: st.DataObject, pick: int) -> None:
+        game = states[pick % len(states)]
+        seat = pick % game.players
+        moves = [*game.legal_actions(seat)[:40], *game.legal_actions((seat + 1) % game.players)[:10],
+                 *cls.example_moves]
+        text = data.draw(oddly_numbered(moves))
+        odd = any(not ch.isascii() and unicodedata.category(ch) in ("Nd", "Nl", "No") for ch in text)
+        before = json.dumps(game.to_json(), sort_keys=True)
+        try:
+            parsed = game.parse(seat, text)
+        except GameError as error:
+            assert str(error)
+        else:
+            assert parsed in game.legal_actions(seat)
+            assert not odd, f"{text!r} was read as {parsed!r}"
+        for language in ("en", "es"):
+            typed = cls.canonical(text, language)
+            for action in game.legal_actions(seat)[:60]:
+                assert game.suggestion_match(action, typed) in (None, 0, 1)
+                game.describe_action(seat, action)
+        if numeric:
+            option = numeric[pick % len(numeric)]
+            try:
+                chosen = cls.Options.parse({option.name: text})
+            except OptionError as error:
+                assert str(error)
+            else:
+                value = getattr(chosen, option.name)
+                assert not odd and option.metadata.get("min", value) <= value <= option.metadata.get("max", value)
         assert json.dumps(game.to_json(), sort_keys=True) == before
 
     check()

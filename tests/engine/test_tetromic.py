@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine import GAMES, AmbiguousMove, IllegalMove, NotationError, NotYourTurn, PositionError
+from engine import GAMES, AmbiguousMove, IllegalMove, NotYourTurn, PositionError
 from engine.ai import GreedyAgent, PlanningAgent
 from engine.tetromic import Tetromic
 from engine.tetromic.board import Board
@@ -72,7 +72,7 @@ def test_a_kind_you_do_not_hold_is_refused():
 def test_four_cells_in_any_order_name_the_piece():
     g = game({"hand": ["T"]})
     assert g.parse(0, "play 3,4 2,3 4,3 3,3") == "play T-u 2,3"
-    with pytest.raises(NotationError, match="do not form a tetromino"):
+    with pytest.raises(IllegalMove, match="do not form a tetromino"):
         g.parse(0, "0,0 1,0 3,0 4,0")
 
 

@@ -441,6 +441,17 @@ def test_suggestions_match_a_tile_typed_in_any_order_and_a_spot_number():
     assert game.suggestion_match("1-2-2 r0c1", "4") is None
 
 
+def test_a_number_in_other_digits_matches_no_suggestion_and_is_refused_saying_to_write_0_to_9():
+    game = game_at([{"at": "r0c0", "corners": [1, 2, 3]}], [["1-2-2", "2-3-3"], ["0-0-5"]])
+    legal = game.legal_actions(0)
+    for typed in ("²", "1-2-2 ²", "1-2-2 at ³", "１２２", "1-2-2 at ٣", "221 ①"):
+        assert [a for a in legal if game.suggestion_match(a, typed) is not None] == []
+        with pytest.raises(NotationError, match="write numbers with the digits 0 to 9"):
+            game.parse(0, typed)
+    with pytest.raises(NotationError, match="is not a cell"):
+        game.parse(0, "1-2-2 at " + "9" * 5_000)
+
+
 # ---- options (§2.7) ---------------------------------------------------------------------------------------
 
 

@@ -398,7 +398,7 @@ def test_equal_surrounds_tie_the_round_and_the_second_player_starts_the_next():
 def test_concessions_run_from_zero_to_seven():
     g = TrominoGo.new(2, seed=1)
     assert [a for a in g.legal_actions(0) if a.startswith("concede")] == [f"concede {n}" for n in range(8)]
-    with pytest.raises(NotationError, match="0 to 7"):
+    with pytest.raises(IllegalMove, match="0 to 7"):
         g.parse(0, "concede 12")
     with pytest.raises(NotationError, match="how many"):
         g.parse(0, "concede")
@@ -443,9 +443,9 @@ def test_the_notation_is_forgiving_and_has_one_canonical_form():
     g = game([(0, "A", [(0, 0), (1, 0), (0, 1)])])
     for typed in ("play 1,1 SW", "PLAY 1, 1 sw", "(1,1) SW", "1,1sw", "  play   1,1   Sw ", "sw 1,1", "1,2 1,1 2,1"):
         assert g.parse(1, typed) == "play 1,1 SW", typed
-    with pytest.raises(NotationError, match="do not form an L-tromino"):
+    with pytest.raises(IllegalMove, match="do not form an L-tromino"):
         g.parse(1, "1,1 2,1 3,1")
-    with pytest.raises(NotationError, match="-1000 to 1000"):
+    with pytest.raises(IllegalMove, match="-1000 to 1000"):
         g.parse(1, "play 1001,0 SW")
     with pytest.raises(NotationError, match="nothing to verify"):
         g.parse(1, "verify")

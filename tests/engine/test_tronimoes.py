@@ -806,6 +806,26 @@ def test_unreadable_text_gets_an_example():
     assert refusal(g, RED, "9:9 c4 b4") == "there is no 9:9 in this game: pips run 0–7"
 
 
+def test_a_lay_written_in_the_notation_is_understood_even_when_its_tile_or_squares_do_not_exist():
+    """A tile outside the set, a square off the board, squares that are not neighbours, a line
+    nobody has: the move was read, and is refused as not allowed (answered wherever it was
+    typed), not as unreadable (which typed chat takes for conversation)."""
+    g = game(HEAD_AT_D4, [["3:5"], ["1:1"]])
+    for typed in ("9:9 c4 b4", "3:5 c4 e4", "3:5 c4 c4", "3:5 z9 z10", "3:5 c4 b4 on zed", "pass z99"):
+        with pytest.raises(IllegalMove):
+            g.parse(RED, typed)
+    for typed in ("hello there", "3:5 c4 b4 c3", "2", "c4 d4 e4 f4"):
+        with pytest.raises(NotationError):
+            g.parse(RED, typed)
+
+
+def test_numbers_in_other_digits_are_refused_saying_to_write_0_to_9():
+    g = game(HEAD_AT_D4, [["3:5"], ["1:1"]])
+    for typed in ("٣:٥ c4 b4", "3:5 c٤ b4", "３:5 c4 b4", "²:5 c4 b4", "pass e①"):
+        assert refusal(g, RED, typed).startswith("write numbers with the digits 0 to 9, not '")
+    assert refusal(g, RED, "3:5 c4 b4 on free" + "9" * 5_000).startswith("there is no free line 99999")
+
+
 def test_legal_actions_cover_draw_pass_spacer_and_lays():
     g = free_game(bag=["0:1"])
     actions = g.legal_actions(RED)
@@ -915,9 +935,9 @@ def test_a_line_is_chosen_by_any_unique_prefix_of_a_players_name():
 
     g = Tronimoes.new(3, seed=1, names=["ada", "pipbot", "pia"])
     assert resolve_line(g, 0, "pipbot") == 1 and resolve_line(g, 0, "pip") == 1 and resolve_line(g, 0, "pia") == 2
-    with pytest.raises(NotationError, match="'pi' could be several lines: pipbot, pia; type more of the name"):
+    with pytest.raises(IllegalMove, match="'pi' could be several lines: pipbot, pia; type more of the name"):
         resolve_line(g, 0, "pi")
-    with pytest.raises(NotationError, match="there is no line called 'zed'"):
+    with pytest.raises(IllegalMove, match="there is no line called 'zed'"):
         resolve_line(g, 0, "zed")
     assert resolve_line(g, 0, "mía") == 0
     with pytest.raises(IllegalMove, match="there is no free line 1 yet"):

@@ -18,7 +18,7 @@ from bot.referee import Referee
 
 PREFIX = "discord:"
 NO_GAME = N_("There is no game here; start one with `/tileref new`.")
-_ROLE = re.compile(r"(\d+)")
+_ROLE = re.compile(r"([0-9]{1,20})")
 
 
 def place_of(channel_id: int | None) -> str:

@@ -27,6 +27,7 @@ from bot.records import DEADLINE, TableRecord
 from bot.spectator import Spectacle, Timeline, Timelines, log_key, public_position
 from bot.store import Store
 from bot.watching import WebSettings
+from engine.digits import whole_number
 
 log = logging.getLogger(__name__)
 
@@ -221,14 +222,16 @@ class WebServer:
 
 
 def _ply(request: web.Request, last: int) -> int:
-    """The `?ply=` asked for (default: now), BadAddress unless it is a move number of the game."""
+    """The `?ply=` asked for (default: now), BadAddress unless it is a move number of the game,
+    written with the digits 0–9."""
     text = request.query.get("ply")
     if text is None or text == "":
         return last
-    if not text.strip().isdigit() or int(text) > last:
+    ply = whole_number(text)
+    if ply is None or not 0 <= ply <= last:
         raise BadAddress(N_("ply is a move number from 0 (the start) to {last} (now), like ?ply={example}; not "
                             "'{value}'."), last=last, example=max(0, last // 2), value=text[:20])
-    return int(text)
+    return ply
 
 
 @web.middleware

@@ -83,6 +83,22 @@ async def test_a_bad_ply_is_refused_saying_what_to_type(site: Site) -> None:
     assert status == 400
 
 
+async def test_a_ply_written_with_other_digits_or_too_long_is_refused_and_nothing_fails(
+        site: Site, caplog: pytest.LogCaptureFixture) -> None:
+    """'²' passed `isdigit()` and then failed `int()` (a 500 and a traceback in the log); '٣' and
+    the full-width '１' were read silently as 3 and 1."""
+    path = await open_table(site.referee, "tronimoes")
+    await play_moves(site.referee, "tronimoes", 4)
+    for bad in ("²", "٣", "１", "①", "%2B1", "1_0", "9" * 5_000, "1" + "0" * 400, "2x", "-0x1"):
+        for page in (path, f"{path}/position.json", f"{path}/part", f"{path}/board.png"):
+            status, _headers, body = await fetch(site, f"{page}?ply={bad}")
+            assert status == 400, (page, bad)
+            assert b"Traceback" not in body
+    status, _headers, _body = await fetch(site, f"{path}?ply=3")
+    assert status == 200
+    assert not [r for r in caplog.records if r.levelname in ("ERROR", "CRITICAL")]
+
+
 async def test_an_unknown_link_says_how_to_get_the_right_one_in_the_readers_language(site: Site) -> None:
     status, _headers, body = await fetch(site, "/t/nottherighttoken00", **{"Accept-Language": "es-ES,es;q=0.9"})
     assert status == 404
