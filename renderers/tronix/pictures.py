@@ -51,6 +51,8 @@ GHOST = 0.72
 """How far a card just scored fades towards the background."""
 COLOURS = {"green": GREEN, "pink": PINK}
 PHASES = {"placement": N_("Placement"), "god": N_("God Mode"), "over": N_("Game over")}
+RESULTS = {None: N_("a draw"), "green": N_("green wins"), "pink": N_("pink wins")}
+"""How a finished game's result is written, by the winning team the engine names (None: a draw)."""
 
 PORTS = {"N": (0.5, 0.0), "E": (1.0, 0.5), "S": (0.5, 1.0), "W": (0.0, 0.5)}
 LINES = {"NE": ("NE", "SW"), "SE": ("SE", "NW"), "SW": ("SW", "NE"), "NW": ("NW", "SE"),
@@ -225,11 +227,9 @@ def _name(name: Any, size: int, *, bold: bool = False) -> str:
 
 
 def _winner(view: Mapping[str, Any]) -> str | None:
-    """The team that won a finished game (None while playing, or for a draw)."""
-    if not view.get("outcome"):
-        return None
-    piles = view["piles"]
-    return None if piles["green"] == piles["pink"] else "green" if piles["green"] > piles["pink"] else "pink"
+    """The team that won a finished game, as the engine decides it (a team whose partners all
+    left loses whatever its pile): None while playing, or for a draw."""
+    return view.get("winner") if view.get("outcome") else None
 
 
 def _header_texts(view: Mapping[str, Any], deadline: float | None, width: int) -> Header:
@@ -237,10 +237,7 @@ def _header_texts(view: Mapping[str, Any], deadline: float | None, width: int) -
     outcome = view.get("outcome")
     phase = say(PHASES[view["phase"]])
     if outcome:
-        piles = view["piles"]
-        result = say(N_("a draw")) if piles["green"] == piles["pink"] else \
-            say(N_("green wins")) if piles["green"] > piles["pink"] else say(N_("pink wins"))
-        title = say(N_("Tronix · game over: {result}")).format(result=result)
+        title = say(N_("Tronix · game over: {result}")).format(result=say(RESULTS[_winner(view)]))
     else:
         mover = seats[view["turn"]]
         extra = say(N_(" ({count} actions left)")).format(count=view["actions_left"]) \
@@ -252,6 +249,8 @@ def _header_texts(view: Mapping[str, Any], deadline: float | None, width: int) -
     in_hands = sum(s["hand_size"] for s in seats)
     stage = say(N_("{hands} cards in hands · {table} on the table · {discarded} discarded")).format(
         hands=in_hands, table=len(view["table"]), discarded=view["discarded"])
+    if outcome and outcome.get("reason"):
+        stage = say(N_("Ended: {result}")).format(result=say(outcome["reason"])) + " · " + stage
     if view["phase"] == "god" and not outcome:
         stage += say(N_(" · {count} quiet")).format(count=view["quiet"])
     if deadline is not None and not outcome:

@@ -8,6 +8,7 @@ import io
 import math
 import random
 
+import pytest
 from PIL import Image
 
 from engine.tronix import Tronix
@@ -15,7 +16,8 @@ from renderers import RENDERERS, render, render_hand, text_board
 from renderers.common import HIGHLIGHT, INK
 from renderers.tronix import LEGEND, board
 from renderers.tronix.pictures import CELL, GREEN, PINK, layout
-from tests.engine.test_tronix import SQUARE, T, at, god
+from renderers.text import recording
+from tests.engine.test_tronix import ENDINGS, SQUARE, T, at, god
 from tests.renderers.golden import assert_golden
 
 
@@ -70,6 +72,20 @@ def test_cards_just_scored_are_drawn_faded_where_they_were():
     r = 0.5 / 2 ** 0.5
     faded = pixel(image, game, (0, 0), 1 - r, 1 - r)  # 0,0 was SE: its green arc round the bottom-right
     assert faded not in (GREEN, PINK) and faded[1] > faded[0] and sum(faded) > sum(GREEN)  # a pale green
+
+
+@pytest.mark.parametrize("ending", ENDINGS)
+def test_the_pictures_header_and_the_text_board_name_the_winner_the_game_announced(ending):
+    build, team = ENDINGS[ending]
+    game, events = build()
+    [end] = [e for e in events if e.kind == "game_end"]
+    result = "a draw" if team is None else f"{team} wins"
+    with recording() as record:
+        render(game)
+    assert record.page is not None
+    [title] = [text for text, _ in record.on(record.page) if text.startswith("Tronix")]
+    assert title == f"Tronix · game over: {result}" and result in end.text
+    assert result in (text_board(game) or "").splitlines()[-1]
 
 
 def test_golden_pictures():
