@@ -14,9 +14,9 @@ from PIL import Image
 from engine.tronix import Tronix
 from renderers import RENDERERS, render, render_hand, text_board
 from renderers.common import HIGHLIGHT, INK
-from renderers.tronix import LEGEND, board
-from renderers.tronix.pictures import CELL, GREEN, PINK, layout
 from renderers.text import recording
+from renderers.tronix import LEGEND, board
+from renderers.tronix.pictures import CARD, CELL, GREEN, PINK, board_image, layout
 from tests.engine.test_tronix import ENDINGS, SQUARE, T, at, god
 from tests.renderers.golden import assert_golden
 
@@ -63,6 +63,17 @@ def test_the_last_card_is_haloed_and_the_locked_one_padlocked():
     game.apply(1, "turn 2,0 NS")
     image = decode(render(game))
     assert pixel(image, game, (2, 0), 0.2, 0.32) == INK
+
+
+@pytest.mark.parametrize("pattern", ["NE", "SE", "SW", "NW", "NS", "EW"])
+def test_the_padlock_covers_none_of_the_locked_cards_lines(pattern):
+    game = god([(0, 0, "NE"), (1, 0, pattern), (2, 0, "NE"), (1, 1, "NE")], locked=[1, 0])
+    view = game.view(None)
+    locked, free = board_image(view), board_image({**view, "locked": None})
+    x0, y0, x1, y1 = layout(view).box((1, 0))
+    padlock = [(x, y) for x in range(x0, x1) for y in range(y0, y1) if locked.getpixel((x, y)) != free.getpixel((x, y))]
+    assert len(padlock) > 40  # it is drawn...
+    assert {free.getpixel(p) for p in padlock} == {CARD}  # ...on the bare card only, off its lines and edge
 
 
 def test_cards_just_scored_are_drawn_faded_where_they_were():
