@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from PIL import Image, ImageDraw
 
 from engine.core import Term
-from renderers.text import COLOUR_GLYPHS, draw_text, note_page
+from renderers.text import COLOUR_GLYPHS, digit_height, draw_text, note_page
 
 if TYPE_CHECKING:
     from engine.core import Game
@@ -109,6 +109,41 @@ def say(text: str) -> str:
     if isinstance(text, Term):
         return text.say(translate)
     return translate(text)
+
+
+# ---------------------------------------------------------------------------------------------
+# Legible in a chat's preview
+
+PREVIEW_WIDTH = 550
+"""Discord first shows a picture posted in a message scaled down (never up) to fit its preview,
+550 pixels wide (and 350 high); the picture opens at full size only when clicked. The width is
+our reading of Discord's desktop and web clients; bench/legibility.py measures both limits."""
+LEGIBLE_DIGITS = 9
+"""The height in pixels every picture's smallest digits keep once it is scaled to PREVIEW_WIDTH:
+as tall as those of the Tronimoes board's smallest text (25 pixels on a board 1,068 wide)."""
+
+
+def preview_scale(width: int) -> float:
+    """How much a picture `width` pixels wide is scaled down to the preview's width."""
+    return min(1.0, PREVIEW_WIDTH / max(1, width))
+
+
+@lru_cache(maxsize=256)
+def legible(size: int, width: int) -> int:
+    """`size`, or the smallest text size above it whose digits stay LEGIBLE_DIGITS pixels tall
+    once a picture `width` pixels wide is scaled to PREVIEW_WIDTH."""
+    scale = preview_scale(width)
+    while digit_height(size) * scale < LEGIBLE_DIGITS:
+        size += 1
+    return size
+
+
+def fitted_cell(base: int, smallest: int, columns: float, rows: float, room: tuple[float, float]) -> int:
+    """Pixels per cell for a grid `columns` × `rows` cells big: `base`, or smaller (never below
+    `smallest`) so that the grid fits in `room` (width, height), and the picture around it stays
+    about the preview's size as the board grows (its texts then keep their size, and stay
+    legible in the preview)."""
+    return max(smallest, min(base, int(room[0] / max(columns, 1)), int(room[1] / max(rows, 1))))
 
 
 # ---------------------------------------------------------------------------------------------

@@ -268,6 +268,13 @@ def _colour_run(face: Face, run: str) -> Image.Image:
     return big.resize((width, height), Image.Resampling.LANCZOS)
 
 
+@lru_cache(maxsize=64)
+def digit_height(size: int) -> int:
+    """How tall, in pixels, the digits of text drawn at `size` are."""
+    _, top, _, bottom = font(size).getbbox("0123456789", anchor="ls")
+    return round(bottom - top)
+
+
 # ---------------------------------------------------------------------------------------------
 # Where text went
 
@@ -277,12 +284,18 @@ class TextRecord:
     """Every piece of text drawn while recording: (the image, the text, its ink box)."""
 
     boxes: list[tuple[Image.Image, str, tuple[int, int, int, int]]] = field(default_factory=list)
+    sizes: list[tuple[Image.Image, str, int]] = field(default_factory=list)
+    """Every text drawn, with its size in pixels (the font size), in the order drawn."""
     page: Image.Image | None = None
     """The last picture encoded as a PNG while recording (`encode_png` sets it)."""
 
     def on(self, image: Image.Image) -> list[tuple[str, tuple[int, int, int, int]]]:
         """The (text, box) pairs drawn on `image`."""
         return [(text, box) for target, text, box in self.boxes if target is image]
+
+    def sizes_on(self, image: Image.Image) -> list[tuple[str, int]]:
+        """The (text, size in pixels) pairs drawn on `image`."""
+        return [(text, size) for target, text, size in self.sizes if target is image]
 
 
 _RECORD: ContextVar[TextRecord | None] = ContextVar("tileref_text_record", default=None)
@@ -324,6 +337,7 @@ def draw_text(image: Image.Image, xy: tuple[float, float], text: str, size: int,
         image.info.setdefault(COLOUR_GLYPHS, []).append(lettering.colours)
     record = _RECORD.get()
     if record is not None:
+        record.sizes.append((image, text, size))
         boxes = [b for b in (mask.getbbox(), lettering.colours and lettering.colours.getbbox()) if b]
         if boxes:
             ink = (min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes),

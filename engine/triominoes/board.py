@@ -53,11 +53,14 @@ class Bonus:
 
 
 class Board:
-    """Placed tiles (cell -> corner numbers in the §3 order), in the order laid."""
+    """Placed tiles (cell -> corner numbers in the §3 order), in the order laid, and who laid
+    each (where known)."""
 
     def __init__(self) -> None:
         self.cells: dict[Cell, Corners] = {}
         self.order: list[Cell] = []
+        self.laid_by: dict[Cell, int] = {}
+        """The seat that laid the tile on a cell (public: everyone saw it laid)."""
         self.values: dict[Point, int] = {}
         self.frontier: set[Cell] = set()
         """Empty cells sharing an edge with a placed tile."""
@@ -68,6 +71,7 @@ class Board:
         other = Board.__new__(Board)
         other.cells = dict(self.cells)
         other.order = list(self.order)
+        other.laid_by = dict(self.laid_by)
         other.values = dict(self.values)
         other.frontier = set(self.frontier)
         other._open = self._open
@@ -77,9 +81,12 @@ class Board:
     def __len__(self) -> int:
         return len(self.cells)
 
-    def place(self, cell: Cell, numbers: Corners) -> None:
+    def place(self, cell: Cell, numbers: Corners, seat: int | None = None) -> None:
+        """Lay `numbers` on the empty `cell` (`seat`: who laid them, when known)."""
         self.cells[cell] = numbers
         self.order.append(cell)
+        if seat is not None:
+            self.laid_by[cell] = seat
         for point, number in zip(corners(cell), numbers, strict=True):
             self.values[point] = number
         self.frontier.discard(cell)

@@ -351,7 +351,7 @@ class Triominoes(Game):
         points, bonus = points_for(self, numbers, cell)
         words = bonus_words(self, tile, points, bonus)
         opening = self.pending
-        self.board.place(cell, numbers)
+        self.board.place(cell, numbers, seat)
         me.hand.remove(tile)
         me.score += points
         self.pending = None

@@ -39,8 +39,15 @@ class TriominoesTable(GameShape, Protocol):
 
 
 def board_entries(game: TriominoesTable) -> list[dict[str, Any]]:
-    """The tiles on the table in the order laid: `{"at": "r0c1", "corners": [0, 4, 0]}`."""
-    return [{"at": cell_name(cell), "corners": list(game.board.cells[cell])} for cell in game.board.order]
+    """The tiles on the table in the order laid: `{"at": "r0c1", "corners": [0, 4, 0], "seat": 1}`
+    (`seat`, who laid the tile, where it is known)."""
+    entries = []
+    for cell in game.board.order:
+        entry: dict[str, Any] = {"at": cell_name(cell), "corners": list(game.board.cells[cell])}
+        if cell in game.board.laid_by:
+            entry["seat"] = game.board.laid_by[cell]
+        entries.append(entry)
+    return entries
 
 
 def write(game: TriominoesTable) -> dict[str, Any]:
@@ -73,7 +80,7 @@ def _tiles(values: Any, where: str) -> list[Tile]:
     return tiles
 
 
-def _board(entries: Any) -> Board:
+def _board(entries: Any, players: int) -> Board:
     if not isinstance(entries, list):
         raise PositionError("board must be a list of {\"at\": \"r0c0\", \"corners\": [a, b, c]}")
     board = Board()
@@ -89,7 +96,10 @@ def _board(entries: Any) -> Board:
             raise PositionError(f"the first tile goes at r0c0, not {cell_name(cell)}")
         if not board.fits(cell, turned):
             raise PositionError(f"board tile {index + 1}, {name(turned)} at {cell_name(cell)}, does not fit there")
-        board.place(cell, turned)
+        seat = entry.get("seat")
+        if seat is not None and (not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < players):
+            raise PositionError(f"board tile {index + 1}: \"seat\" is who laid it, a seat from 0 to {players - 1}")
+        board.place(cell, turned, seat)
     return board
 
 
@@ -107,7 +117,7 @@ def read(cls: type[GameT], data: Mapping[str, Any], *, seed: int, options: GameO
         seat.drawn = int(entry.get("drawn", 0))
         seat.resigned = bool(entry.get("resigned", False))
     game.well = _tiles(data.get("pool", []), "pool")
-    game.board = _board(data.get("board", []))
+    game.board = _board(data.get("board", []), len(seats))
     everything = [t for s in game.seats for t in s.hand] + game.well + [min(rotations(tile_of(c)))
                                                                         for c in game.board.cells.values()]
     doubled = [name(t) for t, count in Counter(everything).items() if count > 1]

@@ -17,8 +17,8 @@ is in it, but the deals of later rounds come from the loading game's seed.
   "turn": 1,
   "pool": ["3-3-3", "1-2-5"],
   "board": [
-    {"at": "r0c0", "corners": [0, 0, 0]},
-    {"at": "r0c1", "corners": [0, 4, 0]}
+    {"at": "r0c0", "corners": [0, 0, 0], "seat": 0},
+    {"at": "r0c1", "corners": [0, 4, 0], "seat": 1}
   ],
   "round": 1,
   "passes": 0,
@@ -34,8 +34,9 @@ is in it, but the deals of later rounds come from the loading game's seed.
 - `turn`: the seat to play (on an empty board, the one who opens the round: with the Pressman
   opening, the holder of the highest triple or, with none out, of the highest tile).
 - `pool`: the well in draw order, first drawn first (secret).
-- `board`: tiles in the order laid, each with its cell (`r0c1`) and its corner values in the
-  clockwise order of the cell's corners.
+- `board`: tiles in the order laid, each with its cell (`r0c1`), its corner values in the
+  clockwise order of the cell's corners and, where known, the `seat` that laid it (the picture
+  colours each tile as its player's; a tile without one is drawn as nobody's).
 - `round`: from 1. `passes`: passes in a row with the well empty (everyone passing blocks the round).
 - `round_winners`: the seats that won the last finished round (the `winner` opening rule and the
   `first_to_target` tie-break use them).

@@ -142,18 +142,37 @@ class Tronix(Game):
     def is_resigned(self, seat: int) -> bool:
         return self.seats[seat].resigned
 
+    def _standing(self) -> dict[str, tuple[int, ...]]:
+        """Each team's seats that have not resigned."""
+        green, pink = self.teams(self.players)
+        return {GREEN: tuple(s for s in green if not self.seats[s].resigned),
+                PINK: tuple(s for s in pink if not self.seats[s].resigned)}
+
+    def winning_team(self) -> str | None:
+        """The team that won a finished game, the one source of every way the result is told
+        (the outcome, the end announcement, the picture): the team still playing when the whole
+        other team left, else the team with more cards. None for a draw, or while it is played."""
+        if self.phase != OVER:
+            return None
+        standing = self._standing()
+        if bool(standing[GREEN]) != bool(standing[PINK]):
+            return GREEN if standing[GREEN] else PINK
+        if self.piles[GREEN] == self.piles[PINK]:
+            return None
+        return GREEN if self.piles[GREEN] > self.piles[PINK] else PINK
+
     def outcome(self) -> Outcome | None:
         if self.phase != OVER:
             return None
         green, pink = self.teams(self.players)
-        left = {GREEN: [s for s in green if not self.seats[s].resigned],
-                PINK: [s for s in pink if not self.seats[s].resigned]}
-        if not left[GREEN] or not left[PINK]:
-            winners = tuple(left[GREEN] or left[PINK])
-        elif self.piles[GREEN] != self.piles[PINK]:
-            winners = green if self.piles[GREEN] > self.piles[PINK] else pink
-        else:
+        team = self.winning_team()
+        standing = self._standing()
+        if team is None:
             winners = tuple(range(self.players))  # a draw: both teams share it
+        elif not standing[PINK if team == GREEN else GREEN]:
+            winners = standing[team]  # the other team left: those still playing win
+        else:
+            winners = green if team == GREEN else pink
         return Outcome(self.scores(), tuple(winners), self.end_reason, teams=(green, pink))
 
     def legal_actions(self, seat: int) -> list[str]:
@@ -463,9 +482,14 @@ class Tronix(Game):
         self.end_reason = reason
         self.locked = None
         green, pink = self.piles[GREEN], self.piles[PINK]
-        if green == pink:
+        team = self.winning_team()
+        if reason == ENDINGS["team"]:
+            template = N_("The game is over: green wins, as the whole pink team left ({green} cards to {pink}).") \
+                if team == GREEN else \
+                N_("The game is over: pink wins, as the whole green team left ({pink} cards to {green}).")
+        elif team is None:
             template = N_("The game is over: a draw, {green} cards each.")
-        elif green > pink:
+        elif team == GREEN:
             template = N_("The game is over: green wins, {green} cards to {pink}.")
         else:
             template = N_("The game is over: pink wins, {pink} cards to {green}.")
@@ -538,6 +562,7 @@ class Tronix(Game):
             "last": dict(self.last) if self.last else None,
             "scored": list(self.scored),
             "outcome": outcome.to_json() if outcome else None,
+            "winner": self.winning_team(),
         }
         if seat is not None:
             view["seat"] = seat

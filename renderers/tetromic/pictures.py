@@ -6,8 +6,9 @@ letter, for colour-blind players), x labels 0… along the bottom and y labels 0
 the notation, the last placement outlined, the rows it just cleared hatched, a header (the
 player, their level, points and the points needed, whether they have drawn this phase) and
 below it the hand as small icons with a count (the kinds are secret: the icons are blank). Up to
-four boards a row, two rows for five to eight players. A finished game frames the winner's board
-and says so; nobody is "to draw" any more."""
+four boards a row, two rows for five to eight players. A finished game sets the winner's whole
+board, labels and hand included, on a yellow panel and says so; nobody is "to draw" any more.
+The wider the picture, the larger its texts, so that they stay legible in a chat's preview."""
 
 from __future__ import annotations
 
@@ -29,6 +30,7 @@ from renderers.common import (
     deadline_text,
     encode_png,
     hatch_tile,
+    legible,
     mix,
     say,
 )
@@ -36,13 +38,10 @@ from renderers.text import draw_lines, draw_text, fit_name, fit_text, leading, t
 
 CELL = 34
 GAP = 26
-LABEL = 22
-NAME = 17
-SMALL = 14
-HEADER = 14 + leading(NAME) + 2 * leading(SMALL)
-"""A board's header: the name, then two lines for level, points and state."""
-HAND = 30
-"""The band under a board's labels: the hand's icons and count."""
+NAME = 18
+SMALL = 16
+LABELS = 16
+"""The size of the x and y labels, and of the kinds' letters in the cells."""
 TITLE = 22
 PER_ROW = 4
 KIND_COLOURS: dict[str, RGB] = {
@@ -58,6 +57,35 @@ HIDDEN: RGB = (0xB9, 0xB2, 0xA3)
 
 
 @dataclass(frozen=True)
+class Sizes:
+    """The picture's text sizes: as designed, or larger on a picture wide enough that the chat's
+    preview shrinks it (see `renderers.common.legible`); the bands they need."""
+
+    title: int = TITLE
+    name: int = NAME
+    small: int = SMALL
+    labels: int = LABELS
+
+    def at(self, width: int) -> Sizes:
+        return Sizes(*(legible(size, width) for size in (self.title, self.name, self.small, self.labels)))
+
+    @property
+    def label(self) -> int:
+        """The width of the y labels' column, left of each board (and the x labels' band)."""
+        return max(22, text_width("10", self.labels, bold=True) + 8)
+
+    @property
+    def header(self) -> int:
+        """A board's header: the name, then two lines for level, points and state."""
+        return 14 + leading(self.name) + 2 * leading(self.small)
+
+    @property
+    def hand(self) -> int:
+        """The band under a board's labels: the hand's icons and count."""
+        return max(30, leading(self.small) + 10)
+
+
+@dataclass(frozen=True)
 class Layout:
     """Where the boards go: the title's lines above, then panels `panel_w` × `panel_h`."""
 
@@ -67,6 +95,7 @@ class Layout:
     panel_h: int
     width: int
     height: int
+    sizes: Sizes = Sizes()
 
     def origin(self, place: int) -> tuple[int, int]:
         """The top left of the `place`-th panel (its header's top, its labels' left)."""
@@ -75,7 +104,7 @@ class Layout:
     def grid(self, place: int) -> tuple[int, int]:
         """The top left of the `place`-th board's cells."""
         left, top = self.origin(place)
-        return left + LABEL, top + HEADER
+        return left + self.sizes.label, top + self.sizes.header
 
 
 def board(game: Any, viewer: int | None = None, *, feet: Mapping[int, Image.Image] | None = None,
@@ -97,13 +126,18 @@ def order(view: Mapping[str, Any], viewer: int | None) -> list[int]:
 
 def layout(view: Mapping[str, Any], title: str) -> Layout:
     count = len(view["seats"])
-    panel_w = LABEL + view["width"] * CELL + GAP
-    panel_h = HEADER + view["height"] * CELL + LABEL + HAND + GAP
     columns, rows = min(PER_ROW, count), (count + PER_ROW - 1) // PER_ROW
+    sizes = Sizes()
+    for _ in range(2):  # the texts' sizes follow the picture's width, which their labels widen a little
+        panel_w = sizes.label + view["width"] * CELL + GAP
+        width = max(GAP + columns * panel_w, 360)
+        sizes = Sizes().at(width)
+    panel_w = sizes.label + view["width"] * CELL + GAP
     width = max(GAP + columns * panel_w, 360)
-    lines = wrap_text(title, TITLE, width - 2 * GAP, bold=True, lines=4)
-    top = 12 + len(lines) * leading(TITLE) + 8
-    return Layout(lines, top, panel_w, panel_h, width, top + rows * panel_h)
+    panel_h = sizes.header + view["height"] * CELL + sizes.label + sizes.hand + GAP
+    lines = wrap_text(title, sizes.title, width - 2 * GAP, bold=True, lines=4)
+    top = 12 + len(lines) * leading(sizes.title) + 8
+    return Layout(lines, top, panel_w, panel_h, width, top + rows * panel_h, sizes)
 
 
 def _title(view: Mapping[str, Any], deadline: float | None, winners: tuple[int, ...] | None) -> str:
@@ -129,7 +163,7 @@ def board_image(view: Mapping[str, Any], viewer: int | None = None, deadline: fl
         winners = (view["winner"],)
     at = layout(view, _title(view, deadline, winners))
     image = Image.new("RGB", (at.width, at.height), PAPER)
-    draw_lines(image, GAP, 12, at.title, TITLE, INK, bold=True)
+    draw_lines(image, GAP, 12, at.title, at.sizes.title, INK, bold=True)
     for place, seat in enumerate(order(view, viewer)):
         _panel(image, view, seat, at, place, framed=seat == viewer, winners=winners)
     return image
@@ -146,20 +180,22 @@ def _panel(image: Image.Image, view: Mapping[str, Any], seat: int, at: Layout, p
            winners: tuple[int, ...] | None) -> None:
     info = view["seats"][seat]
     width, height = view["width"], view["height"]
+    sizes = at.sizes
     draw = ImageDraw.Draw(image)
     left, top = at.origin(place)
     grid_left, grid_top = at.grid(place)
     box_w = width * CELL
+    hand_top = grid_top + height * CELL + sizes.label + 4
     won = winners is not None and seat in winners
-    if won:
-        draw.rounded_rectangle((grid_left - 8, top + 2, grid_left + box_w + 7, grid_top + height * CELL + 7),
-                               radius=8, fill=HIGHLIGHT)
-    name = fit_name(str(info["name"]), " ★" if won else "", NAME, box_w, bold=True)
-    draw_text(image, (grid_left, top + 4 + leading(NAME) / 2), name, NAME, INK, anchor="lm", bold=True)
+    if won:  # the whole board on the panel: its labels, hand and header too, none cut by its edge
+        draw.rounded_rectangle((left - 8, top + 2, grid_left + box_w + 8, hand_top + sizes.hand + 2), radius=8,
+                               fill=HIGHLIGHT)
+    name = fit_name(str(info["name"]), " ★" if won else "", sizes.name, box_w, bold=True)
+    draw_text(image, (grid_left, top + 4 + leading(sizes.name) / 2), name, sizes.name, INK, anchor="lm", bold=True)
     line = say(N_("level {level} · {points}/{needed} pts · {status}")).format(
         level=info["level"], points=info["points"], needed=info["needed"], status=_status(info, seat, winners))
-    draw_lines(image, grid_left, top + 4 + leading(NAME), wrap_text(line, SMALL, box_w, lines=2), SMALL,
-               INK if won else MUTED, bold=won)
+    draw_lines(image, grid_left, top + 4 + leading(sizes.name), wrap_text(line, sizes.small, box_w, lines=2),
+               sizes.small, INK if won else MUTED, bold=won)
     if framed:
         draw.rectangle((grid_left - 4, grid_top - 4, grid_left + box_w + 3, grid_top + height * CELL + 3),
                        outline=INK if winners is not None else HIGHLIGHT, width=3)
@@ -173,31 +209,34 @@ def _panel(image: Image.Image, view: Mapping[str, Any], seat: int, at: Layout, p
             fill = KIND_COLOURS.get(cell, EMPTY)
             draw.rectangle((x0, y0, x0 + CELL - 1, y0 + CELL - 1), fill=fill, outline=GRID)
             if cell in KIND_COLOURS:
-                draw_text(image, (x0 + CELL / 2, y0 + CELL / 2), cell, 14, mix(fill, INK, 0.55), anchor="mm")
+                draw_text(image, (x0 + CELL / 2, y0 + CELL / 2), cell, min(sizes.labels, CELL - 6),
+                          mix(fill, INK, 0.55), anchor="mm")
             elif y in cleared:
                 image.paste(hatch_tile(CELL - 2, EMPTY, HATCH), (x0 + 1, y0 + 1))
     for x, y in info.get("last", []):
         x0, y0 = grid_left + x * CELL, grid_top + (height - 1 - y) * CELL
         draw.rectangle((x0 + 1, y0 + 1, x0 + CELL - 2, y0 + CELL - 2), outline=INK, width=3)
+    labels = INK if won else MUTED
     for x in range(width):
-        draw_text(image, (grid_left + x * CELL + CELL / 2, grid_top + height * CELL + LABEL / 2 + 2), str(x), 14,
-                  MUTED, anchor="mm")
+        draw_text(image, (grid_left + x * CELL + CELL / 2, grid_top + height * CELL + sizes.label / 2 + 2), str(x),
+                  sizes.labels, labels, anchor="mm")
     for y in range(height):
-        draw_text(image, (left + LABEL / 2, grid_top + (height - 1 - y) * CELL + CELL / 2), str(y), 14, MUTED,
-                  anchor="mm")
-    _hand_strip(image, grid_left, grid_top + height * CELL + LABEL + 4, box_w, int(info.get("hand_size", 0)))
+        draw_text(image, (left + sizes.label / 2, grid_top + (height - 1 - y) * CELL + CELL / 2), str(y),
+                  sizes.labels, labels, anchor="mm")
+    _hand_strip(image, grid_left, hand_top, box_w, int(info.get("hand_size", 0)), sizes, labels)
 
 
 HIDDEN_ICON = 8
 """A hidden piece's icon: four squares of this size in a 2×2 block."""
 
 
-def _hand_strip(image: Image.Image, left: int, top: int, width: int, count: int) -> None:
+def _hand_strip(image: Image.Image, left: int, top: int, width: int, count: int, sizes: Sizes = Sizes(),
+                colour: RGB = MUTED) -> None:
     """The hand under a board: one blank tetromino icon per piece held (as many as fit), and
     the count."""
     draw = ImageDraw.Draw(image)
     label = say(N_("hand: {count}")).format(count=count) if count else say(N_("hand: empty"))
-    room = width - 8 - text_width(label, SMALL)
+    room = width - 8 - text_width(label, sizes.small)
     step = 2 * HIDDEN_ICON + 4
     shown = min(count, max(0, room // step))
     for index in range(shown):
@@ -205,8 +244,8 @@ def _hand_strip(image: Image.Image, left: int, top: int, width: int, count: int)
         for dx, dy in ((0, 0), (1, 0), (0, 1), (1, 1)):
             x, y = x0 + dx * HIDDEN_ICON, top + 4 + dy * HIDDEN_ICON
             draw.rectangle((x, y, x + HIDDEN_ICON - 2, y + HIDDEN_ICON - 2), fill=HIDDEN)
-    draw_text(image, (left + shown * step + (6 if shown else 0), top + HAND / 2 - 2), label, SMALL, MUTED,
-              anchor="lm")
+    draw_text(image, (left + shown * step + (6 if shown else 0), top + sizes.hand / 2 - 2), label, sizes.small,
+              colour, anchor="lm")
 
 
 ICON = 14

@@ -1,8 +1,12 @@
-"""Triominoes pictures: the table of triangles with each corner's number, rows labelled down the
-left (`r0`) and columns along the top and bottom (`c-1`), so a cell reads off as `r0c-1`; every
-open cell some unplayed tile could fill numbered for `122 at 7`; the last tile haloed, the
-hexagon or bridge it just made outlined; a header with whose turn it is, the well and the
-scores. Drawn from `game.view(None)` only: nothing in it comes from anyone's hand.
+"""Triominoes pictures: the table of triangles with each corner's number, each tile tinted and
+edged in the colour of the player who laid it (the colours of the scores in the header), rows
+labelled down the left (`r0`) and columns along the top and bottom (`c-1`, on two staggered
+lines, each with a tick to its column's middle), so a cell reads off as `r0c-1`; every open cell
+some unplayed tile could fill numbered for `122 at 7`; the last tile haloed, the hexagon or
+bridge it just made outlined; a header with whose turn it is, the well and the scores. A board
+too big to show at full size is drawn with smaller triangles, its texts keeping their size, so
+that the picture stays legible in a chat's preview. Drawn from `game.view(None)` only: nothing
+in it comes from anyone's hand.
 
 The hand picture shows one player's tiles, those that fit now marked."""
 
@@ -10,7 +14,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any
 
@@ -27,6 +31,9 @@ from renderers.common import (
     blend_palette,
     deadline_text,
     encode_png,
+    fitted_cell,
+    legible,
+    mix,
     palette_image,
     say,
     seat_colour,
@@ -34,19 +41,29 @@ from renderers.common import (
 from renderers.text import draw_lines, draw_text, fit_name, fit_text, leading, text_width, wrap_text
 
 SIDE = 76
-"""A triangle's side in pixels."""
-INWARD = 0.42
+"""A triangle's side in pixels (the hand's, and the table's while it fits GRID_ROOM)."""
+SMALLEST_SIDE = 44
+"""The table's triangles are never drawn smaller than this."""
+GRID_ROOM = (560, 500)
+"""The most room the table's triangles take (width, height) before they are drawn smaller."""
+INWARD = 0.36
 """How far from a triangle's centre towards a corner its number sits (of the whole way): far
 enough in that the numbers of the tiles meeting at a corner stay apart."""
+DIGITS = 0.31
+"""A corner number's size, of the triangle's side."""
 HEIGHT = SIDE * math.sqrt(3) / 2
 MARGIN = 1
 """Empty cells shown around the tiles and spots, on every side."""
-LABEL = 34
-TITLE = 21
-STAGE = 14
+ROW_LABEL, COLUMN_LABEL = 17, 15
+"""Sizes of the row labels (`r0`) and the column labels (`c-1`)."""
+TICK = 6
+"""The length of the tick under a column label, pointing at its column's middle."""
+TITLE = 22
+STAGE = 16
+BANNER = 16
 MIN_WIDTH = 560
 DIGIT = 20
-SPOT = 16
+"""The numbers on the hand's tiles."""
 TILE: RGB = (0xFF, 0xFC, 0xF2)
 EMPTY: RGB = (0xE4, 0xDD, 0xCC)
 GRID: RGB = (0xD3, 0xCA, 0xB4)
@@ -74,9 +91,26 @@ def _lattice_corners(cell: Cell) -> tuple[tuple[int, int], ...]:
 
 
 @dataclass(frozen=True)
+class Sizes:
+    """The picture's text sizes: as designed, or larger on a picture wide enough that the chat's
+    preview shrinks it (see `renderers.common.legible`)."""
+
+    title: int = TITLE
+    score: int = 17
+    stage: int = STAGE
+    banner: int = BANNER
+    row: int = ROW_LABEL
+    column: int = COLUMN_LABEL
+
+    def at(self, width: int) -> Sizes:
+        return Sizes(*(legible(size, width) for size in (self.title, self.score, self.stage, self.banner, self.row,
+                                                         self.column)))
+
+
+@dataclass(frozen=True)
 class Layout:
-    """Where the grid lies: lattice point (X, Y) is at (left + (X - low_c + 1) * SIDE/2, top +
-    (Y - low_r) * HEIGHT)."""
+    """Where the grid lies: lattice point (X, Y) is at (left + (X - low_c + 1) * side/2, top +
+    (Y - low_r) * row_height); `side` is a triangle's side."""
 
     low_r: int
     high_r: int
@@ -91,10 +125,41 @@ class Layout:
     stage: tuple[str, ...] = ()
     banner: tuple[str, ...] = ()
     scores: tuple[tuple[int, str, bool, float, float], ...] = ()
+    side: int = SIDE
+    sizes: Sizes = Sizes()
+
+    @property
+    def row_height(self) -> float:
+        return self.side * math.sqrt(3) / 2
+
+    @property
+    def digit(self) -> int:
+        """The size of the numbers on the table's tiles: a share of the side, larger (as far as
+        the triangle has room) on a picture the chat's preview shrinks."""
+        return min(legible(round(self.side * DIGITS), self.width), round(self.side * 0.37))
+
+    @property
+    def spot(self) -> int:
+        """The size of the spots' numbers."""
+        return min(legible(max(13, round(self.side * 0.22)), self.width), round(self.side * 0.37))
+
+    @property
+    def band(self) -> int:
+        """The height of each column-label band (two staggered lines and their ticks)."""
+        return 2 * leading(self.sizes.column) + TICK + 6
+
+    @property
+    def bottom(self) -> float:
+        """The bottom edge of the grid."""
+        return self.top + (self.high_r - self.low_r + 1) * self.row_height
 
     def point(self, lattice: tuple[int, int]) -> Point:
         x, y = lattice
-        return self.left + (x - self.low_c + 1) * SIDE / 2, self.top + (y - self.low_r) * HEIGHT
+        return self.left + (x - self.low_c + 1) * self.side / 2, self.top + (y - self.low_r) * self.row_height
+
+    def column_x(self, column: int) -> float:
+        """The x of a column's middle: its up cells' apex, its down cells' bottom corner."""
+        return self.left + (column - self.low_c + 1) * self.side / 2
 
     def triangle(self, cell: Cell) -> list[Point]:
         return [self.point(p) for p in _lattice_corners(cell)]
@@ -119,27 +184,33 @@ def layout(view: Mapping[str, Any], deadline: float | None = None) -> Layout:
     cells = [_cell(t["at"]) for t in tiles] + [_cell(s) for s in spots] or [(0, 0)]
     low_r, high_r = min(r for r, _ in cells) - MARGIN, max(r for r, _ in cells) + MARGIN
     low_c, high_c = min(c for _, c in cells) - MARGIN - 1, max(c for _, c in cells) + MARGIN + 1
-    grid_width = (high_c - low_c + 2) * SIDE / 2
-    width = max(int(LABEL + grid_width + 16), MIN_WIDTH)
-    left = LABEL + (width - LABEL - 16 - grid_width) / 2
-    title_text, stage_text = _header_texts(view, deadline)
-    title = tuple(wrap_text(title_text, TITLE, width - 24, bold=True, lines=3))
-    scores = score_places(view, width, 10 + leading(TITLE) * len(title) + 14)
-    stage = tuple(wrap_text(stage_text, STAGE, width - 24, lines=4))
-    header = int(max(y for *_, y in scores)) + 16 + leading(STAGE) * len(stage) + 6
-    banner_lines = tuple(wrap_text(say(banner), 15, width - 24, bold=True, lines=4)) if banner else ()
-    top = header + (leading(15) * len(banner_lines) + 10 if banner else 0) + LABEL
-    height = int(top + (high_r - low_r + 1) * HEIGHT + LABEL)
-    return Layout(low_r, high_r, low_c, high_c, left, top, width, height, header, title, stage, banner_lines,
-                  tuple(scores))
+    side = fitted_cell(SIDE, SMALLEST_SIDE, (high_c - low_c + 2) / 2, (high_r - low_r + 1) * math.sqrt(3) / 2,
+                       GRID_ROOM)
+    grid_width = (high_c - low_c + 2) * side / 2
+    label = text_width(f"r{min(low_r, -high_r - 1)}", ROW_LABEL, bold=True) + 14
+    width = max(int(label + grid_width + 16), MIN_WIDTH)
+    sizes = Sizes().at(width)
+    left = label + (width - label - 16 - grid_width) / 2
+    title_text, stage_text = _header_texts(view, deadline, sizes)
+    title = tuple(wrap_text(title_text, sizes.title, width - 24, bold=True, lines=3))
+    scores = score_places(view, width, 10 + leading(sizes.title) * len(title) + 16, sizes.score)
+    stage = tuple(wrap_text(stage_text, sizes.stage, width - 24, lines=4))
+    header = int(max(y for *_, y in scores)) + 18 + leading(sizes.stage) * len(stage) + 6
+    banner_lines = tuple(wrap_text(say(banner), sizes.banner, width - 24, bold=True, lines=4)) if banner else ()
+    at = Layout(low_r, high_r, low_c, high_c, left, 0, width, 0, header, title, stage, banner_lines, tuple(scores),
+                side, sizes)
+    top = header + (leading(sizes.banner) * len(banner_lines) + 10 if banner else 0) + at.band
+    height = int(top + (high_r - low_r + 1) * at.row_height + at.band)
+    return replace(at, top=top, height=height)
 
 
-SCORE = 16
+SCORE = 17
 NAME_ROOM = 200
 """The most pixels a name takes; longer names are shortened with an ellipsis, never the score."""
 
 
-def score_places(view: Mapping[str, Any], width: int, top: float = 48.0) -> list[tuple[int, str, bool, float, float]]:
+def score_places(view: Mapping[str, Any], width: int, top: float = 48.0,
+                 size: int = SCORE) -> list[tuple[int, str, bool, float, float]]:
     """Each seat's score label in the header and where it goes: (seat, label, bold, x, y),
     wrapping onto further lines when the seats do not fit on one. A long name is shortened; its
     score and tile count always show. The winners of a finished game are in bold."""
@@ -152,10 +223,10 @@ def score_places(view: Mapping[str, Any], width: int, top: float = 48.0) -> list
             N_("{count} tile") if seat["hand_size"] == 1 else N_("{count} tiles")).format(count=seat["hand_size"]))
         if outcome and index in outcome["winners"]:
             rest += " ★"
-        label = fit_name(str(seat["name"]), rest, SCORE, NAME_ROOM + text_width(rest, SCORE, bold=bold), bold=bold)
-        room = text_width(label, SCORE, bold=bold) + 40
+        label = fit_name(str(seat["name"]), rest, size, NAME_ROOM + text_width(rest, size, bold=bold), bold=bold)
+        room = text_width(label, size, bold=bold) + 40
         if x + room > width - 12 and x > 12:
-            x, y = 12.0, y + 24
+            x, y = 12.0, y + leading(size) + 6
         places.append((index, label, bold, x, y))
         x += room
     return places
@@ -174,37 +245,61 @@ def board_image(view: Mapping[str, Any], deadline: float | None = None) -> Image
     draw = ImageDraw.Draw(image)
     _header(image, view, at)
     if banner:
-        draw.rectangle((0, at.header, at.width, at.top - LABEL - 4), fill=INK)
-        draw_lines(image, 12, at.header + 3, list(at.banner), 15, WHITE, bold=True)
+        draw.rectangle((0, at.header, at.width, at.top - at.band - 4), fill=INK)
+        draw_lines(image, 12, at.header + 3, list(at.banner), at.sizes.banner, WHITE, bold=True)
     for r in range(at.low_r, at.high_r + 1):
         for c in range(at.low_c, at.high_c + 1):
             draw.polygon(at.triangle((r, c)), fill=EMPTY, outline=GRID)
     last = view.get("last") or {}
     by_cell = {t["at"]: t for t in tiles}
     for entry in tiles:
-        _tile(image, at, _cell(entry["at"]), entry["corners"], halo=not banner and last.get("cell") == entry["at"])
+        _tile(image, at, _cell(entry["at"]), entry["corners"], entry.get("seat"),
+              halo=not banner and last.get("cell") == entry["at"])
     for number, spot in enumerate(spots, start=1):
         x, y = at.centre(_cell(spot))
-        radius = 13 if number < 100 else 16
+        radius = max(round(at.side * 0.18), text_width(str(number), at.spot, bold=True) // 2 + 4)
         draw.ellipse((x - radius, y - radius, x + radius, y + radius), fill=SPOT_FILL)
-        draw_text(image, (x, y), str(number), SPOT, WHITE, anchor="mm", bold=True)
+        draw_text(image, (x, y), str(number), at.spot, WHITE, anchor="mm", bold=True)
     if not banner and last.get("kind") == "lay" and last.get("cell") in by_cell:
         _bonus_marks(draw, at, last)
     _labels(image, at)
     return image
 
 
-def _tile(image: Image.Image, at: Layout, cell: Cell, numbers: Sequence[int], *, halo: bool) -> None:
+def face(seat: int | None) -> RGB:
+    """The face of a tile laid by `seat`: a light tint of their colour (plain when unknown)."""
+    return TILE if seat is None else mix(seat_colour(seat), WHITE, TINT)
+
+
+TINT = 0.8
+"""How far a tile's face is lightened from its player's colour towards white."""
+
+
+def _inset(corners: Sequence[Point], centre: Point, by: float) -> list[Point]:
+    """The triangle `corners` shrunk towards `centre` so each edge moves `by` pixels in."""
+    cx, cy = centre
+    inradius = math.dist(centre, corners[0]) / 2
+    keep = max(0.0, 1 - by / inradius) if inradius else 0.0
+    return [(cx + (x - cx) * keep, cy + (y - cy) * keep) for x, y in corners]
+
+
+def _tile(image: Image.Image, at: Layout, cell: Cell, numbers: Sequence[int], seat: int | None, *,
+          halo: bool) -> None:
     draw = ImageDraw.Draw(image)
     corners = at.triangle(cell)
-    draw.polygon(corners, fill=TILE, outline=INK, width=2)
+    centre = at.centre(cell)
+    draw.polygon(corners, fill=face(seat), outline=INK, width=2)
+    if seat is not None:  # an edge in the player's colour just inside the tile's outline
+        edge = max(2, at.side // 24)
+        draw.line([*(ring := _inset(corners, centre, 1 + edge / 2)), ring[0]], fill=seat_colour(seat), width=edge,
+                  joint="curve")
     if halo:
         draw.line([*corners, corners[0]], fill=HIGHLIGHT, width=6, joint="curve")
         draw.polygon(corners, outline=INK, width=1)
-    cx, cy = at.centre(cell)
+    cx, cy = centre
     for (x, y), number in zip(corners, numbers, strict=True):
-        draw_text(image, (cx + (x - cx) * INWARD, cy + (y - cy) * INWARD), str(number), DIGIT, INK, anchor="mm",
-                  bold=True)
+        draw_text(image, (cx + (x - cx) * INWARD, cy + (y - cy) * INWARD), str(number), at.digit, INK,
+                  anchor="mm", bold=True)
 
 
 def _bonus_marks(draw: ImageDraw.ImageDraw, at: Layout, last: Mapping[str, Any]) -> None:
@@ -220,24 +315,33 @@ def _bonus_marks(draw: ImageDraw.ImageDraw, at: Layout, last: Mapping[str, Any])
 
 
 def _labels(image: Image.Image, at: Layout) -> None:
-    """Row labels down the left, column labels along the top and the bottom (every column:
-    columns are half a side apart, so the labels are small)."""
+    """Row labels down the left; column labels along the top and the bottom, every column's:
+    columns are only half a side apart, so their labels alternate between two lines, and a tick
+    from each label points at its column's middle (the apex of its up triangles, the bottom
+    corner of its down ones) on the grid's edge."""
+    draw = ImageDraw.Draw(image)
+    size = at.sizes.column
     for r in range(at.low_r, at.high_r + 1):
-        y = at.top + (r - at.low_r + 0.5) * HEIGHT
-        draw_text(image, (at.left - 6, y), f"r{r}", 14, MUTED, anchor="rm", bold=True)
-    bottom = at.top + (at.high_r - at.low_r + 1) * HEIGHT
+        y = at.top + (r - at.low_r + 0.5) * at.row_height
+        draw_text(image, (at.left - 8, y), f"r{r}", at.sizes.row, MUTED, anchor="rm", bold=True)
+    line = leading(size)
     for c in range(at.low_c, at.high_c + 1):
-        x = at.left + (c - at.low_c + 1) * SIDE / 2
-        draw_text(image, (x, at.top - LABEL / 2), f"c{c}", 12, MUTED, anchor="mm")
-        draw_text(image, (x, bottom + LABEL / 2), f"c{c}", 12, MUTED, anchor="mm")
+        x = at.column_x(c)
+        far = c % 2 != 0
+        reach = TICK + (line if far else 0)
+        for edge, way in ((at.top, -1), (at.bottom, 1)):
+            draw.line((x, edge + way * 2, x, edge + way * (2 + reach)), fill=MUTED, width=1)
+            y = edge + way * (4 + reach + line / 2)
+            draw_text(image, (x, y), f"c{c}", size, MUTED, anchor="mm", bold=True)
 
 
-def _header_texts(view: Mapping[str, Any], deadline: float | None) -> tuple[str, str]:
+def _header_texts(view: Mapping[str, Any], deadline: float | None, sizes: Sizes = Sizes()) -> tuple[str, str]:
     """The title and the stage line, names shortened."""
     seats = view["seats"]
     outcome = view.get("outcome")
     if outcome:
-        names = ", ".join(fit_text(str(seats[w]["name"]), TITLE, NAME_ROOM, bold=True) for w in outcome["winners"])
+        names = ", ".join(fit_text(str(seats[w]["name"]), sizes.title, NAME_ROOM, bold=True)
+                          for w in outcome["winners"])
         title = (say(N_("Game over · nobody wins")) if not names else
                  say(N_("Game over · {players} wins") if len(outcome["winners"]) == 1 else
                      N_("Game over · {players} win")).format(players=names))
@@ -245,7 +349,7 @@ def _header_texts(view: Mapping[str, Any], deadline: float | None) -> tuple[str,
         return title, f"{final} · {say(outcome['reason'])}" if outcome.get("reason") else final
     mover = seats[view["turn"]]
     title = say(N_("Round {round} · {player} to play")).format(
-        round=view["round"], player=fit_text(str(mover["name"]), TITLE, NAME_ROOM, bold=True))
+        round=view["round"], player=fit_text(str(mover["name"]), sizes.title, NAME_ROOM, bold=True))
     if view.get("opening"):
         opening = list(view["opening"])
         tiles = opening[0] if len(opening) == 1 else say(N_("{a} or {b}")).format(a=", ".join(opening[:-1]),
@@ -256,7 +360,7 @@ def _header_texts(view: Mapping[str, Any], deadline: float | None) -> tuple[str,
     stage = say(N_("Well: {count} tiles · type a tile and a numbered spot: 1-2-2 at 7")).format(count=view["well_size"])
     if deadline is not None:
         stage = say(N_("Well: {count} · {player} must play by {when}")).format(
-            count=view["well_size"], player=fit_text(str(mover["name"]), STAGE, NAME_ROOM),
+            count=view["well_size"], player=fit_text(str(mover["name"]), sizes.stage, NAME_ROOM),
             when=deadline_text(deadline))
     return title, stage
 
@@ -264,27 +368,34 @@ def _header_texts(view: Mapping[str, Any], deadline: float | None) -> tuple[str,
 def _header(image: Image.Image, view: Mapping[str, Any], at: Layout) -> None:
     seats = view["seats"]
     outcome = view.get("outcome")
-    draw_lines(image, 12, 10, list(at.title), TITLE, INK, bold=True)
+    draw_lines(image, 12, 10, list(at.title), at.sizes.title, INK, bold=True)
     draw = ImageDraw.Draw(image)
+    size = at.sizes.score
+    half = leading(size) // 2 + 1
     for index, label, bold, x, y in at.scores:
         gone = seats[index]["resigned"]
         if outcome and index in outcome["winners"]:
-            draw.rounded_rectangle((x - 5, y - 11, x + 25 + text_width(label, SCORE, bold=True), y + 11), radius=5,
-                                   fill=HIGHLIGHT)
+            draw.rounded_rectangle((x - 5, y - half, x + 25 + text_width(label, size, bold=True), y + half),
+                                   radius=5, fill=HIGHLIGHT)
         draw.rectangle((x, y - 7, x + 14, y + 7), fill=MUTED if gone else seat_colour(index))
-        draw_text(image, (x + 20, y), label, SCORE, MUTED if gone else INK, anchor="lm", bold=bold)
-    top = max(y for *_, y in at.scores) + 16
-    draw_lines(image, 12, top, list(at.stage), STAGE, MUTED)
+        draw_text(image, (x + 20, y), label, size, MUTED if gone else INK, anchor="lm", bold=bold)
+    top = max(y for *_, y in at.scores) + 18
+    draw_lines(image, 12, top, list(at.stage), at.sizes.stage, MUTED)
 
 
 @lru_cache(maxsize=1)
 def _palette() -> Image.Image:
     seats = [seat_colour(i) for i in range(6)]
-    flat = [PAPER, INK, MUTED, WHITE, HIGHLIGHT, TILE, EMPTY, GRID, BONUS, SPOT_FILL, *seats]
+    faces = [face(i) for i in range(6)]
+    flat = [PAPER, INK, MUTED, WHITE, HIGHLIGHT, TILE, EMPTY, GRID, BONUS, SPOT_FILL, *seats, *faces]
     blends = [(INK, PAPER, 6), (MUTED, PAPER, 6), (INK, TILE, 6), (WHITE, SPOT_FILL, 6), (WHITE, INK, 6),
               (MUTED, EMPTY, 3), (GRID, EMPTY, 2), (HIGHLIGHT, TILE, 2), (HIGHLIGHT, EMPTY, 2), (INK, HIGHLIGHT, 3),
               (BONUS, TILE, 3), (BONUS, EMPTY, 3), (SPOT_FILL, EMPTY, 3), (SPOT_FILL, TILE, 3), (INK, EMPTY, 3),
-              (HIGHLIGHT, PAPER, 2), *((colour, HIGHLIGHT, 1) for colour in seats)]
+              (HIGHLIGHT, PAPER, 2), *((colour, HIGHLIGHT, 1) for colour in seats),
+              *((INK, tint, 5) for tint in faces),
+              *((colour, tint, 2) for colour, tint in zip(seats, faces, strict=True)),
+              *((INK, colour, 4) for colour in seats), *((HIGHLIGHT, tint, 1) for tint in faces),
+              *((BONUS, tint, 2) for tint in faces)]
     return palette_image(blend_palette(flat, blends))
 
 

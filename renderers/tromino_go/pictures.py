@@ -5,8 +5,10 @@ Man's Land hatched grey, surrounded trominoes crossed out, the last play haloed,
 the round, whose letter is to be played, `placed/30` or "moving ×2", and the TGpoints.
 
 Right after a round ends the new round's grid is empty, so the picture shows the round that just
-ended, as it ended (the surround that decided it), under a banner with its result. Nothing in
-it is secret: it is drawn from `game.view(None)`."""
+ended, as it ended (the surround that decided it), headed with that round and under a banner
+with its result; the stage line says who opens the next. A window too big to show at full size
+is drawn with smaller cells, its texts keeping their size, so that the picture stays legible in
+a chat's preview. Nothing in it is secret: it is drawn from `game.view(None)`."""
 
 from __future__ import annotations
 
@@ -28,18 +30,29 @@ from renderers.common import (
     blend_palette,
     deadline_text,
     encode_png,
+    fitted_cell,
     hatch_tile,
+    legible,
     palette_image,
     say,
 )
 from renderers.text import draw_lines, draw_text, fit_text, leading, text_width, wrap_text
 from renderers.tromino_go.text_board import shown
 
-CELL = 32
+CELL = 34
+"""A cell's side in pixels, while the window fits GRID_ROOM."""
+SMALLEST_CELL = 24
+"""Cells are never drawn smaller than this."""
+GRID_ROOM = (480, 480)
+"""The most room the window's cells take (width, height) before they are drawn smaller."""
 MARGIN = 2
 LABEL = 30
 TITLE, SIDE, STAGE, RESULT = 22, 17, 16, 17
 """Text sizes: the title, the two sides' labels, the stage line, the round's result."""
+LABELS = 16
+"""The size of the x and y labels."""
+LETTER = 0.56
+"""A tromino's letter's size, of the cell's side."""
 HEADER = 10 + leading(TITLE) + 34 + leading(STAGE) + 8
 """The header's height when each of its texts takes one line."""
 MIN_WIDTH = 520
@@ -83,11 +96,14 @@ class Layout:
     header: int = HEADER
     stacked: bool = False
     """The two sides' labels one under the other (too long to sit side by side)."""
+    cell: int = CELL
+    labels: int = LABELS
+    """The size of the x and y labels."""
 
     def box(self, cell: Cell) -> tuple[int, int, int, int]:
-        x0 = self.left + LABEL + (cell[0] - self.low_x) * CELL
-        y0 = self.top + (self.high_y - cell[1]) * CELL
-        return x0, y0, x0 + CELL, y0 + CELL
+        x0 = self.left + LABEL + (cell[0] - self.low_x) * self.cell
+        y0 = self.top + (self.high_y - cell[1]) * self.cell
+        return x0, y0, x0 + self.cell, y0 + self.cell
 
 
 def layout(view: Mapping[str, Any], deadline: float | None = None) -> Layout:
@@ -99,8 +115,9 @@ def layout(view: Mapping[str, Any], deadline: float | None = None) -> Layout:
     low_x, high_x = min(xs) - MARGIN, max(xs) + MARGIN
     low_y, high_y = min(ys) - MARGIN, max(ys) + MARGIN
     columns, rows = high_x - low_x + 1, high_y - low_y + 1
-    width = max(LABEL + columns * CELL + 16, MIN_WIDTH)
-    left = (width - 16 - columns * CELL - LABEL) // 2
+    cell = fitted_cell(CELL, SMALLEST_CELL, columns, rows, GRID_ROOM)
+    width = max(LABEL + columns * cell + 16, MIN_WIDTH)
+    left = (width - 16 - columns * cell - LABEL) // 2
     title, stage = _header_texts(view, deadline)
     title_lines = tuple(wrap_text(title, TITLE, width - 24, bold=True, lines=3))
     moving = view["phase"] == "moving" and view.get("winner") is None
@@ -110,8 +127,8 @@ def layout(view: Mapping[str, Any], deadline: float | None = None) -> Layout:
     ended = say(N_("Ended: {result}")).format(result=grid["result"]) if grid is not view else ""
     result = tuple(wrap_text(ended, RESULT, width - 24, bold=True, lines=4)) if ended else ()
     top = header + (leading(RESULT) * len(result) + 14 if result else 0)
-    return Layout(low_x, high_x, low_y, high_y, left, top, width, top + rows * CELL + LABEL, title_lines,
-                  stage_lines, result, header, stacked)
+    return Layout(low_x, high_x, low_y, high_y, left, top, width, top + rows * cell + LABEL, title_lines,
+                  stage_lines, result, header, stacked, cell, legible(LABELS, width))
 
 
 def board_image(view: Mapping[str, Any], deadline: float | None = None) -> Image.Image:
@@ -132,9 +149,10 @@ def board_image(view: Mapping[str, Any], deadline: float | None = None) -> Image
         for y in range(low_y, high_y + 1):
             x0, y0, x1, y1 = box((x, y))
             draw.rectangle((x0, y0, x1 - 1, y1 - 1), fill=EMPTY, outline=GRID)
+    size = at.cell
     for x, y in (tuple(c) for c in grid["nml"]):
         x0, y0, _, _ = box((x, y))
-        image.paste(hatch_tile(CELL - 2, EMPTY, NML), (x0 + 1, y0 + 1))
+        image.paste(hatch_tile(size - 2, EMPTY, NML), (x0 + 1, y0 + 1))
     owner_of: dict[Cell, int] = {}
     dead = set(grid.get("surrounded", ()))
     movable = set(grid.get("movable", ()))
@@ -148,23 +166,38 @@ def board_image(view: Mapping[str, Any], deadline: float | None = None) -> Image
             if piece["id"] in dead:
                 draw.line((x0 + 3, y0 + 3, x1 - 4, y1 - 4), fill=SURROUNDED, width=4)
                 draw.line((x0 + 3, y1 - 4, x1 - 4, y0 + 3), fill=SURROUNDED, width=4)
-            draw_text(image, ((x0 + x1) / 2, (y0 + y1) / 2), piece["letter"], 18, WHITE if first else INK,
-                      anchor="mm", bold=True)
+            draw_text(image, ((x0 + x1) / 2, (y0 + y1) / 2), piece["letter"], round(size * LETTER),
+                      WHITE if first else INK, anchor="mm", bold=True)
             if piece["id"] in movable:  # a tromino the player to act may move: a dot in each cell
-                draw.ellipse((x1 - 12, y0 + 3, x1 - 3, y0 + 12), fill=WHITE, outline=INK, width=2)
+                dot = max(7, size * 9 // 32)
+                draw.ellipse((x1 - 3 - dot, y0 + 3, x1 - 3, y0 + 3 + dot), fill=WHITE, outline=INK, width=2)
     last = {(c[0], c[1]) for c in grid["last"]}
     halo = [(c, e) for c, e in _outline(owner_of, box) if c in last]
     for cell, edge in _outline(owner_of, box):
         draw.line(edge, fill=SURROUNDED if owner_of[cell] in dead else INK, width=3)
-    for _, (x0, y0, x1, y1) in halo:  # the last play's outline on top, a little wider
-        draw.line((x0, y0, x1, y1), fill=HIGHLIGHT, width=5)
+    _halo(draw, [edge for _, edge in halo])
     for x in range(low_x, high_x + 1):
         x0, _, x1, _ = box((x, low_y))
-        draw_text(image, ((x0 + x1) / 2, top + rows * CELL + LABEL / 2), str(x), 15, MUTED, anchor="mm")
+        draw_text(image, ((x0 + x1) / 2, top + rows * size + LABEL / 2), str(x), at.labels, MUTED, anchor="mm",
+                  bold=True)
     for y in range(low_y, high_y + 1):
         _, y0, _, y1 = box((low_x, y))
-        draw_text(image, (left + LABEL / 2, (y0 + y1) / 2), str(y), 15, MUTED, anchor="mm")
+        draw_text(image, (left + LABEL / 2, (y0 + y1) / 2), str(y), at.labels, MUTED, anchor="mm", bold=True)
     return image
+
+
+HALO, RIM = 5, 2
+"""The last play's outline: a HALO-pixel yellow band with an ink RIM on each side, so it stands
+out on both players' colours (the yellow alone is lost on orange) and on the empty grid."""
+
+
+def _halo(draw: ImageDraw.ImageDraw, edges: list[tuple[int, int, int, int]]) -> None:
+    """The last play's outline along `edges` (unit edges of the grid): ink first, yellow on it."""
+    for colour, width in ((INK, HALO + 2 * RIM), (HIGHLIGHT, HALO)):
+        reach = width // 2
+        for x0, y0, x1, y1 in edges:
+            draw.rectangle((min(x0, x1) - reach, min(y0, y1) - reach, max(x0, x1) + reach, max(y0, y1) + reach),
+                           fill=colour)
 
 
 def _outline(owner_of: Mapping[Cell, int], box: Any) -> list[tuple[Cell, tuple[int, int, int, int]]]:
@@ -185,11 +218,21 @@ def _name(name: str, size: int, *, bold: bool = True) -> str:
 
 
 def _header_texts(view: Mapping[str, Any], deadline: float | None) -> tuple[str, str]:
-    """The title and the stage line, names shortened."""
+    """The title and the stage line, names shortened. While the grid shows the round that just
+    ended, the title names that round and the stage line the next one's opening."""
     names = view["names"]
     if view.get("winner") is not None:
         title = say(N_("{player} wins the game")).format(player=_name(names[view["winner"]], TITLE))
         return title, say(N_("Game over"))
+    grid = shown(view)
+    if grid is not view:
+        title = say(N_("Round {round} is over")).format(round=grid["round"])
+        stage = say(N_("next: round {round}, {player} plays {letter}")).format(
+            round=view["round"], player=_name(names[view["mover"]], STAGE), letter=view["letter"])
+        if deadline is not None:
+            return title, stage + " · " + say(N_("{player} must play by {when}")).format(
+                player=_name(names[view["mover"]], STAGE), when=deadline_text(deadline))
+        return title, stage + " · " + say(N_("7 TGpoints win"))
     stage = say(N_("turn {count}")).format(count=view["t"] + 1) + " · " + (
         say(N_("moving phase: points ×2")) if view["phase"] == "moving" else
         say(N_("{count}/30 placed")).format(count=view["placed"]))

@@ -153,6 +153,7 @@ def draw_board(view: View, *, you: int | None = None,
 
     tiles = read_tiles(view)
     occupied = {square for tile in tiles for square in tile.squares}
+    spacer = _spacer_squares(view)
     heads = _heads(tiles)
     _draw_spacer(image, layout, view)
     _draw_reserved_feet(image, layout, view, feet or {})
@@ -172,9 +173,9 @@ def draw_board(view: View, *, you: int | None = None,
         for open_name in line["open"]:
             square = square_xy(open_name)
             if footed and seat is not None:
-                _draw_foot_at_end(image, layout, heads[key], square, occupied, seat, (feet or {}).get(seat))
+                _draw_foot_at_end(image, layout, heads[key], square, occupied, seat, (feet or {}).get(seat), spacer)
             else:
-                _draw_end_badge(image, layout, heads[key], square, occupied, key)
+                _draw_end_badge(image, layout, heads[key], square, occupied, key, spacer)
     return image
 
 
@@ -201,22 +202,36 @@ def _heads(tiles: list[Tile]) -> dict[int | str, Tile]:
 DIRECTIONS: tuple[Square, ...] = ((0, -1), (1, 0), (0, 1), (-1, 0))
 
 
-def _outward(tile: Tile, square: Square, occupied: set[Square], layout: GridLayout) -> Square:
+def _spacer_squares(view: View) -> set[Square]:
+    """The six squares the spacer covers while it is down (none otherwise)."""
+    spacer = view.get("spacer")
+    if not spacer:
+        return set()
+    (ax, ay), (bx, by) = square_xy(spacer[0]), square_xy(spacer[1])
+    return {(x, y) for x in range(min(ax, bx), max(ax, bx) + 1) for y in range(min(ay, by), max(ay, by) + 1)}
+
+
+def _outward(tile: Tile, square: Square, occupied: set[Square], layout: GridLayout,
+             spacer: set[Square]) -> Square:
     """The side of an open-end square to put its marker on: straight on away from the tile's
-    other half if that square is free, else a free side, else straight on."""
+    other half if that square is free (no tile, no spacer: a spacer starts next to an open end,
+    and a marker on it would hide both), else a free side, else a side off the spacer, else
+    straight on."""
     other = tile.squares[1] if tile.squares[0] == square else tile.squares[0]
     ahead = (square[0] - other[0], square[1] - other[1])
     sides = [ahead] + [d for d in DIRECTIONS if d not in (ahead, (-ahead[0], -ahead[1]))]
-
-    def free(d: Square) -> bool:
-        x, y = square[0] + d[0], square[1] + d[1]
-        return 0 <= x < layout.columns and 0 <= y < layout.rows and (x, y) not in occupied
 
     def inside(d: Square) -> bool:
         x, y = square[0] + d[0], square[1] + d[1]
         return 0 <= x < layout.columns and 0 <= y < layout.rows
 
-    for test in (free, inside):
+    def off_spacer(d: Square) -> bool:
+        return inside(d) and (square[0] + d[0], square[1] + d[1]) not in spacer
+
+    def free(d: Square) -> bool:
+        return off_spacer(d) and (square[0] + d[0], square[1] + d[1]) not in occupied
+
+    for test in (free, off_spacer, inside):
         for d in sides:
             if test(d):
                 return d
@@ -235,20 +250,20 @@ def _paste_centred(image: Image.Image, sprite: Image.Image, centre: tuple[float,
 
 
 def _draw_end_badge(image: Image.Image, layout: GridLayout, head: Tile, square: Square,
-                    occupied: set[Square], key: int | str) -> None:
-    """The numbered badge marking an open end of a living line."""
+                    occupied: set[Square], key: int | str, spacer: set[Square]) -> None:
+    """The numbered badge marking an open end of a living line (off the spacer)."""
     size = layout.cell * 9 // 16
-    direction = _outward(head, square, occupied, layout)
+    direction = _outward(head, square, occupied, layout, spacer)
     centre = _edge_point(layout, square, direction, layout.cell * 0.12)
     _paste_centred(image, badge(line_badge_text(key), line_colour(key), size, ring=INK), centre)
 
 
 def _draw_foot_at_end(image: Image.Image, layout: GridLayout, head: Tile, square: Square,
-                      occupied: set[Square], seat: int, picture: Image.Image | None) -> None:
+                      occupied: set[Square], seat: int, picture: Image.Image | None, spacer: set[Square]) -> None:
     """A chicken-footed line: the foot picture at its open end, with the seat number on the
-    medallion's far side (off the tile)."""
+    medallion's far side (off the tile and the spacer)."""
     size = layout.cell * 7 // 8
-    dx, dy = _outward(head, square, occupied, layout)
+    dx, dy = _outward(head, square, occupied, layout, spacer)
     centre = _edge_point(layout, square, (dx, dy), layout.cell * 0.3)
     _paste_centred(image, framed_picture(picture, size, seat_colour(seat)), centre)
     small = layout.cell * 3 // 8

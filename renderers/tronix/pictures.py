@@ -3,7 +3,9 @@ curves, straights crossing with the green one bridging the pink), the two colour
 apart by style (green solid, pink dashed) for colour-blind players; x along the top and the
 bottom, y down both sides, as the notation writes a cell; the locked card padlocked, the last
 card haloed, the cards just scored drawn faintly where they were; a header with both teams'
-piles, the phase and whose turn it is. Drawn from `game.view(None)` only.
+piles, the phase and whose turn it is. A table too big to show at full size is drawn with
+smaller cards, its texts keeping their size, so that the picture stays legible in a chat's
+preview. Drawn from `game.view(None)` only.
 
 The hand picture shows the six patterns a card can be placed in, named as they are typed."""
 
@@ -28,6 +30,8 @@ from renderers.common import (
     blend_palette,
     deadline_text,
     encode_png,
+    fitted_cell,
+    legible,
     mix,
     palette_image,
     say,
@@ -35,9 +39,17 @@ from renderers.common import (
 from renderers.text import draw_lines, draw_text, fit_text, leading, wrap_items, wrap_text
 
 CELL = 56
+"""A card's cell in pixels (the hand's, and the table's while it fits GRID_ROOM)."""
+SMALLEST_CELL = 36
+"""The table's cards are never drawn smaller than this."""
+GRID_ROOM = (560, 520)
+"""The most room the table's cells take (width, height) before they are drawn smaller."""
 LINE = 7
-LABEL = 28
-TITLE, TEAM, STAGE = 20, 16, 14
+"""The width of a card's lines at CELL (they scale with the card)."""
+LABEL = 34
+LABELS = 16
+"""The size of the x and y labels round the table."""
+TITLE, TEAM, STAGE = 21, 17, 16
 NAME_ROOM = 200
 """The most pixels a name takes; longer names are shortened with an ellipsis."""
 MARGIN = 1
@@ -51,6 +63,8 @@ GHOST = 0.72
 """How far a card just scored fades towards the background."""
 COLOURS = {"green": GREEN, "pink": PINK}
 PHASES = {"placement": N_("Placement"), "god": N_("God Mode"), "over": N_("Game over")}
+RESULTS = {None: N_("a draw"), "green": N_("green wins"), "pink": N_("pink wins")}
+"""How a finished game's result is written, by the winning team the engine names (None: a draw)."""
 
 PORTS = {"N": (0.5, 0.0), "E": (1.0, 0.5), "S": (0.5, 1.0), "W": (0.0, 0.5)}
 LINES = {"NE": ("NE", "SW"), "SE": ("SE", "NW"), "SW": ("SW", "NE"), "NW": ("NW", "SE"),
@@ -58,6 +72,20 @@ LINES = {"NE": ("NE", "SW"), "SE": ("SE", "NW"), "SW": ("SW", "NE"), "NW": ("NW"
 """Pattern -> (the ports of the green line, the ports of the pink line)."""
 
 Cell = tuple[int, int]
+
+
+@dataclass(frozen=True)
+class Sizes:
+    """The picture's text sizes: as designed, or larger on a picture wide enough that the chat's
+    preview shrinks it (see `renderers.common.legible`)."""
+
+    title: int = TITLE
+    team: int = TEAM
+    stage: int = STAGE
+    labels: int = LABELS
+
+    def at(self, width: int) -> Sizes:
+        return Sizes(*(legible(size, width) for size in (self.title, self.team, self.stage, self.labels)))
 
 
 @dataclass(frozen=True)
@@ -69,6 +97,7 @@ class Header:
     members: dict[str, list[str]]
     stage: list[str]
     height: int
+    sizes: Sizes = Sizes()
 
 
 @dataclass(frozen=True)
@@ -82,11 +111,12 @@ class Layout:
     width: int
     height: int
     header: Header | None = None
+    cell: int = CELL
 
     def box(self, cell: Cell) -> tuple[int, int, int, int]:
-        x0 = self.left + (cell[0] - self.low_x) * CELL
-        y0 = self.top + (cell[1] - self.low_y) * CELL
-        return x0, y0, x0 + CELL, y0 + CELL
+        x0 = self.left + (cell[0] - self.low_x) * self.cell
+        y0 = self.top + (cell[1] - self.low_y) * self.cell
+        return x0, y0, x0 + self.cell, y0 + self.cell
 
 
 def layout(view: Mapping[str, Any], deadline: float | None = None) -> Layout:
@@ -94,12 +124,14 @@ def layout(view: Mapping[str, Any], deadline: float | None = None) -> Layout:
     cells = [tuple(c["at"]) for c in (*view["table"], *view.get("scored", ()))] or [(0, 0)]
     xs, ys = [c[0] for c in cells], [c[1] for c in cells]
     low_x, high_x, low_y, high_y = min(xs) - MARGIN, max(xs) + MARGIN, min(ys) - MARGIN, max(ys) + MARGIN
-    grid_width = (high_x - low_x + 1) * CELL
+    size = fitted_cell(CELL, SMALLEST_CELL, high_x - low_x + 1, high_y - low_y + 1, GRID_ROOM)
+    grid_width = (high_x - low_x + 1) * size
     width = max(grid_width + 2 * LABEL + 24, MIN_WIDTH)
     left = (width - grid_width) // 2
     header = _header_texts(view, deadline, width)
     top = header.height + LABEL
-    return Layout(low_x, high_x, low_y, high_y, left, top, width, top + (high_y - low_y + 1) * CELL + LABEL, header)
+    return Layout(low_x, high_x, low_y, high_y, left, top, width, top + (high_y - low_y + 1) * size + LABEL, header,
+                  size)
 
 
 def board(game: Any, viewer: int | None = None, *, feet: Mapping[int, Image.Image] | None = None,
@@ -127,9 +159,9 @@ def board_image(view: Mapping[str, Any], deadline: float | None = None) -> Image
         card(draw, at.box(cell), entry["pattern"])
         if cell == last:
             x0, y0, x1, y1 = at.box(cell)
-            draw.rectangle((x0 + 1, y0 + 1, x1 - 2, y1 - 2), outline=HIGHLIGHT, width=4)
+            draw.rectangle((x0 + 1, y0 + 1, x1 - 2, y1 - 2), outline=HIGHLIGHT, width=max(3, at.cell // 14))
         if cell == locked:
-            padlock(draw, at.box(cell))
+            padlock(draw, at.box(cell), entry["pattern"])
     _labels(image, at)
     return image
 
@@ -148,76 +180,97 @@ def card(draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], pattern: str
     _line(draw, box, green_ports, green, dashed=False, gap=False, under=fill)
 
 
+def _width(size: int) -> int:
+    """The width of a card's lines on a card `size` pixels wide."""
+    return max(4, round(LINE * size / CELL))
+
+
 def _line(draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], ports: str, colour: RGB, *, dashed: bool,
           gap: bool, under: RGB) -> None:
-    x0, y0, _, _ = box
+    x0, y0, x1, _ = box
+    size = x1 - x0
+    width = _width(size)
     (ax, ay), (bx, by) = PORTS[ports[0]], PORTS[ports[1]]
     if ax == bx or ay == by:  # a straight line across the card
-        start, end = (x0 + ax * CELL, y0 + ay * CELL), (x0 + bx * CELL, y0 + by * CELL)
-        pieces = _split(start, end, gap)
+        start, end = (x0 + ax * size, y0 + ay * size), (x0 + bx * size, y0 + by * size)
+        pieces = _split(start, end, gap, size)
         for a, b in pieces:
-            _dashes(draw, a, b, colour, dashed)
+            _dashes(draw, a, b, colour, dashed, size)
         return
-    corner = (x0 + (ax if ax in (0.0, 1.0) else bx) * CELL, y0 + (ay if ay in (0.0, 1.0) else by) * CELL)
+    corner = (x0 + (ax if ax in (0.0, 1.0) else bx) * size, y0 + (ay if ay in (0.0, 1.0) else by) * size)
     steps = 12
     points = []
-    start_angle = math.atan2(y0 + ay * CELL - corner[1], x0 + ax * CELL - corner[0])
-    end_angle = math.atan2(y0 + by * CELL - corner[1], x0 + bx * CELL - corner[0])
+    start_angle = math.atan2(y0 + ay * size - corner[1], x0 + ax * size - corner[0])
+    end_angle = math.atan2(y0 + by * size - corner[1], x0 + bx * size - corner[0])
     sweep = (end_angle - start_angle + math.pi) % (2 * math.pi) - math.pi
     for k in range(steps + 1):
         angle = start_angle + sweep * k / steps
-        points.append((corner[0] + CELL / 2 * math.cos(angle), corner[1] + CELL / 2 * math.sin(angle)))
+        points.append((corner[0] + size / 2 * math.cos(angle), corner[1] + size / 2 * math.sin(angle)))
     for k in range(steps):
         if dashed and k % 3 == 2:
             continue
-        draw.line((points[k], points[k + 1]), fill=colour, width=LINE)
+        draw.line((points[k], points[k + 1]), fill=colour, width=width)
 
 
-def _split(start: tuple[float, float], end: tuple[float, float], gap: bool) -> list[tuple[tuple[float, float],
-                                                                                          tuple[float, float]]]:
+def _split(start: tuple[float, float], end: tuple[float, float], gap: bool,
+           size: int) -> list[tuple[tuple[float, float], tuple[float, float]]]:
     """The straight line, with a gap in the middle where the other line bridges it."""
     if not gap:
         return [(start, end)]
     mx, my = (start[0] + end[0]) / 2, (start[1] + end[1]) / 2
-    dx, dy = (end[0] - start[0]) / CELL, (end[1] - start[1]) / CELL
-    cut = LINE + 3
+    dx, dy = (end[0] - start[0]) / size, (end[1] - start[1]) / size
+    cut = _width(size) + 3
     return [(start, (mx - dx * cut, my - dy * cut)), ((mx + dx * cut, my + dy * cut), end)]
 
 
 def _dashes(draw: ImageDraw.ImageDraw, start: tuple[float, float], end: tuple[float, float], colour: RGB,
-            dashed: bool) -> None:
+            dashed: bool, size: int) -> None:
+    width = _width(size)
     if not dashed:
-        draw.line((start, end), fill=colour, width=LINE)
+        draw.line((start, end), fill=colour, width=width)
         return
     length = math.dist(start, end)
-    dash, space = 9.0, 5.0
+    dash, space = 9.0 * size / CELL, 5.0 * size / CELL
     done = 0.0
     while done < length:
         a = done / length
         b = min(done + dash, length) / length
         draw.line(((start[0] + (end[0] - start[0]) * a, start[1] + (end[1] - start[1]) * a),
-                   (start[0] + (end[0] - start[0]) * b, start[1] + (end[1] - start[1]) * b)), fill=colour, width=LINE)
+                   (start[0] + (end[0] - start[0]) * b, start[1] + (end[1] - start[1]) * b)), fill=colour, width=width)
         done += dash + space
 
 
-def padlock(draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int]) -> None:
-    """The lock on the card moved last: a small padlock in its top-left corner."""
-    x0, y0, _, _ = box
-    draw.rounded_rectangle((x0 + 4, y0 + 12, x0 + 20, y0 + 24), radius=2, fill=INK)
-    draw.arc((x0 + 7, y0 + 4, x0 + 17, y0 + 17), 180, 360, fill=INK, width=3)
+FREE_CORNER = {"NE": (0, 0), "SW": (0, 0), "NW": (1, 0), "SE": (1, 0), "NS": (0, 0), "EW": (0, 0)}
+"""A corner of a card no line passes near, by pattern, as (0 left / 1 right, 0 top): curves run
+round two opposite corners and leave the other two free; straights leave all four."""
+
+
+def padlock(draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], pattern: str) -> None:
+    """The lock on the card moved last: a small padlock in a corner of the card no line crosses."""
+    x0, y0, x1, _ = box
+    size = x1 - x0
+    unit = size / CELL
+    right, _ = FREE_CORNER[pattern]
+    width, inset = 14 * unit, 7 * unit
+    left = x1 - inset - width if right else x0 + inset
+    top = y0 + 5 * unit
+    draw.rounded_rectangle((left, top + 7 * unit, left + width, top + 16 * unit), radius=2, fill=INK)
+    draw.arc((left + 3 * unit, top, left + width - 3 * unit, top + 13 * unit), 180, 360, fill=INK,
+             width=max(2, round(3 * unit)))
 
 
 def _labels(image: Image.Image, at: Layout) -> None:
-    bottom = at.top + (at.high_y - at.low_y + 1) * CELL
-    right = at.left + (at.high_x - at.low_x + 1) * CELL
+    bottom = at.top + (at.high_y - at.low_y + 1) * at.cell
+    right = at.left + (at.high_x - at.low_x + 1) * at.cell
+    size = at.header.sizes.labels if at.header else LABELS
     for x in range(at.low_x, at.high_x + 1):
-        cx = at.left + (x - at.low_x + 0.5) * CELL
-        draw_text(image, (cx, at.top - LABEL / 2), str(x), 14, MUTED, anchor="mm", bold=True)
-        draw_text(image, (cx, bottom + LABEL / 2), str(x), 14, MUTED, anchor="mm", bold=True)
+        cx = at.left + (x - at.low_x + 0.5) * at.cell
+        draw_text(image, (cx, at.top - LABEL / 2), str(x), size, MUTED, anchor="mm", bold=True)
+        draw_text(image, (cx, bottom + LABEL / 2), str(x), size, MUTED, anchor="mm", bold=True)
     for y in range(at.low_y, at.high_y + 1):
-        cy = at.top + (y - at.low_y + 0.5) * CELL
-        draw_text(image, (at.left - LABEL / 2, cy), str(y), 14, MUTED, anchor="mm", bold=True)
-        draw_text(image, (right + LABEL / 2, cy), str(y), 14, MUTED, anchor="mm", bold=True)
+        cy = at.top + (y - at.low_y + 0.5) * at.cell
+        draw_text(image, (at.left - LABEL / 2, cy), str(y), size, MUTED, anchor="mm", bold=True)
+        draw_text(image, (right + LABEL / 2, cy), str(y), size, MUTED, anchor="mm", bold=True)
 
 
 def _name(name: Any, size: int, *, bold: bool = False) -> str:
@@ -225,64 +278,71 @@ def _name(name: Any, size: int, *, bold: bool = False) -> str:
 
 
 def _winner(view: Mapping[str, Any]) -> str | None:
-    """The team that won a finished game (None while playing, or for a draw)."""
-    if not view.get("outcome"):
-        return None
-    piles = view["piles"]
-    return None if piles["green"] == piles["pink"] else "green" if piles["green"] > piles["pink"] else "pink"
+    """The team that won a finished game, as the engine decides it (a team whose partners all
+    left loses whatever its pile): None while playing, or for a draw."""
+    return view.get("winner") if view.get("outcome") else None
 
 
 def _header_texts(view: Mapping[str, Any], deadline: float | None, width: int) -> Header:
+    sizes = Sizes().at(width)
+    title_size, stage_size = sizes.title, sizes.stage
     seats = view["seats"]
     outcome = view.get("outcome")
     phase = say(PHASES[view["phase"]])
     if outcome:
-        piles = view["piles"]
-        result = say(N_("a draw")) if piles["green"] == piles["pink"] else \
-            say(N_("green wins")) if piles["green"] > piles["pink"] else say(N_("pink wins"))
-        title = say(N_("Tronix · game over: {result}")).format(result=result)
+        title = say(N_("Tronix · game over: {result}")).format(result=say(RESULTS[_winner(view)]))
     else:
         mover = seats[view["turn"]]
         extra = say(N_(" ({count} actions left)")).format(count=view["actions_left"]) \
             if view["actions_left"] > 1 else ""
         title = say(N_("Tronix · {phase} · {player} ({team}) to play{extra}")).format(
-            phase=phase, player=_name(mover["name"], TITLE, bold=True), team=say(mover["team"]), extra=extra)
-    members = {team: wrap_items([_name(s["name"], STAGE) for s in seats if s["team"] == team], STAGE,
+            phase=phase, player=_name(mover["name"], title_size, bold=True), team=say(mover["team"]), extra=extra)
+    members = {team: wrap_items([_name(s["name"], stage_size) for s in seats if s["team"] == team], stage_size,
                                 width // 2 - 56) for team in COLOURS}
     in_hands = sum(s["hand_size"] for s in seats)
     stage = say(N_("{hands} cards in hands · {table} on the table · {discarded} discarded")).format(
         hands=in_hands, table=len(view["table"]), discarded=view["discarded"])
+    if outcome and outcome.get("reason"):
+        stage = say(N_("Ended: {result}")).format(result=say(outcome["reason"])) + " · " + stage
     if view["phase"] == "god" and not outcome:
         stage += say(N_(" · {count} quiet")).format(count=view["quiet"])
     if deadline is not None and not outcome:
         stage += say(N_(" · plays by {when}")).format(when=deadline_text(deadline))
     stage += say(N_(" · green solid, pink dashed"))
-    title_lines = wrap_text(title, TITLE, width - 24, bold=True, lines=3)
-    stage_lines = wrap_text(stage, STAGE, width - 24, lines=4)
-    teams = 30 + leading(STAGE) * max(len(lines) for lines in members.values())
-    height = 10 + leading(TITLE) * len(title_lines) + 6 + teams + leading(STAGE) * len(stage_lines) + 8
-    return Header(title_lines, members, stage_lines, height)
+    title_lines = wrap_text(title, title_size, width - 24, bold=True, lines=3)
+    stage_lines = wrap_text(stage, stage_size, width - 24, lines=4)
+    teams = _team_row(sizes) + 4 + leading(stage_size) * max(len(lines) for lines in members.values())
+    height = 10 + leading(title_size) * len(title_lines) + 6 + teams + leading(stage_size) * len(stage_lines) + 8
+    return Header(title_lines, members, stage_lines, height, sizes)
+
+
+def _team_row(sizes: Sizes) -> int:
+    """The height of the row with a team's colour and pile."""
+    return max(26, leading(sizes.team) + 4)
 
 
 def _header(image: Image.Image, view: Mapping[str, Any], header: Header) -> None:
     """The title, each team's pile and members (the winners' marked once the game is over), and
     the stage."""
-    y = draw_lines(image, 12, 10, header.title, TITLE, INK, bold=True) + 6
+    sizes = header.sizes
+    y = draw_lines(image, 12, 10, header.title, sizes.title, INK, bold=True) + 6
     draw = ImageDraw.Draw(image)
     winner = _winner(view)
     rows = max(len(lines) for lines in header.members.values())
+    row = _team_row(sizes)
     x = 12
     for team, colour in COLOURS.items():
         label = f"{say(team).capitalize()} {view['piles'][team]}" + (" ★" if team == winner else "")
         if team == winner:
-            draw.rounded_rectangle((x - 6, y - 4, x + image.width // 2 - 24, y + 26 + leading(STAGE) * rows),
+            draw.rounded_rectangle((x - 6, y - 4, x + image.width // 2 - 24, y + row + leading(sizes.stage) * rows),
                                    radius=6, fill=HIGHLIGHT)
-        draw.rectangle((x, y + 3, x + 26, y + 23), fill=CARD, outline=INK)
-        draw.line((x + 3, y + 13, x + 23, y + 13), fill=colour, width=5)
-        draw_text(image, (x + 34, y + 13), label, TEAM, INK, anchor="lm", bold=True)
-        draw_lines(image, x + 34, y + 26, header.members[team], STAGE, INK)
+        middle = y + row // 2
+        draw.rectangle((x, middle - 10, x + 26, middle + 10), fill=CARD, outline=INK)
+        draw.line((x + 3, middle, x + 23, middle), fill=colour, width=5)
+        draw_text(image, (x + 34, middle), label, sizes.team, INK, anchor="lm", bold=True)
+        draw_lines(image, x + 34, y + row, header.members[team], sizes.stage, INK)
         x = image.width // 2
-    draw_lines(image, 12, y + 30 + leading(STAGE) * rows, header.stage, STAGE, MUTED)
+    draw_lines(image, 12, y + row + 4 + leading(sizes.stage) * rows, header.stage, sizes.stage, MUTED)
 
 
 @lru_cache(maxsize=1)

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from renderers.common import N_, say
-from renderers.tronix.pictures import PHASES
+from renderers.tronix.pictures import PHASES, RESULTS
 
 WIDTH = 5
 _GREEN, _HALO, _RESET = "\x1b[32m", "\x1b[1;33m", "\x1b[0m"
@@ -40,5 +40,7 @@ def text(game: Any, colour: bool = False) -> str:
     if view["turn"] is not None:
         mover = view["seats"][view["turn"]]
         status += say(N_(" · {player} ({team}) to play")).format(player=mover["name"], team=say(mover["team"]))
+    elif view.get("outcome"):
+        status += " · " + say(RESULTS[view.get("winner")])
     lines.append(status)
     return "\n".join(lines)

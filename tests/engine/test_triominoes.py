@@ -418,6 +418,19 @@ def test_positions_round_trip_exactly():
     assert Triominoes.from_position(saved).to_position() == saved
 
 
+def test_the_table_and_its_positions_say_who_laid_each_tile():
+    game = game_at([{"at": "r0c0", "corners": [1, 2, 3]}], [["1-1-2", "0-0-0"], ["1-1-3", "1-2-2", "2-2-3"]])
+    for seat in (0, 1):
+        game.apply(seat, next(a for a in game.legal_actions(seat) if a[0].isdigit()))
+    assert [entry.get("seat") for entry in game.view(None)["board"]] == [None, 0, 1]
+    saved = game.to_position()
+    assert [entry.get("seat") for entry in saved["board"]] == [None, 0, 1]
+    assert Triominoes.from_position(saved).to_position() == saved
+    saved["board"][1]["seat"] = 2
+    with pytest.raises(PositionError, match="a seat from 0 to 1"):
+        Triominoes.from_position(saved)
+
+
 def test_impossible_positions_are_refused_with_the_reason():
     with pytest.raises(PositionError, match="does not fit"):
         Triominoes.from_position(position([{"at": "r0c0", "corners": [1, 2, 3]},

@@ -254,6 +254,51 @@ def test_the_team_with_more_cards_wins_and_equal_piles_draw():
     assert tie.outcome().winners == (0, 1, 2, 3)  # type: ignore[union-attr]
 
 
+def _resigned(*seats: int, piles: dict[str, int]) -> tuple[Tronix, list[Any]]:
+    game = at(SQUARE, piles=piles)
+    return game, [e for seat in seats for e in game.resign(seat)]
+
+
+def _applied(game: Tronix, action: str) -> tuple[Tronix, list[Any]]:
+    return game, game.apply(game.turn, action)
+
+
+ENDINGS = {
+    "a tronix": (lambda: _applied(god([(0, 0, "SE"), (1, 0, "EW"), (0, 1, "EW")], piles={"green": 0, "pink": 9}),
+                                  "turn 0,1 NS"), "pink"),
+    "no cards left": (lambda: _applied(god([(0, 0, "SE"), (1, 0, "SW"), (0, 1, "NE"), (1, 1, "NE")],
+                                           piles={"green": 0, "pink": 2}), "turn 1,1 NW"), "green"),
+    "a singularity": (lambda: _applied(at([(0, 0, "SE"), (1, 0, "SW"), (0, 1, "NE"), (1, 2, "NS"), (1, 1, "NS")],
+                                          phase="god", hands=[0, 0, 0, 0], piles={"green": 1, "pink": 0}),
+                                       "turn 1,1 NW"), "green"),
+    "a stalemate": (lambda: _applied(god(T, piles={"green": 3, "pink": 5},
+                                         options=TronixOptions(quiet_limit=1, repetitions=0)), "turn 1,0 NS"), "pink"),
+    "a drawn stalemate": (lambda: _applied(god(T, piles={"green": 3, "pink": 3},
+                                               options=TronixOptions(quiet_limit=1, repetitions=0)), "turn 1,0 NS"),
+                          None),
+    "green leaves ahead": (lambda: _resigned(0, 1, piles={"green": 5, "pink": 0}), "pink"),
+    "pink leaves level": (lambda: _resigned(2, 3, piles={"green": 2, "pink": 2}), "green"),
+}
+"""Every way a game ends, and the team that wins it (None: a draw)."""
+
+
+@pytest.mark.parametrize("ending", ENDINGS)
+def test_every_ending_names_the_same_winner_in_its_outcome_announcement_and_view(ending):
+    build, team = ENDINGS[ending]
+    game, events = build()
+    outcome = game.outcome()
+    assert outcome is not None
+    [end] = [e for e in events if e.kind == "game_end"]
+    said = "a draw" if team is None else f"{team} wins"
+    assert said in end.text, end.text
+    assert game.view(None)["winner"] == team
+    if team is None:
+        assert outcome.winners == tuple(range(game.players))
+    else:
+        members = outcome.teams[0 if team == "green" else 1]
+        assert outcome.winners and set(outcome.winners) <= set(members)
+
+
 # ---- notation (§4) ------------------------------------------------------------------------------------
 
 

@@ -10,8 +10,11 @@ from PIL import Image
 
 from engine.tetromic import Tetromic
 from renderers import render, render_hand, text_board
+from renderers.common import HIGHLIGHT, PAPER
 from renderers.tetromic.pictures import CELL, KIND_COLOURS, layout
+from renderers.text import recording
 from tests.engine.test_tetromic import position
+from tests.renderers.test_finished_games import finished
 
 
 def decode(data: bytes) -> Image.Image:
@@ -54,6 +57,21 @@ def test_rows_just_cleared_are_hatched_and_the_last_placement_outlined():
     assert len(colours) >= 2  # hatching: two colours inside an off cell
     x0, y0 = cell_centre(g, 0, 5, 0)
     assert image.getpixel((x0 - 6, y0)) == (0x1E, 0x1E, 0x1E)  # the outline's ink
+
+
+def test_no_text_straddles_the_edge_of_the_winners_panel():
+    """The winner's yellow panel takes in its whole board, labels included: every text lies on
+    the panel or off it, never across its edge."""
+    g = finished("tetromic", seed=3)
+    with recording() as record:
+        image = decode(render(g))
+    assert record.page is not None
+    assert HIGHLIGHT in {colour for _, colour in image.getcolors(1 << 16) or []}
+    for words, (left, top, right, bottom) in record.on(record.page):
+        frame = [(x, y) for x in range(left - 2, right + 2) for y in (top - 2, bottom + 1)] + \
+                [(x, y) for y in range(top - 2, bottom + 2) for x in (left - 2, right + 1)]
+        around = {image.getpixel(p) for p in frame}
+        assert not {PAPER, HIGHLIGHT} <= around, (words, (left, top, right, bottom))
 
 
 def test_the_viewers_board_comes_first():

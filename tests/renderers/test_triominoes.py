@@ -11,9 +11,10 @@ from PIL import Image
 
 from engine.triominoes import Triominoes
 from renderers import RENDERERS, render, render_hand, text_board
-from renderers.common import HIGHLIGHT
+from renderers.common import HIGHLIGHT, seat_colour
+from renderers.text import recording
 from renderers.triominoes import LEGEND, board, hand
-from renderers.triominoes.pictures import BONUS, SPOT_FILL, TILE, layout
+from renderers.triominoes.pictures import BONUS, SPOT_FILL, TILE, face, layout
 from tests.engine.test_triominoes import BRIDGE_BOARD, HEXAGON_BOARD, game_at, position
 from tests.renderers.golden import assert_golden
 
@@ -47,11 +48,53 @@ def test_each_tile_is_drawn_in_its_cell_and_each_spot_is_numbered_in_its_own():
     for entry in game.view(None)["board"]:
         row, column = entry["at"][1:].split("c")
         x, y = at.centre((int(row), int(column)))
-        assert image.getpixel((round(x), round(y))) == TILE
+        assert image.getpixel((round(x), round(y))) == face(entry.get("seat"))
     for spot in game.view(None)["spots"]:
         row, column = spot[1:].split("c")
         x, y = at.centre((int(row), int(column)))
         assert image.getpixel((round(x) - 11, round(y))) == SPOT_FILL
+
+
+def test_each_tile_shows_in_the_colour_of_the_player_who_laid_it():
+    game = game_at([{"at": "r0c0", "corners": [1, 2, 3]}], [["1-1-2", "0-0-0"], ["1-1-3", "1-2-2", "2-2-3", "3-3-3"]])
+    for seat in (0, 1):
+        game.apply(seat, next(a for a in game.legal_actions(seat) if a[0].isdigit()))
+    view = game.view(None)
+    assert [entry.get("seat") for entry in view["board"]] == [None, 0, 1]  # the first came with the position
+    image = decode(render(game))
+    at = layout(view)
+    for entry in view["board"]:
+        row, column = entry["at"][1:].split("c")
+        cell = (int(row), int(column))
+        x, y = at.centre(cell)
+        seat = entry.get("seat")
+        assert image.getpixel((round(x), round(y))) == face(seat)
+        (ax, ay), (bx, by) = at.triangle(cell)[:2]  # just inside the middle of its first edge: its player's colour
+        mx, my = (ax + bx) / 2, (ay + by) / 2
+        inward = 3 / ((x - mx) ** 2 + (y - my) ** 2) ** 0.5
+        edge = image.getpixel((round(mx + (x - mx) * inward), round(my + (y - my) * inward)))
+        assert edge == (TILE if seat is None else seat_colour(seat))
+    assert face(0) != face(1) != TILE
+
+
+def test_column_labels_sit_over_their_columns_middles_and_never_overlap():
+    game = Triominoes.new(3, seed=3)
+    rng = random.Random(3)
+    for _ in range(40):
+        seat = game.to_move()[0]
+        game.apply(seat, rng.choice(game.legal_actions(seat)))
+    with recording() as record:
+        render(game)
+    assert record.page is not None
+    at = layout(game.view(None))
+    labels = [(text, box) for text, box in record.on(record.page) if text.startswith("c")]
+    assert len(labels) == 2 * (at.high_c - at.low_c + 1)
+    for text, (left, _, right, _) in labels:
+        column = int(text[1:])
+        middle = at.centre((at.low_r, column))[0]  # the middle of the column's triangles, in any row
+        assert abs((left + right) / 2 - middle) <= 3, (text, left, right, middle)
+    for index, (_, a) in enumerate(labels):
+        assert not any(a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3] for _, b in labels[index + 1:])
 
 
 def test_the_last_tile_is_haloed_and_its_hexagon_outlined():
@@ -104,7 +147,7 @@ def test_a_new_round_waiting_for_its_opening_shows_the_round_that_ended():
     image = decode(render(game))
     at = layout(game.view(None))
     x, y = at.centre((0, 1))
-    assert image.getpixel((round(x), round(y))) == TILE  # the tile that went out, still shown
+    assert image.getpixel((round(x), round(y))) == face(0)  # the tile that went out, still shown as P1's
 
 
 def test_the_text_board_names_tiles_spots_and_the_turn():

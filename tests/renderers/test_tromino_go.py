@@ -13,6 +13,7 @@ from PIL import Image
 from engine.tromino_go import TrominoGo
 from renderers import RENDERERS, render, render_hand, text_board
 from renderers.common import HIGHLIGHT
+from renderers.text import recording
 from renderers.tromino_go import LEGEND, board, hand, text
 from renderers.tromino_go.pictures import (
     BANNER,
@@ -96,6 +97,45 @@ def test_the_last_play_is_haloed():
     x0, y0, _, _ = layout(g.view(None)).box((5, 4))  # the top of SW at 5,3
     assert HIGHLIGHT in {image.getpixel((x0 + d, y0 + 1)) for d in range(4, CELL - 4)}
     assert HIGHLIGHT not in colours_in(image, g, (0, 0))
+
+
+def _contrast(a: tuple[int, int, int], b: tuple[int, int, int]) -> float:
+    """The WCAG contrast ratio of two colours (1 to 21)."""
+    def luminance(colour: tuple[int, int, int]) -> float:
+        linear = [(c / 255) / 12.92 if c <= 10 else ((c / 255 + 0.055) / 1.055) ** 2.4 for c in colour]
+        return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+    light, dark = sorted((luminance(a), luminance(b)), reverse=True)
+    return (light + 0.05) / (dark + 0.05)
+
+
+def test_the_last_plays_outline_stands_out_on_an_orange_tromino():
+    g = game(OPENING)
+    g.apply(0, "play 5,3 SW")
+    g.apply(1, g.legal_actions(1)[0])
+    view = g.view(None)
+    assert g.pieces[-1].owner != view["first"]  # the last play is orange
+    image = decode(render(g))
+    at = layout(view)
+    cells = {tuple(c) for c in view["last"]}
+    x, y = next((x, y) for x, y in sorted(cells) if (x, y + 1) not in cells)  # a cell whose top edge is outlined
+    x0, y0, x1, _ = at.box((x, y))
+    column = [image.getpixel(((x0 + x1) // 2, y0 + dy)) for dy in range(-8, 9)]
+    assert HIGHLIGHT in column
+    inside = next(i for i, colour in enumerate(column) if colour == SECOND)  # going down into the tromino
+    assert _contrast(column[inside - 1], SECOND) >= 3, column
+
+
+def test_the_picture_after_a_round_is_headed_with_the_round_that_ended():
+    g = from_spec(SURROUND_BY_NML, first=1, t=8)
+    g.apply(1, "play -1,2 NE")
+    assert g.round == 2
+    with recording() as record:
+        render(g)
+    assert record.page is not None
+    words = [text for text, _ in record.on(record.page)]
+    assert words[0] == "Round 1 is over", words
+    assert not any(text.startswith("Round 2") for text in words)
+    assert any("next: round 2" in text for text in words)
 
 
 def test_after_a_surround_the_ended_round_is_shown_with_the_surrounded_tromino_crossed_out():

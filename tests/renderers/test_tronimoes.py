@@ -19,11 +19,12 @@ from renderers import RENDERERS, render, render_hand
 from renderers.common import HIGHLIGHT, encode_png
 from renderers.tronimoes import pictures as board_renderer
 from renderers.tronimoes.panel import TEXT, hand_slots
-from renderers.tronimoes.style import cell_size, palette
+from renderers.tronimoes.style import SPACER_FILL, cell_size, palette
 from tests.engine.build import game
 from tests.renderers.golden import assert_golden, decode
 from tests.renderers.positions import (
     BLUE,
+    FREE_BOARD,
     RED,
     SCENARIOS,
     box_in,
@@ -176,6 +177,20 @@ def test_pips_and_labels_stay_legible_at_half_size():
     assert cell_size(16) // 2 >= 32
     assert int(0.086 * cell_size(16) * 2) // 2 >= 5
     assert TEXT // 2 >= 13
+
+
+def test_an_open_ends_badge_is_never_drawn_on_the_spacer():
+    """A spacer starts next to an open end, often straight on from it, where the end's badge
+    goes: the badge moves to a free side instead."""
+    g = game(FREE_BOARD, [["6:6", "0:4"], ["0:0"]], leaders=[5], highest=5)
+    g.apply(RED, "spacer a1 a6")  # straight on from red's open end at b1
+    image = decode(board(g))
+    spacer = [(x, y) for x in range(image.width) for y in range(image.height) if image.getpixel((x, y)) == SPACER_FILL]
+    left, top = min(x for x, _ in spacer), min(y for _, y in spacer)
+    right, bottom = max(x for x, _ in spacer), max(y for _, y in spacer)
+    badge = board_renderer.line_colour(RED)
+    assert badge in {image.getpixel((x, y)) for x in range(image.width) for y in range(image.height)}
+    assert not any(image.getpixel((x, y)) == badge for x in range(left, right + 1) for y in range(top, bottom + 1))
 
 
 # =============================================================================================

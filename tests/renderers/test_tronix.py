@@ -8,14 +8,16 @@ import io
 import math
 import random
 
+import pytest
 from PIL import Image
 
 from engine.tronix import Tronix
 from renderers import RENDERERS, render, render_hand, text_board
 from renderers.common import HIGHLIGHT, INK
+from renderers.text import recording
 from renderers.tronix import LEGEND, board
-from renderers.tronix.pictures import CELL, GREEN, PINK, layout
-from tests.engine.test_tronix import SQUARE, T, at, god
+from renderers.tronix.pictures import CARD, CELL, GREEN, PINK, board_image, layout
+from tests.engine.test_tronix import ENDINGS, SQUARE, T, at, god
 from tests.renderers.golden import assert_golden
 
 
@@ -63,6 +65,17 @@ def test_the_last_card_is_haloed_and_the_locked_one_padlocked():
     assert pixel(image, game, (2, 0), 0.2, 0.32) == INK
 
 
+@pytest.mark.parametrize("pattern", ["NE", "SE", "SW", "NW", "NS", "EW"])
+def test_the_padlock_covers_none_of_the_locked_cards_lines(pattern):
+    game = god([(0, 0, "NE"), (1, 0, pattern), (2, 0, "NE"), (1, 1, "NE")], locked=[1, 0])
+    view = game.view(None)
+    locked, free = board_image(view), board_image({**view, "locked": None})
+    x0, y0, x1, y1 = layout(view).box((1, 0))
+    padlock = [(x, y) for x in range(x0, x1) for y in range(y0, y1) if locked.getpixel((x, y)) != free.getpixel((x, y))]
+    assert len(padlock) > 40  # it is drawn...
+    assert {free.getpixel(p) for p in padlock} == {CARD}  # ...on the bare card only, off its lines and edge
+
+
 def test_cards_just_scored_are_drawn_faded_where_they_were():
     game = at(SQUARE)
     game.apply(0, "play 1,1 NW")
@@ -70,6 +83,20 @@ def test_cards_just_scored_are_drawn_faded_where_they_were():
     r = 0.5 / 2 ** 0.5
     faded = pixel(image, game, (0, 0), 1 - r, 1 - r)  # 0,0 was SE: its green arc round the bottom-right
     assert faded not in (GREEN, PINK) and faded[1] > faded[0] and sum(faded) > sum(GREEN)  # a pale green
+
+
+@pytest.mark.parametrize("ending", ENDINGS)
+def test_the_pictures_header_and_the_text_board_name_the_winner_the_game_announced(ending):
+    build, team = ENDINGS[ending]
+    game, events = build()
+    [end] = [e for e in events if e.kind == "game_end"]
+    result = "a draw" if team is None else f"{team} wins"
+    with recording() as record:
+        render(game)
+    assert record.page is not None
+    [title] = [text for text, _ in record.on(record.page) if text.startswith("Tronix")]
+    assert title == f"Tronix · game over: {result}" and result in end.text
+    assert result in (text_board(game) or "").splitlines()[-1]
 
 
 def test_golden_pictures():
