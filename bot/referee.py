@@ -56,7 +56,7 @@ from bot.timers import Clock, SystemClock, TimerDispatcher, format_duration
 from bot.turns import Turn, Unconfirmed, confirmed
 from bot.typing_rules import echo, is_move_text, strip_markdown
 from bot.watching import WATCH, new_token, page_link
-from bot.wording import actor_note, chat, hand_text, lobby_text, named, without_echo
+from bot.wording import actor_note, chat, hand_text, level_word, lobby_text, named, without_echo
 from engine import GAMES, Game, GameError, NotationError, NotYourTurn
 from engine.core import JOIN, RESIGN
 from engine.levels import AGENTS, LEVELS, level_of, planning_seconds
@@ -339,7 +339,8 @@ class Referee:
         level = level_of(kind)
         if level is None:
             raise Refused(_("there is no AI level called '{name}'; choose one of {levels} (or {others})").format(
-                name=echo(kind), levels=", ".join(LEVELS), others=", ".join(a for a in AGENTS if a not in LEVELS)))
+                name=echo(kind), levels=", ".join(map(level_word, LEVELS)),
+                others=", ".join(level_word(a) for a in AGENTS if a not in LEVELS)))
         return level
 
     async def _lobby_change(self, place: str, user: User, what: str, kind: str | None = None) -> Reply:
@@ -393,7 +394,7 @@ class Referee:
         taken = {s.name for s in table.seats}
         bot_name = next((f"{n} (bot)" for n in BOT_NAMES if f"{n} (bot)" not in taken), f"Bot {len(table.seats) + 1}")
         table.seats.append(SeatRecord(len(table.seats), bot_name, None, agent))
-        return _("🤖 {player} ({agent} AI) sits down.").format(player=name_token(bot_name), agent=agent)
+        return _("🤖 {player} ({agent} AI) sits down.").format(player=name_token(bot_name), agent=level_word(agent))
 
     async def rematch_problem(self, place: str, user: User) -> str | None:
         """Why `user` may not open a rematch of the game at `place` (None: they may)."""

@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import re
 
-from bot.i18n import _
+from bot.i18n import _, current_language
 from bot.records import LOBBY, Settings, TableRecord
 from bot.replies import Reply, name_token, refusal
 from bot.timers import format_duration
 from bot.typing_rules import echo
 from engine import GAMES, Game
+from engine.levels import level_name
 
 
 def chat() -> Reply:
@@ -36,6 +37,11 @@ def named(text: str, table: TableRecord) -> str:
         return text
     pattern = re.compile(r"<[@nt][^>]*>|(?<!\w)(" + "|".join(re.escape(n) for n in names) + r")(?!\w)")
     return pattern.sub(lambda m: name_token(m.group(1)) if m.group(1) else m.group(0), text)
+
+
+def level_word(agent: str) -> str:
+    """An AI agent's level (`engine.levels.AGENTS`) as the language being spoken calls it."""
+    return level_name(agent, current_language())
 
 
 def lobby_text(table: TableRecord) -> str:

@@ -9,7 +9,7 @@ from bot.adapters.console import ConsoleSession, local_user
 from bot.referee import BOT_NAMES
 from bot.timers import ManualClock
 from engine import GAMES
-from tests.bot.referees import running_referee
+from tests.bot.referees import ALICE, PLACE, running_referee, text
 from tests.bot.spanish import english_in
 
 NAMES = ["Ana", *(f"{n} (bot)" for n in BOT_NAMES)]
@@ -52,3 +52,21 @@ async def test_a_spanish_console_table_says_nothing_in_english(tmp_path, game):
     english = english_in(printed, NAMES)
     assert not english, "\n".join(english)
     assert "La partida ha terminado" in printed or "Fin de la partida" in printed or "gana" in printed
+
+
+# ---- levels, moderators, nouns and numbers at a Spanish table --------------------------------------------
+
+
+async def test_a_spanish_lobby_names_bot_levels_in_spanish_and_reads_them_typed_either_way(tmp_path):
+    async with running_referee(tmp_path / "t.sqlite3", ManualClock()) as referee:
+        assert (await referee.create(PLACE, ALICE, "tronimoes", options="lang=es, ai_level=difícil")).ok
+        seated = text(await referee.add_ai(PLACE, ALICE))
+        assert "(IA difícil) se sienta" in seated, seated
+        for typed, said in (("fácil", "fácil"), ("Facil", "fácil"), ("easy", "fácil"), ("al azar", "al azar")):
+            reply = await referee.add_ai(PLACE, ALICE, typed)
+            assert f"(IA {said}) se sienta" in text(reply), text(reply)
+        table = await referee.status(PLACE)
+        assert [s.agent for s in table.seats[1:]] == ["hard", "easy", "easy", "easy", "random"]
+        refused = text(await referee.add_ai(PLACE, ALICE, "banana"))
+        assert "elige entre fácil, normal, difícil (o voraz, al azar)" in refused, refused
+        assert not english_in(refused.replace("banana", ""), NAMES)

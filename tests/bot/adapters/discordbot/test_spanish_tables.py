@@ -41,3 +41,30 @@ async def test_a_spanish_discord_table_says_nothing_in_english(tileref: Harness,
     english = [line for text in said for line in english_in(text, NAMES)]
     assert not english, "\n".join(english)
     assert any("gana" in text or "Puntuación final" in text for text in said)
+
+
+async def spanish_table(tileref: Harness, game: str, *, start: bool = True):
+    """A table of `game` opened by a Spanish client (alice), bob seated; started unless `start` is
+    False. Returns the thread and the lobby message (or the opening board if started)."""
+    s = tileref.s
+    announced = await (await s.slash(s.alice, s.channel, "tileref new", game=game, locale="es-ES")).reply()
+    thread = await s.wait_for_thread(lambda t: t.id == announced.id)
+    lobby = await s.wait_for_message(thread, lambda m: bool(m.buttons()))
+    lobby = await (await s.click(s.bob, lobby, label="Unirse")).reply()
+    if not start:
+        return thread, lobby
+    answers = await (await s.click(s.alice, lobby, label="Empezar")).replies(2)
+    return thread, next(m for m in answers if m.id != lobby.id)
+
+
+async def test_the_add_bot_buttons_and_the_seat_name_the_level_in_spanish(tileref: Harness) -> None:
+    s = tileref.s
+    thread, lobby = await spanish_table(tileref, "tronimoes", start=False)
+    assert [b.label for b in lobby.buttons()] == ["Unirse", "Salir", "Añadir bot", "Añadir bot: fácil",
+                                                 "Añadir bot: difícil", "Empezar"]
+    seated = await (await s.click(s.alice, lobby, label="Añadir bot: fácil")).reply()
+    assert "(IA fácil) se sienta" in seated.content, seated.content
+    assert seated.button("Añadir bot: difícil")
+    seated = await (await s.click(s.alice, seated, label="Añadir bot: difícil")).reply()
+    assert "(IA difícil) se sienta" in seated.content, seated.content
+    assert [seat.agent for seat in (await tileref.table(thread)).seats[2:]] == ["easy", "hard"]
