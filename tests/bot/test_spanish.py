@@ -9,7 +9,7 @@ from bot.adapters.console import ConsoleSession, local_user
 from bot.referee import BOT_NAMES
 from bot.timers import ManualClock
 from engine import GAMES
-from tests.bot.referees import ALICE, PLACE, running_referee, text
+from tests.bot.referees import ALICE, BOB, MOD, PLACE, running_referee, text
 from tests.bot.spanish import english_in
 
 NAMES = ["Ana", *(f"{n} (bot)" for n in BOT_NAMES)]
@@ -70,3 +70,23 @@ async def test_a_spanish_lobby_names_bot_levels_in_spanish_and_reads_them_typed_
         refused = text(await referee.add_ai(PLACE, ALICE, "banana"))
         assert "elige entre fácil, normal, difícil (o voraz, al azar)" in refused, refused
         assert not english_in(refused.replace("banana", ""), NAMES)
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+async def test_a_moderators_forced_pass_at_a_spanish_table_names_the_moves_as_the_history_does(tmp_path, game):
+    async with running_referee(tmp_path / "t.sqlite3", ManualClock()) as referee:
+        assert (await referee.create(PLACE, ALICE, game, options="lang=es")).ok
+        assert (await referee.join(PLACE, BOB)).ok
+        assert (await referee.start(PLACE, ALICE)).ok
+        table = await referee.status(PLACE)
+        before = len(await referee.store.actions(table.id))
+        forced = text(await referee.force_pass(PLACE, MOD))
+        actions = [a.action for a in (await referee.store.actions(table.id))[before:]]
+        history = text(await referee.history(PLACE))
+    assert actions, forced
+    for action in actions:  # Tronimoes' `robar` and `pasar d4`, Tronix's `poner 0,0 NE`, Tetromic's `saltar`…
+        spoken = GAMES[game].spoken(action, "es")
+        assert f"`{spoken}`" in forced and f"`{spoken}`" in history, (forced, history)
+        if spoken != action:
+            assert f"`{action}`" not in forced, forced
+    assert not english_in(forced, [*NAMES, "mod", "alice", "bob", GAMES[game].title]), forced

@@ -68,3 +68,13 @@ async def test_the_add_bot_buttons_and_the_seat_name_the_level_in_spanish(tilere
     seated = await (await s.click(s.alice, seated, label="Añadir bot: difícil")).reply()
     assert "(IA difícil) se sienta" in seated.content, seated.content
     assert [seat.agent for seat in (await tileref.table(thread)).seats[2:]] == ["easy", "hard"]
+
+
+async def test_a_moderators_forced_pass_names_the_moves_in_spanish_notation(tileref: Harness) -> None:
+    s = tileref.s
+    thread, _ = await spanish_table(tileref, "tronimoes")
+    forced = await (await s.slash(s.mod, thread, "mod forcepass")).reply()
+    assert "forzó un pase de alice (`robar` y `pasar " in forced.content, forced.content
+    assert "`draw`" not in forced.content and "`pass " not in forced.content
+    history = await (await s.slash(s.alice, thread, "history")).reply()
+    assert "`robar`" in history.content and "(por un moderador)" in history.content, history.content
