@@ -56,7 +56,7 @@ from bot.timers import Clock, SystemClock, TimerDispatcher, format_duration
 from bot.turns import Turn, Unconfirmed, confirmed
 from bot.typing_rules import echo, is_move_text, strip_markdown
 from bot.watching import WATCH, new_token, page_link
-from bot.wording import actor_note, chat, hand_text, level_word, lobby_text, named, without_echo
+from bot.wording import actor_note, chat, hand_text, level_word, lobby_text, named, shuffled_line, without_echo
 from engine import GAMES, Game, GameError, NotationError, NotYourTurn
 from engine.core import JOIN, RESIGN
 from engine.levels import AGENTS, LEVELS, level_of, planning_seconds
@@ -677,7 +677,7 @@ class Referee:
         for record in shown:
             when = format_duration(now - record.at)
             if record.seat == -1:
-                lines.append(f"`{record.ply:>3}` " + _("🎲 the unseen tiles were shuffled again · {when} ago").format(
+                lines.append(f"`{record.ply:>3}` {shuffled_line(GAMES[table.game])} · " + _("{when} ago").format(
                     when=when))
                 continue
             who = name_token(table.seats[record.seat].name)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from bot.i18n import _, current_language
+from bot.i18n import _, current_language, ngettext
 from bot.records import LOBBY, Settings, TableRecord
 from bot.replies import Reply, name_token, refusal
 from bot.timers import format_duration
@@ -37,6 +37,19 @@ def named(text: str, table: TableRecord) -> str:
         return text
     pattern = re.compile(r"<[@nt][^>]*>|(?<!\w)(" + "|".join(re.escape(n) for n in names) + r")(?!\w)")
     return pattern.sub(lambda m: name_token(m.group(1)) if m.group(1) else m.group(0), text)
+
+
+def pieces_count(game: type[Game], count: int) -> str:
+    """`count` of the game's pieces, named as the game names them (`Game.piece_noun`), in the language
+    being spoken: "1 card", "5 cartas", "3 piezas"."""
+    one, many = game.piece_noun.counted
+    return ngettext(one, many, count).format(count=count)
+
+
+def shuffled_line(game: type[Game]) -> str:
+    """What a rollback's chance entry did, in the language being spoken, without its seed: "🎲 the
+    unseen cards were shuffled again"."""
+    return _("🎲 {pieces} were shuffled again").format(pieces=_(game.piece_noun.unseen))
 
 
 def level_word(agent: str) -> str:

@@ -11,6 +11,7 @@ from typing import Any, ClassVar, Self
 
 from engine.core import (
     N_,
+    NP_,
     AmbiguousMove,
     Event,
     Game,
@@ -18,6 +19,7 @@ from engine.core import (
     IllegalMove,
     NotYourTurn,
     Outcome,
+    PieceNoun,
     Term,
     any_of,
     event,
@@ -73,6 +75,7 @@ class Triominoes(Game):
     position_help = POSITION_HELP
     verbs = frozenset({"draw", "pass", "at", "play", "on", "robar", "pasar", "en", "poner"})
     notation_words: ClassVar[Mapping[str, Mapping[str, str]]] = {"es": notation.SPANISH}
+    piece_noun: ClassVar[PieceNoun] = PieceNoun(NP_("{count} tile", "{count} tiles"), N_("the unseen tiles"))
     command_moves: ClassVar[Mapping[str, str]] = {"draw": "draw", "pass": "pass"}
     command_help: ClassVar[Mapping[str, str]] = {
         "skip": N_("Triominoes has no skip: when nothing fits, the referee draws (up to 3) and passes for you.")}

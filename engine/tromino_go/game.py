@@ -10,6 +10,7 @@ from typing import Any, ClassVar, Self
 
 from engine.core import (
     N_,
+    NP_,
     Event,
     Game,
     GameOptions,
@@ -17,6 +18,7 @@ from engine.core import (
     NotationError,
     NotYourTurn,
     Outcome,
+    PieceNoun,
     Term,
     event,
     phrase,
@@ -90,6 +92,7 @@ class TrominoGo(Game):
     verbs = frozenset({"play", "move", "to", "pass", "concede", "accept", "forfeit", "verify", "sw", "se", "nw", "ne",
                        "a", "b", "c", "poner", "mover", "ceder", "aceptar", "pasar", "abandonar", "so", "no"})
     notation_words: ClassVar[Mapping[str, Mapping[str, str]]] = {"es": notation.SPANISH}
+    piece_noun: ClassVar[PieceNoun] = PieceNoun(NP_("{count} tromino", "{count} trominoes"), N_("the unseen trominoes"))
     command_help: ClassVar[Mapping[str, str]] = {
         "draw": N_("Tromino Go has no drawing: every tromino is the same L. Play one like `play 2,-1 SW`."),
         "pass": N_("In Tromino Go you never pass yourself: when nothing is legal the referee passes for you. "

@@ -11,7 +11,18 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any, ClassVar, Self
 
-from engine.core import N_, Event, Game, GameOptions, IllegalMove, NotYourTurn, Outcome, register
+from engine.core import (
+    N_,
+    NP_,
+    Event,
+    Game,
+    GameOptions,
+    IllegalMove,
+    NotYourTurn,
+    Outcome,
+    PieceNoun,
+    register,
+)
 from engine.tronix import notation, position, teams
 from engine.tronix.cards import GREEN, KINDS, ORDER, PINK, Cell, neighbours, term
 from engine.tronix.lines import Line, islands, line_through, shares, tronix_line
@@ -64,6 +75,7 @@ class Tronix(Game):
     position_help = POSITION_HELP
     verbs = notation.VERBS
     notation_words: ClassVar[Mapping[str, Mapping[str, str]]] = {"es": notation.SPANISH}
+    piece_noun: ClassVar[PieceNoun] = PieceNoun(NP_("{count} card", "{count} cards"), N_("the unseen cards"))
     command_help: ClassVar[Mapping[str, str]] = {
         "draw": N_("Tronix has no drawing: every card is dealt at the start. Place one like `play 1,0 NE`."),
         "pass": N_("Tronix has no passing: place a card (`play 1,0 NE`), or in God Mode move or turn one."),

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from bot.adapters.console import ConsoleSession, local_user
@@ -90,3 +92,27 @@ async def test_a_moderators_forced_pass_at_a_spanish_table_names_the_moves_as_th
         if spoken != action:
             assert f"`{action}`" not in forced, forced
     assert not english_in(forced, [*NAMES, "mod", "alice", "bob", GAMES[game].title]), forced
+
+
+async def test_a_tronix_table_calls_its_cards_cards_in_the_history_and_on_its_page(tmp_path):
+    from bot.adapters.web.pages import page
+    from bot.spectator import Timeline
+
+    async with running_referee(tmp_path / "t.sqlite3", ManualClock(), render=True) as referee:
+        assert (await referee.create(PLACE, ALICE, "tronix", options="lang=es")).ok
+        assert (await referee.join(PLACE, BOB)).ok
+        assert (await referee.start(PLACE, ALICE)).ok
+        for _move in range(3):
+            table, game = await referee.view(PLACE)
+            seat = game.to_move()[0]
+            user = ALICE if table.seats[seat].user_id == ALICE.id else BOB
+            assert (await referee.act(PLACE, user, game.legal_actions(seat)[0])).ok
+        assert (await referee.rollback(PLACE, MOD, 2)).ok
+        history = text(await referee.history(PLACE))
+        table = await referee.status(PLACE)
+        html = page(Timeline(table, await referee.store.actions(table.id)).spectacle(), "token", "es")
+    assert "se volvieron a barajar las cartas que nadie ha visto" in history, history
+    assert "ficha" not in history.lower()
+    assert "ficha" not in html.lower() and "cartas que nadie ha visto" in html
+    assert re.search(r"<td>\d+ cartas?</td>", html), html
+    assert "<code>poner " in html and "<code>play " not in html  # the moves in the table's notation
