@@ -25,7 +25,7 @@ from bot.ai_turns import DEFAULT_AI_LEASE, AiJob, AiMove, AiTurns, merged
 from bot.announcing import ClockDuties
 from bot.drawing import DrawingPool
 from bot.i18n import DEFAULT as DEFAULT_LANGUAGE
-from bot.i18n import LANGUAGES, N_, _, refusal_text, said, speak
+from bot.i18n import LANGUAGES, N_, _, ngettext, refusal_text, said, speak
 from bot.loader import DEFAULT_GAME_CACHE, STARTING_SEATS, GameLoader, new_game, replay
 from bot.media import decoded
 from bot.moderation import Moderation
@@ -483,12 +483,14 @@ class Referee:
         if not everyone_in:
             self._hosting(table, user, _("only {player} or a moderator can start this game"))
         cls = GAMES[table.game]
+        seated = ngettext("{count} is seated", "{count} are seated", len(table.seats)).format(count=len(table.seats))
         if len(table.seats) < cls.min_players:
-            raise Refused(_("{game} needs at least {needed} players; {seated} seated").format(
-                game=cls.title, needed=cls.min_players, seated=len(table.seats)))
+            raise Refused(ngettext("{game} needs at least {needed} player; {seated}",
+                                   "{game} needs at least {needed} players; {seated}", cls.min_players).format(
+                game=cls.title, needed=cls.min_players, seated=seated))
         if len(table.seats) not in cls.player_counts():
-            raise Refused(_("{game} is played by {counts} players; {seated} seated").format(
-                game=cls.title, counts=", ".join(map(str, cls.player_counts())), seated=len(table.seats)))
+            raise Refused(_("{game} is played by {counts} players; {seated}").format(
+                game=cls.title, counts=", ".join(map(str, cls.player_counts())), seated=seated))
         rematch.in_old_order(table)
         table.seed = self.seeds()
         table.status = PLAYING
@@ -733,7 +735,8 @@ class Referee:
             raise Refused(_("no moves yet, so there is nothing to replay"))
         made = await self.replays.animation(table, actions)
         link = await self.page_link(table)
-        text = _("🎞️ {game}, move by move ({count} moves).").format(game=GAMES[table.game].title, count=len(actions))
+        text = ngettext("🎞️ {game}, move by move ({count} move).", "🎞️ {game}, move by move ({count} moves).",
+                        len(actions)).format(game=GAMES[table.game].title, count=len(actions))
         if link:
             text += " " + _("Step through it: {link}").format(link=link)
         return Reply(public=Message(text, [made]), table_id=table.id, place=place, status=table.status)

@@ -74,7 +74,9 @@ def lobby_text(table: TableRecord) -> str:
              f"{clock}{' · ' + options if options else ''}"]
     if table.status == LOBBY:
         need = cls.min_players - len(table.seats)
-        lines.append(_("Join to play; start when everyone is in (at least {count} more needed).").format(count=need)
+        lines.append(ngettext("Join to play; start when everyone is in (at least {count} more player needed).",
+                              "Join to play; start when everyone is in (at least {count} more players needed).",
+                              need).format(count=need)
                      if need > 0 else _("Join to play; start when everyone is in."))
     return "\n".join(lines)
 

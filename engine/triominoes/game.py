@@ -342,14 +342,18 @@ class Triominoes(Game):
         self.pending = None
         self.passes = 0
         where = cell_name(cell)
+        one = points == 1
         if opening is not None and opening.shown and tile != opening.shown:
-            template = N_("{player} opens round {round} with {tile} (showing {shown}) for {points} points.")
+            template = N_("{player} opens round {round} with {tile} (showing {shown}) for {points} point.") if one \
+                else N_("{player} opens round {round} with {tile} (showing {shown}) for {points} points.")
         elif opening is not None:
-            template = N_("{player} opens round {round} with {tile} for {points} points.")
+            template = N_("{player} opens round {round} with {tile} for {points} point.") if one else \
+                N_("{player} opens round {round} with {tile} for {points} points.")
         elif words:
             template = N_("{player} lays {tile} at {cell}, making {bonus}: {points} points.")
         else:
-            template = N_("{player} lays {tile} at {cell} for {points} points.")
+            template = N_("{player} lays {tile} at {cell} for {points} point.") if one else \
+                N_("{player} lays {tile} at {cell} for {points} points.")
         told: dict[str, Any] = {"player": self.names[seat], "round": self.round, "tile": name(tile), "cell": where,
                                 "points": points, "bonus": words,
                                 "shown": name(opening.shown) if opening is not None and opening.shown else ""}

@@ -21,6 +21,7 @@ from engine.core import (
     NotYourTurn,
     Outcome,
     PieceNoun,
+    phrase,
     register,
 )
 from engine.tronix import notation, position, teams
@@ -377,15 +378,18 @@ class Tronix(Game):
         data = {"green": won[GREEN], "pink": won[PINK], "shared": shared,
                 "reaction": "lightning" if tronix else "party"}
         if tronix:
+            discarded = phrase(N_("{count} shared card discarded") if shared == 1 else
+                               N_("{count} shared cards discarded"), count=shared)
             return [event("tronix", N_("TRONIX! One line runs through every card: green wins {green}, pink wins "
-                                       "{pink}, {shared} shared discarded."), (seat,), data,
-                          green=won[GREEN], pink=won[PINK], shared=shared)]
+                                       "{pink}, {shared}."), (seat,), data,
+                          green=won[GREEN], pink=won[PINK], shared=discarded)]
         count = len(lines)
-        template = N_("Circuit! Green wins {green}, pink wins {pink}; {shared} shared stay on the table.") \
-            if count == 1 else N_("{count} circuits! Green wins {green}, pink wins {pink}; {shared} shared stay on "
-                                  "the table.")
+        stay = phrase(N_("{count} shared card stays on the table") if shared == 1 else
+                      N_("{count} shared cards stay on the table"), count=shared)
+        template = N_("Circuit! Green wins {green}, pink wins {pink}; {shared}.") \
+            if count == 1 else N_("{count} circuits! Green wins {green}, pink wins {pink}; {shared}.")
         return [event("circuit", template, (seat,), data, count=count, green=won[GREEN], pink=won[PINK],
-                      shared=shared)]
+                      shared=stay)]
 
     def _after_placement(self, seat: int) -> list[Event]:
         self.actions_left -= 1
@@ -443,13 +447,13 @@ class Tronix(Game):
         if self.actions_left <= 0:
             self._next_turn(seat, need_cards=False)
         if self.options.quiet_limit and self.quiet >= self.options.quiet_limit:
-            return self._stalemate(N_("{count} God Mode actions in a row scored nothing: the game ends and the "
-                                      "{left} cards left are discarded."), self.quiet)
+            return self._stalemate(N_("{count} God Mode actions in a row scored nothing: the game ends and {left}."),
+                                   self.quiet)
         key = self._position_key()
         self.seen[key] += 1
         if self.options.repetitions and self.seen[key] >= self.options.repetitions:
-            return self._stalemate(N_("The same position came up {count} times: the game ends and the {left} cards "
-                                      "left are discarded."), self.seen[key])
+            return self._stalemate(N_("The same position came up {count} times: the game ends and {left}."),
+                                   self.seen[key])
         return []
 
     def _table_size_end(self) -> list[Event]:
@@ -467,22 +471,28 @@ class Tronix(Game):
         left = len(self.table)
         self.discarded += left
         self.table.clear()
-        return [event("stalemate", template, (), {}, count=count, left=left), *self._end_game(ENDINGS["stalemate"])]
+        discarded = phrase(N_("the card left is discarded") if left == 1 else
+                           N_("the {count} cards left are discarded"), count=left)
+        return [event("stalemate", template, (), {}, count=count, left=discarded),
+                *self._end_game(ENDINGS["stalemate"])]
 
     def _end_game(self, reason: str) -> list[Event]:
         self.phase = OVER
         self.end_reason = reason
         self.locked = None
         green, pink = self.piles[GREEN], self.piles[PINK]
+        most, least = max(green, pink), min(green, pink)
         if green == pink:
-            template = N_("The game is over: a draw, {green} cards each.")
-        elif green > pink:
-            template = N_("The game is over: green wins, {green} cards to {pink}.")
+            template = N_("The game is over: a draw, {cards}.")
+            cards = phrase(N_("{count} card each") if most == 1 else N_("{count} cards each"), count=most)
         else:
-            template = N_("The game is over: pink wins, {pink} cards to {green}.")
+            template = N_("The game is over: green wins, {cards}.") if green > pink else \
+                N_("The game is over: pink wins, {cards}.")
+            cards = phrase(N_("{count} card to {other}") if most == 1 else N_("{count} cards to {other}"), count=most,
+                           other=least)
         outcome = self.outcome()
         return [event("game_end", template, outcome.winners if outcome else (), {"piles": dict(self.piles)},
-                      green=green, pink=pink)]
+                      green=green, pink=pink, cards=cards)]
 
     def _next_turn(self, seat: int, *, need_cards: bool) -> None:
         self.turns += 1

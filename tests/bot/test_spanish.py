@@ -8,6 +8,7 @@ import re
 import pytest
 
 from bot.adapters.console import ConsoleSession, local_user
+from bot.i18n import speaking
 from bot.referee import BOT_NAMES
 from bot.timers import ManualClock
 from engine import GAMES
@@ -116,3 +117,25 @@ async def test_a_tronix_table_calls_its_cards_cards_in_the_history_and_on_its_pa
     assert "ficha" not in html.lower() and "cartas que nadie ha visto" in html
     assert re.search(r"<td>\d+ cartas?</td>", html), html
     assert "<code>poner " in html and "<code>play " not in html  # the moves in the table's notation
+
+
+async def test_numbers_agree_with_their_nouns_at_a_spanish_table(tmp_path):
+    async with running_referee(tmp_path / "t.sqlite3", ManualClock()) as referee:
+        one = text(await referee.create("test:one", ALICE, "tromino_go", options="lang=es"))
+        two = text(await referee.create("test:two", ALICE, "tromino_go", options="lang=es", seat_creator=False))
+        early = text(await referee.start("test:one", ALICE))
+    assert "(falta al menos 1 jugador)" in one, one
+    assert "(faltan al menos 2 jugadores)" in two, two
+    assert "necesita al menos 2 jugadores; hay 1 sentado" in early, early
+
+
+def test_a_tronix_circuit_with_one_shared_card_says_it_in_the_singular():
+    from bot import narration
+    from tests.engine.test_tronix import at
+
+    game = at([(1, 1, "EW"), (2, 1, "NW"), (2, 0, "SW"), (1, 0, "SE"), (0, 2, "NE"), (1, 2, "NW")])
+    events = game.apply(0, "play 0,1 SE")
+    with speaking("es"):
+        spanish = narration.what_happened(events)
+    assert "1 compartida se queda en la mesa" in spanish, spanish
+    assert "1 shared card stays on the table" in narration.what_happened(events)
