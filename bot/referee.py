@@ -1165,7 +1165,7 @@ class Referee:
             draw = functools.partial(renderers.render, game, viewer, feet=feet or None, deadline=deadline)
             # in this command's context, so the picture speaks the table's language
             data = await asyncio.get_running_loop().run_in_executor(self._drawing, contextvars.copy_context().run, draw)
-        return [Attachment(f"{game.name}-move-{len(game.log)}.png", data, "the board")]
+        return [Attachment(f"{game.name}-move-{len(game.log)}.png", data, _("the board"))]
 
     async def choose_picture(self, place: str, user: User, kind: str, png: bytes, source: str) -> Reply:
         """Keep the picture a player chose for this game (`kind` "foot": the chicken-foot drawn at
@@ -1186,7 +1186,7 @@ class Referee:
         text = hand_text(game, seat)
         attachments = []
         if self.render_images and game.name in renderers.RENDERERS:
-            attachments.append(Attachment(f"{game.name}-hand.png", renderers.render_hand(game, seat), "your hand"))
+            attachments.append(Attachment(f"{game.name}-hand.png", renderers.render_hand(game, seat), _("your hand")))
         return Message(text, attachments)
 
 

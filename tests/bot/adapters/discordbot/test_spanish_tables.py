@@ -82,7 +82,7 @@ async def test_a_moderators_forced_pass_names_the_moves_in_spanish_notation(tile
 
 async def test_a_spanish_tronix_table_never_calls_its_cards_tiles(tileref: Harness) -> None:
     s = tileref.s
-    thread, _opening = await spanish_table(tileref, "tronix")
+    thread, opening = await spanish_table(tileref, "tronix")
     users = (s.alice, s.bob)
     for _ in range(4):
         seat = (await tileref.game(thread)).to_move()[0]
@@ -96,3 +96,4 @@ async def test_a_spanish_tronix_table_never_calls_its_cards_tiles(tileref: Harne
     said = [m.content for m in s.messages if m.author_id == s.bot_user.id and m.id != preview.id
             and m.channel_id in (thread.id, s.channel.id)]
     assert not [text for text in said if "ficha" in text.lower()], [t for t in said if "ficha" in t.lower()]
+    assert [a.get("description") for a in opening.payload["attachments"]] == ["el tablero"], opening.payload
