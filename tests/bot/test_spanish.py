@@ -3,7 +3,11 @@
 
 from __future__ import annotations
 
+import os
 import re
+import socket
+import subprocess
+import sys
 
 import pytest
 
@@ -139,3 +143,19 @@ def test_a_tronix_circuit_with_one_shared_card_says_it_in_the_singular():
         spanish = narration.what_happened(events)
     assert "1 compartida se queda en la mesa" in spanish, spanish
     assert "1 shared card stays on the table" in narration.what_happened(events)
+
+
+def test_a_taken_web_port_is_said_in_the_tables_language(tmp_path):
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        env = {**{k: v for k, v in os.environ.items() if k != "DISCORD_TOKEN"},
+               "TILEREF_DATABASE": str(tmp_path / "cli.sqlite3"), "TILEREF_WEB": f"127.0.0.1:{port}"}
+        result = subprocess.run([sys.executable, "-m", "bot", "play", "tronimoes", "--players", "me,bot", "--lang",
+                                 "es", "--ai-seconds", "0"], input="salir\n", capture_output=True, text=True,
+                                env=env, cwd=tmp_path, timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert (f"La página web no pudo escuchar en 127.0.0.1:{port} (otro programa está usando ese puerto); pon en "
+            "TILEREF_WEB otro host:puerto, u off. La partida sigue sin ella.") in result.stderr, result.stderr
+    assert not english_in(result.stderr, NAMES), result.stderr
