@@ -273,6 +273,7 @@ async def play_console(args: argparse.Namespace) -> int:
     database = database_address(args.db)
     store = store_for(database)
     await store.open()
+    speak(args.lang or system_language())  # what is said before the game's table speaks its own
     pages = await _console_pages(store)
     referee = Referee(store, confirms_delivery=False, ai_seconds=max(0.0, args.ai_seconds), move_help=False,
                       ai_processes=ai_processes, public_url=pages[1] if pages else None)
@@ -311,15 +312,16 @@ async def play_console(args: argparse.Namespace) -> int:
 
 async def _console_pages(store: Store) -> tuple[Any, str] | None:
     """The spectator pages of a terminal game (TILEREF_WEB, default 127.0.0.1:8080), or None
-    when they are off or cannot listen (said on stderr; the game goes on without them)."""
+    when they are off or cannot listen (said on stderr, in the language being spoken; the game
+    goes on without them)."""
     from bot.adapters.web.server import PagesCannotListen, start_pages
 
     try:
         return await start_pages(store, WebSettings.from_env())
     except ValueError as error:
-        print(f"{error}; playing without the web page.", file=sys.stderr)
+        print(_("{problem}; playing without the web page.").format(problem=error), file=sys.stderr)
     except PagesCannotListen as error:
-        print(f"{error}. Playing without it.", file=sys.stderr)
+        print(_("{problem} Playing without it.").format(problem=error), file=sys.stderr)
     return None
 
 

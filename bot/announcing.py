@@ -13,7 +13,7 @@ from typing import Protocol
 
 import renderers
 from bot import narration
-from bot.i18n import _
+from bot.i18n import _, speak
 from bot.loader import new_game, replay
 from bot.notifying import reminder_messages
 from bot.outbox import log_digest, nonce_of
@@ -145,6 +145,7 @@ class ClockDuties:
             return
         first = notices[0]
         table = await self.store.get_table(first.table_id)
+        speak(table.meta.get("lang") if table is not None else None)  # its notes and late pictures too
         reply = Reply(table_id=first.table_id, place=first.place, ply=first.ply,
                       status=table.status if table else None, notices=[n.id for n in notices if n.id is not None])
         undone_to = await self._rolled_back_since(table, first) if table is not None else None
@@ -203,7 +204,7 @@ class ClockDuties:
             if notice.board:
                 return await self.referee.board_attachments(game, table.id)
             assert notice.seat is not None
-            return [Attachment(f"{game.name}-hand.png", renderers.render_hand(game, notice.seat), "your hand")]
+            return [Attachment(f"{game.name}-hand.png", renderers.render_hand(game, notice.seat), _("your hand"))]
         except Exception:
             log.exception("drawing the pictures of notice %s failed; sending it without", notice.id)
             return []

@@ -98,8 +98,8 @@ def language_of(locale: str | None) -> str | None:
 
 
 def marked_messages(*roots: Path) -> set[str]:
-    """Every literal string marked with `_()`, `N_()` or `ngettext()` in the bot's, the engine's
-    and the renderers' code (the catalogs must cover them)."""
+    """Every literal string marked with `_()`, `N_()`, `ngettext()` or `NP_()` (the first of a
+    plural pair) in the bot's, the engine's and the renderers' code (the catalogs must cover them)."""
     here = Path(__file__).resolve().parent
     found = set()
     for path in (p for root in (roots or (here, here.parent / "engine", here.parent / "renderers"))
@@ -107,7 +107,7 @@ def marked_messages(*roots: Path) -> set[str]:
         tree = ast.parse(path.read_text(encoding="utf-8"))
         for node in ast.walk(tree):
             if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
-                    and node.func.id in ("_", "N_", "ngettext") and node.args
+                    and node.func.id in ("_", "N_", "ngettext", "NP_") and node.args
                     and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str)):
                 found.add(node.args[0].value)
     return found

@@ -63,7 +63,8 @@ async def leaderboard_text(store: Store, guild: str, game: str, player: str | No
                                   "the {game} leaderboard has {pages} pages; ask for a page from 1 to {pages}",
                                   pages).format(game=title, pages=pages))
     rows = await store.standings.leaderboard(guild, game, offset=(page - 1) * PAGE, limit=PAGE)
-    lines = [_("🏆 **{game} leaderboard** (page {page} of {pages}, {count} rated players)").format(
+    lines = [ngettext("🏆 **{game} leaderboard** (page {page} of {pages}, {count} rated player)",
+                      "🏆 **{game} leaderboard** (page {page} of {pages}, {count} rated players)", count).format(
         game=title, page=page, pages=pages, count=count)]
     for index, rating in enumerate(rows):
         place = (page - 1) * PAGE + index + 1

@@ -13,7 +13,7 @@ from contextlib import AbstractAsyncContextManager
 from typing import Any, Protocol
 
 from bot import narration
-from bot.i18n import _, ngettext, refusal_text
+from bot.i18n import _, current_language, ngettext, refusal_text
 from bot.loader import GameLoader, new_game, replay
 from bot.media import RATINGS
 from bot.ratings import Ratings
@@ -117,7 +117,7 @@ class Moderation:
                 turn.time_out(seat, f"mod:{user.id}")
                 done.append((seat, [a.action for a in turn.actions[before:]]))
             return await self.referee.finish(turn, headline="\n".join(
-                _forced_line(name_token(user.name), name_token(table.seats[seat].name), actions, game.title)
+                _forced_line(name_token(user.name), name_token(table.seats[seat].name), actions, type(game))
                 for seat, actions in done if actions))
 
     async def kick(self, place: str, user: User, target: str, *, seen: int | None = None) -> Reply:
@@ -248,11 +248,12 @@ class Moderation:
             undone = actions[to:]
             listed = ", ".join(logged_entry(a, table) for a in undone[:8])
             more = _(" and {count} more").format(count=len(undone) - 8) if len(undone) > 8 else ""
-            text = ngettext("Roll back to move {move}? This undoes {count} move ({moves}), and the tiles nobody has "
-                            "seen are shuffled again.",
-                            "Roll back to move {move}? This undoes {count} moves ({moves}), and the tiles nobody has "
-                            "seen are shuffled again.", len(undone)).format(move=to, count=len(undone),
-                                                                           moves=listed + more)
+            text = ngettext("Roll back to move {move}? This undoes {count} move ({moves}).",
+                            "Roll back to move {move}? This undoes {count} moves ({moves}).", len(undone)).format(
+                move=to, count=len(undone), moves=listed + more)
+            cls = GAMES[table.game]
+            if cls.keeps_unseen_pieces():
+                text += " " + _("Then {unseen} are shuffled again.").format(unseen=_(cls.piece_noun.unseen))
             if table.status == FINISHED:
                 text += " " + _("The game is over: this reopens it.")
         return Reply(caller=Message(text), table_id=table.id, place=place, ply=length, status=table.status)
@@ -366,15 +367,17 @@ def _moved_on(length: int) -> MovedOn:
                      "command again if it still stands").format(move=length), length)
 
 
-def _forced_line(moderator: str, player: str, actions: list[str], game: str) -> str:
+def _forced_line(moderator: str, player: str, actions: list[str], game: type[Game]) -> str:
     """What a moderator's forced pass really did for one player: a pass (after any draws), or
-    whatever else the game's rules make a missed turn do."""
-    listed = narration.join([f"`{a}`" for a in actions])
+    whatever else the game's rules make a missed turn do. The canonical `actions` are written in
+    the notation of the language being spoken, as the history writes them."""
+    language = current_language()
+    listed = narration.join([f"`{game.spoken(a, language)}`" for a in actions])
     if actions and all(a.split()[0] in ("draw", "pass", "skip") for a in actions):
         return _("🛡️ {moderator} forced a pass for {player} ({actions}).").format(
             moderator=moderator, player=player, actions=listed)
     return _("🛡️ {moderator} played {actions} for {player}: that is what a missed turn does in {game}.").format(
-        moderator=moderator, player=player, actions=listed, game=game)
+        moderator=moderator, player=player, actions=listed, game=game.title)
 
 
 def _check_rollback(table: TableRecord, length: int, to: int | None, reopen: bool) -> None:

@@ -4,7 +4,7 @@ they sit in. Only what anyone at those tables could see: whose turn it is and un
 
 from __future__ import annotations
 
-from bot.i18n import _
+from bot.i18n import _, ngettext
 from bot.records import LOBBY, TableRecord
 from bot.replies import deadline_token, link_token, name_token
 from bot.store import Store
@@ -37,8 +37,9 @@ def _theirs(table: TableRecord, waiting: list[int]) -> str:
 
 
 def _lobby(table: TableRecord) -> str:
-    return _("**{game}**: lobby, {count} seated · {link}").format(game=_title(table), count=len(table.seats),
-                                                                 link=link_token(table.place, table.guild))
+    return ngettext("**{game}**: lobby, {count} player seated · {link}",
+                    "**{game}**: lobby, {count} players seated · {link}", len(table.seats)).format(
+        game=_title(table), count=len(table.seats), link=link_token(table.place, table.guild))
 
 
 async def games_text(store: Store, guild: str, user_id: str) -> str:

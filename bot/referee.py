@@ -26,7 +26,7 @@ from bot.ai_turns import DEFAULT_AI_LEASE, AiJob, AiMove, AiTurns, merged
 from bot.announcing import ClockDuties
 from bot.drawing import DrawingPool
 from bot.i18n import DEFAULT as DEFAULT_LANGUAGE
-from bot.i18n import LANGUAGES, N_, _, refusal_text, said, speak
+from bot.i18n import LANGUAGES, N_, _, ngettext, refusal_text, said, speak
 from bot.loader import DEFAULT_GAME_CACHE, STARTING_SEATS, GameLoader, new_game, replay
 from bot.media import decoded
 from bot.moderation import Moderation
@@ -57,7 +57,7 @@ from bot.timers import Clock, SystemClock, TimerDispatcher, format_duration
 from bot.turns import COMMITTED, Turn, Unconfirmed, confirmed
 from bot.typing_rules import echo, is_move_text, strip_markdown
 from bot.watching import WATCH, new_token, page_link
-from bot.wording import actor_note, chat, hand_text, lobby_text, logged_entry, named, without_echo
+from bot.wording import actor_note, chat, hand_text, level_word, lobby_text, logged_entry, named, without_echo
 from engine import GAMES, Game, GameError, NotationError, NotYourTurn
 from engine.digits import decimal_number
 from engine.levels import AGENTS, LEVELS, level_of, planning_seconds
@@ -345,7 +345,8 @@ class Referee:
         level = level_of(kind)
         if level is None:
             raise Refused(_("there is no AI level called '{name}'; choose one of {levels} (or {others})").format(
-                name=echo(kind), levels=", ".join(LEVELS), others=", ".join(a for a in AGENTS if a not in LEVELS)))
+                name=echo(kind), levels=", ".join(map(level_word, LEVELS)),
+                others=", ".join(level_word(a) for a in AGENTS if a not in LEVELS)))
         return level
 
     async def _lobby_change(self, place: str, user: User, what: str, kind: str | None = None) -> Reply:
@@ -405,7 +406,7 @@ class Referee:
         bot_name = next((f"{n} (bot)" for n in BOT_NAMES if f"{n} (bot)" not in taken), f"Bot {len(table.seats) + 1}")
         table.seats.append(SeatRecord(len(table.seats), bot_name, None, agent))
         rematch.in_old_order(table)
-        return _("🤖 {player} ({agent} AI) sits down.").format(player=name_token(bot_name), agent=agent)
+        return _("🤖 {player} ({agent} AI) sits down.").format(player=name_token(bot_name), agent=level_word(agent))
 
     async def rematch_problem(self, place: str, user: User) -> str | None:
         """Why `user` may not open a rematch of the game at `place` (None: they may)."""
@@ -502,12 +503,14 @@ class Referee:
         if not everyone_in:
             self._hosting(table, user, _("only {player} or a moderator can start this game"))
         cls = GAMES[table.game]
+        seated = ngettext("{count} is seated", "{count} are seated", len(table.seats)).format(count=len(table.seats))
         if len(table.seats) < cls.min_players:
-            raise Refused(_("{game} needs at least {needed} players; {seated} seated").format(
-                game=cls.title, needed=cls.min_players, seated=len(table.seats)))
+            raise Refused(ngettext("{game} needs at least {needed} player; {seated}",
+                                   "{game} needs at least {needed} players; {seated}", cls.min_players).format(
+                game=cls.title, needed=cls.min_players, seated=seated))
         if len(table.seats) not in cls.player_counts():
-            raise Refused(_("{game} is played by {counts} players; {seated} seated").format(
-                game=cls.title, counts=", ".join(map(str, cls.player_counts())), seated=len(table.seats)))
+            raise Refused(_("{game} is played by {counts} players; {seated}").format(
+                game=cls.title, counts=", ".join(map(str, cls.player_counts())), seated=seated))
         rematch.in_old_order(table)
         table.seed = self.seeds()
         table.status = PLAYING
@@ -741,7 +744,8 @@ class Referee:
             raise Refused(_("no moves yet, so there is nothing to replay"))
         made = await self.replays.animation(table, actions)
         link = await self.page_link(table)
-        text = _("🎞️ {game}, move by move ({count} moves).").format(game=GAMES[table.game].title, count=len(actions))
+        text = ngettext("🎞️ {game}, move by move ({count} move).", "🎞️ {game}, move by move ({count} moves).",
+                        len(actions)).format(game=GAMES[table.game].title, count=len(actions))
         if link:
             text += " " + _("Step through it: {link}").format(link=link)
         return Reply(public=Message(text, [made]), table_id=table.id, place=place, status=table.status)
@@ -1215,7 +1219,7 @@ class Referee:
             draw = functools.partial(renderers.render, game, viewer, feet=feet or None, deadline=deadline)
             # in this command's context, so the picture speaks the table's language
             data = await asyncio.get_running_loop().run_in_executor(self._drawing, contextvars.copy_context().run, draw)
-        return [Attachment(f"{game.name}-move-{len(game.log)}.png", data, "the board")]
+        return [Attachment(f"{game.name}-move-{len(game.log)}.png", data, _("the board"))]
 
     async def choose_picture(self, place: str, user: User, kind: str, png: bytes, source: str) -> Reply:
         """Keep the picture a player chose for this game (`kind` "foot": the chicken-foot drawn at
@@ -1236,7 +1240,7 @@ class Referee:
         text = hand_text(game, seat)
         attachments = []
         if self.render_images and game.name in renderers.RENDERERS:
-            attachments.append(Attachment(f"{game.name}-hand.png", renderers.render_hand(game, seat), "your hand"))
+            attachments.append(Attachment(f"{game.name}-hand.png", renderers.render_hand(game, seat), _("your hand")))
         return Message(text, attachments)
 
 

@@ -12,6 +12,7 @@ from collections import OrderedDict
 
 import renderers
 from bot.drawing import DrawingPool
+from bot.i18n import _, speaking
 from bot.records import ActionRecord, TableRecord
 from bot.replies import Attachment
 from bot.spectator import Timeline, log_key
@@ -27,14 +28,16 @@ KEPT = 4
 
 
 def replay_frames(table: TableRecord, actions: list[ActionRecord]) -> tuple[list[bytes], list[int]]:
-    """The board after each ply (0: as dealt) and how long each is shown, in milliseconds."""
+    """The board after each ply (0: as dealt) and how long each is shown, in milliseconds; the
+    boards' words in the table's language, whoever asks (the outbox's task speaks none)."""
     timeline = Timeline(table, actions)
     frames = []
     durations = []
-    for ply in range(timeline.length + 1):
-        frames.append(renderers.render(timeline.game_at(ply), None))
-        ends_round = ply > 0 and timeline.entries[ply - 1].round_end
-        durations.append(LAST_MS if ply == timeline.length else ROUND_END_MS if ends_round else MOVE_MS)
+    with speaking(table.meta.get("lang")):
+        for ply in range(timeline.length + 1):
+            frames.append(renderers.render(timeline.game_at(ply), None))
+            ends_round = ply > 0 and timeline.entries[ply - 1].round_end
+            durations.append(LAST_MS if ply == timeline.length else ROUND_END_MS if ends_round else MOVE_MS)
     return frames, durations
 
 
@@ -63,7 +66,9 @@ class Replays:
             self._kept[key] = data
             while len(self._kept) > KEPT:
                 self._kept.popitem(last=False)
-        return Attachment(f"{table.game}-replay.gif", data, "an animated replay of the game")
+        with speaking(table.meta.get("lang")):
+            described = _("an animated replay of the game")
+        return Attachment(f"{table.game}-replay.gif", data, described)
 
     def close(self) -> None:
         """Stop the drawing process."""

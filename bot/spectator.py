@@ -14,13 +14,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot import narration
-from bot.i18n import _, speaking
+from bot.i18n import _, current_language, speaking
 from bot.loader import new_game
 from bot.records import ActionRecord, TableRecord
 from bot.replies import plain
-from bot.wording import SHUFFLED
+from bot.wording import shuffled_line
 from engine import Game
-from engine.core import Event
+from engine.core import JOIN, RESIGN, Event
 
 CHECKPOINT_EVERY = 16
 HIDDEN_SEAT_KEYS = ("hand",)
@@ -32,8 +32,10 @@ ROUND_ENDS = ("round_end", "game_end")
 
 @dataclass(frozen=True)
 class Entry:
-    """One entry of the log as a spectator reads it. `action` is the notation ("" for a chance
-    entry, whose seed is never shown); `events` are the public sentences it caused."""
+    """One entry of the log as a spectator reads it. `action` is the move in the notation of the
+    table's language, as the history writes it ("" for a chance entry, whose seed is never
+    shown), or, when `notation` is False, words saying what the seat did (it left the game);
+    `events` are the public sentences it caused."""
 
     ply: int
     seat: int
@@ -41,6 +43,7 @@ class Entry:
     action: str
     events: tuple[str, ...]
     round_end: bool = False
+    notation: bool = True
 
 
 @dataclass
@@ -93,10 +96,14 @@ class Timeline:
     def _entry(self, record: ActionRecord, events: list[Event]) -> Entry:
         said = [plain(line) for line in narration.what_happened(events).splitlines() if line]
         if record.chance:
-            return Entry(record.ply, -1, "", "", (_(SHUFFLED),))
+            return Entry(record.ply, -1, "", "", (shuffled_line(type(self.final)),))
         who = self.table.seats[record.seat].name if 0 <= record.seat < len(self.table.seats) else ""
-        return Entry(record.ply, record.seat, who, record.action, tuple(said),
-                     any(e.kind in ROUND_ENDS and e.to is None for e in events))
+        round_end = any(e.kind in ROUND_ENDS and e.to is None for e in events)
+        if record.action == RESIGN or record.action.startswith(JOIN + " "):
+            did = _("left the game") if record.action == RESIGN else _("joined the game")
+            return Entry(record.ply, record.seat, who, did, tuple(said), round_end, notation=False)
+        action = type(self.final).spoken(record.action, current_language())
+        return Entry(record.ply, record.seat, who, action, tuple(said), round_end)
 
     @property
     def length(self) -> int:

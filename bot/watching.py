@@ -12,6 +12,7 @@ import secrets
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from bot.i18n import _
 from bot.store import Store
 from engine.digits import whole_number
 
@@ -47,16 +48,16 @@ class WebSettings:
         address = env.get("TILEREF_WEB", "").strip() or DEFAULT_ADDRESS
         if address.lower() in ("off", "no", "0", "false"):
             return cls(None, 0, "")
-        host, _, port_text = address.rpartition(":")
+        host, _colon, port_text = address.rpartition(":")
         host = host.strip("[]")
         port = whole_number(port_text)
         if not host or port is None or not 0 <= port < 65536:
-            raise WebSettingsError(f"TILEREF_WEB must be host:port (like {DEFAULT_ADDRESS} or 0.0.0.0:8080) or off, "
-                                   f"not {address!r}")
+            raise WebSettingsError(_("TILEREF_WEB must be host:port (like {example} or 0.0.0.0:8080) or off, "
+                                     "not {value}").format(example=DEFAULT_ADDRESS, value=repr(address)))
         public = env.get("TILEREF_PUBLIC_URL", "").strip().rstrip("/") or f"http://{address}"
         if not public.startswith(("http://", "https://")):
-            raise WebSettingsError(f"TILEREF_PUBLIC_URL must start with https:// or http:// (like "
-                                   f"https://tileref.example.org), not {public!r}")
+            raise WebSettingsError(_("TILEREF_PUBLIC_URL must start with https:// or http:// (like "
+                                     "https://tileref.example.org), not {value}").format(value=repr(public)))
         return cls(host, port, public)
 
 

@@ -5,16 +5,14 @@ from __future__ import annotations
 
 import re
 
-from bot.i18n import N_, _
+from bot.i18n import _, current_language, ngettext
 from bot.records import LOBBY, ActionRecord, Settings, TableRecord
 from bot.replies import Reply, name_token, refusal
 from bot.timers import format_duration
 from bot.typing_rules import echo
 from engine import GAMES, Game
 from engine.core import JOIN, RESIGN
-
-SHUFFLED = N_("🎲 the unseen tiles were shuffled again")
-"""What a chance entry of the log says to anyone: never its seed."""
+from engine.levels import level_name
 
 
 def chat() -> Reply:
@@ -42,6 +40,27 @@ def named(text: str, table: TableRecord) -> str:
     return pattern.sub(lambda m: name_token(m.group(1)) if m.group(1) else m.group(0), text)
 
 
+def pieces_count(game: type[Game], count: int) -> str:
+    """`count` of the game's pieces, named as the game names them (`Game.piece_noun`), in the language
+    being spoken: "1 card", "5 cartas", "3 piezas"."""
+    one, many = game.piece_noun.counted
+    return ngettext(one, many, count).format(count=count)
+
+
+def shuffled_line(game: type[Game]) -> str:
+    """What a rollback's chance entry did, in the language being spoken, without its seed: "🎲 the
+    unseen tiles were shuffled again", or where the game keeps nothing unseen (Tronix, Tromino Go),
+    only that it was rolled back there."""
+    if not game.keeps_unseen_pieces():
+        return _("⏪ the game was rolled back to here")
+    return _("🎲 {pieces} were shuffled again").format(pieces=_(game.piece_noun.unseen))
+
+
+def level_word(agent: str) -> str:
+    """An AI agent's level (`engine.levels.AGENTS`) as the language being spoken calls it."""
+    return level_name(agent, current_language())
+
+
 def lobby_text(table: TableRecord) -> str:
     cls = GAMES[table.game]
     players = ", ".join(name_token(s.name) for s in table.seats) or _("nobody yet")
@@ -59,7 +78,9 @@ def lobby_text(table: TableRecord) -> str:
              f"{clock}{' · ' + options if options else ''}"]
     if table.status == LOBBY:
         need = cls.min_players - len(table.seats)
-        lines.append(_("Join to play; start when everyone is in (at least {count} more needed).").format(count=need)
+        lines.append(ngettext("Join to play; start when everyone is in (at least {count} more player needed).",
+                              "Join to play; start when everyone is in (at least {count} more players needed).",
+                              need).format(count=need)
                      if need > 0 else _("Join to play; start when everyone is in."))
     return "\n".join(lines)
 
@@ -102,7 +123,7 @@ def logged_move(record: ActionRecord, table: TableRecord) -> str:
     in the table's notation (`3:5 c4 d4`, Spanish words at a Spanish table), "left the game",
     "joined the game"; for a chance entry only that the unseen pieces were shuffled again."""
     if record.chance:
-        return _(SHUFFLED)
+        return shuffled_line(GAMES[table.game])
     if record.action == RESIGN:
         return _("left the game")
     if record.action.startswith(JOIN + " "):

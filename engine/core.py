@@ -119,6 +119,25 @@ def any_of(items: list[str]) -> str:
     return phrase(N_("{a} or {b}"), a=", ".join(items[:-1]), b=items[-1])
 
 
+def NP_(singular: str, plural: str) -> tuple[str, str]:
+    """Mark the two forms of a counted message ("{count} card", "{count} cards") as one plural
+    entry of the catalogs: the referee says it with `ngettext`, so each language picks the form
+    its grammar wants for the number. Returns the pair as it is."""
+    return singular, plural
+
+
+@dataclass(frozen=True)
+class PieceNoun:
+    """What a game calls the things its players hold and lay, for the sentences the referee says
+    about any game (the web page's hand counts, the line saying a rollback shuffled what nobody
+    had seen): Tronimoes' and Triominoes' tiles, Tronix's cards, Tetromic's pieces, Tromino Go's
+    trominoes. `counted` is a number of them, marked with `NP_`; `unseen`, marked with `N_`, names
+    those no seat has seen ("the unseen cards"), each language with its own article."""
+
+    counted: tuple[str, str]
+    unseen: str
+
+
 class GameError(Exception):
     """A refusal a player can act on. `str(error)` is the message to show them; a game that says
     it in several languages also gives the `template` (marked with `N_`) and its values."""
@@ -472,6 +491,9 @@ class Game(ABC):
     default_turn_seconds: ClassVar[int | None] = None
     """The turn time a new table of this game gets unless its creator or the server sets one
     (Tromino Go's 72 hours); None: the referee's general default."""
+    piece_noun: ClassVar[PieceNoun]
+    """What the game calls its pieces (`PieceNoun`): tiles, cards, pieces, trominoes. Every game
+    names its own, so no sentence about any game says "tiles" of a card game."""
 
     def __init__(self, players: int, seed: int, options: GameOptions, names: list[str]) -> None:
         if players not in self.player_counts():
@@ -637,6 +659,12 @@ class Game(ABC):
     @abstractmethod
     def _execute(self, seat: int, action: str) -> list[Event]:
         """Carry out an action `parse` returned; must not fail."""
+
+    @classmethod
+    def keeps_unseen_pieces(cls) -> bool:
+        """Whether the game keeps pieces that no seat has seen (a bag, a well, a queue), which a
+        rollback deals again (`reshuffle`); False where everything is dealt or on the board."""
+        return cls._reshuffle is not Game._reshuffle
 
     def between_rounds(self) -> bool:
         """True while the game waits for the players to say they are ready for the next round

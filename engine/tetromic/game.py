@@ -14,6 +14,7 @@ from typing import Any, ClassVar, Self
 
 from engine.core import (
     N_,
+    NP_,
     AmbiguousMove,
     Event,
     Game,
@@ -21,6 +22,7 @@ from engine.core import (
     IllegalMove,
     NotYourTurn,
     Outcome,
+    PieceNoun,
     Term,
     event,
     phrase,
@@ -90,6 +92,7 @@ class Tetromic(Game):
     verbs = frozenset({"play", "draw", "skip", "discard", "line", "square", *(k.lower() for k in KINDS), "j", "z",
                        "poner", "robar", "saltar", "descartar", "línea", "cuadrado"})
     notation_words: ClassVar[Mapping[str, Mapping[str, str]]] = {"es": notation.SPANISH}
+    piece_noun: ClassVar[PieceNoun] = PieceNoun(NP_("{count} piece", "{count} pieces"), N_("the unseen pieces"))
     command_moves: ClassVar[Mapping[str, str]] = {"draw": "draw", "skip": "skip"}
     command_help: ClassVar[Mapping[str, str]] = {
         "pass": N_("Tetromic has no pass: `skip` ends your phase without drawing.")}

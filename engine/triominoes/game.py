@@ -11,6 +11,7 @@ from typing import Any, ClassVar, Self
 
 from engine.core import (
     N_,
+    NP_,
     AmbiguousMove,
     Event,
     Game,
@@ -18,6 +19,7 @@ from engine.core import (
     IllegalMove,
     NotYourTurn,
     Outcome,
+    PieceNoun,
     Term,
     any_of,
     event,
@@ -75,6 +77,7 @@ class Triominoes(Game):
     position_help = POSITION_HELP
     verbs = frozenset({"draw", "pass", "at", "play", "on", "robar", "pasar", "en", "poner"})
     notation_words: ClassVar[Mapping[str, Mapping[str, str]]] = {"es": notation.SPANISH}
+    piece_noun: ClassVar[PieceNoun] = PieceNoun(NP_("{count} tile", "{count} tiles"), N_("the unseen tiles"))
     command_moves: ClassVar[Mapping[str, str]] = {"draw": "draw", "pass": "pass"}
     command_help: ClassVar[Mapping[str, str]] = {
         "skip": N_("Triominoes has no skip: when nothing fits, the referee draws (up to 3) and passes for you.")}
@@ -357,14 +360,18 @@ class Triominoes(Game):
         self.pending = None
         self.passes = 0
         where = cell_name(cell)
+        one = points == 1
         if opening is not None and opening.shown and tile != opening.shown:
-            template = N_("{player} opens round {round} with {tile} (showing {shown}) for {points} points.")
+            template = N_("{player} opens round {round} with {tile} (showing {shown}) for {points} point.") if one \
+                else N_("{player} opens round {round} with {tile} (showing {shown}) for {points} points.")
         elif opening is not None:
-            template = N_("{player} opens round {round} with {tile} for {points} points.")
+            template = N_("{player} opens round {round} with {tile} for {points} point.") if one else \
+                N_("{player} opens round {round} with {tile} for {points} points.")
         elif words:
             template = N_("{player} lays {tile} at {cell}, making {bonus}: {points} points.")
         else:
-            template = N_("{player} lays {tile} at {cell} for {points} points.")
+            template = N_("{player} lays {tile} at {cell} for {points} point.") if one else \
+                N_("{player} lays {tile} at {cell} for {points} points.")
         told: dict[str, Any] = {"player": self.names[seat], "round": self.round, "tile": name(tile), "cell": where,
                                 "points": points, "bonus": words,
                                 "shown": name(opening.shown) if opening is not None and opening.shown else ""}

@@ -10,6 +10,7 @@ from typing import Any, ClassVar, Self
 
 from engine.core import (
     N_,
+    NP_,
     Event,
     Game,
     GameOptions,
@@ -17,6 +18,7 @@ from engine.core import (
     NotationError,
     NotYourTurn,
     Outcome,
+    PieceNoun,
     Term,
     event,
     phrase,
@@ -93,6 +95,7 @@ class TrominoGo(Game):
     command_moves: ClassVar[Mapping[str, str]] = {"pass": "pass"}
     """`/pass` is the move `pass`, so it is answered as a typed `pass` is (the referee passes for
     you when nothing else is legal, so a pass of your own is refused, saying so)."""
+    piece_noun: ClassVar[PieceNoun] = PieceNoun(NP_("{count} tromino", "{count} trominoes"), N_("the unseen trominoes"))
     command_help: ClassVar[Mapping[str, str]] = {
         "draw": N_("Tromino Go has no drawing: every tromino is the same L. Play one like `play 2,-1 SW`."),
         "skip": N_("Tromino Go has no skip: when nothing is legal the referee passes for you.")}

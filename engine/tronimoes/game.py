@@ -15,6 +15,7 @@ from typing import Any, ClassVar, Self
 
 from engine.core import (
     N_,
+    NP_,
     AmbiguousMove,
     Event,
     Game,
@@ -22,6 +23,7 @@ from engine.core import (
     IllegalMove,
     NotYourTurn,
     Outcome,
+    PieceNoun,
     Term,
     event,
     join_names,
@@ -96,6 +98,7 @@ class Tronimoes(Game):
     position_help = POSITION_HELP
     verbs = frozenset({"draw", "pass", "ready", "spacer", "on", "robar", "pasar", "listo", "separador", "en"})
     notation_words: ClassVar[Mapping[str, Mapping[str, str]]] = {"es": notation.SPANISH}
+    piece_noun: ClassVar[PieceNoun] = PieceNoun(NP_("{count} tile", "{count} tiles"), N_("the unseen tiles"))
     command_moves: ClassVar[Mapping[str, str]] = {"draw": "draw", "pass": "pass"}
     command_help: ClassVar[Mapping[str, str]] = {
         "skip": N_("Tronimoes has no skip: `draw` once, then lay a tile or `pass`.")}

@@ -11,7 +11,19 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any, ClassVar, Self
 
-from engine.core import N_, Event, Game, GameOptions, IllegalMove, NotYourTurn, Outcome, register
+from engine.core import (
+    N_,
+    NP_,
+    Event,
+    Game,
+    GameOptions,
+    IllegalMove,
+    NotYourTurn,
+    Outcome,
+    PieceNoun,
+    phrase,
+    register,
+)
 from engine.tronix import notation, position, teams
 from engine.tronix.cards import GREEN, KINDS, ORDER, PINK, Cell, neighbours, term
 from engine.tronix.lines import Line, islands, line_through, shares, tronix_line
@@ -64,6 +76,7 @@ class Tronix(Game):
     position_help = POSITION_HELP
     verbs = notation.VERBS
     notation_words: ClassVar[Mapping[str, Mapping[str, str]]] = {"es": notation.SPANISH}
+    piece_noun: ClassVar[PieceNoun] = PieceNoun(NP_("{count} card", "{count} cards"), N_("the unseen cards"))
     command_help: ClassVar[Mapping[str, str]] = {
         "draw": N_("Tronix has no drawing: every card is dealt at the start. Place one like `play 1,0 NE`."),
         "pass": N_("Tronix has no passing: place a card (`play 1,0 NE`), or in God Mode move or turn one."),
@@ -385,15 +398,18 @@ class Tronix(Game):
         data = {"green": won[GREEN], "pink": won[PINK], "shared": shared,
                 "reaction": "lightning" if tronix else "party"}
         if tronix:
+            discarded = phrase(N_("{count} shared card discarded") if shared == 1 else
+                               N_("{count} shared cards discarded"), count=shared)
             return [event("tronix", N_("TRONIX! One line runs through every card: green wins {green}, pink wins "
-                                       "{pink}, {shared} shared discarded."), (seat,), data,
-                          green=won[GREEN], pink=won[PINK], shared=shared)]
+                                       "{pink}, {shared}."), (seat,), data,
+                          green=won[GREEN], pink=won[PINK], shared=discarded)]
         count = len(lines)
-        template = N_("Circuit! Green wins {green}, pink wins {pink}; {shared} shared stay on the table.") \
-            if count == 1 else N_("{count} circuits! Green wins {green}, pink wins {pink}; {shared} shared stay on "
-                                  "the table.")
+        stay = phrase(N_("{count} shared card stays on the table") if shared == 1 else
+                      N_("{count} shared cards stay on the table"), count=shared)
+        template = N_("Circuit! Green wins {green}, pink wins {pink}; {shared}.") \
+            if count == 1 else N_("{count} circuits! Green wins {green}, pink wins {pink}; {shared}.")
         return [event("circuit", template, (seat,), data, count=count, green=won[GREEN], pink=won[PINK],
-                      shared=shared)]
+                      shared=stay)]
 
     def _after_placement(self, seat: int) -> list[Event]:
         self.actions_left -= 1
@@ -451,13 +467,13 @@ class Tronix(Game):
         if self.actions_left <= 0:
             self._next_turn(seat, need_cards=False)
         if self.options.quiet_limit and self.quiet >= self.options.quiet_limit:
-            return self._stalemate(N_("{count} God Mode actions in a row scored nothing: the game ends and the "
-                                      "{left} cards left are discarded."), self.quiet)
+            return self._stalemate(N_("{count} God Mode actions in a row scored nothing: the game ends and {left}."),
+                                   self.quiet)
         key = self._position_key()
         self.seen[key] += 1
         if self.options.repetitions and self.seen[key] >= self.options.repetitions:
-            return self._stalemate(N_("The same position came up {count} times: the game ends and the {left} cards "
-                                      "left are discarded."), self.seen[key])
+            return self._stalemate(N_("The same position came up {count} times: the game ends and {left}."),
+                                   self.seen[key])
         return []
 
     def _table_size_end(self) -> list[Event]:
@@ -475,7 +491,10 @@ class Tronix(Game):
         left = len(self.table)
         self.discarded += left
         self.table.clear()
-        return [event("stalemate", template, (), {}, count=count, left=left), *self._end_game(ENDINGS["stalemate"])]
+        discarded = phrase(N_("the card left is discarded") if left == 1 else
+                           N_("the {count} cards left are discarded"), count=left)
+        return [event("stalemate", template, (), {}, count=count, left=discarded),
+                *self._end_game(ENDINGS["stalemate"])]
 
     def _end_game(self, reason: str) -> list[Event]:
         self.phase = OVER
@@ -483,19 +502,23 @@ class Tronix(Game):
         self.locked = None
         green, pink = self.piles[GREEN], self.piles[PINK]
         team = self.winning_team()
-        if reason == ENDINGS["team"]:
-            template = N_("The game is over: green wins, as the whole pink team left ({green} cards to {pink}).") \
-                if team == GREEN else \
-                N_("The game is over: pink wins, as the whole green team left ({pink} cards to {green}).")
-        elif team is None:
-            template = N_("The game is over: a draw, {green} cards each.")
-        elif team == GREEN:
-            template = N_("The game is over: green wins, {green} cards to {pink}.")
+        if team is None:
+            template = N_("The game is over: a draw, {cards}.")
+            cards = phrase(N_("{count} card each") if green == 1 else N_("{count} cards each"), count=green)
         else:
-            template = N_("The game is over: pink wins, {pink} cards to {green}.")
+            if reason == ENDINGS["team"]:
+                template = N_("The game is over: green wins, as the whole pink team left ({cards}).") \
+                    if team == GREEN else \
+                    N_("The game is over: pink wins, as the whole green team left ({cards}).")
+            else:
+                template = N_("The game is over: green wins, {cards}.") if team == GREEN else \
+                    N_("The game is over: pink wins, {cards}.")
+            won, lost = (green, pink) if team == GREEN else (pink, green)
+            cards = phrase(N_("{count} card to {other}") if won == 1 else N_("{count} cards to {other}"), count=won,
+                           other=lost)
         outcome = self.outcome()
         return [event("game_end", template, outcome.winners if outcome else (), {"piles": dict(self.piles)},
-                      green=green, pink=pink)]
+                      green=green, pink=pink, cards=cards)]
 
     def _next_turn(self, seat: int, *, need_cards: bool) -> None:
         self.turns += 1

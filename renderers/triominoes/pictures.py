@@ -357,7 +357,8 @@ def _header_texts(view: Mapping[str, Any], deadline: float | None, sizes: Sizes 
         title += say(N_(": opens with {tiles}")).format(tiles=tiles)
     elif mover["drawn"]:
         title += say(N_(" (drew {count})")).format(count=mover["drawn"])
-    stage = say(N_("Well: {count} tiles · type a tile and a numbered spot: 1-2-2 at 7")).format(count=view["well_size"])
+    stage = say(N_("Well: {count} tile · type a tile and a numbered spot: 1-2-2 at 7") if view["well_size"] == 1 else
+                N_("Well: {count} tiles · type a tile and a numbered spot: 1-2-2 at 7")).format(count=view["well_size"])
     if deadline is not None:
         stage = say(N_("Well: {count} · {player} must play by {when}")).format(
             count=view["well_size"], player=fit_text(str(mover["name"]), sizes.stage, NAME_ROOM),

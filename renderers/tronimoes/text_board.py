@@ -70,8 +70,8 @@ def text(game: Game, colour: bool = False) -> str:
 def _summary(view: dict[str, Any]) -> list[str]:
     seats = view["seats"]
     leader = view["leaders"][-1] if view["leaders"] else "?"
-    lines = [say(_ROUND[view["phase"]]).format(round=view["round"], leader=f"{leader}:{leader}",
-                                               count=view["bag_size"])]
+    bag = say(N_("{count} tile") if view["bag_size"] == 1 else N_("{count} tiles")).format(count=view["bag_size"])
+    lines = [say(_ROUND[view["phase"]]).format(round=view["round"], leader=f"{leader}:{leader}", tiles=bag)]
     for index, seat in enumerate(seats):
         state = []
         if seat["resigned"]:
@@ -105,7 +105,7 @@ def _summary(view: dict[str, Any]) -> list[str]:
 
 
 _ROUND = {
-    "playing": N_("Round {round} · leader {leader} · {count} tiles in the bag"),
-    "between rounds": N_("Round {round} (over) · leader {leader} · {count} tiles in the bag"),
-    "over": N_("Round {round} (game over) · leader {leader} · {count} tiles in the bag"),
+    "playing": N_("Round {round} · leader {leader} · {tiles} in the bag"),
+    "between rounds": N_("Round {round} (over) · leader {leader} · {tiles} in the bag"),
+    "over": N_("Round {round} (game over) · leader {leader} · {tiles} in the bag"),
 }

@@ -300,7 +300,8 @@ def _header_texts(view: Mapping[str, Any], deadline: float | None, width: int) -
     members = {team: wrap_items([_name(s["name"], stage_size) for s in seats if s["team"] == team], stage_size,
                                 width // 2 - 56) for team in COLOURS}
     in_hands = sum(s["hand_size"] for s in seats)
-    stage = say(N_("{hands} cards in hands · {table} on the table · {discarded} discarded")).format(
+    stage = say(N_("{hands} card in hands · {table} on the table · {discarded} discarded") if in_hands == 1 else
+                N_("{hands} cards in hands · {table} on the table · {discarded} discarded")).format(
         hands=in_hands, table=len(view["table"]), discarded=view["discarded"])
     if outcome and outcome.get("reason"):
         stage = say(N_("Ended: {result}")).format(result=say(outcome["reason"])) + " · " + stage

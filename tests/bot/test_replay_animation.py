@@ -5,11 +5,13 @@ and made on request by `/replay gif`."""
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import io
 from pathlib import Path
 
 from PIL import Image
 
+from bot.i18n import speaking
 from bot.replay_animation import LAST_MS, MOVE_MS, REPLAY_KIND, replay_gif
 from bot.replies import Attachment, Reply
 from bot.timers import ManualClock
@@ -102,3 +104,33 @@ async def test_replay_option_takes_on_or_off_only(tmp_path: Path) -> None:
         reply = await referee.create(PLACE, ALICE, "tronimoes", options="replay=maybe")
         assert not reply.ok and "replay=on" in (reply.caller.text if reply.caller else "")
         assert await referee.store.table_at(PLACE) is None
+
+
+async def test_the_replay_posted_at_a_spanish_tables_end_is_drawn_and_described_in_spanish(tmp_path: Path) -> None:
+    """The outbox draws the end-of-game replay in a task of its own: the boards' words (Tetromic's
+    `nivel`, not `level`) and the file's description are the table's, not that task's."""
+    sent: list[Reply] = []
+
+    async def notify(reply: Reply) -> None:
+        sent.append(reply)
+
+    clock = ManualClock()
+    async with running_referee(tmp_path / "t.sqlite3", clock, render=True) as referee:
+        referee.notify = notify
+        await open_table(referee, "tetromic", options="lang=es")
+        await play_moves(referee, "tetromic", 2)
+        for player in players("tetromic"):  # the game goes on for the last one, until they leave too
+            assert (await referee.resign(PLACE, player)).ok
+        await clock.advance(10)
+        gifs = await posted_gifs(sent, PLACE, 1)
+        table = await referee.store.table_at(PLACE)
+        assert table is not None
+        actions = await referee.store.actions(table.id)
+    english = dataclasses.replace(table, meta={**table.meta, "lang": "en"})
+    with speaking("en"):
+        in_english = replay_gif(english, actions)
+    with speaking("es"):
+        in_spanish = replay_gif(table, actions)
+    assert in_spanish != in_english, "the boards say words of their own"
+    assert len(gifs) == 1 and gifs[0].data == in_spanish
+    assert gifs[0].description == "una repetición animada de la partida"

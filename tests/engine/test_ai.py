@@ -21,7 +21,7 @@ from engine.ai import (
     margin,
     seat_rng,
 )
-from engine.levels import LEVELS, agent, level_of, planning_seconds
+from engine.levels import LEVELS, agent, level_name, level_of, planning_seconds
 from engine.tree_search import TreeSearchAgent
 from tests.engine.test_contract import playout
 
@@ -154,6 +154,15 @@ def test_levels_are_named_alike_and_the_old_names_are_aliases() -> None:
     assert level_of("HARD ") == "hard" and level_of("chess") is None
     with pytest.raises(ValueError, match="no AI called 'chess'"):
         agent("chess")
+
+
+def test_a_level_has_a_word_in_each_language_and_is_read_in_any_of_them() -> None:
+    assert [level_name(level, "es") for level in LEVELS] == ["fácil", "normal", "difícil"]
+    assert level_name("hard", "en") == "hard" and level_name("random", "es") == "al azar"
+    for typed, meant in (("fácil", "easy"), ("Facil", "easy"), ("DIFÍCIL", "hard"), ("dificil ", "hard"),
+                         ("voraz", "greedy"), ("al  azar", "random"), ("azar", "random"), ("easy", "easy")):
+        assert level_of(typed) == meant, typed
+    assert level_of("fácilísimo") is None
 
 
 def test_hard_searches_a_tree_longer_and_wider_than_normal_plans() -> None:

@@ -22,7 +22,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine import GAMES, Event, Game, GameError, OptionError
-from engine.core import RESIGN
+from engine.core import RESIGN, PieceNoun
 
 PLAYOUTS = 200
 STEP_LIMIT = 50_000
@@ -99,6 +99,13 @@ def take(game: Game, step: Step) -> list[Event]:
 @pytest.fixture(params=sorted(GAMES), ids=sorted(GAMES))
 def cls(request: pytest.FixtureRequest) -> type[Game]:
     return GAMES[request.param]
+
+
+def test_every_game_names_its_own_pieces_in_both_numbers(cls: type[Game]) -> None:
+    noun = cls.__dict__.get("piece_noun")
+    assert isinstance(noun, PieceNoun), f"{cls.name} must say what its pieces are called"
+    one, many = noun.counted
+    assert one.format(count=1) != many.format(count=1) and noun.unseen
 
 
 def test_random_playouts_always_end(cls: type[Game]) -> None:

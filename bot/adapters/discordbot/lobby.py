@@ -26,7 +26,7 @@ log = logging.getLogger(__name__)
 LOBBY_MESSAGE = "lobby_message"
 """The table meta key holding the lobby message's id."""
 
-tileref = app_commands.Group(name="tileref", description=N_("Open a table for a tile game"), guild_only=True)
+tileref = app_commands.Group(name="tileref", description=N_("Open a table for a tile or card game"), guild_only=True)
 
 
 def game_choices() -> list[app_commands.Choice[str]]:

@@ -71,5 +71,5 @@ async def _pages(store: Store, web: WebSettings | None) -> tuple[WebServer, str]
     try:
         return await start_pages(store, web)
     except PagesCannotListen as error:
-        log.warning("%s. Running without the spectator pages.", error)
+        log.warning("%s Running without the spectator pages.", error)
         return None

@@ -17,16 +17,18 @@ from bot.i18n import N_, _
 from bot.records import FINISHED, PLAYING
 from bot.referee import Referee
 from bot.replies import Reply
+from bot.wording import level_word
 
 ACTIONS = ("join", "leave", "addbot", "addeasy", "addhard", "start", "hand", "ready", "rematch")
 BOT_LEVELS = {"addbot": None, "addeasy": "easy", "addhard": "hard"}
-"""The level each Add bot button seats (None: the table's `ai_level` option, else normal)."""
+"""The level each Add bot button seats (None: the table's `ai_level` option, else normal); a
+button naming its level names it in the table's language ("Añadir bot: fácil")."""
 _LOOK: dict[str, tuple[str, discord.ButtonStyle, str]] = {
     "join": (N_("Join"), discord.ButtonStyle.primary, "👋"),
     "leave": (N_("Leave"), discord.ButtonStyle.secondary, "🚪"),
     "addbot": (N_("Add bot"), discord.ButtonStyle.secondary, "🤖"),
-    "addeasy": (N_("Add bot: easy"), discord.ButtonStyle.secondary, "🐣"),
-    "addhard": (N_("Add bot: hard"), discord.ButtonStyle.secondary, "🧠"),
+    "addeasy": (N_("Add bot: {level}"), discord.ButtonStyle.secondary, "🐣"),
+    "addhard": (N_("Add bot: {level}"), discord.ButtonStyle.secondary, "🧠"),
     "start": (N_("Start"), discord.ButtonStyle.success, "▶️"),
     "hand": (N_("Show hand"), discord.ButtonStyle.secondary, "✋"),
     "ready": (N_("Ready"), discord.ButtonStyle.success, "✅"),
@@ -51,7 +53,9 @@ class TableButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
 
     def __init__(self, action: str, table_id: int) -> None:
         label, style, emoji = _LOOK[action]
-        super().__init__(discord.ui.Button(label=_(label), style=style, emoji=emoji,
+        level = BOT_LEVELS.get(action)
+        super().__init__(discord.ui.Button(label=_(label).format(level=level_word(level)) if level else _(label),
+                                           style=style, emoji=emoji,
                                            custom_id=custom_id(action, table_id)))
         self.action = action
         self.table_id = table_id

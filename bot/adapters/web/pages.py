@@ -8,9 +8,10 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from html import escape
 
-from bot.i18n import _, ngettext
+from bot.i18n import _
 from bot.records import ABORTED, FINISHED, LOBBY, TableRecord
 from bot.spectator import Spectacle
+from bot.wording import pieces_count
 from engine import GAMES
 
 ASSETS = "/static"
@@ -104,8 +105,7 @@ def _players(spectacle: Spectacle) -> str:
             marks.append(_("to move"))
         if player["resigned"]:
             marks.append(_("left the game"))
-        hand = "" if player["hand"] is None else escape(ngettext("{count} tile", "{count} tiles",
-                                                                 int(player["hand"])).format(count=player["hand"]))
+        hand = "" if player["hand"] is None else escape(pieces_count(type(spectacle.game), int(player["hand"])))
         score = player["score"]
         shown = f"{score:g}" if isinstance(score, float) else escape(str(score))
         team = f' <span class="team">({escape(str(player["team"]))})</span>' if player["team"] else ""
@@ -123,7 +123,8 @@ def _moves(spectacle: Spectacle) -> str:
     items = []
     for entry in spectacle.entries:
         current = ' aria-current="step" class="current"' if entry.ply == spectacle.ply else ""
-        what = f"{escape(entry.who)}: <code>{escape(entry.action)}</code>" if entry.action else ""
+        did = f"<code>{escape(entry.action)}</code>" if entry.notation else escape(entry.action)
+        what = f"{escape(entry.who)}: {did}" if entry.action else ""
         said = "".join(f"<span>{escape(line)}</span>" for line in entry.events)
         items.append(f'<li value="{entry.ply}" id="ply-{entry.ply}"{current}><a href="?ply={entry.ply}" '
                      f'data-ply="{entry.ply}">{what}</a>{said}</li>')

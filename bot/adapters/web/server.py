@@ -10,6 +10,7 @@ from `bot.spectator`, which reads the log and the spectator's view only."""
 from __future__ import annotations
 
 import asyncio
+import errno
 import json
 import logging
 import time
@@ -66,9 +67,21 @@ async def start_pages(store: Store, settings: WebSettings) -> tuple[WebServer, s
         await pages.start()
     except OSError as error:
         await pages.stop()
-        raise PagesCannotListen(f"The web page could not listen on {settings.host}:{settings.port} "
-                                f"({error.strerror or error}); set TILEREF_WEB to another host:port, or off") from error
+        raise PagesCannotListen(_("The web page could not listen on {address} ({reason}); set TILEREF_WEB to "
+                                  "another host:port, or off.").format(address=f"{settings.host}:{settings.port}",
+                                                                       reason=listen_problem(error))) from error
     return pages, settings.public_url if settings.port else f"http://{settings.host}:{pages.port}"
+
+
+def listen_problem(error: OSError) -> str:
+    """Why an address could not be listened on, in the language being spoken (the system's own
+    words, which are English, only for a reason tileref has no words for)."""
+    reasons = {errno.EADDRINUSE: N_("another program is using that port"),
+               errno.EACCES: N_("this user may not use that port"),
+               errno.EADDRNOTAVAIL: N_("this machine has no such address")}
+    if error.errno in reasons:
+        return _(reasons[error.errno])
+    return str(error.strerror or error)
 
 
 class WebServer:

@@ -114,8 +114,8 @@ async def test_a_spanish_client_opens_a_table_that_speaks_spanish(tileref: Harne
     thread = await s.wait_for_thread(lambda t: t.id == announced.id)
     lobby = await s.wait_for_message(thread, lambda m: bool(m.buttons()))
     assert "abrió una mesa de Tronimoes" in lobby.content
-    assert [b.label for b in lobby.buttons()] == ["Unirse", "Salir", "Añadir bot", "Añadir bot: easy",
-                                                 "Añadir bot: hard", "Empezar"]
+    assert [b.label for b in lobby.buttons()] == ["Unirse", "Salir", "Añadir bot", "Añadir bot: fácil",
+                                                 "Añadir bot: difícil", "Empezar"]
     lobby = await (await s.click(s.bob, lobby, label="Unirse")).reply()  # bob's client is in English
     assert "se unió" in lobby.content
     answers = await (await s.click(s.alice, lobby, label="Empezar")).replies(2)

@@ -19,7 +19,7 @@ from bot.referee import Referee
 from bot.timers import ManualClock
 from engine import GAMES
 from tests.bot.adapters.web.conftest import PLACE, Site, open_table, play_moves, players
-from tests.bot.referees import ALICE, running_referee
+from tests.bot.referees import ALICE, MOD, running_referee
 
 
 async def fetch(site: Site, path: str, **headers: str) -> tuple[int, dict[str, str], bytes]:
@@ -224,3 +224,28 @@ async def test_live_updates_survive_a_lost_database_connection(database: str) ->
             assert b'"last": 1' in message
         finally:
             await web.stop()
+
+
+@pytest.mark.parametrize(("name", "english", "spanish"), [
+    ("tronimoes", "tiles", "fichas"), ("triominoes", "tiles", "fichas"), ("tronix", "cards", "cartas"),
+    ("tetromic", "pieces", "piezas")])
+async def test_a_page_counts_each_games_own_pieces_in_the_tables_language(site: Site, name: str, english: str,
+                                                                          spanish: str) -> None:
+    for place, lang, noun, others in (("test:en", "en", english, {"tiles", "cards", "pieces"} - {english}),
+                                      ("test:es", "es", spanish, {"fichas", "cartas", "piezas"} - {spanish})):
+        path = await open_table(site.referee, name, place=place, options=f"lang={lang}")
+        await play_moves(site.referee, name, 2, place=place)
+        _status, _headers, body = await fetch(site, path)
+        hands = re.findall(r"<td>(\d+ \w+)</td>", body.decode())
+        assert hands and all(h.endswith((noun, noun[:-1])) for h in hands), (lang, hands)
+        assert not any(word in body.decode() for word in others), (lang, others)
+
+
+async def test_a_spanish_page_writes_moves_in_spanish_notation_and_names_the_shuffled_cards(site: Site) -> None:
+    path = await open_table(site.referee, "tronix", options="lang=es")
+    await play_moves(site.referee, "tronix", 3)
+    assert (await site.referee.rollback(PLACE, MOD, 2)).ok
+    _status, _headers, body = await fetch(site, path)
+    html = body.decode()
+    assert "<code>poner " in html and "<code>play " not in html, html
+    assert "se volvieron a barajar las cartas que nadie ha visto" in html and "ficha" not in html
