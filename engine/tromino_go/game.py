@@ -255,15 +255,18 @@ class TrominoGo(Game):
         return None
 
     def _placements(self, occupied: dict[Cell, int]) -> list[tuple[str, Cell]]:
-        """Every (orientation, anchor) that `_refusal` would let through on `occupied`."""
+        """Every (orientation, anchor) that `_refusal` would let through on `occupied`, within
+        the coordinates the notation writes (±`notation.LIMIT`)."""
         letter = self.letter.upper()
         opening = None
         if self.phase == "placing" and 1 <= self.placed < 4:
             index = {p.id: i for i, p in enumerate(self.pieces)}
             must, avoid = self._opening_ids()
             opening = (index.get(must, -1), tuple(index.get(a, -1) for a in avoid))
-        return placements(occupied, [p.owner for p in self.pieces], [p.letter.upper() == letter for p in self.pieces],
-                          self.mover, opening)
+        found = placements(occupied, [p.owner for p in self.pieces], [p.letter.upper() == letter for p in self.pieces],
+                           self.mover, opening)
+        return [(orientation, anchor) for orientation, anchor in found  # the board ends where notation does
+                if all(abs(v) <= notation.LIMIT for cell in cells_of(orientation, anchor) for v in cell)]
 
     def _opening_ids(self) -> tuple[int, tuple[int, ...]]:
         """Plays 2-4 (§1.4): the id of the tromino to touch along 2 units, and those not to touch."""

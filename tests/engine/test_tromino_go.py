@@ -720,3 +720,16 @@ def test_a_round_still_played_with_a_surrounded_group_is_refused():
     pieces = [(0, "ACAB"[i], sorted(c)) for i, c in enumerate(RING)] + [(1, "b", sorted(cells_of("SW", (0, 0))))]
     with pytest.raises(PositionError, match="a group is surrounded, so the round would have ended"):
         game(pieces, t=5)
+
+
+def test_no_legal_action_lies_beyond_the_coordinates_the_notation_writes():
+    """Moving a tromino the same way again and again walks it off toward -1000: the legal
+    actions stop at the edge the notation reads (±1000), so each one parses (the contract)."""
+    game = TrominoGo.new(2, seed=7)
+    for _ in range(1005):
+        seat = game.to_move()[0]
+        actions = game.legal_actions(seat)
+        game.apply(seat, actions[0])
+    for seat in range(2):
+        for action in game.legal_actions(seat):
+            assert game.parse(seat, action) == action
