@@ -209,21 +209,27 @@ class Tronix(Game):
         return sorted({n for cell in self.table for n in neighbours(cell) if n not in self.table},
                       key=lambda c: (c[1], c[0]))
 
+    @property
+    def deck_kinds(self) -> frozenset[str]:
+        """The kinds of card the deck is made of (public: the table's options say it)."""
+        return frozenset({"cx"} if self.options.deck == "cx" else {"cx", "cc", "xx"})
+
     def _placements(self, seat: int) -> list[Play]:
-        """Every placement, in cell then pattern order; the kind is named only when several
-        kinds the seat holds could show the pattern."""
+        """Every placement, in cell then pattern order, each named as `_kind_label` says."""
         held = sorted(set(self.seats[seat].hand))
         plays = []
         for cell in self._open_cells():
             for pattern in ORDER:
-                kinds = [k for k in held if pattern in KINDS[k]]
-                plays += [Play(cell, pattern, None)] if len(kinds) == 1 else [Play(cell, pattern, k) for k in kinds]
+                plays += [Play(cell, pattern, self._kind_label(kind, pattern)) for kind in held
+                          if pattern in KINDS[kind]]
         return plays
 
-    def _kind_label(self, seat: int, kind: str, pattern: str) -> str | None:
-        """The kind named in a placement: only when several held kinds could show the pattern."""
-        held = {k for k in self.seats[seat].hand if pattern in KINDS[k]}
-        return kind if len(held) > 1 else None
+    def _kind_label(self, kind: str, pattern: str) -> str | None:
+        """The kind a placement names: whenever the deck has several kinds that could show the
+        pattern. Which kinds the player holds never decides it, so a move written without its
+        kind tells nobody that the player holds no other kind (the mixed deck's hands stay
+        hidden); with the plain deck, never."""
+        return kind if sum(pattern in KINDS[k] for k in self.deck_kinds) > 1 else None
 
     def _god_actions(self) -> list[str]:
         """Every God Mode action, canonical: per card on the table (in table order) but the
@@ -297,7 +303,7 @@ class Tronix(Game):
         if len(kinds) > 1:
             raise refusal(N_("say which card: `play {kind} {cell} {pattern}`"), kind=kinds[0], cell=where,
                           pattern=term(play.pattern))
-        return Play(play.cell, play.pattern, self._kind_label(seat, kinds[0], play.pattern))
+        return Play(play.cell, play.pattern, self._kind_label(kinds[0], play.pattern))
 
     def _check_god(self, action: Move | Turn) -> Move | Turn:
         source = action.source if isinstance(action, Move) else action.cell

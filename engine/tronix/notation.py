@@ -1,7 +1,8 @@
 """Reading and writing Tronix actions (rules §4), in English and Spanish.
 
-Canonical forms: `play 1,0 NE` (with the kind first, `play cx 1,0 NE`, only when the hand holds
-several kinds that can show the pattern), `move 1,0 to 2,1 SW`, `turn 1,0 SW`. Spanish is read
+Canonical forms: `play 1,0 NE` (with the kind first, `play cx 1,0 NE`, when the deck is mixed and
+several of its kinds can show the pattern, whatever the hand holds), `move 1,0 to 2,1 SW`,
+`turn 1,0 SW`. Spanish is read
 everywhere English is: `poner`/`colocar` for play, `mover … a …` for move, `girar` for turn, and
 `O` (oeste) for W in patterns (`NO`, `SO`, `EO`). Case, spaces and `(x, y)` brackets are forgiven;
 a bare `1,0 NE` is a placement.

@@ -14,7 +14,7 @@ from engine import GAMES, IllegalMove, NotationError, NotYourTurn, PositionError
 from engine.ai import GreedyAgent, heuristics, margin
 from engine.tronix import Tronix, TronixOptions
 from engine.tronix.ai import ROLLOUT, closable, leaf_value, proposals, ranked, threats
-from engine.tronix.cards import read_pattern
+from engine.tronix.cards import KINDS, ORDER, read_pattern
 from engine.tronix.lines import circuits, shares, tronix_line
 from engine.tronix.teams import seating
 
@@ -504,3 +504,22 @@ def test_god_mode_past_its_quiet_limit_is_refused():
     with pytest.raises(PositionError, match="5 God Mode actions in a row without scoring end the game"):
         Tronix.from_position(position(T, phase="god", hands=[0] * 4, quiet=5),
                              options=TronixOptions(quiet_limit=5))
+
+
+def test_with_a_mixed_deck_a_placement_names_its_kind_whatever_else_the_hand_holds():
+    """Which kinds a player holds is hidden: a placement's canonical form (the log, the history,
+    the announcement) names the card's kind whenever the deck has several kinds that could show
+    the pattern, so writing it without one never tells the table they hold no other."""
+    game = Tronix.new(4, seed=3, options=TronixOptions.parse({"deck": "mixed"}))
+    shown_by = {pattern: sum(pattern in KINDS[k] for k in ("cx", "cc", "xx")) for pattern in ORDER}
+    checked = 0
+    for _ in range(12):
+        seat = game.to_move()[0]
+        for action in game.legal_actions(seat):
+            words = action.split()
+            if words[0] == "play":
+                named = len(words) == 4
+                assert named == (shown_by[words[-1]] > 1), action
+                checked += 1
+        game.apply(seat, game.legal_actions(seat)[0])
+    assert checked > 100
