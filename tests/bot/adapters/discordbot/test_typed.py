@@ -54,7 +54,7 @@ async def test_a_typed_tronimoes_tile_not_held_or_not_in_the_set_gets_the_answer
     assert await typed_and_slash_say_the_same(tileref, thread, user, f"{missing} c4 d4") == (
         f"You do not have {missing}.")
     said = await typed_and_slash_say_the_same(tileref, thread, user, f"{missing} c4 e4")
-    assert said.startswith("C4 and e4 are not next to each other")
+    assert said.startswith("c4 and e4 are not next to each other")  # a square is written as typed
     mark = s.mark()
     for chat in ("2", "good game", "👍 5"):  # not a move at all: conversation, left alone
         await s.say(user, thread, chat)

@@ -241,11 +241,16 @@ async def test_a_page_counts_each_games_own_pieces_in_the_tables_language(site: 
         assert not any(word in body.decode() for word in others), (lang, others)
 
 
-async def test_a_spanish_page_writes_moves_in_spanish_notation_and_names_the_shuffled_cards(site: Site) -> None:
+async def test_a_spanish_page_writes_moves_in_spanish_notation_and_names_the_shuffled_pieces(site: Site) -> None:
     path = await open_table(site.referee, "tronix", options="lang=es")
     await play_moves(site.referee, "tronix", 3)
     assert (await site.referee.rollback(PLACE, MOD, 2)).ok
     _status, _headers, body = await fetch(site, path)
     html = body.decode()
     assert "<code>poner " in html and "<code>play " not in html, html
-    assert "se volvieron a barajar las cartas que nadie ha visto" in html and "ficha" not in html
+    assert "⏪ la partida se hizo retroceder hasta aquí" in html and "ficha" not in html  # every card is dealt
+    path = await open_table(site.referee, "tetromic", options="lang=es", place="test:pieces")
+    await play_moves(site.referee, "tetromic", 3, place="test:pieces")
+    assert (await site.referee.rollback("test:pieces", MOD, 2)).ok
+    _status, _headers, body = await fetch(site, path)
+    assert "se volvieron a barajar las piezas que nadie ha visto" in body.decode()
