@@ -9,6 +9,7 @@ from __future__ import annotations
 import time
 
 from bot.i18n import _, ngettext
+from bot.ratings import shown_name
 from bot.replies import link_token, name_token
 from bot.standings import PROVISIONAL_GAMES, SHOWN_START, Rating, Result, signed
 from bot.store import Store
@@ -34,7 +35,8 @@ def _figure(rating: Rating) -> str:
 
 
 def _line(place: int, rating: Rating) -> str:
-    return _("{place}. {player} {figure} · {record}").format(place=place, player=name_token(rating.name),
+    return _("{place}. {player} {figure} · {record}").format(place=place,
+                                                              player=name_token(shown_name(rating.player, rating.name)),
                                                               figure=_figure(rating), record=_record(rating))
 
 

@@ -39,7 +39,7 @@ from dataclasses import dataclass
 
 from openskill.models import PlackettLuce
 
-from bot.i18n import _
+from bot.i18n import _, current_language
 from bot.loader import new_game, replay
 from bot.records import FINISHED, SeatRecord, TableRecord
 from bot.replies import name_token
@@ -59,7 +59,7 @@ from bot.standings import (
 )
 from bot.store import Store
 from engine import Game
-from engine.levels import level_of
+from engine.levels import level_name, level_of
 
 log = logging.getLogger(__name__)
 
@@ -99,6 +99,14 @@ def player_key(seat: SeatRecord) -> str:
 def player_name(seat: SeatRecord) -> str:
     """How a rated player is named: a person by their name, an AI by its agent (`AI (normal)`)."""
     return seat.name if seat.user_id else f"AI ({ai_name(seat)})"
+
+
+def shown_name(player: str, name: str) -> str:
+    """How a rated player (`player_key`, stored `name`) is named to the reader, in the language
+    being spoken: a person by their name; an AI by its level in that language ("IA (fácil)")."""
+    if not player.startswith("ai:"):
+        return name
+    return _("AI ({level})").format(level=level_name(player.removeprefix("ai:"), current_language()))
 
 
 def server_of(table: TableRecord) -> str:
@@ -238,7 +246,7 @@ def change_lines(results: Sequence[Result], games_before: Mapping[str, int]) -> 
         figure = f"{shown(r.mu)} ({signed(r.change)})"
         if games_before.get(r.player, 0) + 1 < PROVISIONAL_GAMES:
             figure += " " + _("provisional")
-        said[r.player] = f"{name_token(r.name)} {figure}"
+        said[r.player] = f"{name_token(shown_name(r.player, r.name))} {figure}"
     return _("📈 Ratings: {changes}").format(changes=" · ".join(said.values()))
 
 

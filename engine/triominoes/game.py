@@ -80,7 +80,8 @@ class Triominoes(Game):
     piece_noun: ClassVar[PieceNoun] = PieceNoun(NP_("{count} tile", "{count} tiles"), N_("the unseen tiles"))
     command_moves: ClassVar[Mapping[str, str]] = {"draw": "draw", "pass": "pass"}
     command_help: ClassVar[Mapping[str, str]] = {
-        "skip": N_("Triominoes has no skip: when nothing fits, the referee draws (up to 3) and passes for you.")}
+        "skip": N_("Triominoes has no skip: when nothing fits you draw (up to 3 tiles), then pass. The referee does "
+                   "both for you, unless this table lets you draw when you choose: then type `draw`.")}
     example_moves = ("1-2-2 r1c0", "122 at 7")
     options: TriominoesOptions
 

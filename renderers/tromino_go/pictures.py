@@ -257,7 +257,7 @@ def _side_labels(view: Mapping[str, Any]) -> list[str]:
     labels = []
     for seat, (name, points) in enumerate(zip(view["names"], view["points"], strict=True)):
         score = ": " + say(N_("{count} TGpoint") if points == 1 else N_("{count} TGpoints")).format(count=points)
-        labels.append(_name(name, SIDE) + score + (" ★ winner" if seat == view.get("winner") else ""))
+        labels.append(_name(name, SIDE) + score + (" " + say(N_("★ winner")) if seat == view.get("winner") else ""))
     return labels
 
 

@@ -159,3 +159,13 @@ def test_a_taken_web_port_is_said_in_the_tables_language(tmp_path):
     assert (f"La página web no pudo escuchar en 127.0.0.1:{port} (otro programa está usando ese puerto); pon en "
             "TILEREF_WEB otro host:puerto, u off. La partida sigue sin ella.") in result.stderr, result.stderr
     assert not english_in(result.stderr, NAMES), result.stderr
+
+
+async def test_a_spanish_tables_ratings_name_the_bots_by_their_spanish_level(tmp_path):
+    async with running_referee(tmp_path / "t.sqlite3", ManualClock()) as referee:
+        assert (await referee.create(PLACE, ALICE, "tromino_go", options="lang=es")).ok
+        assert (await referee.add_ai(PLACE, ALICE, "easy")).ok
+        assert (await referee.start(PLACE, ALICE)).ok
+        await referee.ai.idle()
+        ended = text(await referee.resign(PLACE, ALICE))
+    assert "📈 Puntuaciones:" in ended and "IA (fácil)" in ended and "AI (easy)" not in ended, ended

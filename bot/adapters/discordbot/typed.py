@@ -26,7 +26,7 @@ import discord
 
 from bot.adapters.discordbot.answer import busy
 from bot.adapters.discordbot.context import NO_GAME, place_of, player
-from bot.adapters.discordbot.delivery import Outgoing, capitalised, direct, personal, post
+from bot.adapters.discordbot.delivery import Outgoing, capitalised, direct, personal, post, render
 from bot.adapters.discordbot.permissions import lacking, refused_for_permission, tell_missing
 from bot.adapters.discordbot.replying import post_reply
 from bot.adapters.discordbot.shown import shown_boards
@@ -91,7 +91,7 @@ async def _refused_privately(client: discord.Client, message: discord.Message, r
     await _react(message, REFUSED_REACTION)  # the note below says it in words anyway
     told = await direct(client, f"discord:{message.author.id}",
                         [Outgoing(_("Your move in {thread} was refused: {reason}").format(
-                            thread=message.channel.mention, reason=capitalised(reason)))])
+                            thread=message.channel.mention, reason=render(capitalised(reason))))])
     note = (_("That move was refused; I sent you the reason privately.") if told else
             _("That move was refused. Use `/move` to see why (your direct messages are closed)."))
     await post(message.channel, Outgoing(note), reference=message)
