@@ -23,6 +23,10 @@ from engine import GAMES
 
 log = logging.getLogger(__name__)
 
+NO_THREADS = N_("I cannot open a thread here: I need the Create Public Threads permission in this channel. You can "
+                "also run `/tileref new` inside an existing thread.")
+NO_POSTING = N_("I cannot play in threads here: I need the Send Messages in Threads permission in this channel to "
+                "post the lobby, the boards and the turns.")
 LOBBY_MESSAGE = "lobby_message"
 """The table meta key holding the lobby message's id."""
 
@@ -81,12 +85,10 @@ async def _in_new_thread(answer: Answer, referee: Referee, channel: discord.Text
     title = GAMES[game.strip().lower()].title
     permissions = channel.permissions_for(channel.guild.me)
     if not permissions.create_public_threads:
-        await answer.tell(_("I cannot open a thread here: I need the Create Public Threads permission "
-                            "in this channel. You can also run `/tileref new` inside an existing thread."))
+        await answer.tell(_(NO_THREADS))
         return
     if not permissions.send_messages_in_threads:
-        await answer.tell(_("I cannot play in threads here: I need the Send Messages in Threads permission "
-                            "in this channel to post the lobby, the boards and the turns."))
+        await answer.tell(_(NO_POSTING))
         return
     spoken = await referee.language_for(options, guild, language_of(str(answer.interaction.locale)))
     with speaking(spoken):
@@ -95,8 +97,12 @@ async def _in_new_thread(answer: Answer, referee: Referee, channel: discord.Text
     announcement = await answer.send(Outgoing(said), ephemeral=False)
     if announcement is None:
         announcement = await answer.interaction.original_response()
-    thread = await channel.create_thread(name=f"{title} · {user.name}"[:100], message=announcement,
-                                         auto_archive_duration=10080)
+    try:
+        thread = await channel.create_thread(name=f"{title} · {user.name}"[:100], message=announcement,
+                                             auto_archive_duration=10080)
+    except discord.Forbidden:  # the permission went since the bot last heard: nothing is opened
+        await _not_opened(answer, announcement, None, _(NO_THREADS))
+        return
     reply = await referee.create(place_of(thread.id), user, game, options=options, turn_time=turn_time,
                                  guild=guild, language=language_of(str(answer.interaction.locale)))
     if not reply.ok:
@@ -106,11 +112,30 @@ async def _in_new_thread(answer: Answer, referee: Referee, channel: discord.Text
         for outgoing in messages:
             await answer.send(outgoing, ephemeral=True)
         return
-    lobby = await thread.send(**_lobby(reply).kwargs())
+    try:
+        lobby = await thread.send(**_lobby(reply).kwargs())
+    except discord.Forbidden:  # the lobby cannot be shown: the table is closed again, its thread removed
+        await referee.leave(place_of(thread.id), user)
+        await _not_opened(answer, announcement, thread, _(NO_POSTING))
+        return
     await referee.note_message(place_of(thread.id), LOBBY_MESSAGE, lobby.id)
     if isinstance(answer.interaction.user, discord.Member):
         with contextlib.suppress(discord.HTTPException):
             await thread.add_user(answer.interaction.user)
+
+
+async def _not_opened(answer: Answer, announcement: discord.Message, thread: discord.Thread | None,
+                      why: str) -> None:
+    """Take back a table that could not be shown: its thread goes (where the bot may remove it),
+    the public announcement says it was not opened, and the caller is told which permission is
+    missing."""
+    if thread is not None:
+        with contextlib.suppress(discord.HTTPException):
+            await thread.delete()
+    with contextlib.suppress(discord.HTTPException):
+        await announcement.edit(content=_("(This table was not opened.)"),
+                                allowed_mentions=discord.AllowedMentions.none())
+    await answer.tell(why)
 
 
 async def refresh_lobby(interaction: discord.Interaction, referee: Referee, reply: Reply) -> None:

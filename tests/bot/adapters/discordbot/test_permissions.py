@@ -170,3 +170,23 @@ async def test_a_rematch_is_not_opened_where_the_bot_could_not_post_its_lobby(ti
     told = await (await s.click(s.alice, final, label="Rematch")).reply()
     assert told.ephemeral and "Send Messages in Threads" in told.content
     assert [t.id for t in s.threads] == [thread.id] and s.errors == []
+
+
+@pytest.mark.parametrize(("taken", "named"), [("create_public_threads", "Create Public Threads"),
+                                              ("send_messages_in_threads", "Send Messages in Threads")])
+async def test_a_table_discord_refuses_before_the_bot_hears_of_it_leaves_nothing_open(
+        tileref: Harness, taken: str, named: str) -> None:
+    """The permission was taken away and the bot has not heard yet: Discord refuses the thread
+    or the lobby. The caller is told which permission is missing, and no table is left open
+    (a lobby without buttons, in a thread nobody can use)."""
+    s = tileref.s
+    s.withhold_from_bot(taken, tell_bot=False)
+    handle = await s.slash(s.alice, s.channel, "tileref new", game="tronimoes")
+    told = await s.wait_for_message(predicate=lambda m: m.ephemeral and named in m.content)
+    assert "Something went wrong" not in told.content
+    await s.settle()
+    for thread in s.threads:
+        table = await tileref.referee.status(f"discord:{thread.id}")
+        assert table is None or table.status == "aborted"
+    assert handle is not None and all(" 403 " in error for error in s.errors)
+    s.errors.clear()  # Discord's refusals were the point
