@@ -13,8 +13,9 @@ these and is killed on its last one, at one of three moments:
 - between Discord creating the announcement and the bot learning it did (the stand-in holds the
   answer to that request until the bot is dead): a typed move's post, a `/move`'s or Confirm's
   answer;
-- during a run of AI moves: after a `/move` that hands the turn to AI seats, once Discord has
-  created the AI run's message (or at most a few seconds later);
+- during a run of AI moves: after a `/move`, once Discord has created the bot's next message in
+  the thread (the AI seats' run, when the move handed them the turn) and before the bot learns
+  it did (counted as a random kill if no message comes within 8 s);
 - at a random moment shortly after an action.
 
 A new process then starts on the same database and its outbox sends what was left unconfirmed.
@@ -79,6 +80,7 @@ MOMENTS = {"between": 0.5, "ai": 0.25, "random": 0.25}
 """Where the kill at the end of a life falls, and how often."""
 ROLLBACK_SHARE = 0.12
 RESIGN_SHARE = 0.04
+"""How often an action is a moderator's rollback, a player's resignation (else a move)."""
 REOPEN_SHARE = 0.3
 GIVING_UP = ("concede", "forfeit", "resign")
 """Moves chosen less often (one time in seven or so), so games are mostly played."""
@@ -163,6 +165,8 @@ class Life:
 
 @dataclass
 class Table:
+    """A table the soak opened: its thread."""
+
     thread: Channel
 
     @property
@@ -182,6 +186,7 @@ class Soak:
     actions_per_life: int = 4
     moments: dict[str, float] = field(default_factory=lambda: dict(MOMENTS))
     typed_share: float = 0.5
+    rollback_share: float = ROLLBACK_SHARE
     lives: list[Life] = field(default_factory=list)
     tables: list[Table] = field(default_factory=list)
     counts: Counter[str] = field(default_factory=Counter)
@@ -234,8 +239,13 @@ class Soak:
             for number in range(actions):
                 last = number == actions - 1
                 moment = self.rng.choices(list(self.moments), list(self.moments.values()))[0] if last else None
-                if await self.act(moment):
-                    return
+                try:
+                    if await self.act(moment):
+                        return
+                except StandInTimeout as timeout:  # a bot too slow to answer (a busy machine): on to the kill
+                    self.counts["stand_in_timeouts"] += 1
+                    self.say(f"gave up waiting: {str(timeout).splitlines()[0]}")
+                    break
             await asyncio.sleep(self.rng.uniform(0.0, 0.5))
             self.kill("random")
         finally:
@@ -280,9 +290,9 @@ class Soak:
             await self.open_table()
             return False
         roll = self.rng.random()
-        if length >= 2 and roll < ROLLBACK_SHARE:
+        if length >= 2 and roll < self.rollback_share:
             return await self.rollback(table, length, moment)
-        if roll < ROLLBACK_SHARE + RESIGN_SHARE:
+        if roll < self.rollback_share + RESIGN_SHARE:
             return await self.resign(table, moment)
         return await self.move(table, moment)
 
@@ -295,6 +305,12 @@ class Soak:
         table_id, status = found[0]
         length = await self.db.value("SELECT COUNT(*) FROM actions WHERE table_id = ? AND undone = 0", table_id)
         return status, int(length or 0)
+
+    async def last_move_by_ai(self, table: Table) -> bool:
+        """Whether the table's last move (in its log) was an AI seat's."""
+        actor = await self.db.value("SELECT a.actor FROM actions a JOIN tables t ON t.id = a.table_id"
+                                    " WHERE t.place = ? AND a.undone = 0 ORDER BY a.id DESC LIMIT 1", table.place)
+        return str(actor or "").startswith("ai:")
 
     async def open_table(self) -> None:
         s, first = self.s, self.humans[0]
@@ -350,7 +366,7 @@ class Soak:
         self.say(f"{user.name} {'types' if typed else '/move'} {move!r} (kill: {moment})")
         handle = await s.say(user, thread, move) if typed else await s.slash(user, thread, "move", text=move)
         self.counts["moves_typed" if typed else "moves_by_slash_command"] += 1
-        return await self.settle(thread, mark, moment, holds, handle=None if typed else handle)
+        return await self.settle(table, mark, moment, holds, handle=None if typed else handle)
 
     async def rollback(self, table: Table, length: int, moment: str | None, *, reopen: bool = False) -> bool:
         s = self.s
@@ -382,13 +398,13 @@ class Soak:
         mark = s.mark()
         self.say(f"{user.name} confirms {command} {options} (kill: {moment})")
         handle = await s.click(user, preview, label="Confirm")
-        await self.settle(thread, mark, moment, holds, handle=handle, answers=2)
+        await self.settle(table, mark, moment, holds, handle=handle, answers=2)
         return True
 
-    async def settle(self, thread: Channel, mark: int, moment: str | None, holds: list[Any], *,
+    async def settle(self, table: Table, mark: int, moment: str | None, holds: list[Any], *,
                      handle: Any = None, answers: int = 1) -> bool:
         """After an action: kill the bot at `moment` (True), or wait for its answer (False)."""
-        s = self.s
+        s, thread = self.s, table.thread
 
         def posted() -> bool:
             return any(public(m, thread) and not m.loading and m.attachments for m in s.messages[mark:])
@@ -403,11 +419,16 @@ class Soak:
             self.kill("between_delivering_and_confirming" if posted() else "random")
             return True
         if moment == "ai" and holds:
-            for _ in range(int(8.0 / 0.05)):  # until an AI run's message is on Discord, its answer held
+            for _ in range(int(8.0 / 0.05)):  # until the bot's next post (an AI run's) is on Discord, held
                 if holds[0].reached.is_set():
                     break
                 await asyncio.sleep(0.05)
-            self.kill("during_an_ai_run" if holds[0].reached.is_set() else "random")
+            if not holds[0].reached.is_set():
+                self.kill("random")
+            elif await self.last_move_by_ai(table):
+                self.kill("during_an_ai_run")
+            else:  # the post held was another (a re-send, a note): still created and not confirmed
+                self.kill("between_delivering_and_confirming")
             return True
         if moment is not None:
             await asyncio.sleep(self.rng.uniform(0.0, 0.6))
@@ -470,7 +491,7 @@ class Soak:
         figures["kills"] = sum(n for k, n in self.counts.items() if k.startswith("kills_"))
         for key in ("kills_between_delivering_and_confirming", "kills_during_an_ai_run", "kills_random",
                     "tables_opened", "moves_typed", "moves_by_slash_command", "rollbacks", "reopened",
-                    "resignations", "nobody_could_move", "unanswered_actions", "drain_timed_out"):
+                    "resignations", "nobody_could_move", "unanswered_actions", "stand_in_timeouts", "drain_timed_out"):
             figures[key] = self.counts[key]
         figures.update(result.figures())
         figures["resends_answered_with_the_first_message"] = len(self.s.nonce_repeats)
@@ -507,7 +528,8 @@ def public(message: RecordedMessage, thread: Channel) -> bool:
 
 async def soak_one(game: str, kind: str, *, kills: int, actions_per_life: int, seed: int, folder: Path,
                    forget_nonces: bool = False, moments: dict[str, float] | None = None,
-                   typed_share: float = 0.5, trace: bool = False) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+                   typed_share: float = 0.5, rollback_share: float = ROLLBACK_SHARE,
+                   trace: bool = False) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """Soak one game on one database: its figures and its problems."""
     started = time.perf_counter()
     folder.mkdir(parents=True, exist_ok=True)
@@ -517,7 +539,7 @@ async def soak_one(game: str, kind: str, *, kills: int, actions_per_life: int, s
             if forget_nonces:
                 s.nonce_seconds = 0.0
             soak = Soak(s, db, folder, game, random.Random(f"{seed}:{game}:{kind}"), actions_per_life,
-                        dict(moments or MOMENTS), typed_share, trace=trace)
+                        dict(moments or MOMENTS), typed_share, rollback_share, trace=trace)
             for _ in range(kills):
                 await soak.life()
             await soak.drain()

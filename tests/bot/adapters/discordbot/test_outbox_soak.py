@@ -31,7 +31,7 @@ def database_kind(request: pytest.FixtureRequest) -> str:
 @pytest.mark.parametrize("game", list(SEATINGS))
 async def test_every_announcement_reaches_its_thread_exactly_once_through_sigkills(game, database_kind, tmp_path):
     figures, problems = await soak_one(game, database_kind, kills=4, actions_per_life=3, seed=1,
-                                       folder=tmp_path / "soak")
+                                       folder=tmp_path / "soak", rollback_share=0.25)
     shown = "\n".join(json.dumps(p, ensure_ascii=False) for p in [figures, *problems])
     assert figures["kills"] == 4 and figures["announcements_expected"] > 0, shown
     assert figures["duplicates"] == figures["lost"] == figures["false_notes"] == figures["unsent_left"] == 0, shown
