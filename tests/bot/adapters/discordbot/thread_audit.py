@@ -19,7 +19,12 @@ announcement or as that note (one of the two, once); a row without a picture (th
 a reminder) that a rollback undid may also be dropped silently. Counted per game:
 `duplicates` (a row shown by two messages, or noted twice), `lost` (a row shown by none),
 `false_notes` (a "was not sent" note for a row whose announcement is in the thread, or whose
-moves were never undone). Pure: no I/O, so tests feed it made-up rows and messages.
+moves were never undone), `unsent_left` (a row never confirmed), `unexplained_messages` (a
+picture standing for no row). Also counted, to explain rather than to judge: messages posted
+after the announcement of a move committed later (`announced_after_a_later_move`: a re-send
+after a crash, or a late one), rolled-back moves announced after their rollback, "thinking…"
+placeholders never filled, texts posted twice, messages whose text differs from their rows'.
+Pure: no I/O, so tests feed it made-up rows and messages.
 """
 
 from __future__ import annotations
