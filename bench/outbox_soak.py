@@ -38,7 +38,7 @@ at once, as Discord does after a few minutes, so an announcement posted just bef
 posted again by the next process; the figures must show duplicates.
 
     .venv/bin/python bench/outbox_soak.py [--games tronimoes,tetromic] [--databases sqlite,postgresql]
-        [--kills 8] [--actions-per-life 4] [--seed 1] [--details] [--keep] [--forget-nonces]
+        [--kills 8] [--actions-per-life 4] [--seed 1] [--details] [--keep] [--trace] [--forget-nonces]
 
 About a minute per game and database with the defaults on a quiet machine. PostgreSQL: the
 server at $TILEREF_TEST_POSTGRES (default postgresql://postgres@127.0.0.1:5432/test), a schema of
@@ -49,6 +49,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import random
@@ -82,9 +83,9 @@ ROLLBACK_SHARE = 0.12
 RESIGN_SHARE = 0.04
 """How often an action is a moderator's rollback, a player's resignation (else a move)."""
 REOPEN_SHARE = 0.3
+"""How often a finished game is reopened by a rollback instead of a new table being opened."""
 GIVING_UP = ("concede", "forfeit", "resign")
 """Moves chosen less often (one time in seven or so), so games are mostly played."""
-"""How often a finished game is reopened by a rollback instead of a new table being opened."""
 
 
 @dataclass(frozen=True)
@@ -123,7 +124,7 @@ class Database:
     async def rows(self, sql: str, *args: object) -> list[tuple[Any, ...]]:
         """The rows of a query written with `?` placeholders."""
         if self.kind == "sqlite":
-            with sqlite3.connect(self.path) as db:
+            with contextlib.closing(sqlite3.connect(self.path)) as db:
                 return db.execute(sql, args).fetchall()
         if self._connection is None:
             import asyncpg
