@@ -30,8 +30,9 @@ total: kills (by moment), actions made, announcements expected and posted, rows 
 merged messages, notes posted, and the target figures `duplicates`, `lost`, `false_notes` (a
 "was not sent" note for a move whose announcement is in the thread) and `unsent_left`, which
 must all be 0. With `--details`, a JSON line per problem found, naming the row, its messages and
-the process lives that posted them (their logs are `bot-<life>.log` next to the database; keep
-them with `--keep`).
+the process lives that posted them (their logs are `bot-<life>.log` next to the database, with
+`record.json`: every row, every message and what stands for what; keep them with `--keep`, and
+count a kept record again with `--audit-again <folder>/record.json`).
 
 `--forget-nonces` checks that the soak can see a duplicate: the stand-in then forgets each nonce
 at once, as Discord does after a few minutes, so an announcement posted just before a kill is
@@ -507,13 +508,14 @@ class Soak:
         record = {
             "lives": [{"life": life.number, "log": life.log.name, "started": life.started, "ended": life.ended,
                        "ending": life.ending} for life in self.lives],
-            "rows": [{"id": r.id, "table": r.table_id, "ply": r.ply, "kind": r.kind, "origin": r.origin,
-                      "nonce": r.nonce, "delivered": r.delivered, "undone_by": result.undone_by.get(r.id),
+            "rows": [{"id": r.id, "table": r.table_id, "game": r.game, "place": r.place, "ply": r.ply,
+                      "kind": r.kind, "board": r.board, "origin": r.origin, "nonce": r.nonce,
+                      "delivered": r.delivered, "undone_by": result.undone_by.get(r.id),
                       "shown_by": result.shown_by.get(r.id, []), "noted_by": result.noted_by.get(r.id, []),
                       "text": r.text} for r in result.rows],
-            "messages": [{"id": m.id, "life": self.life_of(m.id), "nonce": m.nonce, "interaction": m.interaction,
-                          "files": list(m.files), "loading": m.loading, "content": m.content}
-                         for m in messages.values()],
+            "messages": [{"id": m.id, "place": m.place, "life": self.life_of(m.id), "nonce": m.nonce,
+                          "interaction": m.interaction, "files": list(m.files), "loading": m.loading,
+                          "content": m.content} for m in messages.values()],
         }
         (self.folder / "record.json").write_text(json.dumps(record, ensure_ascii=False, indent=1))
 
@@ -521,6 +523,20 @@ class Soak:
         """A JSON object per problem found, with the lives that posted its messages."""
         return [{"case": "finding", "database": self.db.kind, **f.json(),
                  "lives": [self.life_of(m) for m in f.messages]} for f in result.findings]
+
+
+def audit_again(record: Path) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """The figures and problems of a kept soak's `record.json`, counted again (after a change to
+    thread_audit, say): the soak's own counts (kills, actions) are not in it."""
+    saved = json.loads(record.read_text())
+    rows = [Row(r["id"], r["table"], r["game"], r["place"], r["ply"], r["text"], kind=r["kind"], board=r["board"],
+                origin=r["origin"], delivered=r["delivered"]) for r in saved["rows"]]
+    messages = [Posted(m["id"], m["place"], m["content"], nonce=m["nonce"], interaction=m["interaction"],
+                       files=tuple(m["files"]), loading=m["loading"]) for m in saved["messages"]]
+    result = audit(rows, messages)
+    lives = {m["id"]: m["life"] for m in saved["messages"]}
+    return ({"case": "sigkill_soak", "record": str(record), **result.figures()},
+            [{"case": "finding", **f.json(), "lives": [lives.get(m) for m in f.messages]} for f in result.findings])
 
 
 def public(message: RecordedMessage, thread: Channel) -> bool:
@@ -600,7 +616,14 @@ def main() -> None:
     parser.add_argument("--trace", action="store_true", help="say on stderr what the soak does, as it does it")
     parser.add_argument("--forget-nonces", action="store_true",
                         help="the stand-in forgets nonces at once: duplicates must show (a check of the soak)")
+    parser.add_argument("--audit-again", type=Path, metavar="RECORD",
+                        help="count a kept soak's record.json again instead of soaking (with --details: its problems)")
     args = parser.parse_args()
+    if args.audit_again is not None:
+        figures, problems = audit_again(args.audit_again)
+        for line in [figures, *(problems if args.details else [])]:
+            print(json.dumps(line, ensure_ascii=False))
+        return
     games = [g.strip() for g in args.games.split(",") if g.strip()]
     databases = [d.strip() for d in args.databases.split(",") if d.strip()]
     unknown = [g for g in games if g not in SEATINGS] + [d for d in databases if d not in DATABASES]

@@ -4,6 +4,7 @@ row (a run of AI moves in one message, a rolled-back move's note)."""
 
 from __future__ import annotations
 
+from bot.adapters.discordbot.delivery import trim
 from tests.bot.adapters.discordbot.thread_audit import Posted, Row, audit
 
 PLACE = "discord:1"
@@ -147,3 +148,18 @@ def test_an_announcement_posted_after_that_of_a_later_move_is_counted_as_out_of_
     rows = [row(1, 1, "Pip (bot) draws a tile."), row(2, 2, "bob lays 5:6.")]
     figures = audit(rows, [sent(rows[1], 100), sent(rows[0], 101)]).figures()
     assert figures["announced_after_a_later_move"] == 1 and figures["duplicates"] == figures["lost"] == 0
+
+
+def test_the_moves_cut_from_a_run_too_long_for_one_message_are_lost() -> None:
+    """A run of AI moves announced as one message longer than Discord's 2,000 characters is cut
+    (its first line, "…", then the end): the moves in between are announced nowhere."""
+    story = "Pip (bot) lays 1-2-3 at r-3c-7 for 6 points, and says so at length" + "." * 80
+    rows = [row(n, n, f"{story} {n}") for n in range(1, 31)]
+    message = merged(rows, 100)
+    assert len(message.content) > 2000
+    posted = Posted(100, PLACE, trim(message.content), nonce=message.nonce, files=("board.png",))
+    result = audit(rows, [posted])
+    lost = [f for f in result.findings if f.problem == "lost"]
+    assert lost and all(f.how == "cut from its AI run's message (too long)" for f in lost)
+    assert 1 not in {f.row for f in lost} and 30 not in {f.row for f in lost}  # the first and the last are shown
+    assert result.figures()["lost"] == len(lost) == 30 - result.figures()["rows_announced"]

@@ -44,6 +44,8 @@ NOTE = re.compile(r"^\(The announcement of move (\d+) was not sent: a moderator 
                   r"(\d+) since\.\)$")
 ROLLBACK = re.compile(r"rolled the game back to move (\d+)")
 INTERACTION = "interaction:"
+TRIMMED = "…"
+"""The line `delivery.trim` puts where it cut a message too long for Discord."""
 
 
 @dataclass(frozen=True)
@@ -130,6 +132,8 @@ class Audit:
     notes_of: dict[str, list[int]] = field(default_factory=lambda: defaultdict(list))
     merged: set[int] = field(default_factory=set)
     """Ids of the rows shown by a message that shows several."""
+    cut: set[int] = field(default_factory=set)
+    """Ids of the rows of a run of AI moves whose stories were cut from its message (too long)."""
     findings: list[Finding] = field(default_factory=list)
     extra: dict[str, Counter[str]] = field(default_factory=lambda: defaultdict(Counter))
     """Game -> informational counts (placeholders left, texts posted twice, …)."""
@@ -215,7 +219,8 @@ def _place(result: Audit, rows: list[Row], messages: list[Posted]) -> None:
                 result.findings.append(Finding("unexplained", game, message.place, None, None, "",
                                                _first_line(message.content), [message.id], "no row"))
             continue
-        shown, differs = _decompose(message, anchor, rows)
+        shown, cut, differs = _decompose(message, anchor, rows)
+        result.cut.update(r.id for r in cut)
         if differs:
             result.extra[game]["text_differs"] += 1
         result.messages_of[game].append(message.id)
@@ -265,30 +270,43 @@ def _anchor(message: Posted, rows: list[Row], by_nonce: dict[str, Row], by_origi
     return None, ""
 
 
-def _decompose(message: Posted, anchor: Row, rows: list[Row]) -> tuple[list[Row], bool]:
+def _decompose(message: Posted, anchor: Row, rows: list[Row]) -> tuple[list[Row], list[Row], bool]:
     """The rows a message shows: its anchor and, for a run of AI moves announced as one message
     (each move's story, then who is next after the last), the rows before the anchor whose
-    stories come before the anchor's, read backwards one story at a time. Also whether the
-    message's text differs from what its rows explain (a line added or missing)."""
+    stories come before the anchor's, read backwards one story at a time. A message cut to
+    Discord's length (`delivery.trim`: its first line, "…", then the end) shows the run's first
+    row and its last ones: the rows in between are returned apart, as cut from it. Also whether
+    the message's text differs from what its rows explain (a line added or missing)."""
     lines = message.content.split("\n")
     mine = anchor.shown
     if lines == mine:
-        return [anchor], False
+        return [anchor], [], False
     start = next((k for k in range(len(lines)) if lines[k:] == mine[:len(lines) - k]), None)
     if start is None:
-        return [anchor], True
+        return [anchor], [], True
     left = lines[:start]
-    shown = [anchor]
-    for row in reversed([r for r in rows if r.table_id == anchor.table_id and r.id < anchor.id and r.kind == "move"]):
+    shown, cut = [anchor], []
+    earlier = [r for r in rows if r.table_id == anchor.table_id and r.id < anchor.id and r.kind == "move"]
+    for row in reversed(earlier):
         if not left:
             break
         theirs = row.shown
+        if left[-1] == TRIMMED:  # the lines between the first and these were cut
+            head = left[:-1]
+            if head and theirs[:len(head)] == head and len(theirs) > len(head):
+                shown.append(row)
+                left = []
+            else:
+                cut.append(row)
+            continue
         story = max((j for j in range(1, len(theirs)) if j <= len(left) and left[-j:] == theirs[:j]), default=0)
         if story == 0:
             break
         shown.append(row)
         left = left[:-story]
-    return shown, bool(left)
+    if left:  # no row of the run explains these lines: what was cut is unknown
+        cut = []
+    return shown, cut, bool(left)
 
 
 def _place_note(result: Audit, rows: list[Row], message: Posted, move: int, to: int) -> None:
@@ -325,7 +343,8 @@ def _judge(result: Audit, row: Row, message_of_row: dict[int, int]) -> None:
         finding("false_note", [*(m for m, _ in shown), *noted],
                 "announced and noted" if shown else "noted, but no rollback undid it")
     if not shown and not noted and result.required(row):
-        finding("lost", [], "rolled back, neither announced nor noted" if undone else "never announced")
+        finding("lost", [], "rolled back, neither announced nor noted" if undone else
+                "cut from its AI run's message (too long)" if row.id in result.cut else "never announced")
     if not row.delivered:
         finding("unsent", [], "left unconfirmed in the outbox")
     if undone and shown:
