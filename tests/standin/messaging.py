@@ -61,6 +61,10 @@ NONCE_SECONDS = 300.0
 class Messaging(StandInState):
     """Message, interaction and thread operations on top of :class:`StandInState`."""
 
+    nonce_seconds: float = NONCE_SECONDS
+    """How long this Discord remembers an enforced nonce; a test sets 0 for a Discord that has
+    forgotten it (the bot's nonce then keeps nothing from being posted twice)."""
+
     # ------------------------------------------------------------------ messages
 
     async def dispatch_message_event(self, event: str, msg: StoredMessage) -> None:
@@ -266,7 +270,7 @@ class Messaging(StandInState):
         if enforced is not None and enforced in self.nonces:
             first_id, when = self.nonces[enforced]
             first = self.stored.get(first_id)
-            if first is not None and not first.deleted and time.monotonic() - when < NONCE_SECONDS:
+            if first is not None and not first.deleted and time.monotonic() - when < self.nonce_seconds:
                 self.nonce_repeats.append(first_id)
                 return first  # Discord returns the message created first, and posts nothing
         if (

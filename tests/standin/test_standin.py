@@ -490,6 +490,17 @@ async def test_a_message_sent_again_with_its_enforced_nonce_is_the_first_one(
     standin.errors.clear()
 
 
+async def test_a_stand_in_that_forgets_nonces_posts_a_message_sent_again_twice(
+    standin: DiscordStandIn, bot: StandInTestBot
+) -> None:
+    channel = bot.get_channel(standin.channel.id)
+    assert isinstance(channel, discord.TextChannel)
+    standin.nonce_seconds = 0.0
+    first = await channel.send("once", nonce="row-17")
+    again = await channel.send("once", nonce="row-17")
+    assert again.id != first.id and standin.nonce_repeats == []
+
+
 async def test_replies_and_reactions_need_read_message_history_and_add_reactions(
     standin: DiscordStandIn, bot: StandInTestBot
 ) -> None:
