@@ -450,14 +450,14 @@ class Soak:
     async def outbox(self) -> list[Row]:
         """The public rows of the outbox, with their tables' games."""
         found = await self.db.rows(
-            "SELECT o.id, o.table_id, t.game, o.place, o.ply, o.data, o.delivered_at FROM outbox o"
+            "SELECT o.id, o.table_id, t.game, o.place, o.ply, o.data, o.delivered_at, o.merged_into FROM outbox o"
             " JOIN tables t ON t.id = o.table_id WHERE o.seat IS NULL ORDER BY o.id")
         rows = []
-        for id, table_id, game, place, ply, data, delivered in found:
+        for id, table_id, game, place, ply, data, delivered, merged_into in found:
             data = json.loads(data) if isinstance(data, str) else data
             rows.append(Row(id, table_id, game, place, ply, data["text"], kind=data.get("kind", "move"),
                             board=bool(data.get("board")), origin=data.get("origin", ""),
-                            delivered=delivered is not None))
+                            delivered=delivered is not None, merged_into=merged_into))
         return rows
 
     def thread_messages(self) -> list[Posted]:
@@ -510,7 +510,7 @@ class Soak:
                        "ending": life.ending} for life in self.lives],
             "rows": [{"id": r.id, "table": r.table_id, "game": r.game, "place": r.place, "ply": r.ply,
                       "kind": r.kind, "board": r.board, "origin": r.origin, "nonce": r.nonce,
-                      "delivered": r.delivered, "undone_by": result.undone_by.get(r.id),
+                      "delivered": r.delivered, "merged_into": r.merged_into, "undone_by": result.undone_by.get(r.id),
                       "shown_by": result.shown_by.get(r.id, []), "noted_by": result.noted_by.get(r.id, []),
                       "text": r.text} for r in result.rows],
             "messages": [{"id": m.id, "place": m.place, "life": self.life_of(m.id), "nonce": m.nonce,
@@ -530,7 +530,8 @@ def audit_again(record: Path) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     thread_audit, say): the soak's own counts (kills, actions) are not in it."""
     saved = json.loads(record.read_text())
     rows = [Row(r["id"], r["table"], r["game"], r["place"], r["ply"], r["text"], kind=r["kind"], board=r["board"],
-                origin=r["origin"], delivered=r["delivered"]) for r in saved["rows"]]
+                origin=r["origin"], delivered=r["delivered"], merged_into=r.get("merged_into"))
+            for r in saved["rows"]]
     messages = [Posted(m["id"], m["place"], m["content"], nonce=m["nonce"], interaction=m["interaction"],
                        files=tuple(m["files"]), loading=m["loading"]) for m in saved["messages"]]
     result = audit(rows, messages)

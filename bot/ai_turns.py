@@ -22,6 +22,7 @@ import asyncio
 import contextlib
 import logging
 import time
+import weakref
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field, replace
 from typing import Protocol
@@ -29,12 +30,15 @@ from typing import Protocol
 from bot.i18n import speaking
 from bot.planning import PlanningPool
 from bot.records import Notice, Timer
-from bot.replies import Announcement, Message, Reply
+from bot.replies import LONGEST_ANNOUNCEMENT, Announcement, Message, Reply
 from bot.store import Store
 from bot.timers import Background, Clock, settle
 
 log = logging.getLogger(__name__)
 
+RUN = "run"
+"""The outbox kind of the row telling a run of AI moves as one message, in place of the moves'
+own rows (`Store.merge_notices`)."""
 DEFAULT_AI_LEASE = 45.0
 """Seconds an AI turn stays with the process that claimed it (longer than any plan: 30 s at most)."""
 SPLIT_AFTER = 10.0
@@ -91,6 +95,13 @@ class Run:
     started: float = field(default_factory=time.monotonic)
 
 
+def told_together(moves: list[AiMove]) -> Announcement:
+    """A run of moves told as one: every move's story in order, then the last one's ending."""
+    last = moves[-1].reply
+    return Announcement([line for m in moves if m.reply.announcement for line in m.reply.announcement.story],
+                        last.announcement.ending if last.announcement else [])
+
+
 def merged(moves: list[AiMove], now: float, lease: float) -> tuple[Reply, list[Notice]]:
     """One announcement for a run of moves, and the outbox rows that stand for it (to replace
     the moves' own: `Store.merge_notices`, leased to this process for `lease` seconds): every
@@ -98,8 +109,7 @@ def merged(moves: list[AiMove], now: float, lease: float) -> tuple[Reply, list[N
     ratings); the people whose turn began anywhere in the run are pinged once; private notes
     joined per seat."""
     last = moves[-1].reply
-    told = Announcement([line for m in moves if m.reply.announcement for line in m.reply.announcement.story],
-                        last.announcement.ending if last.announcement else [])
+    told = told_together(moves)
     private: dict[int, Message] = {}
     for move in moves:
         for seat, message in move.reply.private.items():
@@ -113,7 +123,8 @@ def merged(moves: list[AiMove], now: float, lease: float) -> tuple[Reply, list[N
                   announcement=told)
     if template is None:
         return reply, []
-    rows = [replace(template, text=public.text, mentions=mentions, created_at=now, lease_until=now + lease, id=None)]
+    rows = [replace(template, text=public.text, mentions=mentions, kind=RUN, created_at=now, lease_until=now + lease,
+                    id=None)]
     rows += [replace(template, seat=seat, text=message.text, mentions=[], board=False, kind="private", created_at=now,
                      lease_until=now + lease, id=None) for seat, message in private.items()]
     return reply, rows
@@ -143,6 +154,8 @@ class AiTurns:
         """Those of them not yet planned (each takes, or waits for, a planning process)."""
         self._claiming = 0
         self._runs: dict[int, Run] = {}
+        self._announcing: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
+        """One announcement of a table's AI moves at a time; a command waits for the one under way."""
         self._wake = asyncio.Event()
         self.background = Background(self._loop, "tileref-ai")
 
@@ -247,6 +260,9 @@ class AiTurns:
             await self.flush(turn.table_id)
             return
         run = self._runs.setdefault(turn.table_id, Run())
+        if run.moves and len(told_together([*run.moves, move]).text) > LONGEST_ANNOUNCEMENT:
+            await self.flush(turn.table_id)  # what fits in one message first: none is cut to fit
+            run = self._runs.setdefault(turn.table_id, Run())
         run.moves.append(move)
         if move.more and time.monotonic() - run.started < self.split_after:
             await self.claim()
@@ -261,13 +277,18 @@ class AiTurns:
             await self.flush(table_id)
 
     async def flush(self, table_id: int) -> None:
-        """Announce the table's AI moves not yet announced, as one message (also before a
-        person's move at a table where everyone moves at once, so the thread keeps the order of
-        the log)."""
-        run = self._runs.pop(table_id, None)
-        if run is None or not run.moves:
-            return
-        try:
-            await self.table.announce_ai(run.moves)
-        except Exception:
-            log.exception("announcing AI moves of table %s failed; the outbox sends them", table_id)
+        """Announce the table's AI moves not yet announced, as one message. A command calls it
+        before it commits (`Referee.finish`): it returns once every AI move committed before the
+        command has been announced, one being announced meanwhile included, so the thread keeps
+        the order of the log."""
+        lock = self._announcing.get(table_id)
+        if lock is None:
+            lock = self._announcing[table_id] = asyncio.Lock()
+        async with lock:
+            run = self._runs.pop(table_id, None)
+            if run is None or not run.moves:
+                return
+            try:
+                await self.table.announce_ai(run.moves)
+            except Exception:
+                log.exception("announcing AI moves of table %s failed; the outbox sends them", table_id)

@@ -13,7 +13,8 @@ from typing import Protocol
 
 import renderers
 from bot import narration
-from bot.i18n import _, speak
+from bot.ai_turns import RUN
+from bot.i18n import N_, _, speak
 from bot.loader import new_game, replay
 from bot.notifying import reminder_messages
 from bot.outbox import log_digest, nonce_of
@@ -28,6 +29,10 @@ from engine import Game
 
 log = logging.getLogger("bot.referee")
 
+WITHHELD = N_("(The announcement of move {move} was not sent: a moderator has rolled the game back to move {to} "
+              "since.)")
+"""What stands in a thread for the announcement of moves a rollback undid before it was sent."""
+
 
 class ClockDesk(Protocol):
     """What the clock's duties and the outbox use of the referee: its store and clock, the
@@ -37,6 +42,7 @@ class ClockDesk(Protocol):
     store: Store
     clock: Clock
     notify: Callable[[Reply], Awaitable[None]] | None
+    already_out: Callable[[Reply], Awaitable[bool]] | None
     render_images: bool
     replays: Replays
 
@@ -151,12 +157,12 @@ class ClockDuties:
         undone_to = await self._rolled_back_since(table, first) if table is not None else None
         if undone_to is not None:
             log.info("notices %s describe moves a rollback to move %d undid; not sent", reply.notices, undone_to)
+            if await self._told_again_one_by_one(notices, undone_to):
+                return
         for notice in notices:
             if undone_to is not None:
                 if notice.seat is None and notice.board:
-                    note = _("(The announcement of move {move} was not sent: a moderator has rolled the game back "
-                             "to move {to} since.)").format(move=notice.ply, to=undone_to)
-                    reply.public = Message(note, nonce=nonce_of(notice))
+                    reply.public = Message(_(WITHHELD).format(move=notice.ply, to=undone_to), nonce=nonce_of(notice))
                     reply.withdrawn = notice.text
                     reply.origin = notice.origin
                     reply.committed_at = notice.created_at
@@ -173,6 +179,24 @@ class ClockDuties:
         if reply.public is None and not reply.private:
             return
         await self.referee.notify(reply)
+
+    async def _told_again_one_by_one(self, notices: list[Notice], undone_to: int) -> bool:
+        """For a run of AI moves told as one message (`RUN`) that a rollback undid in part or in
+        whole: unless that message is out already, its moves are put back in the outbox to be
+        told one by one, each as it now stands (told, or withheld with a note); True if this was
+        such a run (nothing more is sent for it)."""
+        run = next((n for n in notices if n.seat is None and n.kind == RUN), None)
+        if run is None or run.id is None:
+            return False
+        told = Reply(public=Message(_(WITHHELD).format(move=run.ply, to=undone_to), nonce=nonce_of(run)),
+                     place=run.place, ply=run.ply, origin=run.origin, committed_at=run.created_at,
+                     withdrawn=run.text)
+        check = self.referee.already_out
+        if check is not None and await check(told):
+            return True
+        reopened = await self.store.reopen_merged(run.id, self.clock.now())
+        log.info("the run of AI moves of notice %s was never out; its %d notices go one by one", run.id, reopened)
+        return True
 
     async def _rolled_back_since(self, table: TableRecord, notice: Notice) -> int | None:
         """The move a rollback took the game back to, if one made after `notice` was committed

@@ -125,6 +125,9 @@ class Referee:
         self.clock: Clock = clock or SystemClock()
         self.render_images = render
         self.notify = notify
+        self.already_out: Callable[[Reply], Awaitable[bool]] | None = None
+        """How the transport tells whether an announcement the outbox sends again is out already
+        (Discord: the thread's history); None where that cannot be told."""
         self.confirms_delivery = confirms_delivery
         self.ai_seconds = ai_seconds
         self.public_url = public_url

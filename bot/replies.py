@@ -41,6 +41,11 @@ class Message:
     nonce: str = ""
 
 
+LONGEST_ANNOUNCEMENT = 1800
+"""The most characters of text (tokens as written) one announcement may hold: every transport shows
+it whole (Discord cuts at 2,000 rendered characters; a name's escaped markdown may add a few)."""
+
+
 @dataclass
 class Announcement:
     """A move's public message in its two parts: what happened (`story`), and how the game now

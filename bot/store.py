@@ -166,6 +166,11 @@ class Store(ABC):
         The replaced rows are kept, marked as merged into the first of `merged`."""
 
     @abstractmethod
+    async def reopen_merged(self, merged_id: int, now: float) -> int:
+        """Put back in the outbox, due now, the notices merged into `merged_id` (undoing
+        `merge_notices`: they are sent one by one again); returns how many."""
+
+    @abstractmethod
     async def pending_notices(self, table_id: int) -> list[Notice]:
         """A table's undelivered notices, oldest first."""
 
@@ -708,6 +713,12 @@ class SQLiteStore(Store):
             await db.execute(f"UPDATE outbox SET delivered_at = ?, merged_into = ? WHERE id IN ({marks})",
                              (now, merged[0].id, *ids))
         return True
+
+    async def reopen_merged(self, merged_id: int, now: float) -> int:
+        async with self._transaction() as db:
+            cursor = await db.execute("UPDATE outbox SET delivered_at = NULL, merged_into = NULL, attempts = 0,"
+                                      " lease_until = ? WHERE merged_into = ?", (now, merged_id))
+        return cursor.rowcount
 
     async def pending_notices(self, table_id: int) -> list[Notice]:
         rows = await self.reader.execute_fetchall(

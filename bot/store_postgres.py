@@ -468,6 +468,12 @@ class PostgresStore(Store):
                              now, merged[0].id, list(ids))
         return True
 
+    async def reopen_merged(self, merged_id: int, now: float) -> int:
+        async with self.pool.acquire() as db:  # one statement: its own transaction
+            done = await db.execute("UPDATE outbox SET delivered_at = NULL, merged_into = NULL, attempts = 0,"
+                                    " lease_until = $1 WHERE merged_into = $2", now, merged_id)
+        return int(done.split()[-1])
+
     async def pending_notices(self, table_id: int) -> list[Notice]:
         async with self.pool.acquire() as db:
             rows = await db.fetch(f"SELECT {_NOTICE_COLUMNS} FROM outbox WHERE table_id = $1 AND delivered_at IS NULL"

@@ -24,7 +24,7 @@ from bot.adapters.discordbot.lobby import tileref
 from bot.adapters.discordbot.moderation import MODERATOR_COMMANDS
 from bot.adapters.discordbot.reactions import MEDIA_COMMANDS, PickMenu
 from bot.adapters.discordbot.records_commands import RECORD_COMMANDS
-from bot.adapters.discordbot.replying import post_notice
+from bot.adapters.discordbot.replying import out_already, post_notice
 from bot.adapters.discordbot.views import TableButton
 from bot.i18n import DEFAULT as DEFAULT_LANGUAGE
 from bot.i18n import in_language, language_of
@@ -97,6 +97,7 @@ class TilerefBot(commands.Bot):
             self.tree.add_command(command)
         self.media = media or Media.from_environment()
         referee.notify = self.notice
+        referee.already_out = self.already_out
         referee.ai.thinking = self.thinking
         self._typing: dict[int, float] = {}
 
@@ -159,6 +160,11 @@ class TilerefBot(commands.Bot):
             raise RuntimeError(f"not connected to Discord; the notice for {reply.place} waits in the outbox")
         await post_notice(self, self.referee, reply)
 
+    async def already_out(self, reply: Reply) -> bool:
+        """Whether an announcement the outbox sends again is in its thread already."""
+        if self.is_closed() or not self.is_ready():
+            return False
+        return await out_already(self, reply)
 
     async def thinking(self, place: str, name: str) -> None:
         """An AI seat of the table at `place` starts thinking: the bot is shown typing in the

@@ -90,23 +90,38 @@ async def post_reply(client: discord.Client, referee: Referee, channel: discord.
     return sent
 
 
-async def post_notice(client: discord.Client, referee: Referee, reply: Reply) -> None:
-    """Deliver a reply nobody is waiting for (a timeout, a reminder, an announcement a crash left
-    unsent) to its table's thread, and its secrets by DM. Raises if Discord fails, so the outbox
-    tries again; a thread that is gone drops the notice."""
-    channel_id = snowflake(reply.place)
+async def thread_of(client: discord.Client, place: str | None) -> discord.abc.Messageable | None:
+    """The channel of a table's place on Discord, or None (not on Discord, gone or hidden)."""
+    channel_id = snowflake(place) if place else None
     if channel_id is None:
-        log.debug("notice for a place that is not on Discord: %s", reply.place)
-        return
+        log.debug("a place that is not on Discord: %s", place)
+        return None
     channel = client.get_channel(channel_id)
     if channel is None:
         try:
             channel = await client.fetch_channel(channel_id)
         except (discord.NotFound, discord.Forbidden):
-            log.warning("the thread of %s is gone or hidden; notice dropped", reply.place)
-            return
+            log.warning("the thread of %s is gone or hidden", place)
+            return None
     if not isinstance(channel, discord.abc.Messageable):
-        log.warning("%s is not a channel I can post in; notice dropped", reply.place)
+        log.warning("%s is not a channel I can post in", place)
+        return None
+    return channel
+
+
+async def out_already(client: discord.Client, reply: Reply) -> bool:
+    """Whether the public message of an announcement the outbox sends again is in its thread
+    already (see `resending.posted_already`); False when that cannot be told."""
+    channel = await thread_of(client, reply.place)
+    return channel is not None and reply.public is not None and await posted_already(client, channel, reply)
+
+
+async def post_notice(client: discord.Client, referee: Referee, reply: Reply) -> None:
+    """Deliver a reply nobody is waiting for (a timeout, a reminder, an announcement a crash left
+    unsent) to its table's thread, and its secrets by DM. Raises if Discord fails, so the outbox
+    tries again; a thread that is gone drops the notice."""
+    channel = await thread_of(client, reply.place)
+    if channel is None:
         return
     if reply.public is not None and await posted_already(client, channel, reply):
         log.info("the announcement of %s move %s was out already (%s)", reply.place, reply.ply,

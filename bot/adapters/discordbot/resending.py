@@ -46,9 +46,14 @@ async def posted_already(client: discord.Client, channel: discord.abc.Messageabl
         age = dt.datetime.now(dt.UTC).timestamp() - (reply.committed_at or 0.0)
         if reply.committed_at is None or age < NONCE_TRUSTED_SECONDS or client.user is None:
             return False
-        announced = replace(reply, public=Message(reply.withdrawn)) if reply.withdrawn else reply
-        outgoing = public_message(announced)
-        return outgoing is not None and await _said(channel, client.user.id, outgoing.text, reply.committed_at)
+        said = [reply]
+        if reply.withdrawn:  # the announcement itself, or the note standing for it, once posted
+            said.insert(0, replace(reply, public=Message(reply.withdrawn)))
+        for candidate in said:
+            outgoing = public_message(candidate)
+            if outgoing is not None and await _said(channel, client.user.id, outgoing.text, reply.committed_at):
+                return True
+        return False
     except (discord.HTTPException, ValueError):
         log.info("could not look for an earlier copy in %s", getattr(channel, "id", "?"), exc_info=True)
         return False

@@ -163,3 +163,29 @@ def test_the_moves_cut_from_a_run_too_long_for_one_message_are_lost() -> None:
     assert lost and all(f.how == "cut from its AI run's message (too long)" for f in lost)
     assert 1 not in {f.row for f in lost} and 30 not in {f.row for f in lost}  # the first and the last are shown
     assert result.figures()["lost"] == len(lost) == 30 - result.figures()["rows_announced"]
+
+
+def a_run(first_id: int, first_ply: int, count: int) -> tuple[list[Row], Row]:
+    """`count` AI moves' rows, and the `run` row that tells them together in their place."""
+    moves = [row(first_id + n, first_ply + n, f"Pip (bot) lays {n}:{n}.") for n in range(count)]
+    text = "\n".join([*(m.text.split("\n")[0] for m in moves), NEXT, HOW])
+    run = Row(first_id + count, 1, "tronimoes", PLACE, first_ply + count - 1, text, kind="run")
+    return [Row(m.id, m.table_id, m.game, m.place, m.ply, m.text, merged_into=run.id) for m in moves], run
+
+
+def test_a_run_row_posted_once_tells_each_of_its_moves_once() -> None:
+    moves, run = a_run(1, 1, 3)
+    figures = audit([*moves, run], [sent(run, 100)]).figures()
+    assert figures["announcements_expected"] == 3 and figures["rows_announced"] == 3
+    assert figures["duplicates"] == figures["lost"] == 0
+
+
+def test_a_move_of_a_run_posted_on_its_own_as_well_is_a_duplicate() -> None:
+    moves, run = a_run(1, 1, 3)
+    result = audit([*moves, run], [sent(run, 100), sent(moves[0], 101)])
+    assert result.figures()["duplicates"] == 1 and result.findings[0].row == moves[0].id
+
+
+def test_a_run_row_never_posted_loses_its_moves() -> None:
+    moves, run = a_run(1, 1, 2)
+    assert audit([*moves, run], []).figures()["lost"] == 2

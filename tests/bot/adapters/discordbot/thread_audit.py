@@ -12,7 +12,10 @@ stands for:
   last) also stands for the earlier rows whose stories it shows: the message is read backwards
   from its anchor row over the table's rows before it, one story at a time;
 - "(The announcement of move N was not sent: a moderator has rolled the game back…)" stands for
-  the row of move N that a rollback undid.
+  the row of move N that a rollback undid;
+- a row of kind `run` tells a run of AI moves in place of the moves' own rows, which point at it
+  (`merged_into`): the messages standing for it stand for each of them. It is not required
+  itself: its moves are.
 
 Each row must then appear exactly once: a row whose moves a later rollback undid either as its
 announcement or as that note (one of the two, once); a row without a picture (the replay GIF,
@@ -44,6 +47,8 @@ NOTE = re.compile(r"^\(The announcement of move (\d+) was not sent: a moderator 
                   r"(\d+) since\.\)$")
 ROLLBACK = re.compile(r"rolled the game back to move (\d+)")
 INTERACTION = "interaction:"
+RUN = "run"
+"""The kind of a row telling a run of AI moves (`bot.ai_turns.RUN`)."""
 TRIMMED = "…"
 """The line `delivery.trim` puts where it cut a message too long for Discord."""
 
@@ -63,6 +68,8 @@ class Row:
     board: bool = True
     origin: str = ""
     delivered: bool = True
+    merged_into: int | None = None
+    """The `run` row telling this row's move together with the others of its run, if any."""
 
     @cached_property
     def nonce(self) -> str:
@@ -153,7 +160,7 @@ class Audit:
             "rows_rolled_back": sum(1 for r in rows if r.id in self.undone_by),
             "rows_optional": len(rows) - len(required),
             "announcements_posted": sum(len(self.messages_of[g]) for g in games),
-            "rows_announced": sum(1 for r in rows if self.shown_by.get(r.id)),
+            "rows_announced": sum(1 for r in rows if r.kind != RUN and self.shown_by.get(r.id)),
             "rows_in_merged_messages": sum(1 for r in rows if r.id in self.merged),
             "notes_posted": sum(len(self.notes_of[g]) for g in games),
             "duplicates": found["duplicate"],
@@ -170,7 +177,9 @@ class Audit:
 
     def required(self, row: Row) -> bool:
         """Whether the row must appear (as its announcement, or as the note for it): every row
-        but one without a picture that a rollback undid."""
+        but one without a picture that a rollback undid, and a `run` row (its moves are)."""
+        if row.kind == RUN:
+            return False
         return row.id not in self.undone_by or (row.board and row.kind == "move")
 
 
@@ -237,6 +246,17 @@ def _place(result: Audit, rows: list[Row], messages: list[Posted]) -> None:
     for message, move, to in notes:
         _place_note(result, rows, message, move, to)
     for row in rows:
+        if row.merged_into is not None:  # told by its run's messages (and notes)
+            result.shown_by[row.id] += [(m, "run") for m, _ in result.shown_by.get(row.merged_into, [])]
+            result.noted_by[row.id] += result.noted_by.get(row.merged_into, [])
+            if result.shown_by.get(row.merged_into):
+                result.merged.add(row.id)
+    for row in rows:
+        if row.kind == RUN:
+            if not row.delivered:
+                result.findings.append(Finding("unsent", row.game, row.place, row.id, row.ply, row.kind,
+                                               _first_line(row.shown[0]), [], "left unconfirmed in the outbox"))
+            continue
         _judge(result, row, message_of_row)
 
 
