@@ -133,8 +133,13 @@ class Referee:
         self.replays = Replays(store)
         self.duties = ClockDuties(self)
         self.timers = TimerDispatcher(store, self.clock, self.duties.on_timer)
+        self.places: frozenset[str] | None = None
+        """The places this process serves: it delivers their announcements and plays their AI
+        seats. None (the Discord bot): every place. A console session serves its own table's place
+        alone (`serve`): what other tables announce waits in the outbox for the session that
+        serves them, and their AI seats for it to play them."""
         self.outbox = OutboxSender(store, self.clock, self.duties.send_notices, lease=delivery_lease,
-                                   every=outbox_every)
+                                   every=outbox_every, places=lambda: self.places)
         self._drawing = ThreadPoolExecutor(1, thread_name_prefix="tileref-drawing")
         self.drawing = DrawingPool()
         """The AI seats' announcements' pictures are drawn in a process of their own."""
@@ -189,6 +194,15 @@ class Referee:
             finally:
                 self._first_tables.pop(place, None)
                 self._first_timers.pop(place, None)
+
+    def serve(self, *places: str) -> None:
+        """Serve these places alone from now on (see `places`)."""
+        self.places = frozenset(places)
+        self.ai.wake()
+
+    def serves(self, place: str | None) -> bool:
+        """Whether this process delivers the announcements of `place` (see `places`)."""
+        return self.places is None or place in self.places
 
     async def delivered(self, reply: Reply) -> None:
         """The transport delivered `reply`: its announcements are not to be sent again."""

@@ -102,13 +102,17 @@ class ConsoleSession:
         self.colour = colour
         self._legend_shown = False
         self.media = media or Media.from_environment()
+        self.place: str | None = None
+        """The place of the table this session plays: the only one whose announcements it
+        prints (those of the others wait in the outbox for the session that plays them)."""
         self._seen: int | None = None
-        """The log length of the last board shown: moves typed are based on it."""
+        """The log length of this table's board as last shown: moves typed are based on it."""
         self._held: list[str | Reply] | None = None
         """What the referee said unprompted while a command's answer was being printed (printed
         after it, so lines come in the order things happened)."""
         referee.notify = self._unprompted
         referee.ai.thinking = self._thinking
+        referee.serve()  # no table yet
 
     async def _unprompted(self, reply: Reply) -> None:
         """An announcement nobody asked for (the AI seats' moves, the clock)."""
@@ -156,6 +160,7 @@ class ConsoleSession:
         reply = await self.referee.create(place, self.user, game, options=options, seat_creator=False)
         if not self._ok(reply):
             return None
+        self._serve(place)
         for player in players:
             if player == "me":
                 reply = await self.referee.join(place, self.user)
@@ -181,6 +186,9 @@ class ConsoleSession:
                 with speaking(table.meta.get(LANGUAGE)):
                     self.say(_("Resuming table {table} ({game}).").format(table=table.id,
                                                                           game=GAMES[table.game].title))
+                self._serve(table.place)
+                self._seen = await self.referee.log_length(table.place)  # their texts, then the board once
+                await self.referee.outbox.send_pending(table.id)  # what the last session left unsaid
                 await self._show_board(table.place)
                 return table.place
         self.say(_("There is no unfinished console game to resume. Start one with\n"
@@ -200,6 +208,8 @@ class ConsoleSession:
             if table is not None:
                 speak(table.meta.get(LANGUAGE))
             if table is None or table.status != PLAYING:
+                if table is not None:  # its last announcements (the replay) now, not left for later
+                    await self.referee.outbox.send_pending(table.id)
                 self.say(_("The game is over. It is saved in {path}.").format(path=self.referee_path()))
                 return
             line = await self.ask(f"{self.user.name}> ")
@@ -288,6 +298,12 @@ class ConsoleSession:
         self.say(_("{player} reacts: {title} ({source}) · picture: {path}").format(
             player=self.user.name, title=chosen.title, source=chosen.attribution, path=saved[-1]))
 
+    def _serve(self, place: str) -> None:
+        """Play the table at `place` from now on: its announcements alone are printed here."""
+        self.place = place
+        self._seen = None
+        self.referee.serve(place)
+
     def referee_path(self) -> str:
         path = getattr(self.referee.store, "path", None)
         return str(path) if path else _("the database")
@@ -303,24 +319,25 @@ class ConsoleSession:
         return reply.ok
 
     async def _show(self, reply: Reply) -> None:
-        """Print a reply: the refusal, or what happened, the board and your hand."""
+        """Print a reply: the refusal (with the board as it is now, if the board changed since it
+        was shown), or what happened, the board if it changed since it was shown, and your hand."""
         if not reply.ok:
             self.say(f"✗ {self._text(reply.caller.text) if reply.caller else _('refused')}")
+            if reply.stale and self.place is not None:
+                await self._show_board(self.place)
             return
         if reply.caller and reply.caller.text:
             self.say(self._text(reply.caller.text))
         self._save_images(reply.caller.attachments if reply.caller else [], reply.table_id)
         if reply.public is None:
             return
-        shown = await self.referee.view(reply.place) if reply.place else None
-        self._seen = len(shown[1].log) if shown is not None else None
-        if shown is not None:
+        shown = await self.referee.view(reply.place) if reply.place and reply.place == self.place else None
+        if shown is not None and (reply.ply is None or reply.ply != self._seen):
+            self._seen = len(shown[1].log)
             self._print_board(shown[1])
         if reply.public.text:
             self.say(self._text(reply.public.text))
-        saved = self._save_images(reply.public.attachments, reply.table_id)
-        if saved:
-            self.say(_("(board picture: {path})").format(path=saved[-1]))
+        self._say_saved(self._save_images(reply.public.attachments, reply.table_id))
         if shown is not None:
             table, game = shown
             seat = table.seat_of(self.user.id)
@@ -343,9 +360,7 @@ class ConsoleSession:
         self._print_board(game)
         if reply.caller and reply.caller.text:
             self.say(self._text(reply.caller.text))
-        saved = self._save_images(reply.caller.attachments if reply.caller else [], reply.table_id)
-        if saved:
-            self.say(_("(board picture: {path})").format(path=saved[-1]))
+        self._say_saved(self._save_images(reply.caller.attachments if reply.caller else [], reply.table_id))
         self._print_hand(table, game, always=True)
 
     def _print_board(self, game: Game) -> None:
@@ -365,13 +380,24 @@ class ConsoleSession:
             self.say(self._text(hand_text(game, seat)) + "   " + _("(`hints` lists every move)"))
 
     def _save_images(self, attachments: list[Attachment], table_id: int | None) -> list[Path]:
+        """Save pictures in the table's folder, each under its own name; the newest board and
+        hand pictures also as `latest-board.png` and `latest-hand.png` (an animation never: it
+        keeps its own file)."""
         folder = self.boards / f"table-{table_id}"
         saved = []
         for attachment in attachments:
             folder.mkdir(parents=True, exist_ok=True)
             path = folder / attachment.filename
             path.write_bytes(attachment.data)
-            latest = "latest-hand.png" if "hand" in attachment.filename else "latest-board.png"
-            (folder / latest).write_bytes(attachment.data)
+            if path.suffix == ".png":
+                latest = "latest-hand.png" if "hand" in attachment.filename else "latest-board.png"
+                (folder / latest).write_bytes(attachment.data)
             saved.append(path)
         return saved
+
+    def _say_saved(self, saved: list[Path]) -> None:
+        """Say where the last picture saved is: a board, or the game's animated replay."""
+        if saved and saved[-1].suffix == ".gif":
+            self.say(_("(the whole game, animated: {path})").format(path=saved[-1]))
+        elif saved:
+            self.say(_("(board picture: {path})").format(path=saved[-1]))

@@ -10,6 +10,7 @@ import socket
 import subprocess
 import sys
 import urllib.request
+from typing import Any
 
 from PIL import Image
 
@@ -275,3 +276,57 @@ def test_tileref_rules_prints_the_out_rule_and_with_positions_the_position_forma
     assert positions.returncode == 0 and '"out": true' in positions.stdout and "`result`" in positions.stdout
     example = positions.stdout.split("```json\n")[1].split("\n```")[0]
     assert Tetromic.from_position(json.loads(example)).to_position() == json.loads(example)
+
+
+async def test_a_finished_game_stays_out_of_the_next_session_and_other_tables_wait_for_their_own(tmp_path):
+    """Three terminal sessions one after the other on one data folder, each its own referee (its
+    own process): a Tronimoes game left unfinished; a Tromino Go game resigned, whose replay is
+    shown at its end and saved apart from the board picture; then a Tronix game at once, while a
+    day's clock passes (the outbox's lease, the Tronimoes game's reminder): nothing of the other
+    two is printed in it and every move is taken. The Tronimoes reminder waits in the outbox and
+    is printed when that game is resumed."""
+    clock = ManualClock()
+    path, boards = tmp_path / "t.sqlite3", tmp_path / "boards"
+    user = local_user("ada")
+
+    async def session(script: list[str], game: str | None, players: list[str]) -> tuple[list[str], Any]:
+        out: list[str] = []
+        async with running_referee(path, clock, render=True) as referee:
+            lines, playing = iter(script), []
+
+            async def ask(prompt: str) -> str | None:
+                line = next(lines, "quit")
+                if line == "WAIT":  # a day passes at the prompt, with the outbox's sweeps
+                    await clock.advance(13 * 3600)
+                    await referee.outbox.sweep()
+                    line = next(lines)
+                if line == "HINT":
+                    line = (await referee.suggestions(playing[0], user, "", limit=1))[0]
+                return line
+
+            console = ConsoleSession(referee, user, ask=ask, say=out.append, boards=boards)
+            place = await console.new_game(game, players) if game else await console.resume()
+            assert place is not None
+            playing.append(place)
+            await console.play(place)
+            return out, await referee.store.pending_notices(1)
+
+    await session(["quit"], "tronimoes", ["me", "bot"])
+    second, _ = await session(["HINT", "resign", "yes"], "tromino_go", ["me", "bot"])
+    third, tronimoes_pending = await session(["WAIT", "HINT", "HINT", "HINT", "resign", "yes"], "tronix",
+                                             ["me", "bot"])
+    resumed, still_pending = await session(["quit"], None, [])
+    printed = "\n".join(third)
+    assert "Tronix begins" in printed
+    for other in ("TGpoints", "Tromino Go", "tromino_go", "table-2", "Tronimoes", "Open ends"):
+        assert other not in printed, other
+    assert "✗" not in printed, printed
+    assert printed.count("ada places a card") == 3
+    said = "\n".join(second)
+    assert "🎞️ The whole game, move by move." in said and "(the whole game, animated: " in said
+    assert [n.kind for n in tronimoes_pending] == ["reminder"]
+    assert "⏰ ada, your turn ends" in "\n".join(resumed) and still_pending == []
+    table_of_tromino_go = boards / "table-2"
+    assert Image.open(table_of_tromino_go / "latest-board.png").format == "PNG"
+    assert Image.open(table_of_tromino_go / "tromino_go-replay.gif").format == "GIF"
+    assert Image.open(boards / "table-3" / "latest-board.png").format == "PNG"
