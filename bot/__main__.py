@@ -146,7 +146,11 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "run":
             return run_discord(database_address(args.db), parse_shards(args.shards, args.shard_count))
         if args.command == "play":
-            return asyncio.run(play_console(args))
+            try:
+                return asyncio.run(play_console(args))
+            except KeyboardInterrupt:  # Ctrl-C before the game began, or twice: every move is already stored
+                print("\n" + _("Saved. Continue with `tileref play --resume`."), flush=True)
+                return 130
         if args.command == "migrate":
             return asyncio.run(migrate(database_address(args.db)))
         if args.command == "copy-db":
@@ -306,6 +310,9 @@ async def play_console(args: argparse.Namespace) -> int:
                 print(_("Watch and replay this game in a browser: {link}").format(link=link), flush=True)
         await session.play(place)
         return 0
+    except asyncio.CancelledError:  # Ctrl-C (asyncio.run cancels this task): every move is already stored
+        print("\n" + _("Saved. Continue with `tileref play --resume`."), flush=True)
+        return 130
     finally:
         if pages is not None:
             await pages[0].stop()

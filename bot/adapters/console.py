@@ -9,8 +9,10 @@ their moves together, and then it is your turn again (the prompt waits for them)
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import getpass
 import re
+import threading
 import uuid
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -65,11 +67,24 @@ Say = Callable[[str], None]
 
 
 async def ask_terminal(prompt: str) -> str | None:
-    """A line typed in the terminal, or None at end of input."""
-    try:
-        return await asyncio.to_thread(input, prompt)
-    except EOFError:
-        return None
+    """A line typed in the terminal, or None at end of input (Ctrl-D).
+
+    The line is read in a thread of its own that nobody waits for, so Ctrl-C (which cancels the
+    program's task) ends the program at once: a thread of the event loop's pool would keep it
+    waiting at exit until Enter was pressed."""
+    loop = asyncio.get_running_loop()
+    typed: asyncio.Future[str | None] = loop.create_future()
+
+    def read() -> None:
+        try:
+            line: str | None = input(prompt)
+        except (EOFError, OSError, ValueError):  # end of input, or stdin closed under us
+            line = None
+        with contextlib.suppress(RuntimeError):  # the loop is gone: the program has ended
+            loop.call_soon_threadsafe(lambda: typed.done() or typed.set_result(line))
+
+    threading.Thread(target=read, name="tileref-input", daemon=True).start()
+    return await typed
 
 
 def local_user(name: str | None = None) -> User:

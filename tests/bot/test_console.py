@@ -5,10 +5,14 @@ from __future__ import annotations
 
 import json
 import os
+import pty
 import re
+import select
+import signal
 import socket
 import subprocess
 import sys
+import time
 import urllib.request
 from typing import Any
 
@@ -330,3 +334,89 @@ async def test_a_finished_game_stays_out_of_the_next_session_and_other_tables_wa
     assert Image.open(table_of_tromino_go / "latest-board.png").format == "PNG"
     assert Image.open(table_of_tromino_go / "tromino_go-replay.gif").format == "GIF"
     assert Image.open(boards / "table-3" / "latest-board.png").format == "PNG"
+
+
+class Terminal:
+    """The real `tileref` (`python -m bot`) in a terminal of its own (a pseudo-terminal), in a
+    process group of its own as a shell runs it: what it prints is read as a person would see it,
+    and Ctrl-C reaches every process of the group as the terminal would send it."""
+
+    def __init__(self, tmp_path, *args: str) -> None:
+        env = {k: v for k, v in os.environ.items() if k != "DISCORD_TOKEN"}
+        env.update(TILEREF_DATABASE=str(tmp_path / "cli.sqlite3"), TILEREF_WEB="127.0.0.1:0")
+        self.master, slave = pty.openpty()
+        self.process = subprocess.Popen([sys.executable, "-m", "bot", *args], stdin=slave, stdout=slave, stderr=slave,
+                                        env=env, cwd=tmp_path, start_new_session=True)
+        os.close(slave)
+        self.seen = ""
+
+    def wait_for(self, text: str, timeout: float = 120) -> str:
+        """Everything printed until `text` has been (AssertionError if it never is)."""
+        end = time.monotonic() + timeout
+        while text not in self.seen and time.monotonic() < end and (self._read() or self.process.poll() is None):
+            pass
+        assert text in self.seen, self.seen[-3000:]
+        return self.seen
+
+    def interrupt(self) -> None:
+        """Ctrl-C: SIGINT to the program's process group."""
+        os.killpg(self.process.pid, signal.SIGINT)
+
+    def type(self, keys: bytes) -> None:
+        os.write(self.master, keys)
+
+    def end(self, timeout: float = 60) -> int:
+        """Wait for the program to end (at most `timeout` seconds), reading what it prints
+        meanwhile (into `seen`); its exit status."""
+        end = time.monotonic() + timeout
+        try:
+            while self.process.poll() is None and time.monotonic() < end:
+                self._read()
+            assert self.process.poll() is not None, f"still running after {timeout}s: {self.seen[-2000:]}"
+        finally:
+            if self.process.poll() is None:
+                os.killpg(self.process.pid, signal.SIGKILL)
+                self.process.wait()
+        while self._read():
+            pass
+        os.close(self.master)
+        return self.process.returncode
+
+    def _read(self) -> bool:
+        ready, _, _ = select.select([self.master], [], [], 0.2)
+        try:
+            chunk = os.read(self.master, 65536).decode(errors="replace") if ready else ""
+        except OSError:  # the program has ended and closed the terminal
+            chunk = ""
+        self.seen += chunk
+        return bool(chunk)
+
+
+def test_ctrl_c_at_the_prompt_saves_and_exits_without_a_traceback(tmp_path):
+    terminal = Terminal(tmp_path, "play", "tronimoes", "--players", "me,bot", "--name", "ada", "--ai-seconds", "0")
+    terminal.wait_for("ada> ")
+    terminal.interrupt()
+    assert terminal.end() == 130
+    assert "Traceback" not in terminal.seen and "KeyboardInterrupt" not in terminal.seen
+    assert terminal.seen.rstrip().endswith("Saved. Continue with `tileref play --resume`.")
+    resumed = tileref(tmp_path, "play", "--resume", stdin="quit\n")
+    assert "Resuming table 1 (Tronimoes)." in resumed.stdout
+
+
+def test_ctrl_c_while_an_ai_thinks_exits_at_once_without_waiting_for_its_plan(tmp_path):
+    """A hard AI given 30 seconds plans for 90: the program ends well before, its planning
+    processes with it, and none of them prints a traceback."""
+    terminal = Terminal(tmp_path, "play", "tetromic", "--players", "hard,me", "--name", "ada", "--ai-seconds", "30")
+    terminal.wait_for("is thinking…")
+    terminal.interrupt()
+    assert terminal.end(timeout=60) == 130
+    assert "Traceback" not in terminal.seen and "KeyboardInterrupt" not in terminal.seen
+    assert "Saved. Continue with `tileref play --resume`." in terminal.seen
+
+
+def test_ctrl_d_at_the_prompt_saves_and_exits(tmp_path):
+    terminal = Terminal(tmp_path, "play", "tronimoes", "--players", "me,bot", "--name", "ada", "--ai-seconds", "0")
+    terminal.wait_for("ada> ")
+    terminal.type(b"\x04")
+    assert terminal.end() == 0
+    assert "Traceback" not in terminal.seen and "Saved. Continue with `tileref play --resume`." in terminal.seen
