@@ -55,6 +55,10 @@ Meanwhile you can play right here in the terminal against AI players:
 """
 
 
+DEFAULT_AI_SECONDS = 2.0
+"""How long a normal AI seat of a new terminal game plans a move, unless `--ai-seconds` says."""
+
+
 def ai_seconds(text: str) -> float:
     """`--ai-seconds`: a number of seconds from 0 to 30."""
     try:
@@ -106,13 +110,15 @@ def main(argv: list[str] | None = None) -> int:
     play.add_argument("--players", default="me,bot",
                       help="who sits where, in order: me and AI levels easy, normal (also called bot) or hard; "
                            "greedy and random also play (default: me,bot)")
-    play.add_argument("--ai-seconds", type=ai_seconds, default=2.0,
+    play.add_argument("--ai-seconds", type=ai_seconds, default=None,
                       help="how long a normal AI thinks about a move, 0 to 30 seconds; hard thinks 3 times as long "
-                           "(default: 2)")
+                           f"(default: {DEFAULT_AI_SECONDS:g}; with --resume, the game's own)")
     play.add_argument("--lang", type=language_code, default=None,
-                      help=f"the table's language: {', '.join(LANGUAGES)} (default: your system's, else en)")
+                      help=f"the table's language: {', '.join(LANGUAGES)} (default: your system's, else en; with "
+                           "--resume, the game's own)")
     play.add_argument("--options", default="", help="game options as key=value, e.g. ouroboros=off")
-    play.add_argument("--name", help="your name at the table (default: your login name)")
+    play.add_argument("--name", help="your name at the table (default: your login name; with --resume, the name "
+                                     "you had)")
     play.add_argument("--boards", help="folder for the board pictures (default: next to the database)")
     play.add_argument("--resume", action="store_true", help="continue your last unfinished terminal game")
     play.add_argument("--no-colour", "--no-color", dest="colour", action="store_false", help="plain text")
@@ -283,7 +289,7 @@ async def play_console(args: argparse.Namespace) -> int:
     store = store_for(database)
     await store.open()
     pages = await _console_pages(store)
-    referee = Referee(store, confirms_delivery=False, ai_seconds=max(0.0, args.ai_seconds), move_help=False,
+    referee = Referee(store, confirms_delivery=False, ai_seconds=DEFAULT_AI_SECONDS, move_help=False,
                       ai_processes=ai_processes, public_url=pages[1] if pages else None)
     await referee.open()
     colour = args.colour and sys.stdout.isatty() and not os.environ.get("NO_COLOR")
@@ -293,11 +299,13 @@ async def play_console(args: argparse.Namespace) -> int:
                              colour=colour)
     try:
         if args.resume:
-            place = await session.resume()
+            place = await session.resume(name=args.name, language=args.lang, ai_seconds=args.ai_seconds)
         else:
             players = [p.strip().lower() for p in args.players.split(",") if p.strip()]
             chosen = args.lang or system_language()
-            options = ", ".join(part for part in (args.options, f"lang={chosen}" if chosen else "") if part)
+            thinking = args.ai_seconds if args.ai_seconds is not None else DEFAULT_AI_SECONDS
+            options = ", ".join(part for part in (args.options, f"lang={chosen}" if chosen else "",
+                                                  f"ai_seconds={thinking:g}") if part)
             place = await session.new_game(args.game.lower(), players, options)
         if place is None:
             return 1

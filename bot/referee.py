@@ -25,7 +25,7 @@ from bot.ai_turns import DEFAULT_AI_LEASE, AiJob, AiMove, AiTurns, merged
 from bot.announcing import ClockDuties
 from bot.drawing import DrawingPool
 from bot.i18n import DEFAULT as DEFAULT_LANGUAGE
-from bot.i18n import LANGUAGES, N_, _, refusal_text, said, speak
+from bot.i18n import LANGUAGES, N_, _, ngettext, refusal_text, said, speak
 from bot.loader import DEFAULT_GAME_CACHE, STARTING_SEATS, GameLoader, new_game, replay
 from bot.media import decoded
 from bot.moderation import Moderation
@@ -1176,6 +1176,42 @@ class Referee:
             # in this command's context, so the picture speaks the table's language
             data = await asyncio.get_running_loop().run_in_executor(self._drawing, contextvars.copy_context().run, draw)
         return [Attachment(f"{game.name}-move-{len(game.log)}.png", data, "the board")]
+
+    async def adjust(self, place: str, user: User, *, name: str | None = None, language_code: str | None = None,
+                     ai_seconds: float | None = None) -> Reply:
+        """Change, in the game being played at `place`, the caller's name at the table, and (for
+        its host or a moderator) the table's language or how long its AI seats plan a move: a
+        terminal game resumed with a new `--name`, `--lang` or `--ai-seconds`. The answer says
+        what changed, in the table's language."""
+        return await self.guarded(self._adjust(place, user, name, language_code, ai_seconds))
+
+    async def _adjust(self, place: str, user: User, name: str | None, language_code: str | None,
+                      ai_seconds: float | None) -> Reply:
+        async with self.lock(place):
+            table, game, seat = await self._playing_seat(place, user)
+            if language_code is not None or ai_seconds is not None:
+                self._hosting(table, user, _("only {player} or a moderator can change this table"))
+            said = []
+            if language_code is not None:
+                table.meta[LANGUAGE] = language(language_code)
+                speak(table.meta[LANGUAGE])
+                said.append(_("This table now speaks {language}.").format(language=LANGUAGES[table.meta[LANGUAGE]]))
+            if ai_seconds is not None:
+                if not 0 <= ai_seconds <= 30:
+                    raise Refused(_("ai_seconds is how long AI players think, 0 to 30 seconds: like ai_seconds=2, "
+                                    "not '{value}'").format(value=ai_seconds))
+                table.meta[AI_SECONDS] = float(ai_seconds)
+                said.append(ngettext("AI players now think {seconds} second a move.",
+                                     "AI players now think {seconds} seconds a move.",
+                                     1 if ai_seconds == 1 else 2).format(seconds=f"{ai_seconds:g}"))
+            if name is not None and clean_name(name) != table.seats[seat].name:
+                old = table.seats[seat].name
+                table.seats[seat].name = game.names[seat] = clean_name(name)
+                said.append(_("{old} is now called {new}.").format(old=name_token(old), new=name_token(name)))
+            await confirmed(self.store.save_table(table))
+            self.games.remember(table, game)
+            return Reply(caller=Message("\n".join(said)), table_id=table.id, place=place, ply=len(game.log),
+                         status=table.status)
 
     async def choose_picture(self, place: str, user: User, kind: str, png: bytes, source: str) -> Reply:
         """Keep the picture a player chose for this game (`kind` "foot": the chicken-foot drawn at

@@ -193,14 +193,28 @@ class ConsoleSession:
         await self._answer(reply)
         return place
 
-    async def resume(self) -> str | None:
+    async def resume(self, *, name: str | None = None, language: str | None = None,
+                     ai_seconds: float | None = None) -> str | None:
         """The newest unfinished console game this person sits at: its board and their hand
-        are printed again."""
+        are printed again. The game keeps its language, its AI players' thinking time and the
+        person's name at the table, unless new ones are given."""
         for table in await self.referee.store.find_tables(place_prefix=PLACE_PREFIX, statuses=(PLAYING,)):
-            if table.seat_of(self.user.id) is not None:
+            seat = table.seat_of(self.user.id)
+            if seat is not None:
+                changed = ""
+                if name is not None or language is not None or ai_seconds is not None:
+                    reply = await self.referee.adjust(table.place, self.user, name=name, language_code=language,
+                                                      ai_seconds=ai_seconds)
+                    if not self._ok(reply):
+                        return None
+                    changed = reply.caller.text if reply.caller else ""
+                    table = await self.referee.status(table.place) or table
+                self.user = User(self.user.id, table.seats[seat].name, moderator=self.user.moderator)
                 with speaking(table.meta.get(LANGUAGE)):
                     self.say(_("Resuming table {table} ({game}).").format(table=table.id,
                                                                           game=GAMES[table.game].title))
+                    if changed:
+                        self.say(self._text(changed))
                 self._serve(table.place)
                 self._seen = await self.referee.log_length(table.place)  # their texts, then the board once
                 await self.referee.outbox.send_pending(table.id)  # what the last session left unsaid

@@ -19,6 +19,7 @@ from typing import Any
 from PIL import Image
 
 from bot.adapters.console import ConsoleSession, local_user
+from bot.database import store_for
 from bot.records import FINISHED
 from bot.timers import ManualClock
 from engine.tetromic import Tetromic
@@ -420,3 +421,32 @@ def test_ctrl_d_at_the_prompt_saves_and_exits(tmp_path):
     terminal.type(b"\x04")
     assert terminal.end() == 0
     assert "Traceback" not in terminal.seen and "Saved. Continue with `tileref play --resume`." in terminal.seen
+
+
+async def _table_one(tmp_path) -> Any:
+    store = store_for(str(tmp_path / "cli.sqlite3"))
+    await store.open()
+    try:
+        return await store.get_table(1)
+    finally:
+        await store.close()
+
+
+async def test_resume_keeps_the_games_name_language_and_ai_time_or_takes_new_ones(tmp_path):
+    first = tileref(tmp_path, "play", "tronimoes", "--players", "me,bot", "--name", "ada", "--ai-seconds", "0",
+                    "--lang", "es", stdin="salir\n")
+    assert first.returncode == 0, first.stderr
+    table = await _table_one(tmp_path)
+    assert (table.meta["lang"], table.meta["ai_seconds"], table.seats[0].name) == ("es", 0.0, "ada")
+    again = tileref(tmp_path, "play", "--resume", stdin="salir\n")
+    assert "Retomando la mesa 1 (Tronimoes)." in again.stdout and "ada> " in again.stdout
+    table = await _table_one(tmp_path)
+    assert (table.meta["lang"], table.meta["ai_seconds"], table.seats[0].name) == ("es", 0.0, "ada")
+    changed = tileref(tmp_path, "play", "--resume", "--name", "bea", "--lang", "en", "--ai-seconds", "1",
+                      stdin="board\nquit\n")
+    assert changed.returncode == 0, changed.stderr
+    assert "Resuming table 1 (Tronimoes)." in changed.stdout and "bea> " in changed.stdout
+    assert "ada is now called bea." in changed.stdout and "AI players now think 1 second a move." in changed.stdout
+    assert "It's bea's turn" in changed.stdout or "bea" in changed.stdout.split("bea> ", 1)[1]
+    table = await _table_one(tmp_path)
+    assert (table.meta["lang"], table.meta["ai_seconds"], table.seats[0].name) == ("en", 1.0, "bea")
