@@ -200,7 +200,7 @@ class ConsoleSession:
         person's name at the table, unless new ones are given."""
         for table in await self.referee.store.find_tables(place_prefix=PLACE_PREFIX, statuses=(PLAYING,)):
             seat = table.seat_of(self.user.id)
-            if seat is not None:
+            if seat is not None and not await self._left(table.place, seat):
                 changed = ""
                 if name is not None or language is not None or ai_seconds is not None:
                     reply = await self.referee.adjust(table.place, self.user, name=name, language_code=language,
@@ -277,9 +277,23 @@ class ConsoleSession:
                 if confirm and confirm.strip().lower() in YES:
                     self._held = []
                     await self._answer(await self.referee.resign(place, self.user))
+                    if not await self._watch_without_me(place):
+                        return
             else:
                 self._held = []
                 await self._answer(await self.referee.act(place, self.user, command, seen=self._seen))
+
+    async def _watch_without_me(self, place: str) -> bool:
+        """After a resignation, whether to stay: when the game goes on without the player, they
+        are asked whether to watch the rest or leave (Enter leaves)."""
+        table = await self.referee.status(place)
+        if table is None or table.status != PLAYING:
+            return True  # it ended: `play` says so
+        answer = await self.ask(_("The game goes on without you. Watch the rest? (yes/no; Enter leaves) "))
+        if answer and answer.strip().lower() in YES:
+            return True
+        self.say(_("You have left the game; the others play on without you."))
+        return False
 
     def _hints(self, hints: list[str]) -> str:
         """The moves a player may make, at most `HINTS_SHOWN` of them, in one line."""
@@ -326,6 +340,11 @@ class ConsoleSession:
         saved = self._save_images([Attachment("reaction.png", png, chosen.title)], table.id if table else None)
         self.say(_("{player} reacts: {title} ({source}) · picture: {path}").format(
             player=self.user.name, title=chosen.title, source=chosen.attribution, path=saved[-1]))
+
+    async def _left(self, place: str, seat: int) -> bool:
+        """Whether the player at `seat` has left the game at `place` (resigned: it goes on without them)."""
+        shown = await self.referee.view(place)
+        return shown is not None and shown[1].is_resigned(seat)
 
     def _serve(self, place: str) -> None:
         """Play the table at `place` from now on: its announcements alone are printed here."""

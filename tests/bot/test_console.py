@@ -16,6 +16,7 @@ import time
 import urllib.request
 from typing import Any
 
+import pytest
 from PIL import Image
 
 from bot.adapters.console import ConsoleSession, local_user
@@ -450,3 +451,34 @@ async def test_resume_keeps_the_games_name_language_and_ai_time_or_takes_new_one
     assert "It's bea's turn" in changed.stdout or "bea" in changed.stdout.split("bea> ", 1)[1]
     table = await _table_one(tmp_path)
     assert (table.meta["lang"], table.meta["ai_seconds"], table.seats[0].name) == ("en", 1.0, "bea")
+
+
+@pytest.mark.parametrize("answer", ["", "yes"])
+async def test_resigning_a_game_that_goes_on_asks_to_watch_or_leave_and_leaves_by_default(tmp_path, answer):
+    """Three seats: after the person resigns the bots play on. Enter (the default) leaves at once,
+    the game going on without them (and `--resume` does not bring them back to it); "yes"
+    watches the bots to the end."""
+    out: list[str] = []
+    asked: list[str] = []
+    async with running_referee(tmp_path / "t.sqlite3", ManualClock()) as referee:
+        script = iter(["resign", "yes", answer])
+
+        async def ask(prompt: str) -> str | None:
+            asked.append(prompt)
+            return next(script, "quit")
+
+        session = ConsoleSession(referee, local_user("ada"), ask=ask, say=out.append, boards=tmp_path)
+        place = await session.new_game("tronimoes", ["me", "greedy", "greedy"])
+        assert place is not None
+        await session.play(place)
+        table = await referee.status(place)
+        again = ConsoleSession(referee, local_user("ada"), ask=ask, say=out.append, boards=tmp_path)
+        resumed = await again.resume()
+    assert asked[2] == "The game goes on without you. Watch the rest? (yes/no; Enter leaves) "
+    printed = "\n".join(out)
+    if answer == "":
+        assert len(asked) == 3 and table.status == "playing"
+        assert "You have left the game; the others play on without you." in printed
+        assert resumed is None and "There is no unfinished console game to resume." in printed
+    else:
+        assert table.status == "finished" and "The game is over." in printed
