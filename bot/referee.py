@@ -14,7 +14,7 @@ import functools
 import logging
 import secrets
 import weakref
-from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
 from typing import Any
@@ -223,11 +223,15 @@ class Referee:
                                                 language))
 
     async def check_new(self, game: str, *, options: str | dict[str, str] | None = None,
-                        turn_time: str | None = None, guild: str | None = None) -> str | None:
-        """Why `create` would refuse a table of this game with these settings (before the place
-        exists: a transport asks first so it makes no thread for a table that cannot open)."""
+                        turn_time: str | None = None, guild: str | None = None,
+                        levels: Sequence[str] = ()) -> str | None:
+        """Why `create` would refuse a table of this game with these settings, or `add_ai` one
+        of the AI `levels` (before the place exists: a transport asks first so it makes no
+        thread, and the terminal no table, for a game that cannot begin)."""
         try:
             await self._vetted(game, options, turn_time, guild)
+            for level in levels:
+                self._level(level)
         except Refused as refused:
             return str(refused)
         return None

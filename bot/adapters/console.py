@@ -163,13 +163,11 @@ class ConsoleSession:
     async def new_game(self, game: str, players: list[str], options: str = "") -> str | None:
         """Seat everyone in the order given ("me" is the person at the keyboard; the levels "easy",
         "normal" (or "bot") and "hard", and "greedy" and "random", are AI players), start, and
-        return the table's place."""
-        if game not in GAMES:
-            self.say(_("There is no game called '{game}'. Games: {games}.").format(
-                game=game, games=", ".join(sorted(GAMES))))
-            return None
-        if players.count("me") != 1:
-            self.say(_("Put `me` exactly once in --players, e.g. --players me,bot,bot"))
+        return the table's place. Whatever would keep the game from beginning is refused, saying
+        what may be given, before any table is made."""
+        problem = await self._problem_with(game, players, options)
+        if problem:
+            self.say(f"✗ {self._text(problem)}")
             return None
         place = f"{PLACE_PREFIX}{uuid.uuid4().hex[:10]}"
         reply = await self.referee.create(place, self.user, game, options=options, seat_creator=False)
@@ -192,6 +190,27 @@ class ConsoleSession:
             return None
         await self._answer(reply)
         return place
+
+    async def _problem_with(self, game: str, players: list[str], options: str) -> str | None:
+        """Why a new game of `game` with these `players` and `options` could not begin, or None."""
+        if game not in GAMES:
+            return _("There is no game called '{game}'. Games: {games}.").format(game=game,
+                                                                               games=", ".join(sorted(GAMES)))
+        if players.count("me") != 1:
+            return _("Put `me` exactly once in --players, e.g. --players me,bot,bot")
+        cls = GAMES[game]
+        if len(players) not in cls.player_counts():
+            counts = cls.player_counts()
+            if len(counts) == 1:
+                allowed = str(counts[0])
+            elif list(counts) == list(range(counts[0], counts[-1] + 1)):
+                allowed = _("{low} to {high}").format(low=counts[0], high=counts[-1])
+            else:
+                allowed = _("{some} or {last}").format(some=", ".join(map(str, counts[:-1])), last=counts[-1])
+            return _("{game} is played by {allowed} players, and --players names {count}: like --players "
+                     "{example}").format(game=cls.title, allowed=allowed, count=len(players),
+                                         example=",".join(["me", *["bot"] * (max(counts[0], 2) - 1)]))
+        return await self.referee.check_new(game, options=options, levels=[p for p in players if p != "me"])
 
     async def resume(self, *, name: str | None = None, language: str | None = None,
                      ai_seconds: float | None = None) -> str | None:

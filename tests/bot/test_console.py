@@ -67,7 +67,7 @@ async def test_console_refuses_a_player_list_without_exactly_one_me(tmp_path):
         session = ConsoleSession(referee, local_user("ada"), ask=None, say=out.append, boards=tmp_path)  # type: ignore[arg-type]
         assert await session.new_game("tronimoes", ["bot", "bot"]) is None
         assert await session.new_game("chess", ["me", "bot"]) is None
-    assert "Put `me` exactly once" in out[0] and "no game called 'chess'" in out[1]
+    assert "Put me exactly once" in out[0] and "no game called 'chess'" in out[1]
 
 
 async def test_console_seats_bots_by_level_and_refuses_an_unknown_one(tmp_path):
@@ -482,3 +482,28 @@ async def test_resigning_a_game_that_goes_on_asks_to_watch_or_leave_and_leaves_b
         assert resumed is None and "There is no unfinished console game to resume." in printed
     else:
         assert table.status == "finished" and "The game is over." in printed
+
+
+async def _tables(tmp_path) -> list[Any]:
+    store = store_for(str(tmp_path / "cli.sqlite3"))
+    await store.open()
+    try:
+        return await store.find_tables(statuses=("lobby", "playing", "finished", "aborted"))
+    finally:
+        await store.close()
+
+
+async def test_a_start_that_cannot_begin_is_refused_with_the_allowed_values_and_leaves_no_table(tmp_path):
+    for args, said in [
+        (("tromino_go", "--players", "me,bot,bot"),
+         "✗ Tromino Go is played by 2 players, and --players names 3: like --players me,bot"),
+        (("tronix", "--players", "me,bot,bot"),
+         "✗ Tronix is played by 2, 4, 6, 8, 10, 12, 14 or 16 players, and --players names 3"),
+        (("tronimoes", "--players", "me,foo"),
+         "✗ there is no AI level called 'foo'; choose one of easy, normal, hard (or greedy, random)"),
+        (("tronimoes", "--players", "bot,bot"), "✗ Put me exactly once in --players, e.g. --players me,bot,bot"),
+        (("tronimoes", "--options", "ouroboros=maybe"), "✗ "),
+    ]:
+        result = tileref(tmp_path, "play", *args, "--ai-seconds", "0")
+        assert result.returncode == 1 and said in result.stdout, (args, result.stdout, result.stderr)
+    assert await _tables(tmp_path) == []
