@@ -673,7 +673,9 @@ class Referee:
                          table_id=table.id, place=place, ply=len(game.log), status=table.status)
 
     async def history(self, place: str, user: User | None = None, *, page: int = 1) -> Reply:
-        """The log in notation, with who and when, newest last, 25 moves a page."""
+        """The log in notation, with who and when, newest last: page 1 the latest moves, at most
+        25 a page, the pages as even as can be (76 moves are four pages of 19, never a last
+        page of one move)."""
         return await self.guarded(self._history(place, page))
 
     async def _history(self, place: str, page: int) -> Reply:
@@ -685,8 +687,9 @@ class Referee:
         if not 1 <= page <= pages:
             raise Refused(_("there is only 1 page of history; page 1 is the latest moves") if pages == 1 else
                            _("there are {pages} pages of history; page 1 is the latest moves").format(pages=pages))
-        end = len(actions) - (page - 1) * HISTORY_PAGE
-        shown = actions[max(0, end - HISTORY_PAGE):end]
+        size, longer = divmod(len(actions), pages)  # the `longer` newest pages hold one move more
+        end = len(actions) - (page - 1) * size - min(page - 1, longer)
+        shown = actions[end - size - (1 if page <= longer else 0):end]
         now = self.clock.now()
         language = table.meta.get(LANGUAGE) or DEFAULT_LANGUAGE
         lines = [_("**Moves {first}–{last} of {count}** (page {page} of {pages})").format(
