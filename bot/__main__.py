@@ -311,7 +311,7 @@ async def play_console(args: argparse.Namespace) -> int:
             return 1
         if not args.resume:
             print(_("Type help for commands, hints for the moves you can make."))
-        if pages is not None:
+        if pages is not None and args.resume:  # a new game's first message gives it
             table = await referee.status(place)
             link = await referee.page_link(table) if table is not None else None
             if link:

@@ -243,7 +243,7 @@ async def test_triominoes_hints_show_each_tile_as_in_the_hand_turned_as_the_plac
     assert not any("✗" in line and "→" in line for line in out), "a hint typed as shown was refused"
 
 
-def test_tileref_play_prints_the_games_web_page_which_serves_it(tmp_path):
+def test_tileref_play_prints_the_games_web_page_once_and_serves_it(tmp_path):
     env = {k: v for k, v in os.environ.items() if k != "DISCORD_TOKEN"}
     env.update(TILEREF_DATABASE=str(tmp_path / "cli.sqlite3"), TILEREF_WEB="127.0.0.1:0", PYTHONUNBUFFERED="1")
     process = subprocess.Popen([sys.executable, "-m", "bot", "play", "tronimoes", "--players", "me,random",
@@ -252,27 +252,26 @@ def test_tileref_play_prints_the_games_web_page_which_serves_it(tmp_path):
     try:
         assert process.stdout is not None and process.stdin is not None
         link = None
+        printed = ""
         for _ in range(400):
             line = process.stdout.readline()
-            if not line:
+            printed += line
+            if not line or line.startswith("Type help for commands"):
                 break
-            if "Watch and replay this game in a browser:" in line:
+            if "Watch it live and replay it on the web:" in line:
                 link = line.split(": ", 1)[1].strip()
-                break
-            if line.startswith("Type help for commands"):  # the link follows this line, before the prompt
-                line = process.stdout.readline()
-                link = line.split(": ", 1)[1].strip() if "in a browser:" in line else line
-                break
         assert link and re.fullmatch(r"http://127\.0\.0\.1:\d+/t/[\w-]{24}", link), link
         with urllib.request.urlopen(link, timeout=10) as page:
             html = page.read().decode()
         assert "Tronimoes" in html and "board.png" in html
-        process.stdin.write("quit\n")
-        process.stdin.flush()
-        assert process.wait(timeout=60) == 0
+        printed += process.communicate("quit\n", timeout=60)[0]
+        assert process.returncode == 0
+        assert printed.count(link) == 1, printed  # once
     finally:
         process.kill()
         process.wait()
+    resumed = tileref(tmp_path, "play", "--resume", stdin="quit\n")  # no first message: the link once, here
+    assert resumed.stdout.count("Watch and replay this game in a browser: http://127.0.0.1:") == 1
 
 
 def test_tileref_rules_prints_the_out_rule_and_with_positions_the_position_format(tmp_path):
