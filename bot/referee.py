@@ -49,7 +49,7 @@ from bot.records import (
 )
 from bot.refusals import MovedOn, Refused, duration, language, parse_options
 from bot.replay_animation import REPLAY_KIND, Replays
-from bot.replies import Attachment, Message, Reply, clean_name, name_token, refusal
+from bot.replies import Attachment, Message, Reply, clean_name, command_token, name_token, refusal
 from bot.standings import Sql, Write
 from bot.store import PlaceTaken, StaleLog, StaleTable, Store
 from bot.timers import Clock, SystemClock, TimerDispatcher, format_duration
@@ -58,6 +58,7 @@ from bot.typing_rules import echo, is_move_text, strip_markdown
 from bot.watching import WATCH, new_token, page_link
 from bot.wording import actor_note, chat, hand_text, lobby_text, named, without_echo
 from engine import GAMES, Game, GameError, NotationError, NotYourTurn
+from engine.ai import GreedyAgent
 from engine.core import JOIN, RESIGN
 from engine.levels import AGENTS, LEVELS, level_of, planning_seconds
 
@@ -79,16 +80,16 @@ REPLAY_LEASE = 5.0
 """Seconds the end-of-game replay waits in the outbox, so the last move's message comes first."""
 AI_LEVEL = "ai_level"
 """A table option (and meta key): the level (`engine.levels.LEVELS`) of a bot added without naming one."""
-NO_PICTURE = N_("(The board picture could not be drawn this time; `/board` shows it.)")
+NO_PICTURE = N_("(The board picture could not be drawn this time; `{board}` shows it.)")
 STORED = N_("✅ Your move was stored, but the database was slow to confirm it: its announcement follows shortly.")
-MAYBE_STORED = N_("The database did not confirm your command, so it may or may not have been carried out: `/board` "
+MAYBE_STORED = N_("The database did not confirm your command, so it may or may not have been carried out: `{board}` "
                   "shows which. Send it again only if it is not there.")
 FOOT = "foot"
 QUESTS = "quests"
 """The table meta key listing the seats already sent on their vision quest."""
 VISION_QUEST = N_("🐔 You are chicken-footed! Go on a vision quest: search for a picture of how that feels with "
-                  "`/quest query:<words>` (in the terminal: `quest <words>`) and pick one. It is drawn at the end "
-                  "of your line from then on. The game does not wait for you to choose.")
+                  "`{quest}` and a few words, and pick one. It is drawn at the end of your line from then on. The "
+                  "game does not wait for you to choose.")
 
 
 class Referee:
@@ -555,7 +556,8 @@ class Referee:
         if typed:
             text = strip_markdown(text)
         if len(text) > LONGEST_MOVE:
-            reply = refusal(_("that is far too long to be a move; see /rules for how to write moves"))
+            reply = refusal(_("that is far too long to be a move; see {rules} for how to write moves").format(
+                rules=command_token("rules")))
             reply.unreadable = typed
             return reply
         async with self.lock(place):
@@ -791,6 +793,21 @@ class Referee:
         return [(spoken(game.describe_action(seat, a), language), spoken(a, language))
                 for _, _, a in sorted(matched)][:limit]
 
+    async def best_moves(self, place: str, user: User, count: int) -> tuple[list[tuple[str, str]], int]:
+        """The caller's `count` best moves now, as the greedy AI judges them (what each gains at
+        once, tried on what the caller can see: nothing hidden is used), shown as
+        `suggestion_choices` shows moves; and how many legal moves the caller has in all."""
+        table = await self.store.table_at(place)
+        seat = table.seat_of(user.id) if table is not None else None
+        if table is None or table.status != PLAYING or seat is None:
+            return [], 0
+        game = (await self.games.get(table)).clone()  # ranked off the event loop, while commands go on
+        ranked = await asyncio.to_thread(GreedyAgent().ranked, game, seat)
+        language = table.meta.get(LANGUAGE) or DEFAULT_LANGUAGE
+        spoken = type(game).spoken
+        return ([(spoken(game.describe_action(seat, a), language), spoken(a, language)) for a in ranked[:count]],
+                len(game.legal_actions(seat)))
+
     # =========================================================================================
     # moderators and server settings (carried out by `bot.moderation.Moderation`)
 
@@ -896,7 +913,7 @@ class Referee:
                 reply.public.attachments = await self._pictures_at(table, reply.ply)
             except Exception:
                 log.exception("drawing the board of table %s failed; announcing without it", table.id)
-                reply.public.text += "\n" + _(NO_PICTURE)
+                reply.public.text += "\n" + _(NO_PICTURE).format(board=command_token("board"))
         await self.duties.announce(reply)
 
     async def _pictures_at(self, table: TableRecord, ply: int | None) -> list[Attachment]:
@@ -928,7 +945,8 @@ class Referee:
         except Unconfirmed as unconfirmed:
             log.warning("a commit was not confirmed (in the log: %s)", unconfirmed.stored, exc_info=True)
             self.timers.wake()  # any deadline it stored is due to be watched
-            return Reply(caller=Message(_(STORED) if unconfirmed.stored else _(MAYBE_STORED)))
+            return Reply(caller=Message(_(STORED) if unconfirmed.stored else
+                                        _(MAYBE_STORED).format(board=command_token("board"))))
         except Exception:
             log.exception("command failed")
             return refusal(_("something went wrong on our side and nothing was changed; please try again, and "
@@ -1096,7 +1114,7 @@ class Referee:
             reply.public.attachments = await self.board_attachments(turn.game, table.id, deadlines=turn.deadlines)
         except Exception:
             log.exception("drawing the board of table %s failed; announcing without it", table.id)
-            reply.public.text += "\n" + _(NO_PICTURE)
+            reply.public.text += "\n" + _(NO_PICTURE).format(board=command_token("board"))
 
     @staticmethod
     def _ask_for_pictures(turn: Turn, reply: Reply) -> None:
@@ -1111,7 +1129,7 @@ class Referee:
                 continue
             asked.append(seat)
             message = reply.private.setdefault(seat, Message())
-            message.text = (f"{message.text}\n{_(VISION_QUEST)}").strip()
+            message.text = (f"{message.text}\n{_(VISION_QUEST).format(quest=command_token('quest'))}").strip()
 
     def _move_reply(self, turn: Turn, *, headline: str = "") -> Reply:
         table, game = turn.table, turn.game

@@ -11,7 +11,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import getpass
-import re
 import threading
 import uuid
 from collections.abc import Awaitable, Callable
@@ -21,7 +20,7 @@ from bot.i18n import N_, _, ngettext, speak, speaking
 from bot.media import Media, MediaError
 from bot.records import PLAYING, TableRecord, User
 from bot.referee import FOOT, LANGUAGE, Referee
-from bot.replies import Attachment, Reply, plain
+from bot.replies import Attachment, Reply, terminal_text
 from bot.typing_rules import echo
 from bot.wording import hand_text
 from engine import GAMES, Game
@@ -29,22 +28,28 @@ from renderers import text_board
 
 PLACE_PREFIX = "console:"
 HINTS_SHOWN = 40
+"""How many moves `hints <start>` lists at most."""
+HINTS_BEST = 8
+"""How many of the best moves `hints` lists (`hints all`: every one)."""
 LOCAL_USER_ID = "console:local"
 AI_PATIENCE = 120.0
 """Seconds the prompt waits for the AI seats to move before it asks anyway."""
 
-HELP = N_("""\
-Type a move as on Discord (how moves are written in this game is just below).
-Other commands:
-  hints [start]    the moves you can make now (those starting with what you type)
-  hand             what you hold (the picture is saved too)
-  board            the board again
-  history [page]   the moves so far
-  rules            how to play
-  react <words>    find a GIF or sticker and react with it
-  quest <words>    your vision quest: pick the picture drawn at the foot of your line
-  resign           leave this game
-  quit             stop here; continue later with `tileref play --resume`""")
+HELP_INTRO = N_("Type a move: how moves are written in this game is just below. Other commands:")
+HELP_LINES: tuple[tuple[str, str, str], ...] = (
+    ("hints", N_("hints [all | start]"),
+     N_("your best moves now; with all, every move; with a start, the moves beginning with it")),
+    ("hand", N_("hand"), N_("what you hold (the picture is saved too)")),
+    ("board", N_("board"), N_("the board again")),
+    ("history", N_("history [page]"), N_("the moves so far")),
+    ("rules", N_("rules"), N_("how to play")),
+    ("react", N_("react <words>"), N_("find a GIF or sticker and react with it")),
+    ("quest", N_("quest <words>"), N_("your vision quest: pick the picture drawn at the foot of your line")),
+    ("resign", N_("resign"), N_("leave this game")),
+    ("quit", N_("quit"), N_("stop here; continue later with `tileref play --resume`")),
+)
+"""The console's commands as `help` lists them: what each does, how it is typed, and what it does
+(in the table's language); those a game has no use for are left out."""
 
 COMMANDS = {
     "help": "help", "?": "help", "ayuda": "help",
@@ -61,6 +66,7 @@ COMMANDS = {
 """The console's own commands, in English and in Spanish (the help lists them in the table's
 language), by what they do."""
 YES = {"y", "yes", "s", "si", "sí"}
+ALL = {"all", "todas", "todo", "todos"}
 
 Ask = Callable[[str], Awaitable[str | None]]
 Say = Callable[[str], None]
@@ -96,14 +102,6 @@ def local_user(name: str | None = None) -> User:
     return User(LOCAL_USER_ID, name or login or "Player", moderator=True)
 
 
-def terminal_text(text: str, colour: bool = False, now: float | None = None) -> str:
-    """Chat text for the terminal: mentions as names, times as "in 5m" from `now`, **bold** and
-    `code` marks shown plainly (bold in colour terminals)."""
-    text = plain(text, now)
-    text = re.sub(r"\*\*(.+?)\*\*", (lambda m: f"\x1b[1m{m.group(1)}\x1b[0m") if colour else r"[\1]", text)
-    return re.sub(r"`([^`]+)`", r"\1", text)
-
-
 class ConsoleSession:
     """One person playing at the terminal."""
 
@@ -127,6 +125,7 @@ class ConsoleSession:
         after it, so lines come in the order things happened)."""
         referee.notify = self._unprompted
         referee.ai.thinking = self._thinking
+        referee.move_help = False  # "…or use /move": a Discord command (`help` and `hints` are the console's)
         referee.serve()  # no table yet
 
     async def _unprompted(self, reply: Reply) -> None:
@@ -274,15 +273,16 @@ class ConsoleSession:
                 self.say(_("Saved. Continue with `tileref play --resume`."))
                 return
             if what == "help":
-                self.say(self._text(f"{_(HELP)}\n\n{_(GAMES[table.game].notation_help)}"))
+                self.say(self._text(f"{await self._help(place)}\n\n{_(GAMES[table.game].notation_help)}"))
             elif what == "hints":
-                hints = [shown for shown, _ in await self.referee.suggestion_choices(
-                    place, self.user, rest, limit=10_000)]
-                self.say(self._hints(hints))
+                await self._say_hints(place, rest)
+            elif what == "quest" and FOOT not in GAMES[table.game].chosen_pictures:
+                self.say(_("{game} has no vision quest: that is Tronimoes' chicken-foot.").format(
+                    game=GAMES[table.game].title))
             elif what in ("react", "quest"):
                 await self._pick_picture(place, what, rest)
             elif what == "hand":
-                await self._show(await self.referee.hand(place, self.user))
+                await self._show_hand(place)
             elif what == "board":
                 await self._show_board(place)
             elif what == "history":
@@ -314,13 +314,47 @@ class ConsoleSession:
         self.say(_("You have left the game; the others play on without you."))
         return False
 
-    def _hints(self, hints: list[str]) -> str:
-        """The moves a player may make, at most `HINTS_SHOWN` of them, in one line."""
+    async def _help(self, place: str) -> str:
+        """The console's commands this game has (`HELP_LINES`), lined up."""
+        shown = await self.referee.view(place)
+        if shown is None:
+            return _(HELP_INTRO)
+        table, game = shown
+        seat = table.seat_of(self.user.id)
+        has = {"hand": seat is not None and isinstance(game.view(seat).get("hand"), (list, dict)),
+               "quest": FOOT in type(game).chosen_pictures}
+        lines = [(_(usage), _(does)) for name, usage, does in HELP_LINES if has.get(name, True)]
+        width = max(len(usage) for usage, _does in lines) + 3
+        return "\n".join([_(HELP_INTRO), *(f"  {usage.ljust(width)}{does}" for usage, does in lines)])
+
+    async def _say_hints(self, place: str, typed: str) -> None:
+        """`hints`: the best few moves; `hints all`: every move; `hints <start>`: the moves that
+        begin with it."""
+        if typed and typed.lower() not in ALL:
+            moves = [shown for shown, _ in await self.referee.suggestion_choices(place, self.user, typed, 10_000)]
+            self.say(self._hints(moves, HINTS_SHOWN))
+        elif typed:
+            moves = [shown for shown, _ in await self.referee.suggestion_choices(place, self.user, "", 10_000)]
+            self.say(self._hints(moves, None))
+        else:
+            best, count = await self.referee.best_moves(place, self.user, HINTS_BEST)
+            if not best:
+                self.say(self._hints([], None))
+                return
+            text = _("Your best moves now: {moves}").format(moves=", ".join(shown for shown, _ in best))
+            if count > len(best):
+                more = count - len(best)
+                text += " " + ngettext("(and {count} more: `hints all` lists every move)",
+                                       "(and {count} more: `hints all` lists every move)", more).format(count=more)
+            self.say(self._text(text))
+
+    def _hints(self, hints: list[str], limit: int | None) -> str:
+        """The moves a player may make, in one line (at most `limit` of them, if given)."""
         if not hints:
             return _("You can play: nothing now (it is not your turn)")
-        shown = ", ".join(hints[:HINTS_SHOWN])
-        if len(hints) > HINTS_SHOWN:
-            more = len(hints) - HINTS_SHOWN
+        shown = ", ".join(hints[:limit])
+        if limit is not None and len(hints) > limit:
+            more = len(hints) - limit
             shown += " " + ngettext("… and {count} more (`hints <start>` narrows them)",
                                     "… and {count} more (`hints <start>` narrows them)", more).format(count=more)
         return self._text(_("You can play: {moves}").format(moves=shown))
@@ -430,6 +464,17 @@ class ConsoleSession:
         self._say_saved(self._save_images(reply.caller.attachments if reply.caller else [], reply.table_id))
         self._print_hand(table, game, always=True)
 
+    async def _show_hand(self, place: str) -> None:
+        """The player's hand in words (as `_print_hand` prints it), its picture saved."""
+        reply = await self.referee.hand(place, self.user)
+        shown = await self.referee.view(place)
+        seat = shown[0].seat_of(self.user.id) if shown is not None else None
+        if not reply.ok or shown is None or seat is None or shown[1].view(seat).get("hand") is None:
+            await self._show(reply)  # a refusal, or a game that hides nothing
+            return
+        self._save_images(reply.caller.attachments if reply.caller else [], reply.table_id)
+        self._print_hand(*shown, always=True)
+
     def _print_board(self, game: Game) -> None:
         board = text_board(game, self.colour, legend=not self._legend_shown)
         if board:
@@ -444,7 +489,8 @@ class ConsoleSession:
         if seat in game.to_move() and game.between_rounds():
             self.say(self._text(_("Type `ready` when you want the next round to start.")))
         elif (always or seat in game.to_move()) and game.view(seat).get("hand") is not None:
-            self.say(self._text(hand_text(game, seat)) + "   " + _("(`hints` lists every move)"))
+            self.say(self._text(hand_text(game, seat, brackets=not self.colour)) + "   " +
+                     _("(`hints` for your best moves)"))
 
     def _save_images(self, attachments: list[Attachment], table_id: int | None) -> list[Path]:
         """Save pictures in the table's folder, each under its own name; the newest board and

@@ -96,6 +96,7 @@ class Tronimoes(Game):
     notation_help = NOTATION_HELP
     position_help = POSITION_HELP
     verbs = frozenset({"draw", "pass", "ready", "spacer", "on", "robar", "pasar", "listo", "separador", "en"})
+    chosen_pictures = frozenset({"foot"})
     notation_words: ClassVar[Mapping[str, Mapping[str, str]]] = {"es": notation.SPANISH}
     command_moves: ClassVar[Mapping[str, str]] = {"draw": "draw", "pass": "pass"}
     command_help: ClassVar[Mapping[str, str]] = {

@@ -94,7 +94,7 @@ def test_the_tileref_command_plays_quits_and_resumes(tmp_path):
     first = tileref(tmp_path, "play", "tronimoes", "--players", "me,bot,bot", "--name", "ada", "--ai-seconds", "0",
                     stdin="hints\nbanana\nquit\n")
     assert first.returncode == 0, first.stderr
-    assert "You can play:" in first.stdout and "✗ I can't read 'banana'" in first.stdout
+    assert "Your best moves now:" in first.stdout and "✗ I can't read 'banana'" in first.stdout
     assert "Continue with `tileref play --resume`" in first.stdout
     second = tileref(tmp_path, "play", "--resume", "--ai-seconds", "0", stdin="draw\nquit\n")
     assert second.returncode == 0, second.stderr
@@ -189,7 +189,7 @@ def test_lang_es_plays_in_spanish_and_resume_prints_the_board_and_the_hand(tmp_p
     first = tileref(tmp_path, "play", "tronimoes", "--players", "me,bot", "--name", "ada", "--ai-seconds", "0",
                     "--lang", "es", stdin="pistas\nsalir\n")
     assert first.returncode == 0, first.stderr
-    assert "Puedes jugar:" in first.stdout and "Escribe ayuda para ver las órdenes" in first.stdout
+    assert "Tus mejores jugadas ahora:" in first.stdout and "Escribe ayuda para ver las órdenes" in first.stdout
     second = tileref(tmp_path, "play", "--resume", "--ai-seconds", "0", stdin="salir\n")
     assert "Retomando la mesa 1 (Tronimoes)." in second.stdout
     assert "   a   b   c" in second.stdout  # the text board
@@ -223,7 +223,7 @@ async def test_triominoes_hints_show_each_tile_as_in_the_hand_turned_as_the_plac
             if len(shown) >= 12 or len(out) > 400:
                 return "quit"
             if not hints or len(hints) == len(shown):
-                return "hints"
+                return "hints all"
             listed = hints[-1].removeprefix("You can play: ").split(" … ")[0].split(", ")
             shown.append(listed)
             return listed[0]
@@ -506,3 +506,52 @@ async def test_a_start_that_cannot_begin_is_refused_with_the_allowed_values_and_
         result = tileref(tmp_path, "play", *args, "--ai-seconds", "0")
         assert result.returncode == 1 and said in result.stdout, (args, result.stdout, result.stderr)
     assert await _tables(tmp_path) == []
+
+
+async def _console_lines(tmp_path, game: str, players: list[str], script: list[str]) -> str:
+    """What a terminal session of `game` prints for the commands of `script` (then quit)."""
+    out: list[str] = []
+    async with running_referee(tmp_path / f"{game}.sqlite3", ManualClock()) as referee:
+        lines = iter(script)
+
+        async def ask(prompt: str) -> str | None:
+            return next(lines, "quit")
+
+        session = ConsoleSession(referee, local_user("ada"), ask=ask, say=out.append, boards=tmp_path)
+        place = await session.new_game(game, players)
+        assert place is not None
+        await session.play(place)
+    return "\n".join(out)
+
+
+async def test_help_lists_what_the_game_has_in_terminal_words_and_hints_give_the_best_first(tmp_path):
+    tromino_go = await _console_lines(tmp_path, "tromino_go", ["me", "greedy"],
+                                      ["help", "hints", "hints all", "rules", "quest chicken"])
+    help_text = tromino_go.split("Other commands:")[1].split("• play")[0]
+    assert "hints [all | start]" in help_text and "board" in help_text and "react <words>" in help_text
+    assert "hand" not in help_text and "quest" not in help_text
+    assert "Type a move: how moves are written" in tromino_go and "Discord" not in tromino_go
+    best = next(line for line in tromino_go.splitlines() if line.startswith("Your best moves now: "))
+    listed = best.removeprefix("Your best moves now: ").split(" (and ")[0].split(", ")
+    every = next(line for line in tromino_go.splitlines() if line.startswith("You can play: "))
+    assert len(listed) == 8 and "concede" not in best and "`hints all` lists every move" not in best
+    assert "hints all lists every move" in best
+    assert set(listed) < set(every.removeprefix("You can play: ").split(", ")) and "concede 7" in every
+    assert "Tromino Go has no vision quest" in tromino_go
+    tronimoes = await _console_lines(tmp_path, "tronimoes", ["me", "greedy"], ["help", "hand"])
+    help_text = tronimoes.split("Other commands:")[1].split("• ")[0]
+    assert "hand" in help_text and "quest <words>" in help_text
+    hand = next(line for line in tronimoes.splitlines() if line.startswith("Your hand ("))
+    assert "**" not in tronimoes and ("[" not in hand or "The ones in [brackets] can be played now." in tronimoes)
+    for discord in ("/rules", "/board", "/move", "/quest", "**"):
+        assert discord not in tromino_go + tronimoes, discord
+
+
+async def test_jargon_is_explained_where_it_first_appears(tmp_path):
+    """Tromino Go's TGpoints and Tronix's CX cards are explained with the first board, before the
+    player meets them again."""
+    tromino_go = await _console_lines(tmp_path, "tromino_go", ["me", "greedy"], [])
+    assert tromino_go.index("TGpoints") < tromino_go.index("TGpoints are the game's points: when a round ends") \
+        < tromino_go.index("🎲 Tromino Go begins")  # with the first board, before anything else is said
+    tronix = await _console_lines(tmp_path, "tronix", ["me", "greedy"], [])
+    assert tronix.index("CX is a card with a curve on one face and a cross on the other") < tronix.index("CX ×")

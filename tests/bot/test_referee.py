@@ -563,7 +563,7 @@ async def test_a_move_whose_commit_may_not_have_been_stored_says_board_shows_whi
         losing(referee.store, "commit")
         losing(referee.store, "actions", after=False)
         reply = await referee.act(PLACE, mover, "draw")
-        assert "may or may not have been carried out: `/board` shows which" in text(reply)
+        assert "may or may not have been carried out: `board` shows which" in text(reply)  # `/board` on Discord
         assert "nothing was changed" not in text(reply)
 
 
