@@ -120,6 +120,8 @@ class ConsoleSession:
         prints (those of the others wait in the outbox for the session that plays them)."""
         self._seen: int | None = None
         """The log length of this table's board as last shown: moves typed are based on it."""
+        self._thinking_said: str | None = None
+        """The "is thinking…" line said last, if nothing was said since."""
         self._held: list[str | Reply] | None = None
         """What the referee said unprompted while a command's answer was being printed (printed
         after it, so lines come in the order things happened)."""
@@ -136,7 +138,11 @@ class ConsoleSession:
             await self._show(reply)
 
     async def _thinking(self, place: str, name: str) -> None:
+        """"Pip (bot) is thinking…", once for a run of that seat's turns (a draw, then a pass)."""
         line = _("{player} is thinking…").format(player=name)
+        if line == self._thinking_said:
+            return
+        self._thinking_said = line
         if self._held is not None:
             self._held.append(line)
         else:
@@ -154,6 +160,7 @@ class ConsoleSession:
         for item in held:
             if isinstance(item, str):
                 self.say(item)
+                self._thinking_said = item  # the reply shown before it did not say it again
             else:
                 await self._show(item)
 
@@ -422,6 +429,7 @@ class ConsoleSession:
     async def _show(self, reply: Reply) -> None:
         """Print a reply: the refusal (with the board as it is now, if the board changed since it
         was shown), or what happened, the board if it changed since it was shown, and your hand."""
+        self._thinking_said = None
         if not reply.ok:
             self.say(f"✗ {self._text(reply.caller.text) if reply.caller else _('refused')}")
             if reply.stale and self.place is not None:
@@ -489,8 +497,8 @@ class ConsoleSession:
         if seat in game.to_move() and game.between_rounds():
             self.say(self._text(_("Type `ready` when you want the next round to start.")))
         elif (always or seat in game.to_move()) and game.view(seat).get("hand") is not None:
-            self.say(self._text(hand_text(game, seat, brackets=not self.colour)) + "   " +
-                     _("(`hints` for your best moves)"))
+            self.say(self._text(hand_text(game, seat, brackets=not self.colour) + "   " +
+                                _("(`hints` for your best moves)")))
 
     def _save_images(self, attachments: list[Attachment], table_id: int | None) -> list[Path]:
         """Save pictures in the table's folder, each under its own name; the newest board and

@@ -3,6 +3,7 @@ real `tileref` command (start, quit, resume, and `run` without a token)."""
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import pty
@@ -56,6 +57,8 @@ async def test_a_whole_console_game_driven_by_a_script(tmp_path):
     assert "✗ there is no 9:9 in this game: pips run 0–8" in printed
     assert "The game is over." in printed
     assert "   a   b   c" in printed
+    assert not [a for a, b in itertools.pairwise(out) if a == b and a.endswith("is thinking…")]
+    assert "`" not in printed  # chat's code marks are left out
     pictures = sorted((tmp_path / "boards").rglob("*.png"))
     assert any(p.name == "latest-board.png" for p in pictures) and any("hand" in p.name for p in pictures)
     assert Image.open(pictures[0]).format == "PNG"
