@@ -56,6 +56,10 @@ Meanwhile you can play right here in the terminal against AI players:
 """
 
 
+DEFAULT_AI_SECONDS = 2.0
+"""How long a normal AI seat of a new terminal game plans a move, unless `--ai-seconds` says."""
+
+
 def ai_seconds(text: str) -> float:
     """`--ai-seconds`: a number of seconds from 0 to 30."""
     value = decimal_number(text)
@@ -104,13 +108,15 @@ def main(argv: list[str] | None = None) -> int:
     play.add_argument("--players", default="me,bot",
                       help="who sits where, in order: me and AI levels easy, normal (also called bot) or hard; "
                            "greedy and random also play (default: me,bot)")
-    play.add_argument("--ai-seconds", type=ai_seconds, default=2.0,
+    play.add_argument("--ai-seconds", type=ai_seconds, default=None,
                       help="how long a normal AI thinks about a move, 0 to 30 seconds; hard thinks 3 times as long "
-                           "(default: 2)")
+                           f"(default: {DEFAULT_AI_SECONDS:g}; with --resume, the game's own)")
     play.add_argument("--lang", type=language_code, default=None,
-                      help=f"the table's language: {', '.join(LANGUAGES)} (default: your system's, else en)")
+                      help=f"the table's language: {', '.join(LANGUAGES)} (default: your system's, else en; with "
+                           "--resume, the game's own)")
     play.add_argument("--options", default="", help="game options as key=value, e.g. ouroboros=off")
-    play.add_argument("--name", help="your name at the table (default: your login name)")
+    play.add_argument("--name", help="your name at the table (default: your login name; with --resume, the name "
+                                     "you had)")
     play.add_argument("--boards", help="folder for the board pictures (default: next to the database)")
     play.add_argument("--resume", action="store_true", help="continue your last unfinished terminal game")
     play.add_argument("--no-colour", "--no-color", dest="colour", action="store_false", help="plain text")
@@ -144,7 +150,11 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "run":
             return run_discord(database_address(args.db), parse_shards(args.shards, args.shard_count))
         if args.command == "play":
-            return asyncio.run(play_console(args))
+            try:
+                return asyncio.run(play_console(args))
+            except KeyboardInterrupt:  # Ctrl-C before the game began, or twice: every move is already stored
+                print("\n" + _("Saved. Continue with `tileref play --resume`."), flush=True)
+                return 130
         if args.command == "migrate":
             return asyncio.run(migrate(database_address(args.db)))
         if args.command == "copy-db":
@@ -275,7 +285,7 @@ async def play_console(args: argparse.Namespace) -> int:
     await store.open()
     speak(args.lang or system_language())  # what is said before the game's table speaks its own
     pages = await _console_pages(store)
-    referee = Referee(store, confirms_delivery=False, ai_seconds=max(0.0, args.ai_seconds), move_help=False,
+    referee = Referee(store, confirms_delivery=False, ai_seconds=DEFAULT_AI_SECONDS, move_help=False,
                       ai_processes=ai_processes, public_url=pages[1] if pages else None)
     await referee.open()
     colour = args.colour and sys.stdout.isatty() and not os.environ.get("NO_COLOR")
@@ -285,23 +295,28 @@ async def play_console(args: argparse.Namespace) -> int:
                              colour=colour)
     try:
         if args.resume:
-            place = await session.resume()
+            place = await session.resume(name=args.name, language=args.lang, ai_seconds=args.ai_seconds)
         else:
             players = [p.strip().lower() for p in args.players.split(",") if p.strip()]
             chosen = args.lang or system_language()
-            options = ", ".join(part for part in (args.options, f"lang={chosen}" if chosen else "") if part)
+            thinking = args.ai_seconds if args.ai_seconds is not None else DEFAULT_AI_SECONDS
+            options = ", ".join(part for part in (args.options, f"lang={chosen}" if chosen else "",
+                                                  f"ai_seconds={thinking:g}") if part)
             place = await session.new_game(args.game.lower(), players, options)
         if place is None:
             return 1
         if not args.resume:
             print(_("Type help for commands, hints for the moves you can make."))
-        if pages is not None:
+        if pages is not None and args.resume:  # a new game's first message gives it
             table = await referee.status(place)
             link = await referee.page_link(table) if table is not None else None
             if link:
                 print(_("Watch and replay this game in a browser: {link}").format(link=link), flush=True)
         await session.play(place)
         return 0
+    except asyncio.CancelledError:  # Ctrl-C (asyncio.run cancels this task): every move is already stored
+        print("\n" + _("Saved. Continue with `tileref play --resume`."), flush=True)
+        return 130
     finally:
         if pages is not None:
             await pages[0].stop()

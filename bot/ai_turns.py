@@ -73,6 +73,9 @@ class AiMove:
 class AiTable(Protocol):
     """What the worker needs from the referee."""
 
+    places: frozenset[str] | None
+    """The places whose AI seats this process plays (None: every place's)."""
+
     async def ai_job(self, turn: Timer) -> AiJob | None:
         """The job of a current AI turn, or None if it is no longer current."""
         ...
@@ -199,7 +202,7 @@ class AiTurns:
             return 0
         self._claiming += 1
         try:
-            claimed = await self.store.claim_ai_turns(self.clock.now(), self.lease, free)
+            claimed = await self.store.claim_ai_turns(self.clock.now(), self.lease, free, places=self.table.places)
         finally:
             self._claiming -= 1
         started = 0

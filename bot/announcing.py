@@ -36,8 +36,8 @@ WITHHELD = N_("(The announcement of move {move} was not sent: a moderator has ro
 
 class ClockDesk(Protocol):
     """What the clock's duties and the outbox use of the referee: its store and clock, the
-    transport's `notify`, a table's lock and state, committing a turn, announcements and board
-    pictures (the `Referee` provides it)."""
+    transport's `notify` and the places it serves, a table's lock and state, committing a turn,
+    announcements and board pictures (the `Referee` provides it)."""
 
     store: Store
     clock: Clock
@@ -47,6 +47,7 @@ class ClockDesk(Protocol):
     replays: Replays
 
     def lock(self, place: str) -> AbstractAsyncContextManager[None]: ...
+    def serves(self, place: str | None) -> bool: ...
     async def playing(self, place: str, table: TableRecord | None = None) -> tuple[TableRecord, Game]: ...
     async def turn(self, table: TableRecord, game: Game, timers: list[Timer] | None = None) -> Turn: ...
     async def table_timers(self, table: TableRecord) -> list[Timer]: ...
@@ -129,7 +130,11 @@ class ClockDuties:
             return await self.referee.finish(turn, headline=_("⏰ {players} ran out of time.").format(players=names))
 
     async def announce(self, reply: Reply) -> None:
-        """Deliver an unprompted reply now; if that fails, the outbox sends it later."""
+        """Deliver an unprompted reply now; if that fails, or this process does not serve its
+        place (another console session's table), the outbox sends it later."""
+        if not self.referee.serves(reply.place):
+            log.info("the announcement for %s is left to the process serving that place", reply.place)
+            return
         if self.referee.notify is None:
             await self.referee.delivered(reply)
             return

@@ -21,7 +21,7 @@ from PIL import Image
 
 import renderers
 from bot.i18n import current_language, speaking
-from bot.worker_pools import worker_pool
+from bot.worker_pools import stop_now, worker_pool
 from engine import Game
 
 T = TypeVar("T")
@@ -69,5 +69,5 @@ class DrawingPool:
 
     def close(self) -> None:
         if self._executor is not None:
-            self._executor.shutdown(wait=False, cancel_futures=True)
+            stop_now(self._executor)
             self._executor = None

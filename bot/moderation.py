@@ -31,7 +31,7 @@ from bot.records import (
 )
 from bot.refusals import MovedOn, Refused, duration
 from bot.refusals import language as read_language
-from bot.replies import Message, Reply, name_token
+from bot.replies import Message, Reply, command_token, name_token
 from bot.standings import Write
 from bot.store import PlaceTaken, StaleLog, Store
 from bot.timers import Clock, parse_reminders
@@ -363,8 +363,8 @@ def _still_as_seen(seen: int | None, length: int) -> None:
 
 
 def _moved_on(length: int) -> MovedOn:
-    return MovedOn(_("the game moved on since you looked (it is now move {move}); look at /board and send the "
-                     "command again if it still stands").format(move=length), length)
+    return MovedOn(_("the game moved on since you looked (it is now move {move}); look at {board} and send the "
+                     "command again if it still stands").format(move=length, board=command_token("board")), length)
 
 
 def _forced_line(moderator: str, player: str, actions: list[str], game: type[Game]) -> str:

@@ -13,9 +13,10 @@ returns the first message instead of posting a second.
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import logging
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Awaitable, Callable, Collection, Iterable
 from contextvars import ContextVar
 
 from bot.records import Notice
@@ -62,16 +63,22 @@ def batches(notices: list[Notice]) -> list[list[Notice]]:
 
 class OutboxSender:
     """Sends what is left in the outbox. `send(batch)` delivers one batch of notices (a public
-    message and private notes committed together) and raises if it could not."""
+    message and private notes committed together) and raises if it could not. `places()` says
+    which places' notices this process delivers (None: every place's); the others are left for
+    the process that delivers theirs."""
 
     def __init__(self, store: Store, clock: Clock, send: Callable[[list[Notice]], Awaitable[None]], *,
-                 lease: float = DEFAULT_LEASE, every: float = SWEEP_SECONDS) -> None:
+                 lease: float = DEFAULT_LEASE, every: float = SWEEP_SECONDS,
+                 places: Callable[[], Collection[str] | None] = lambda: None) -> None:
         self.store = store
         self.clock = clock
         self.send = send
         self.lease = lease
         self.every = every
+        self.places = places
         self.background = Background(self._run, "tileref-outbox")
+        self._sending = asyncio.Lock()
+        """Held while this process sends: a sweep and `send_pending` never send the same notice twice."""
 
     def start(self) -> None:
         """Sweep now and then every `every` seconds (until `stop`)."""
@@ -83,25 +90,43 @@ class OutboxSender:
     async def sweep(self) -> int:
         """Send every notice whose lease has run out; returns how many were confirmed."""
         sent = 0
-        while True:
-            claimed = await self.store.claim_notices(self.clock.now(), self.lease)
-            if not claimed:
-                return sent
-            for batch in batches(claimed):
-                ids = [n.id for n in batch if n.id is not None]
-                try:
-                    await self.send(batch)
-                except Exception:
-                    if max(n.attempts for n in batch) + 1 >= GIVE_UP_AFTER:
-                        log.error("giving up on notices %s after %d attempts", ids, GIVE_UP_AFTER, exc_info=True)
-                        await self.store.notices_delivered(ids, self.clock.now())
-                    else:
-                        log.warning("sending notices %s failed; trying again later", ids, exc_info=True)
-                    continue
+        async with self._sending:
+            while True:
+                claimed = await self.store.claim_notices(self.clock.now(), self.lease, places=self.places())
+                if not claimed:
+                    return sent
+                for batch in batches(claimed):
+                    sent += await self._send(batch)
+                if len(claimed) < 50:
+                    return sent
+
+    async def send_pending(self, table_id: int) -> int:
+        """Send a table's undelivered notices now, leased or not: for a transport that alone
+        delivers to its place (a console session, whose table's last announcements would
+        otherwise wait for their lease after the game ended). Returns how many were confirmed."""
+        sent = 0
+        async with self._sending:
+            places = self.places()
+            pending = [n for n in await self.store.pending_notices(table_id) if places is None or n.place in places]
+            for batch in batches(pending):
+                sent += await self._send(batch)
+        return sent
+
+    async def _send(self, batch: list[Notice]) -> int:
+        """Send one batch and mark it delivered; returns how many notices it had (0 if sending
+        failed: it is tried again later, or given up after `GIVE_UP_AFTER` attempts)."""
+        ids = [n.id for n in batch if n.id is not None]
+        try:
+            await self.send(batch)
+        except Exception:
+            if max(n.attempts for n in batch) + 1 >= GIVE_UP_AFTER:
+                log.error("giving up on notices %s after %d attempts", ids, GIVE_UP_AFTER, exc_info=True)
                 await self.store.notices_delivered(ids, self.clock.now())
-                sent += len(ids)
-            if len(claimed) < 50:
-                return sent
+            else:
+                log.warning("sending notices %s failed; trying again later", ids, exc_info=True)
+            return 0
+        await self.store.notices_delivered(ids, self.clock.now())
+        return len(ids)
 
     async def _run(self) -> None:
         while True:

@@ -22,7 +22,7 @@ import pickle
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
-from bot.worker_pools import worker_pool
+from bot.worker_pools import stop_now, worker_pool
 from engine import Game
 from engine.ai import seat_rng
 from engine.digits import whole_number
@@ -108,5 +108,5 @@ class PlanningPool:
     def close(self) -> None:
         """Stop the workers (a plan still running is abandoned)."""
         if self._executor is not None:
-            self._executor.shutdown(wait=False, cancel_futures=True)
+            stop_now(self._executor)
             self._executor = None

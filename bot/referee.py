@@ -15,7 +15,7 @@ import functools
 import logging
 import secrets
 import weakref
-from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
 from typing import Any
@@ -50,7 +50,7 @@ from bot.records import (
 )
 from bot.refusals import MovedOn, Refused, duration, language, parse_options
 from bot.replay_animation import REPLAY_KIND, Replays
-from bot.replies import Announcement, Attachment, Message, Reply, clean_name, name_token, refusal
+from bot.replies import Announcement, Attachment, Message, Reply, clean_name, command_token, name_token, refusal
 from bot.standings import Sql, Write
 from bot.store import PlaceTaken, StaleLog, StaleTable, Store
 from bot.timers import Clock, SystemClock, TimerDispatcher, format_duration
@@ -59,6 +59,7 @@ from bot.typing_rules import echo, is_move_text, strip_markdown
 from bot.watching import WATCH, new_token, page_link
 from bot.wording import actor_note, chat, hand_text, level_word, lobby_text, logged_entry, named, without_echo
 from engine import GAMES, Game, GameError, NotationError, NotYourTurn
+from engine.ai import GreedyAgent
 from engine.digits import decimal_number
 from engine.levels import AGENTS, LEVELS, level_of, planning_seconds
 
@@ -81,17 +82,17 @@ REPLAY_LEASE = 5.0
 AI_LEVEL = "ai_level"
 """A table option (and meta key): the level (`engine.levels.LEVELS`) of a bot added without naming one."""
 DONE_BUT = N_("✅ Your command was carried out, but something went wrong on our side afterwards: its announcement "
-              "follows shortly, and `/board` shows the game as it now is.")
-NO_PICTURE = N_("(The board picture could not be drawn this time; `/board` shows it.)")
+              "follows shortly, and `{board}` shows the game as it now is.")
+NO_PICTURE = N_("(The board picture could not be drawn this time; `{board}` shows it.)")
 STORED = N_("✅ Your move was stored, but the database was slow to confirm it: its announcement follows shortly.")
-MAYBE_STORED = N_("The database did not confirm your command, so it may or may not have been carried out: `/board` "
+MAYBE_STORED = N_("The database did not confirm your command, so it may or may not have been carried out: `{board}` "
                   "shows which. Send it again only if it is not there.")
 FOOT = "foot"
 QUESTS = "quests"
 """The table meta key listing the seats already sent on their vision quest."""
 VISION_QUEST = N_("🐔 You are chicken-footed! Go on a vision quest: search for a picture of how that feels with "
-                  "`/quest query:<words>` (in the terminal: `quest <words>`) and pick one. It is drawn at the end "
-                  "of your line from then on. The game does not wait for you to choose.")
+                  "`{quest}` and a few words, and pick one. It is drawn at the end of your line from then on. The "
+                  "game does not wait for you to choose.")
 
 
 class Referee:
@@ -139,8 +140,13 @@ class Referee:
         self.replays = Replays(store)
         self.duties = ClockDuties(self)
         self.timers = TimerDispatcher(store, self.clock, self.duties.on_timer)
+        self.places: frozenset[str] | None = None
+        """The places this process serves: it delivers their announcements and plays their AI
+        seats. None (the Discord bot): every place. A console session serves its own table's place
+        alone (`serve`): what other tables announce waits in the outbox for the session that
+        serves them, and their AI seats for it to play them."""
         self.outbox = OutboxSender(store, self.clock, self.duties.send_notices, lease=delivery_lease,
-                                   every=outbox_every)
+                                   every=outbox_every, places=lambda: self.places)
         self._drawing = ThreadPoolExecutor(1, thread_name_prefix="tileref-drawing")
         self.drawing = DrawingPool()
         """The AI seats' announcements' pictures are drawn in a process of their own."""
@@ -196,6 +202,15 @@ class Referee:
                 self._first_tables.pop(place, None)
                 self._first_timers.pop(place, None)
 
+    def serve(self, *places: str) -> None:
+        """Serve these places alone from now on (see `places`)."""
+        self.places = frozenset(places)
+        self.ai.wake()
+
+    def serves(self, place: str | None) -> bool:
+        """Whether this process delivers the announcements of `place` (see `places`)."""
+        return self.places is None or place in self.places
+
     async def delivered(self, reply: Reply) -> None:
         """The transport delivered `reply`: its announcements are not to be sent again."""
         if reply.notices:
@@ -215,11 +230,15 @@ class Referee:
                                                 language))
 
     async def check_new(self, game: str, *, options: str | dict[str, str] | None = None,
-                        turn_time: str | None = None, guild: str | None = None) -> str | None:
-        """Why `create` would refuse a table of this game with these settings (before the place
-        exists: a transport asks first so it makes no thread for a table that cannot open)."""
+                        turn_time: str | None = None, guild: str | None = None,
+                        levels: Sequence[str] = ()) -> str | None:
+        """Why `create` would refuse a table of this game with these settings, or `add_ai` one
+        of the AI `levels` (before the place exists: a transport asks first so it makes no
+        thread, and the terminal no table, for a game that cannot begin)."""
         try:
             await self._vetted(game, options, turn_time, guild)
+            for level in levels:
+                self._level(level)
         except Refused as refused:
             return str(refused)
         return None
@@ -563,7 +582,8 @@ class Referee:
         if typed:
             text = strip_markdown(text)
         if len(text) > LONGEST_MOVE:
-            reply = refusal(_("that is far too long to be a move; see /rules for how to write moves"))
+            reply = refusal(_("that is far too long to be a move; see {rules} for how to write moves").format(
+                rules=command_token("rules")))
             reply.unreadable = typed
             return reply
         async with self.lock(place):
@@ -683,7 +703,9 @@ class Referee:
                          table_id=table.id, place=place, ply=len(game.log), status=table.status)
 
     async def history(self, place: str, user: User | None = None, *, page: int = 1) -> Reply:
-        """The log in notation, with who and when, newest last, 25 moves a page."""
+        """The log in notation, with who and when, newest last: page 1 the latest moves, at most
+        25 a page, the pages as even as can be (76 moves are four pages of 19, never a last
+        page of one move)."""
         return await self.guarded(self._history(place, page))
 
     async def _history(self, place: str, page: int) -> Reply:
@@ -695,8 +717,9 @@ class Referee:
         if not 1 <= page <= pages:
             raise Refused(_("there is only 1 page of history; page 1 is the latest moves") if pages == 1 else
                            _("there are {pages} pages of history; page 1 is the latest moves").format(pages=pages))
-        end = len(actions) - (page - 1) * HISTORY_PAGE
-        shown = actions[max(0, end - HISTORY_PAGE):end]
+        size, longer = divmod(len(actions), pages)  # the `longer` newest pages hold one move more
+        end = len(actions) - (page - 1) * size - min(page - 1, longer)
+        shown = actions[end - size - (1 if page <= longer else 0):end]
         now = self.clock.now()
         lines = [_("**Moves {first}–{last} of {count}** (page {page} of {pages})").format(
             first=shown[0].ply, last=shown[-1].ply, count=len(actions), page=page, pages=pages)]
@@ -785,6 +808,21 @@ class Referee:
         spoken = type(game).spoken
         return [(spoken(game.describe_action(seat, a), language), spoken(a, language))
                 for _, _, a in sorted(matched)][:limit]
+
+    async def best_moves(self, place: str, user: User, count: int) -> tuple[list[tuple[str, str]], int]:
+        """The caller's `count` best moves now, as the greedy AI judges them (what each gains at
+        once, tried on what the caller can see: nothing hidden is used), shown as
+        `suggestion_choices` shows moves; and how many legal moves the caller has in all."""
+        table = await self.store.table_at(place)
+        seat = table.seat_of(user.id) if table is not None else None
+        if table is None or table.status != PLAYING or seat is None:
+            return [], 0
+        game = (await self.games.get(table)).clone()  # ranked off the event loop, while commands go on
+        ranked = await asyncio.to_thread(GreedyAgent().ranked, game, seat)
+        language = table.meta.get(LANGUAGE) or DEFAULT_LANGUAGE
+        spoken = type(game).spoken
+        return ([(spoken(game.describe_action(seat, a), language), spoken(a, language)) for a in ranked[:count]],
+                len(game.legal_actions(seat)))
 
     # =========================================================================================
     # moderators and server settings (carried out by `bot.moderation.Moderation`)
@@ -906,7 +944,7 @@ class Referee:
                 reply.public.attachments = await self._pictures_at(table, reply.ply)
             except Exception:
                 log.exception("drawing the board of table %s failed; announcing without it", table.id)
-                reply.public.text += "\n" + _(NO_PICTURE)
+                reply.public.text += "\n" + _(NO_PICTURE).format(board=command_token("board"))
         await self.duties.announce(reply)
 
     async def _pictures_at(self, table: TableRecord, ply: int | None) -> list[Attachment]:
@@ -940,11 +978,12 @@ class Referee:
             log.warning("a commit was not confirmed (in the log: %s)", unconfirmed.stored, exc_info=True)
             with contextlib.suppress(Exception):
                 self.timers.wake()  # any deadline it stored is due to be watched
-            return Reply(caller=Message(_(STORED) if unconfirmed.stored else _(MAYBE_STORED)))
+            return Reply(caller=Message(_(STORED) if unconfirmed.stored else
+                                        _(MAYBE_STORED).format(board=command_token("board"))))
         except Exception:
             if COMMITTED.get():
                 log.exception("command failed after its commit")
-                return Reply(caller=Message(_(DONE_BUT)))
+                return Reply(caller=Message(_(DONE_BUT).format(board=command_token("board"))))
             log.exception("command failed")
             return refusal(_("something went wrong on our side and nothing was changed; please try again, and "
                              "tell a moderator if it keeps happening"))
@@ -1134,7 +1173,7 @@ class Referee:
             reply.public.attachments = await self.board_attachments(turn.game, table.id, deadlines=turn.deadlines)
         except Exception:
             log.exception("drawing the board of table %s failed; announcing without it", table.id)
-            reply.public.text += "\n" + _(NO_PICTURE)
+            reply.public.text += "\n" + _(NO_PICTURE).format(board=command_token("board"))
 
     @staticmethod
     def _ask_for_pictures(turn: Turn, reply: Reply) -> None:
@@ -1149,7 +1188,7 @@ class Referee:
                 continue
             asked.append(seat)
             message = reply.private.setdefault(seat, Message())
-            message.text = (f"{message.text}\n{_(VISION_QUEST)}").strip()
+            message.text = (f"{message.text}\n{_(VISION_QUEST).format(quest=command_token('quest'))}").strip()
 
     def _move_reply(self, turn: Turn, *, headline: str = "") -> Reply:
         """The announcement of the turn (its public text composed once everything is in it:
@@ -1223,6 +1262,42 @@ class Referee:
             # in this command's context, so the picture speaks the table's language
             data = await asyncio.get_running_loop().run_in_executor(self._drawing, contextvars.copy_context().run, draw)
         return [Attachment(f"{game.name}-move-{len(game.log)}.png", data, _("the board"))]
+
+    async def adjust(self, place: str, user: User, *, name: str | None = None, language_code: str | None = None,
+                     ai_seconds: float | None = None) -> Reply:
+        """Change, in the game being played at `place`, the caller's name at the table, and (for
+        its host or a moderator) the table's language or how long its AI seats plan a move: a
+        terminal game resumed with a new `--name`, `--lang` or `--ai-seconds`. The answer says
+        what changed, in the table's language."""
+        return await self.guarded(self._adjust(place, user, name, language_code, ai_seconds))
+
+    async def _adjust(self, place: str, user: User, name: str | None, language_code: str | None,
+                      ai_seconds: float | None) -> Reply:
+        async with self.lock(place):
+            table, game, seat = await self._playing_seat(place, user)
+            if language_code is not None or ai_seconds is not None:
+                self._hosting(table, user, _("only {player} or a moderator can change this table"))
+            said = []
+            if language_code is not None:
+                table.meta[LANGUAGE] = language(language_code)
+                speak(table.meta[LANGUAGE])
+                said.append(_("This table now speaks {language}.").format(language=LANGUAGES[table.meta[LANGUAGE]]))
+            if ai_seconds is not None:
+                if not 0 <= ai_seconds <= 30:
+                    raise Refused(_("ai_seconds is how long AI players think, 0 to 30 seconds: like ai_seconds=2, "
+                                    "not '{value}'").format(value=ai_seconds))
+                table.meta[AI_SECONDS] = float(ai_seconds)
+                said.append(ngettext("AI players now think {seconds} second a move.",
+                                     "AI players now think {seconds} seconds a move.",
+                                     1 if ai_seconds == 1 else 2).format(seconds=f"{ai_seconds:g}"))
+            if name is not None and clean_name(name) != table.seats[seat].name:
+                old = table.seats[seat].name
+                table.seats[seat].name = game.names[seat] = clean_name(name)
+                said.append(_("{old} is now called {new}.").format(old=name_token(old), new=name_token(name)))
+            await confirmed(self.store.save_table(table))
+            self.games.remember(table, game)
+            return Reply(caller=Message("\n".join(said)), table_id=table.id, place=place, ply=len(game.log),
+                         status=table.status)
 
     async def choose_picture(self, place: str, user: User, kind: str, png: bytes, source: str) -> Reply:
         """Keep the picture a player chose for this game (`kind` "foot": the chicken-foot drawn at

@@ -8,7 +8,9 @@ Text may contain four kinds of token, which each transport renders its own way:
 * times `<t:1800000000:R>`: a moment, such as a deadline (Discord shows it in each reader's own
   time, counting down; the console says "in 5m");
 * links `<l:place|server>`: the way to a table's place (Discord: a jump link to the thread; the
-  console: nothing).
+  console: nothing, and a " · " before it goes too);
+* commands `<c:board>`: one of tileref's commands, written the way players of the transport type
+  it (Discord: `/board`; the console: `board`), so texts kept in the outbox name no transport.
 """
 
 from __future__ import annotations
@@ -143,7 +145,14 @@ def link_token(place: str, guild: str | None) -> str:
     return f"<l:{place}|{guild or ''}>"
 
 
-_LINK = re.compile(r"<l:([^|>]*)\|([^>]*)>")
+def command_token(name: str) -> str:
+    """A token for one of tileref's commands (`board`, `rules`), which each transport writes the
+    way its players type it."""
+    return f"<c:{name}>"
+
+
+_LINK = re.compile(r"( · )?<l:([^|>]*)\|([^>]*)>")
+_COMMAND = re.compile(r"<c:([a-z_]+)>")
 _MENTION = re.compile(r"<@([^|>]+)\|([^>]*)>")
 _NAME = re.compile(r"<n:([^>]*)>")
 _TIME = re.compile(r"<t:(-?[0-9]{1,12}):R>")
@@ -155,8 +164,19 @@ def render_mentions(text: str, render: Callable[[str, str], str]) -> str:
 
 
 def render_links(text: str, render: Callable[[str, str], str]) -> str:
-    """Replace each link token with `render(place, server)`."""
-    return _LINK.sub(lambda m: render(m.group(1), m.group(2)), text)
+    """Replace each link token with `render(place, server)`; a link rendered as nothing takes the
+    " · " before it along (no dangling "· now ·")."""
+
+    def one(match: re.Match[str]) -> str:
+        link = render(match.group(2), match.group(3))
+        return f"{match.group(1) or ''}{link}" if link else ""
+
+    return _LINK.sub(one, text)
+
+
+def render_commands(text: str, render: Callable[[str], str]) -> str:
+    """Replace each command token with `render(name)`."""
+    return _COMMAND.sub(lambda m: render(m.group(1)), text)
 
 
 def render_names(text: str, render: Callable[[str], str]) -> str:
@@ -200,6 +220,15 @@ def as_sentence(text: str) -> str:
 
 
 def plain(text: str, now: float | None = None) -> str:
-    """Every token as plain text: mentions and names as the names, times as "in 5m"."""
-    text = render_links(text, lambda _place, _server: "")
+    """Every token as plain text: mentions and names as the names, times as "in 5m", commands
+    by their names (as the terminal takes them)."""
+    text = render_commands(render_links(text, lambda _place, _server: ""), lambda name: name)
     return render_times(render_names(render_mentions(text, lambda _user, name: name), lambda name: name), now)
+
+
+def terminal_text(text: str, colour: bool = False, now: float | None = None) -> str:
+    """Chat text for a terminal: every token plain (`plain`), **bold** in bold where the terminal
+    shows colours (else the words alone) and `code` marks left out."""
+    text = plain(text, now)
+    text = re.sub(r"\*\*(.+?)\*\*", (lambda m: f"\x1b[1m{m.group(1)}\x1b[0m") if colour else r"\1", text)
+    return re.sub(r"`([^`]+)`", r"\1", text)

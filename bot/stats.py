@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import os
 import sys
 
 from bot.i18n import _
 from bot.leaderboards import leaderboard_text, profile_text, ratings_explained
-from bot.replies import plain
+from bot.replies import terminal_text
 from bot.store import Store
 from engine import GAMES
 
@@ -20,6 +21,7 @@ async def show_stats(store: Store, server: str | None, game: str | None, player:
                                                                                games=", ".join(sorted(GAMES))),
               file=sys.stderr)
         return 2
+    colour = sys.stdout.isatty() and not os.environ.get("NO_COLOR")
     await store.open()
     try:
         rated = await store.standings.all_ratings()
@@ -31,18 +33,19 @@ async def show_stats(store: Store, server: str | None, game: str | None, player:
             print(f"== {name} ==")
             if player is not None:
                 known = next((r.name for r in rated if r.player == player and r.guild == name), player)
-                print(plain(await profile_text(store, name, player, known)))
+                print(terminal_text(await profile_text(store, name, player, known), colour))
                 print()
                 continue
             games = [game] if game else sorted({r.game for r in rated if r.guild == name})
             for one in games:
                 try:
-                    print(plain(await leaderboard_text(store, name, one, None, page, explained=False)))
+                    print(terminal_text(await leaderboard_text(store, name, one, None, page, explained=False),
+                                        colour))
                 except ValueError as error:
                     print(error, file=sys.stderr)
                     return 2
                 print()
-        print(plain(ratings_explained()))
+        print(terminal_text(ratings_explained(), colour))
     finally:
         await store.close()
     return 0

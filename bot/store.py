@@ -14,7 +14,7 @@ import json
 import logging
 import sqlite3
 from abc import ABC, abstractmethod
-from collections.abc import AsyncIterator, Callable, Iterable, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Collection, Iterable, Mapping, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import asdict
 from pathlib import Path
@@ -150,9 +150,11 @@ class Store(ABC):
     # ---- the outbox -------------------------------------------------------------------------
 
     @abstractmethod
-    async def claim_notices(self, now: float, lease: float, limit: int = 50) -> list[Notice]:
+    async def claim_notices(self, now: float, lease: float, limit: int = 50, *,
+                            places: Collection[str] | None = None) -> list[Notice]:
         """Undelivered notices whose lease has run out, oldest first, each leased to the caller
-        until `now + lease` (so no other process sends them meanwhile)."""
+        until `now + lease` (so no other process sends them meanwhile); only those of `places`
+        if given (the places the caller delivers to)."""
 
     @abstractmethod
     async def notices_delivered(self, ids: Sequence[int], now: float) -> None:
@@ -191,10 +193,12 @@ class Store(ABC):
         """Every timer of a table, AI turns included, earliest first."""
 
     @abstractmethod
-    async def claim_ai_turns(self, now: float, lease: float, limit: int) -> list[Timer]:
+    async def claim_ai_turns(self, now: float, lease: float, limit: int, *,
+                             places: Collection[str] | None = None) -> list[Timer]:
         """Up to `limit` AI turns (timers of kind `AI_TURN`) due at or before `now` that nobody
         holds, earliest first, each leased to the caller until `now + lease` (so no other process
-        plans them meanwhile; a process that dies leaves them to others when the lease ends)."""
+        plans them meanwhile; a process that dies leaves them to others when the lease ends); only
+        those of the tables at `places` if given."""
 
     @abstractmethod
     async def delete_timer(self, timer_id: int) -> None: ...
@@ -684,11 +688,15 @@ class SQLiteStore(Store):
 
     # ---- the outbox -------------------------------------------------------------------------
 
-    async def claim_notices(self, now: float, lease: float, limit: int = 50) -> list[Notice]:
+    async def claim_notices(self, now: float, lease: float, limit: int = 50, *,
+                            places: Collection[str] | None = None) -> list[Notice]:
+        if places is not None and not places:
+            return []
+        among, chosen = _among("place", places)
         async with self._transaction() as db:
             rows = await db.execute_fetchall(
-                f"SELECT {_NOTICE_COLUMNS} FROM outbox WHERE delivered_at IS NULL AND lease_until <= ?"
-                " ORDER BY id LIMIT ?", (now, limit))
+                f"SELECT {_NOTICE_COLUMNS} FROM outbox WHERE delivered_at IS NULL AND lease_until <= ?{among}"
+                " ORDER BY id LIMIT ?", (now, *chosen, limit))
             notices = [_notice(r) for r in rows]
             await db.executemany("UPDATE outbox SET lease_until = ?, attempts = attempts + 1 WHERE id = ?",
                                  [(now + lease, n.id) for n in notices])
@@ -739,12 +747,18 @@ class SQLiteStore(Store):
             (now, AI_TURN))
         return [_timer(r) for r in rows]
 
-    async def claim_ai_turns(self, now: float, lease: float, limit: int) -> list[Timer]:
+    async def claim_ai_turns(self, now: float, lease: float, limit: int, *,
+                             places: Collection[str] | None = None) -> list[Timer]:
+        if places is not None and not places:
+            return []
+        among, chosen = _among("place", places)
+        of_tables = f" AND table_id IN (SELECT id FROM tables WHERE TRUE{among})" if among else ""
         async with self._transaction() as db:
             rows = await db.execute_fetchall(
                 "UPDATE timers SET lease_until = ? WHERE id IN (SELECT id FROM timers WHERE kind = ? AND due <= ?"
-                " AND lease_until <= ? ORDER BY due, id LIMIT ?) RETURNING id, table_id, seat, kind, due, ply",
-                (now + lease, AI_TURN, now, now, limit))
+                f" AND lease_until <= ?{of_tables} ORDER BY due, id LIMIT ?)"
+                " RETURNING id, table_id, seat, kind, due, ply",
+                (now + lease, AI_TURN, now, now, *chosen, limit))
         return sorted((_timer(r) for r in rows), key=lambda t: (t.due, t.id or 0))
 
     async def timers(self, table_id: int) -> list[Timer]:
@@ -878,6 +892,15 @@ async def _insert_notices(db: aiosqlite.Connection, notices: Sequence[Notice]) -
             (notice.table_id, notice.place, notice.ply, notice.seat, json.dumps(notice.data()),
              notice.created_at, notice.lease_until or notice.created_at + OUTBOX_LEASE))
         notice.id = cursor.lastrowid
+
+
+def _among(column: str, values: Collection[str] | None) -> tuple[str, list[str]]:
+    """An SQL condition keeping the rows whose `column` is one of `values` (with its parameters),
+    or none at all when `values` is None."""
+    if values is None:
+        return "", []
+    chosen = sorted(values)
+    return f" AND {column} IN ({', '.join('?' * len(chosen))})", chosen
 
 
 def _notice(row: aiosqlite.Row) -> Notice:

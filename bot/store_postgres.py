@@ -16,7 +16,7 @@ import contextlib
 import json
 import logging
 import re
-from collections.abc import AsyncIterator, Callable, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Collection, Mapping, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import asdict
 from typing import Any
@@ -433,11 +433,16 @@ class PostgresStore(Store):
 
     # ---- the outbox -------------------------------------------------------------------------
 
-    async def claim_notices(self, now: float, lease: float, limit: int = 50) -> list[Notice]:
+    async def claim_notices(self, now: float, lease: float, limit: int = 50, *,
+                            places: Collection[str] | None = None) -> list[Notice]:
+        if places is not None and not places:
+            return []
         async with self._transaction() as db:
             rows = await db.fetch(
                 f"SELECT {_NOTICE_COLUMNS} FROM outbox WHERE delivered_at IS NULL AND lease_until <= $1"
-                " ORDER BY id LIMIT $2 FOR UPDATE SKIP LOCKED", now, limit)
+                " AND ($3::text[] IS NULL OR place = ANY($3::text[]))"
+                " ORDER BY id LIMIT $2 FOR UPDATE SKIP LOCKED", now, limit,
+                sorted(places) if places is not None else None)
             notices = [_notice(r) for r in rows]
             if notices:
                 await db.executemany("UPDATE outbox SET lease_until = $1, attempts = attempts + 1 WHERE id = $2",
@@ -493,12 +498,18 @@ class PostgresStore(Store):
                                   " AND kind <> $2 ORDER BY due, id", now, AI_TURN)
         return [_timer(r) for r in rows]
 
-    async def claim_ai_turns(self, now: float, lease: float, limit: int) -> list[Timer]:
+    async def claim_ai_turns(self, now: float, lease: float, limit: int, *,
+                             places: Collection[str] | None = None) -> list[Timer]:
+        if places is not None and not places:
+            return []
         async with self.pool.acquire() as db:  # one statement: its own transaction
             rows = await db.fetch(
                 "UPDATE timers SET lease_until = $1 WHERE id IN (SELECT id FROM timers WHERE kind = $2 AND due <= $3"
-                " AND lease_until <= $3 ORDER BY due, id LIMIT $4 FOR UPDATE SKIP LOCKED)"
-                " RETURNING id, table_id, seat, kind, due, ply", now + lease, AI_TURN, now, limit)
+                " AND lease_until <= $3 AND ($5::text[] IS NULL OR table_id IN"
+                " (SELECT id FROM tables WHERE place = ANY($5::text[])))"
+                " ORDER BY due, id LIMIT $4 FOR UPDATE SKIP LOCKED)"
+                " RETURNING id, table_id, seat, kind, due, ply", now + lease, AI_TURN, now, limit,
+                sorted(places) if places is not None else None)
         return sorted((_timer(r) for r in rows), key=lambda t: (t.due, t.id or 0))
 
     async def timers(self, table_id: int) -> list[Timer]:

@@ -85,9 +85,10 @@ def lobby_text(table: TableRecord) -> str:
     return "\n".join(lines)
 
 
-def hand_text(game: Game, seat: int) -> str:
+def hand_text(game: Game, seat: int, *, brackets: bool = False) -> str:
     """What `seat` holds, in words: the `hand` of its view (a list of pieces, or pieces with
-    counts), those it can play now in bold when it is its turn."""
+    counts), those it can play now in bold when it is its turn (in [brackets] with `brackets`,
+    for a terminal that shows no bold)."""
     held = game.view(seat).get("hand")
     playable = set(map(str, game.view(seat).get("playable", []))) if seat in game.to_move() else set()
     if isinstance(held, dict):
@@ -98,10 +99,17 @@ def hand_text(game: Game, seat: int) -> str:
         return _("Nothing is hidden in this game: everything you have is on the board.")
     if not counted:
         return _("Your hand is empty.")
-    listed = ", ".join((f"**{name}**" if name in playable else name) + (f" ×{count}" if count != 1 else "")
+    mark = "[{}]" if brackets else "**{}**"
+    listed = ", ".join((mark.format(name) if name in playable else name) + (f" ×{count}" if count != 1 else "")
                        for name, count in counted)
     text = _("Your hand ({count}): {pieces}").format(count=sum(count for _name, count in counted), pieces=listed)
-    return text + ("\n" + _("The ones in bold can be played now.") if playable else "")
+    named = [f"{name}: {' '.join(game.held_as(name))}" for name, _count in counted if game.held_as(name)]
+    if named:
+        text += "\n" + _("Placed as: {names}").format(names=" · ".join(named))
+    if not playable:
+        return text
+    return text + "\n" + (_("The ones in [brackets] can be played now.") if brackets else
+                          _("The ones in bold can be played now."))
 
 
 def settings_text(settings: Settings) -> str:

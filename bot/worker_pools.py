@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import multiprocessing
 import os
+import signal
 import threading
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
@@ -41,7 +42,10 @@ def worker_pool(size: int, *, preload: list[str], initializer: Callable[[], None
 
 
 def _start_worker(lifeline: Connection, initializer: Callable[[], None] | None) -> None:
-    """In a worker, as it starts: watch the bot's process, then run `initializer`."""
+    """In a worker, as it starts: leave Ctrl-C to the bot's process (the terminal sends it to every
+    process of the program: the bot decides when its workers end, and a worker interrupted mid-task
+    would print a traceback), watch the bot's process, then run `initializer`."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     threading.Thread(target=_end_with_the_bot, args=(lifeline,), name="tileref-lifeline", daemon=True).start()
     if initializer is not None:
         initializer()
@@ -53,3 +57,19 @@ def _end_with_the_bot(lifeline: Connection) -> None:
     with contextlib.suppress(EOFError, OSError):
         lifeline.recv_bytes()
     os._exit(0)
+
+
+def stop_now(executor: ProcessPoolExecutor) -> None:
+    """Shut `executor` down without waiting for the work in hand: its workers are ended, so a
+    program that stops (Ctrl-C in the terminal while an AI thinks) exits at once instead of
+    waiting for the plan or picture at exit (`ProcessPoolExecutor.terminate_workers` from Python
+    3.14; the same by hand before)."""
+    terminate = getattr(executor, "terminate_workers", None)
+    if terminate is not None:
+        terminate()
+        return
+    workers = list((getattr(executor, "_processes", None) or {}).values())  # shutdown forgets them
+    executor.shutdown(wait=False, cancel_futures=True)
+    for worker in workers:
+        with contextlib.suppress(Exception):
+            worker.terminate()

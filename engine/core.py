@@ -494,6 +494,10 @@ class Game(ABC):
     piece_noun: ClassVar[PieceNoun]
     """What the game calls its pieces (`PieceNoun`): tiles, cards, pieces, trominoes. Every game
     names its own, so no sentence about any game says "tiles" of a card game."""
+    chosen_pictures: ClassVar[frozenset[str]] = frozenset()
+    """The pictures a player may choose to have drawn on the board, by kind (Tronimoes: "foot",
+    the chicken-foot at the end of a footed player's line, chosen on a vision quest); the
+    transports offer the choice only in games that draw it."""
 
     def __init__(self, players: int, seed: int, options: GameOptions, names: list[str]) -> None:
         if players not in self.player_counts():
@@ -580,6 +584,11 @@ class Game(ABC):
             return typed
         back = {spoken.lower(): word for word, spoken in words.items()}
         return " ".join(back.get(word.lower(), word) for word in typed.split(" "))
+
+    def held_as(self, piece: str) -> tuple[str, ...]:
+        """The names a piece of a hand (as `view(seat)["hand"]` names it) is played by, when they
+        are not the piece's own (Tetromic: an `L` is placed as `L0` … `J270`); () by default."""
+        return ()
 
     def describe_action(self, seat: int, action: str) -> str:
         """How hints and autocomplete show the legal `action` to `seat`: by default the action

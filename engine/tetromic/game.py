@@ -32,7 +32,17 @@ from engine.core import (
 from engine.tetromic import notation
 from engine.tetromic.board import Board
 from engine.tetromic.notation import Discard, Place, Verb
-from engine.tetromic.pieces import BY_KIND, KINDS, ORIENTATIONS, SHAPES, Cell, kind_of, normalised, placed_cells
+from engine.tetromic.pieces import (
+    BY_KIND,
+    KINDS,
+    ORIENTATIONS,
+    SHAPES,
+    Cell,
+    kind_of,
+    normalised,
+    piece_name,
+    placed_cells,
+)
 from engine.tetromic.position import read_position, write_position
 from engine.tetromic.position_help import FORMAT as POSITION_HELP
 from engine.tetromic.state import Seat
@@ -51,8 +61,9 @@ New players may join a running game: they start on an empty board at level 0 fro
 wins, the highest level (then points) wins.""")
 
 NOTATION_HELP = N_("""\
-• `play T-u 2,3`: a piece by its name and its lower-left corner. Names: I-h I-v O, T-u T-d T-r T-l,
-L0 L90 L180 L270 J0 J90 J180 J270, S-h S-v Z-h Z-v.
+• `play T-u 2,3`: a piece turned as named, by its lower-left corner. The names, by the kind your hand
+and the board show: I: I-h I-v · O: O · T: T-u T-d T-r T-l (where the nub points) · L: L0 L90 L180
+L270, flipped J0 J90 J180 J270 · S: S-h S-v, flipped Z-h Z-v.
 • `play 2,3 3,3 4,3 3,4`: the four cells, in any order. `play I 4,0`: a kind, if only one way fits.
 • Several at once: `play O 0,0; play O 2,0; play O 4,0`.
 • `draw`, `skip`; `discard T` when no piece you hold fits anywhere (if the table allows it).""")
@@ -215,6 +226,11 @@ class Tetromic(Game):
         return not any(board.fits(placed_cells(o, (x, y))) for o in ORIENTATIONS
                        for y in range(board.height) for x in range(board.width))
 
+    def held_as(self, piece: str) -> tuple[str, ...]:
+        """A kind's orientations (`L`: `L0` … `J270`), by which `play` places it."""
+        names = BY_KIND.get(piece, ())
+        return () if names == (piece,) else names
+
     def rank_suggestions(self, seat: int, actions: list[str]) -> list[str]:
         """Placements that clear the most rows first, then the rest as they were."""
         board = self.seats[seat].board
@@ -325,12 +341,12 @@ class Tetromic(Game):
         for x, y in placed_cells(orientation, anchor):
             if not me.board.inside((x, y)):
                 raise refuse(IllegalMove, N_("{piece} at {cell} would cover {covered}, off the board (x runs "
-                                             "0–{width}, y 0–{height})"), piece=orientation,
+                                             "0–{width}, y 0–{height})"), piece=piece_name(orientation),
                              cell=f"{anchor[0]},{anchor[1]}", covered=f"{x},{y}", width=me.board.width - 1,
                              height=me.board.height - 1)
             if not me.board.is_off((x, y)):
                 raise refuse(IllegalMove, N_("{piece} at {cell} would cover {covered}, which is already on"),
-                             piece=orientation, cell=f"{anchor[0]},{anchor[1]}", covered=f"{x},{y}")
+                             piece=piece_name(orientation), cell=f"{anchor[0]},{anchor[1]}", covered=f"{x},{y}")
         return notation.canonical_play(orientation, anchor)
 
     def _execute(self, seat: int, action: str) -> list[Event]:
@@ -385,7 +401,7 @@ class Tetromic(Game):
         me.last = cells
         name = self.names[seat]
         events = [event("place", N_("{player} places {piece} at {cell}."), (seat,),
-                        {"cells": [list(c) for c in cells]}, player=name, piece=orientation,
+                        {"cells": [list(c) for c in cells]}, player=name, piece=piece_name(orientation),
                         cell=f"{anchor[0]},{anchor[1]}")]
         rows = me.board.full_rows()
         me.just_cleared = tuple(rows)

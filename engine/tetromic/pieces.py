@@ -41,6 +41,14 @@ BY_KIND: dict[str, tuple[str, ...]] = {k: tuple(n for n in ORIENTATIONS if kind_
 """The orientation names of each kind."""
 
 
+def piece_name(orientation: str) -> str:
+    """A placed piece as announcements and refusals name it: its kind, as hands and boards name
+    it, then the orientation it was placed in, as players type it (`L (J270)`, `T (T-u)`); the
+    Square has one orientation, `O`."""
+    kind = kind_of(orientation)
+    return kind if orientation == kind else f"{kind} ({orientation})"
+
+
 def normalised(cells: frozenset[Cell]) -> frozenset[Cell]:
     """`cells` moved so that their lowest x and lowest y are 0."""
     low_x = min(x for x, _ in cells)

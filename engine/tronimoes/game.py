@@ -97,6 +97,7 @@ class Tronimoes(Game):
     notation_help = NOTATION_HELP
     position_help = POSITION_HELP
     verbs = frozenset({"draw", "pass", "ready", "spacer", "on", "robar", "pasar", "listo", "separador", "en"})
+    chosen_pictures = frozenset({"foot"})
     notation_words: ClassVar[Mapping[str, Mapping[str, str]]] = {"es": notation.SPANISH}
     piece_noun: ClassVar[PieceNoun] = PieceNoun(NP_("{count} tile", "{count} tiles"), N_("the unseen tiles"))
     command_moves: ClassVar[Mapping[str, str]] = {"draw": "draw", "pass": "pass"}

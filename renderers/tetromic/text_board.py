@@ -8,7 +8,7 @@ from typing import Any
 from renderers.common import N_, pad_to, say
 
 LEGEND = N_("Each board: `.` off, I O L S T the kind that covered a cell; x along the bottom, y up the left; "
-            "▶ players the phase waits for.")
+            "lv the level, then the points towards the next; ▶ players the phase waits for.")
 _COLOURS = {"I": "\x1b[36m", "O": "\x1b[33m", "L": "\x1b[31m", "S": "\x1b[32m", "T": "\x1b[35m"}
 _RESET = "\x1b[0m"
 
@@ -20,7 +20,7 @@ def text(game: Any, colour: bool = False) -> str:
     for index, seat in enumerate(view["seats"]):
         mark = "▶ " if index in view["to_move"] else "  "
         head = f"{mark}{seat['name'][:width * 2 - 2]}"
-        score = f"  L{seat['level']} {seat['points']}/{seat['needed']}"
+        score = f"  lv {seat['level']} · {seat['points']}/{seat['needed']}"  # not "L0": a piece's name
         lines = [head, score]
         for y in range(height - 1, -1, -1):
             row = seat["board"][height - 1 - y]

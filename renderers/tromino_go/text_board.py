@@ -14,7 +14,8 @@ _CAPITALS, _LOWER, _DEAD, _HALO, _DIM, _RESET = ("\x1b[1;34m", "\x1b[1;33m", "\x
                                                 "\x1b[0m")
 
 LEGEND = N_("`.` empty, `~` No Man's Land (enclosed empty cells), letters the trominoes (capitals: the player "
-            "who started the round), `*A` a surrounded tromino.")
+            "who started the round), `*A` a surrounded tromino. TGpoints are the game's points: when a round ends, "
+            "the player with fewer surrounded trominoes scores the difference; 7 win.")
 
 
 def shown(view: Mapping[str, Any]) -> Mapping[str, Any]:

@@ -13,7 +13,9 @@ WIDTH = 5
 _GREEN, _HALO, _RESET = "\x1b[32m", "\x1b[1;33m", "\x1b[0m"
 
 LEGEND = N_("Each card is named by where its green line runs (NE, SE, SW, NW curves; NS, EW straights), "
-            "`*` the card just played, `!` the locked card; a cell is x,y as labelled (y grows downwards).")
+            "`*` the card just played, `!` the locked card; a cell is x,y as labelled (y grows downwards). In "
+            "hands, CX is a card with a curve on one face and a cross on the other (CC: curves on both, XX: "
+            "crosses on both).")
 
 
 def text(game: Any, colour: bool = False) -> str:

@@ -96,7 +96,7 @@ async def test_an_abort_whose_commit_was_not_confirmed_does_not_claim_nothing_ch
         await started(referee, ALICE, BOB)
         losing(referee.store, "commit")
         reply = await referee.abort(PLACE, MOD)
-        assert "may or may not have been carried out: `/board` shows which" in text(reply)
+        assert "may or may not have been carried out: `board` shows which" in text(reply)  # `/board` on Discord
         assert "nothing was changed" not in text(reply) and (await referee.status(PLACE)).status == "aborted"
 
 

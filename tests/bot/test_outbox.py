@@ -8,7 +8,6 @@ import re
 import pytest
 
 import renderers
-from bot.referee import NO_PICTURE
 from bot.replies import Message
 from bot.timers import ManualClock
 from tests.bot.referees import ALICE, BOB, MOD, PLACE, Notices, running_referee, started, text
@@ -70,7 +69,8 @@ async def test_a_picture_that_cannot_be_drawn_leaves_the_move_standing_and_annou
         _, game = await referee.view(PLACE)
         user = (ALICE, BOB)[game.to_move()[0]]
         reply = await referee.act(PLACE, user, "draw")
-        assert reply.ok and NO_PICTURE in reply.public.text and "nothing was changed" not in text(reply)
+        assert reply.ok and "could not be drawn this time; `board` shows it" in text(reply)
+        assert "nothing was changed" not in text(reply)
         assert [a.action for a in await referee.store.actions(1)][-1] == "draw"
 
 

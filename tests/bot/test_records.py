@@ -163,3 +163,21 @@ async def test_a_provisional_mark_appears_and_goes_and_settled_ratings_come_firs
         assert board[3] == "Provisional (fewer than 5 games):"
         assert board[4].startswith(f"3. carol **{ratings[CAROL.id].shown}** (provisional)")
         assert board[5].startswith("You: 3. carol")
+
+
+async def test_stats_in_the_terminal_shows_no_chat_marks_and_no_empty_link(tmp_path, capsys) -> None:
+    """`tileref stats` reads as terminal text: no **bold** marks, and the link of a game played
+    where there is none to give (the terminal) leaves no "· now ·" behind."""
+    path = str(tmp_path / "t.sqlite3")
+    async with running_referee(path, ManualClock()) as referee:
+        await finished(referee, "console:g", BOB, guild=None)
+    assert await asyncio.to_thread(main, ["--db", path, "ratings", "rebuild"]) == 0
+    capsys.readouterr()
+    assert await asyncio.to_thread(main, ["--db", path, "stats"]) == 0
+    board = capsys.readouterr().out
+    assert await asyncio.to_thread(main, ["--db", path, "stats", "--player", ALICE.id]) == 0
+    profile = capsys.readouterr().out
+    assert "Tronimoes" in board and "Tronimoes" in profile
+    for out in (board, profile):
+        assert "**" not in out and "`" not in out, out
+        assert not any(line.rstrip().endswith("·") for line in out.splitlines()), out

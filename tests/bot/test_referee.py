@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 from PIL import Image
 
-from bot.records import ABORTED, FINISHED, LOBBY, PLAYING, User
+from bot.records import ABORTED, FINISHED, LOBBY, PLAYING, ActionRecord, User
 from bot.referee import Referee
 from bot.timers import ManualClock
 from engine import GAMES
@@ -121,6 +121,25 @@ async def test_history_lists_moves_with_who_and_when(tmp_path, clock):
         await clock.advance(600)
         history = text(await referee.history(PLACE))
         assert f"{user.name}: `draw` · 10m ago" in history
+
+
+async def test_history_pages_are_even_and_the_oldest_is_never_a_stub(tmp_path, clock):
+    """76 moves are four pages of 19 (not three of 25 and a last one of move 1 alone); every move
+    is on exactly one page, page 1 holding the latest."""
+    async with running_referee(tmp_path / "t.sqlite3", clock) as referee:
+        await started(referee, ALICE, BOB)
+        table = await referee.status(PLACE)
+        made = await referee.store.log_length(table.id)
+        moves = [ActionRecord(made + i + 1, i % 2, "draw", ALICE.id, clock.now()) for i in range(76 - made)]
+        await referee.store.commit(table.id, expected=made, actions=moves)
+        headers = []
+        for page in (1, 2, 3, 4):
+            lines = text(await referee.history(PLACE, page=page)).splitlines()
+            headers.append(lines[0])
+            assert len([line for line in lines if "· " in line and "ago" in line]) == 19
+        assert headers == [f"**Moves {first}–{last} of 76** (page {page} of 4)"
+                           for page, (first, last) in enumerate([(58, 76), (39, 57), (20, 38), (1, 19)], start=1)]
+        assert not (await referee.history(PLACE, page=5)).ok
 
 
 async def test_resigning_ends_a_two_player_game(tmp_path, clock):
@@ -564,7 +583,7 @@ async def test_a_move_whose_commit_may_not_have_been_stored_says_board_shows_whi
         losing(referee.store, "commit")
         losing(referee.store, "actions", after=False)
         reply = await referee.act(PLACE, mover, "draw")
-        assert "may or may not have been carried out: `/board` shows which" in text(reply)
+        assert "may or may not have been carried out: `board` shows which" in text(reply)  # `/board` on Discord
         assert "nothing was changed" not in text(reply)
 
 

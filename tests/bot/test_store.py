@@ -236,6 +236,23 @@ async def test_an_announcement_is_claimed_by_one_process_at_a_time(database, sto
     assert sorted([len(first), len(second)]) == [0, 1]
 
 
+async def test_a_process_serving_some_places_claims_only_their_announcements_and_ai_turns(store):
+    """A console session serves its own table's place: the announcements and AI turns of other
+    places are left where they are (unclaimed, unleased) for the process that serves them."""
+    mine = await store.create_table(a_table("console:mine"))
+    theirs = await store.create_table(a_table("console:theirs"))
+    for table_id, place in ((mine, "console:mine"), (theirs, "console:theirs")):
+        await store.commit(table_id, expected=0, timers=[Timer(table_id, 1, AI_TURN, 10.0, 0)],
+                           notices=[Notice(table_id, place, 0, f"hello {place}", created_at=1.0, lease_until=1.0)])
+    assert await store.claim_notices(5.0, 30.0, places=set()) == []
+    assert await store.claim_ai_turns(10.0, 30.0, 5, places=set()) == []
+    assert [n.place for n in await store.claim_notices(5.0, 30.0, places={"console:mine"})] == ["console:mine"]
+    assert [t.table_id for t in await store.claim_ai_turns(10.0, 30.0, 5, places={"console:mine"})] == [mine]
+    (left,) = await store.claim_notices(5.0, 30.0)  # theirs was never leased: the next process takes it at once
+    (turn,) = await store.claim_ai_turns(10.0, 30.0, 5)
+    assert left.place == "console:theirs" and left.attempts == 0 and turn.table_id == theirs
+
+
 async def test_commands_on_one_table_wait_for_each_other_across_stores(database, store):
     other = store_for(database)
     await other.open()

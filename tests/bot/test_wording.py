@@ -51,3 +51,15 @@ def test_a_piece_that_fits_nowhere_is_not_bold():
 ])
 def test_a_refusal_reads_as_a_sentence_but_what_a_player_types_stays_as_typed(reason, shown):
     assert as_sentence(reason) == shown
+
+
+def test_a_tetromic_hand_says_how_each_kind_held_is_placed():
+    text = hand_text(tetromic_hand("L", "O", "T"), 0)
+    assert "\nPlaced as: L: L0 L90 L180 L270 J0 J90 J180 J270 · T: T-u T-d T-r T-l" in text
+    assert "O:" not in text
+
+
+def test_a_terminal_without_bold_marks_the_playable_pieces_in_brackets_and_says_so():
+    text = hand_text(tetromic_hand("S", "T", "T"), 0, brackets=True)
+    assert text.startswith("Your hand (3): [S], [T] ×2") and "The ones in [brackets] can be played now." in text
+    assert "**" not in text and "bold" not in text

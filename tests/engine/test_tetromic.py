@@ -52,6 +52,19 @@ def test_a_piece_goes_anywhere_in_bounds_on_off_cells_with_no_gravity_or_contact
     assert g.to_position()["seats"][0]["board"][:3] == ["......", "...T..", "..TTT."]
 
 
+def test_a_placed_piece_is_named_by_its_kind_as_the_hand_names_it_then_its_orientation():
+    """The hand holds an `L`; placing it as `J270` is announced as the L it is, turned J270 (not
+    as a J nobody held), and refused the same way."""
+    g = game({"name": "ana", "hand": ["L", "O", "S"]})
+    (placed,) = [e for e in g.apply(0, "play J270 0,0") if e.kind == "place"]
+    assert placed.text == "ana places L (J270) at 0,0."
+    (square,) = [e for e in g.apply(0, "play O 4,0") if e.kind == "place"]
+    assert square.text == "ana places O at 4,0."
+    with pytest.raises(IllegalMove, match=r"^S \(Z-h\) at 0,0 would cover 0,1, which is already on"):
+        g.apply(0, "play Z-h 0,0")
+    assert g.held_as("L") == ("L0", "L90", "L180", "L270", "J0", "J90", "J180", "J270") and g.held_as("O") == ()
+
+
 def test_a_piece_off_the_board_is_refused_in_the_boards_terms():
     g = game({"hand": ["I"]})
     with pytest.raises(IllegalMove, match=r"would cover 6,0, off the board \(x runs 0–5"):

@@ -96,6 +96,14 @@ def test_the_text_board_shows_every_board_with_its_labels():
     assert "ana" in text and "bo" in text and " 0 . . . . O O" in text and "0 1 2 3 4 5" in text
 
 
+def test_the_text_board_writes_levels_so_they_cannot_be_read_as_a_piece():
+    """`L0` is the name of an L piece's orientation: a level reads `lv 0`."""
+    g = Tetromic.from_position(position({"name": "ana", "level": 3, "points": 2}, {"name": "bo"}))
+    text = text_board(g, legend=True) or ""
+    assert "lv 3 · 2/4" in text and "lv 0 · 0/1" in text and " L0 " not in text and "L3 " not in text
+    assert "lv the level" in text
+
+
 def three_boards() -> Tetromic:
     """Three players: ana just cleared two rows with an I, bo's board is half full, Zoë is new."""
     g = Tetromic.from_position(position(

@@ -30,7 +30,16 @@ from bot.adapters.discordbot.permissions import (
     refused_for_permission,
     tell_missing,
 )
-from bot.replies import Attachment, Message, Reply, as_sentence, render_links, render_mentions, render_names
+from bot.replies import (
+    Attachment,
+    Message,
+    Reply,
+    as_sentence,
+    render_commands,
+    render_links,
+    render_mentions,
+    render_names,
+)
 
 log = logging.getLogger(__name__)
 
@@ -45,12 +54,14 @@ def escaped(name: str) -> str:
 
 def render(text: str) -> str:
     """Mention tokens as Discord mentions for Discord users, as bold names for anyone else; name
-    tokens as escaped names. Time tokens are Discord's own (`<t:…:R>`) and stay as they are."""
+    tokens as escaped names; command tokens as slash commands. Time tokens are Discord's own
+    (`<t:…:R>`) and stay as they are."""
 
     def one(user_id: str, name: str) -> str:
         snow = snowflake(user_id)
         return f"<@{snow}>" if snow is not None else f"**{escaped(name)}**"
 
+    text = render_commands(text, lambda name: f"/{name}")
     return render_names(render_mentions(render_links(text, jump_link), one), escaped)
 
 

@@ -40,3 +40,7 @@ def test_personal_messages_carry_their_files_on_the_first_piece() -> None:
     assert capitalised("you are not playing at this table") == "You are not playing at this table."
     assert capitalised("say `draw`") == "Say `draw`."
     assert capitalised("done!") == "Done!"
+
+
+def test_a_command_token_is_a_slash_command_on_discord():
+    assert render("see `<c:board>` or <c:rules>") == "see `/board` or /rules"
