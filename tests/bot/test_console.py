@@ -74,7 +74,7 @@ async def test_help_in_the_terminal_says_what_the_ratings_mean(tmp_path):
         assert place is not None
         await session.play(place)
     printed = "\n".join(out)
-    assert "Ratings] (one per game and server) start at 1000 and move by whom you finished ahead of" in printed
+    assert "📈 Ratings (one per game and server) start at 1000 and move by whom you finished ahead of" in printed
     assert "**" not in printed
 
 
