@@ -20,7 +20,7 @@ from collections.abc import Awaitable, Callable, Collection, Iterable
 from contextvars import ContextVar
 
 from bot.records import Notice
-from bot.store import Store
+from bot.store import Store, served
 from bot.timers import Background, Clock
 
 log = logging.getLogger(__name__)
@@ -107,7 +107,7 @@ class OutboxSender:
         sent = 0
         async with self._sending:
             places = self.places()
-            pending = [n for n in await self.store.pending_notices(table_id) if places is None or n.place in places]
+            pending = [n for n in await self.store.pending_notices(table_id) if served(places, n.place)]
             for batch in batches(pending):
                 sent += await self._send(batch)
         return sent

@@ -52,7 +52,7 @@ from bot.refusals import MovedOn, Refused, duration, language, parse_options
 from bot.replay_animation import REPLAY_KIND, Replays
 from bot.replies import Announcement, Attachment, Message, Reply, clean_name, command_token, name_token, refusal
 from bot.standings import Sql, Write
-from bot.store import PlaceTaken, StaleLog, StaleTable, Store
+from bot.store import PlaceTaken, StaleLog, StaleTable, Store, served
 from bot.timers import Clock, SystemClock, TimerDispatcher, format_duration
 from bot.turns import COMMITTED, Turn, Unconfirmed, confirmed
 from bot.typing_rules import echo, is_move_text, strip_markdown
@@ -203,13 +203,14 @@ class Referee:
                 self._first_timers.pop(place, None)
 
     def serve(self, *places: str) -> None:
-        """Serve these places alone from now on (see `places`)."""
+        """Serve these places alone from now on (see `places`): places (`console:3`), or every
+        place of a transport, by its prefix (`discord:`)."""
         self.places = frozenset(places)
         self.ai.wake()
 
     def serves(self, place: str | None) -> bool:
         """Whether this process delivers the announcements of `place` (see `places`)."""
-        return self.places is None or place in self.places
+        return served(self.places, place)
 
     async def delivered(self, reply: Reply) -> None:
         """The transport delivered `reply`: its announcements are not to be sent again."""

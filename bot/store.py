@@ -894,13 +894,29 @@ async def _insert_notices(db: aiosqlite.Connection, notices: Sequence[Notice]) -
         notice.id = cursor.lastrowid
 
 
+def served(places: Collection[str] | None, place: str | None) -> bool:
+    """Whether `place` is among the places a process serves (`place_patterns`: a place, or a
+    transport's prefix ending in a colon); every place is when `places` is None."""
+    if places is None:
+        return True
+    return place is not None and any(place == p or (p.endswith(":") and place.startswith(p)) for p in places)
+
+
+def place_patterns(places: Collection[str]) -> list[str]:
+    """The SQL LIKE patterns (escaped with a backslash) of the places a process serves: a place
+    itself (`console:3`), or every place of a transport, given as its prefix ending in a colon
+    (`discord:`; no place ends in one)."""
+    escaped = (p.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") for p in sorted(places))
+    return [p + "%" if p.endswith(":") else p for p in escaped]
+
+
 def _among(column: str, values: Collection[str] | None) -> tuple[str, list[str]]:
-    """An SQL condition keeping the rows whose `column` is one of `values` (with its parameters),
-    or none at all when `values` is None."""
+    """An SQL condition keeping the rows whose `column` is one of the places `values` serves
+    (`place_patterns`), with its parameters, or none at all when `values` is None."""
     if values is None:
         return "", []
-    chosen = sorted(values)
-    return f" AND {column} IN ({', '.join('?' * len(chosen))})", chosen
+    patterns = place_patterns(values)
+    return " AND (" + " OR ".join(f"{column} LIKE ? ESCAPE '\\'" for _ in patterns) + ")", patterns
 
 
 def _notice(row: aiosqlite.Row) -> Notice:

@@ -44,6 +44,7 @@ from bot.store import (
     StaleLog,
     StaleTable,
     Store,
+    place_patterns,
     settings_from,
 )
 
@@ -440,9 +441,9 @@ class PostgresStore(Store):
         async with self._transaction() as db:
             rows = await db.fetch(
                 f"SELECT {_NOTICE_COLUMNS} FROM outbox WHERE delivered_at IS NULL AND lease_until <= $1"
-                " AND ($3::text[] IS NULL OR place = ANY($3::text[]))"
+                " AND ($3::text[] IS NULL OR place LIKE ANY($3::text[]))"
                 " ORDER BY id LIMIT $2 FOR UPDATE SKIP LOCKED", now, limit,
-                sorted(places) if places is not None else None)
+                place_patterns(places) if places is not None else None)
             notices = [_notice(r) for r in rows]
             if notices:
                 await db.executemany("UPDATE outbox SET lease_until = $1, attempts = attempts + 1 WHERE id = $2",
@@ -506,10 +507,10 @@ class PostgresStore(Store):
             rows = await db.fetch(
                 "UPDATE timers SET lease_until = $1 WHERE id IN (SELECT id FROM timers WHERE kind = $2 AND due <= $3"
                 " AND lease_until <= $3 AND ($5::text[] IS NULL OR table_id IN"
-                " (SELECT id FROM tables WHERE place = ANY($5::text[])))"
+                " (SELECT id FROM tables WHERE place LIKE ANY($5::text[])))"
                 " ORDER BY due, id LIMIT $4 FOR UPDATE SKIP LOCKED)"
                 " RETURNING id, table_id, seat, kind, due, ply", now + lease, AI_TURN, now, limit,
-                sorted(places) if places is not None else None)
+                place_patterns(places) if places is not None else None)
         return sorted((_timer(r) for r in rows), key=lambda t: (t.due, t.id or 0))
 
     async def timers(self, table_id: int) -> list[Timer]:

@@ -22,7 +22,7 @@ from bot.records import (
     TableRecord,
     Timer,
 )
-from bot.store import MIGRATIONS, SQLiteStore, StaleLog
+from bot.store import MIGRATIONS, SQLiteStore, StaleLog, served
 
 
 @pytest.fixture
@@ -251,6 +251,22 @@ async def test_a_process_serving_some_places_claims_only_their_announcements_and
     (left,) = await store.claim_notices(5.0, 30.0)  # theirs was never leased: the next process takes it at once
     (turn,) = await store.claim_ai_turns(10.0, 30.0, 5)
     assert left.place == "console:theirs" and left.attempts == 0 and turn.table_id == theirs
+
+
+async def test_the_discord_bot_serves_every_discord_place_and_no_terminal_one(store):
+    """A transport serves its places by their prefix: the Discord bot, sharing a database file
+    with a terminal game, neither sends that game's announcements nor plays its AI seats."""
+    tables = {place: await store.create_table(a_table(place)) for place in ("discord:1", "discord:2", "console:1",
+                                                                             "discord_x:3")}
+    for place, table_id in tables.items():
+        await store.commit(table_id, expected=0, timers=[Timer(table_id, 1, AI_TURN, 10.0, 0)],
+                           notices=[Notice(table_id, place, 0, f"hello {place}", created_at=1.0, lease_until=1.0)])
+    claimed = await store.claim_notices(5.0, 30.0, places={"discord:"})
+    assert sorted(n.place for n in claimed) == ["discord:1", "discord:2"]
+    turns = await store.claim_ai_turns(10.0, 30.0, 5, places={"discord:"})
+    assert sorted(t.table_id for t in turns) == [tables["discord:1"], tables["discord:2"]]
+    assert served({"discord:"}, "discord:7") and not served({"discord:"}, "console:1")
+    assert not served({"discord:"}, "discord_x:3") and served(None, "anything")
 
 
 async def test_commands_on_one_table_wait_for_each_other_across_stores(database, store):

@@ -10,6 +10,7 @@ from typing import Any
 import discord
 
 from bot.adapters.discordbot.app import build_bot
+from bot.adapters.discordbot.context import PREFIX
 from bot.adapters.web.server import PagesCannotListen, WebServer, start_pages
 from bot.database import store_for
 from bot.memory import CollectorMaintenance
@@ -40,6 +41,7 @@ async def serve(token: str, database: str | Path, *, clock: Clock | None = None,
         started = await _pages(store, web)
         pages, public_url = started if started is not None else (None, None)
         referee = Referee(store, clock=clock, public_url=public_url, **referee_options)
+        referee.serve(PREFIX)  # Discord's tables only: a terminal game on the same database stays its own
         await referee.open(outbox=False)
         collector.start()
         for message_content in (True, False):
