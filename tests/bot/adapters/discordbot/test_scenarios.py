@@ -168,6 +168,11 @@ async def test_a_game_an_ai_move_ends_says_so_with_ratings_then_its_replay_and_t
         assert "alice" in resigned.content
         await settled(store, table.id, timeout=120)
         assert (await store.get_table(table.id)).status == FINISHED
+
+        def result(m: RecordedMessage) -> bool:
+            return m.id != resigned.id and not m.loading and ("wins!" in m.content or "Game over" in m.content)
+
+        await s.wait_for_message(thread, result, since=mark, timeout=60)
         for _ in range(200):
             if gifs(s, thread):
                 break
@@ -175,7 +180,7 @@ async def test_a_game_an_ai_move_ends_says_so_with_ratings_then_its_replay_and_t
 
         said = [m for m in public(s, thread, mark) if m.id != resigned.id]
         ending = [m for m in said if "wins!" in m.content or "Game over" in m.content]
-        assert len(ending) == 1 and "(bot)" in ending[0].content, [m.content for m in said]
+        assert len(ending) == 1 and "(bot)" in ending[0].content, [m.content[-200:] for m in said]
         assert "📈 Ratings:" in ending[0].content and "alice" in ending[0].content.split("📈 Ratings:")[1]
         assert ending[0].png_images() and not pinged(ending[0])  # nobody is waited for any more
         [replay] = gifs(s, thread)
