@@ -600,3 +600,23 @@ async def test_jargon_is_explained_where_it_first_appears(tmp_path):
         < tromino_go.index("🎲 Tromino Go begins")  # with the first board, before anything else is said
     tronix = await _console_lines(tmp_path, "tronix", ["me", "greedy"], [])
     assert tronix.index("CX is a card with a curve on one face and a cross on the other") < tronix.index("CX ×")
+
+
+@pytest.mark.parametrize("game", ["tronimoes", "tetromic"])
+async def test_a_game_a_bots_move_ends_says_in_the_terminal_what_it_did_to_ratings(tmp_path, game):
+    """Watching the bots play on after resigning: the message of their last moves, which ends the
+    game, says the result and the ratings line, as a person's last move would."""
+    out: list[str] = []
+    async with running_referee(tmp_path / "t.sqlite3", ManualClock()) as referee:
+        script = iter(["resign", "yes", "yes"])
+
+        async def ask(prompt: str) -> str | None:
+            return next(script, "quit")
+
+        session = ConsoleSession(referee, local_user("ada"), ask=ask, say=out.append, boards=tmp_path)
+        place = await session.new_game(game, ["me", "greedy", "greedy"])
+        assert place is not None
+        await session.play(place)
+        assert (await referee.status(place)).status == "finished"
+    ratings = [line for line in "\n".join(out).splitlines() if line.startswith("📈 Ratings:")]
+    assert len(ratings) == 1 and "ada" in ratings[0] and "AI (greedy)" in ratings[0], ratings
