@@ -30,11 +30,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bot.database import store_for
-from bot.loader import GameLoader
-from bot.planning import PROCESSES_SETTING, processes_from
-from bot.records import AI_TURN, PLAYING
-from bot.store import Store
+from bot.core.records import AI_TURN, PLAYING
+from bot.storage.address import store_for
+from bot.storage.loader import GameLoader
+from bot.storage.store import Store
+from bot.workers.planning import PROCESSES_SETTING, processes_from
 from engine import GAMES, Game
 from tests.standin import Channel, DiscordStandIn, User
 

@@ -28,10 +28,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bot.adapters.discordbot import build_bot
-from bot.records import PLAYING
-from bot.referee import Referee
-from bot.store import SQLiteStore
-from bot.timers import ManualClock
+from bot.core.clock import ManualClock
+from bot.core.records import PLAYING
+from bot.service.referee import Referee
+from bot.storage.store import SQLiteStore
 from tests.standin import Channel, DiscordStandIn, RecordedMessage
 
 

@@ -36,7 +36,7 @@ from dataclasses import dataclass
 import benchpath  # noqa: F401  (must come before the project's imports)
 from PIL import Image
 
-from bot.i18n import speaking
+from bot.core.i18n import speaking
 from engine import GAMES
 from engine.core import Game
 from renderers import render

@@ -28,11 +28,11 @@ from typing import Any
 
 import benchpath  # noqa: F401  (first: takes bench/ off the import path)
 
-from bot.database import is_postgres, store_for
-from bot.leaderboards import leaderboard_text, profile_text
-from bot.my_games import games_text
-from bot.standings import PROVISIONAL_GAMES, figure
-from bot.store import Store
+from bot.community.leaderboards import leaderboard_text, profile_text
+from bot.community.my_games import games_text
+from bot.storage.address import is_postgres, store_for
+from bot.storage.standings import PROVISIONAL_GAMES, figure
+from bot.storage.store import Store
 from engine import GAMES
 
 GUILD = "discord:1"

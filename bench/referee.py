@@ -40,10 +40,10 @@ from typing import Any
 
 import benchpath  # noqa: F401  (must come before the project's imports)
 
-from bot.database import is_postgres, store_for
-from bot.memory import CollectorMaintenance
-from bot.records import User
-from bot.referee import Referee
+from bot.core.records import User
+from bot.service.referee import Referee
+from bot.storage.address import is_postgres, store_for
+from bot.workers.memory import CollectorMaintenance
 
 PLAYERS = [User(f"bench:{i}", f"player{i}") for i in range(6)]
 WARMUP_SECONDS = 2.0

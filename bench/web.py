@@ -37,13 +37,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import aiohttp
 
 from bot.adapters.web.server import WebServer
-from bot.loader import new_game
-from bot.records import PLAYING, ActionRecord, SeatRecord, TableRecord, User
-from bot.referee import Referee
-from bot.replay_animation import replay_gif
-from bot.store import SQLiteStore
-from bot.timers import SystemClock
-from bot.watching import new_token
+from bot.core.clock import SystemClock
+from bot.core.records import PLAYING, ActionRecord, SeatRecord, TableRecord, User
+from bot.media.replay_animation import replay_gif
+from bot.media.watching import new_token
+from bot.service.referee import Referee
+from bot.storage.loader import new_game
+from bot.storage.store import SQLiteStore
 
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync", "--no-first-run"]

@@ -16,14 +16,14 @@ import uuid
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
-from bot.i18n import N_, _, ngettext, speak, speaking
-from bot.leaderboards import ratings_explained
-from bot.media import Media, MediaError
-from bot.records import PLAYING, TableRecord, User
-from bot.referee import FOOT, LANGUAGE, Referee
-from bot.replies import Attachment, Reply, terminal_text
-from bot.typing_rules import echo
-from bot.wording import hand_text
+from bot.community.leaderboards import ratings_explained
+from bot.core.i18n import N_, _, ngettext, speak, speaking
+from bot.core.records import PLAYING, TableRecord, User
+from bot.core.replies import Attachment, Reply, terminal_text
+from bot.core.typing_rules import echo
+from bot.media.search import Media, MediaError
+from bot.service.referee import FOOT, LANGUAGE, Referee
+from bot.words.wording import hand_text
 from engine import GAMES, Game
 from engine.digits import whole_number
 from renderers import text_board

@@ -8,11 +8,11 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
-from bot.database import store_for
-from bot.records import User
-from bot.referee import Referee
-from bot.replies import Reply, plain
-from bot.timers import ManualClock
+from bot.core.clock import ManualClock
+from bot.core.records import User
+from bot.core.replies import Reply, plain
+from bot.service.referee import Referee
+from bot.storage.address import store_for
 
 ALICE = User("test:alice", "alice")
 BOB = User("test:bob", "bob")

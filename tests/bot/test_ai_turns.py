@@ -15,13 +15,13 @@ from typing import Any
 import pytest
 
 from bot.adapters.console import ConsoleSession, local_user
-from bot.database import store_for
-from bot.loader import new_game, replay
-from bot.planning import PlanningPool
-from bot.records import ABORTED, AI_TURN, FINISHED, PLAYING
-from bot.referee import Referee
-from bot.replay_animation import REPLAY_KIND
-from bot.timers import ManualClock
+from bot.core.clock import ManualClock
+from bot.core.records import ABORTED, AI_TURN, FINISHED, PLAYING
+from bot.media.replay_animation import REPLAY_KIND
+from bot.service.referee import Referee
+from bot.storage.address import store_for
+from bot.storage.loader import new_game, replay
+from bot.workers.planning import PlanningPool
 from tests.bot.referees import ALICE, BOB, MOD, PLACE, Notices, running_referee, text
 
 
@@ -131,7 +131,7 @@ async def test_ai_moves_up_to_the_next_persons_turn_are_announced_together(tmp_p
 
 @pytest.fixture
 def stale_log(caplog):
-    caplog.set_level(logging.INFO, logger="bot.ai_turns")
+    caplog.set_level(logging.INFO, logger="bot.durable.ai_turns")
     return lambda: [r for r in caplog.records if "went stale" in r.getMessage()]
 
 

@@ -10,9 +10,9 @@ import logging
 import pytest
 
 import renderers
-from bot.loader import new_game, replay
-from bot.records import DEADLINE, FINISHED
-from bot.timers import ManualClock
+from bot.core.clock import ManualClock
+from bot.core.records import DEADLINE, FINISHED
+from bot.storage.loader import new_game, replay
 from tests.bot.referees import ALICE, BOB, MOD, PLACE, Notices, running_referee, started, text, waiting_user
 
 

@@ -21,9 +21,9 @@ import pytest
 from PIL import Image
 
 from bot.adapters.console import ConsoleSession, local_user
-from bot.database import store_for
-from bot.records import FINISHED
-from bot.timers import ManualClock
+from bot.core.clock import ManualClock
+from bot.core.records import FINISHED
+from bot.storage.address import store_for
 from engine.tetromic import Tetromic
 from tests.bot.referees import running_referee
 

@@ -8,10 +8,10 @@ import asyncio
 
 import pytest
 
-from bot.__main__ import main
-from bot.copying import verify
-from bot.database import store_for
-from bot.timers import ManualClock
+from bot.cli.copy_db import verify
+from bot.cli.main import main
+from bot.core.clock import ManualClock
+from bot.storage.address import store_for
 from tests.bot.referees import ALICE, BOB, PLACE, running_referee, started
 
 

@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from bot.doctor import font_report, warn_about_fonts
+from bot.cli.doctor import font_report, warn_about_fonts
 from renderers import text
 from renderers.text import missing_scripts
 
@@ -37,7 +37,7 @@ def test_tileref_doctor_reports_the_fonts_and_every_script_it_cannot_draw():
 
 
 def test_the_bot_warns_at_its_start_about_each_script_it_cannot_draw(no_system_fonts, caplog):
-    with caplog.at_level(logging.WARNING, logger="bot.doctor"):
+    with caplog.at_level(logging.WARNING, logger="bot.cli.doctor"):
         warn_about_fonts()
     assert "cannot draw Chinese names" in caplog.text and "install fonts-noto-cjk" in caplog.text
     assert "cannot draw emoji names" in caplog.text and "install fonts-noto-color-emoji" in caplog.text

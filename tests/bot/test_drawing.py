@@ -4,9 +4,9 @@ the language of the table being served, as pictures drawn in place do."""
 from __future__ import annotations
 
 import renderers
-from bot.drawing import DrawingPool
-from bot.i18n import speaking
-from bot.timers import ManualClock
+from bot.core.clock import ManualClock
+from bot.core.i18n import speaking
+from bot.workers.drawing import DrawingPool
 from engine import GAMES
 from tests.bot.referees import running_referee
 

@@ -8,9 +8,9 @@ import re
 
 import pytest
 
-from bot.i18n import _, in_language, language_of, marked_messages, missing, speaking, translations
-from bot.records import User
-from bot.timers import ManualClock
+from bot.core.clock import ManualClock
+from bot.core.i18n import _, in_language, language_of, marked_messages, missing, speaking, translations
+from bot.core.records import User
 from tests.bot.referees import ALICE, BOB, PLACE, running_referee, text
 
 
@@ -70,7 +70,7 @@ async def test_the_language_of_the_opener_is_the_default_and_the_servers_setting
 
 
 def test_a_refusal_at_a_spanish_table_is_wholly_spanish_examples_included():
-    from bot.i18n import refusal_text
+    from bot.core.i18n import refusal_text
     from engine import GAMES, NotationError
 
     for name, typed in (("tronix", "hello"), ("tronimoes", "banana"), ("tromino_go", "banana"),
@@ -84,8 +84,8 @@ def test_a_refusal_at_a_spanish_table_is_wholly_spanish_examples_included():
 
 
 def test_dates_and_times_are_written_in_the_tables_language():
-    from bot.i18n import moment
-    from bot.replies import render_times
+    from bot.core.i18n import moment
+    from bot.core.replies import render_times
 
     when = 1795598400.0  # Wed 25 Nov 2026, 09:20 UTC
     assert moment(when).startswith("Wed 25 Nov")

@@ -11,8 +11,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from PIL import Image
 
-from bot import media_pack
-from bot.media import Giphy, Klipy, Media, MediaError, checked_png
+from bot.media import offline_pack as media_pack
+from bot.media.search import Giphy, Klipy, Media, MediaError, checked_png
 from tests.bot.media_standin import MediaStandIn
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import gc
 
-from bot.memory import CollectorMaintenance
+from bot.workers.memory import CollectorMaintenance
 from engine import GAMES
 
 

@@ -8,10 +8,10 @@ import asyncio
 
 import pytest
 
-from bot.records import User
-from bot.referee import Referee
-from bot.timers import ManualClock
-from bot.wording import shuffled_line
+from bot.core.clock import ManualClock
+from bot.core.records import User
+from bot.service.referee import Referee
+from bot.words.wording import shuffled_line
 from engine import GAMES
 from tests.bot.referees import ALICE, BOB, CAROL, MOD, PLACE, losing, running_referee, started, text, waiting_user
 

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import pytest
 
-from bot.records import User
-from bot.referee import Referee
-from bot.replies import Reply
-from bot.timers import ManualClock
+from bot.core.clock import ManualClock
+from bot.core.records import User
+from bot.core.replies import Reply
+from bot.service.referee import Referee
 from tests.bot.referees import ALICE, BOB, PLACE, Notices, running_referee
 
 GUILD = "test:guild"

@@ -8,8 +8,8 @@ import re
 import pytest
 
 import renderers
-from bot.replies import Message
-from bot.timers import ManualClock
+from bot.core.clock import ManualClock
+from bot.core.replies import Message
 from tests.bot.referees import ALICE, BOB, MOD, PLACE, Notices, running_referee, started, text
 
 AI_MOVE = re.compile(r"\(bot\)> (?:lays|draws|passes)")

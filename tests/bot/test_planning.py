@@ -11,7 +11,7 @@ import random
 
 import pytest
 
-from bot.planning import PROCESSES_SETTING, PlanningPool, default_processes, handover, processes_from
+from bot.workers.planning import PROCESSES_SETTING, PlanningPool, default_processes, handover, processes_from
 from engine import GAMES
 from engine.ai import GreedyAgent, RandomAgent
 

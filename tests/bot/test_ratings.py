@@ -10,10 +10,10 @@ from math import isclose, sqrt
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from bot.ratings import Placement, outcome_of, placements, rate
-from bot.records import FINISHED, SeatRecord, TableRecord, User
-from bot.standings import DRAW, LOSS, WIN, Rating, shown
-from bot.timers import ManualClock
+from bot.community.ratings import Placement, outcome_of, placements, rate
+from bot.core.clock import ManualClock
+from bot.core.records import FINISHED, SeatRecord, TableRecord, User
+from bot.storage.standings import DRAW, LOSS, WIN, Rating, shown
 from engine import GAMES
 from tests.bot.referees import ALICE, BOB, CAROL, MOD, PLACE, running_referee, started, text
 

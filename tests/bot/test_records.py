@@ -7,11 +7,11 @@ from __future__ import annotations
 import asyncio
 import re
 
-from bot.__main__ import main
-from bot.leaderboards import leaderboard_text, profile_text
-from bot.my_games import games_text
-from bot.replies import plain
-from bot.timers import ManualClock
+from bot.cli.main import main
+from bot.community.leaderboards import leaderboard_text, profile_text
+from bot.community.my_games import games_text
+from bot.core.clock import ManualClock
+from bot.core.replies import plain
 from tests.bot.referees import ALICE, BOB, CAROL, running_referee
 from tests.bot.referees import text as text_of
 

@@ -13,9 +13,9 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 from PIL import Image
 
-from bot.records import ABORTED, FINISHED, LOBBY, PLAYING, ActionRecord, User
-from bot.referee import Referee
-from bot.timers import ManualClock
+from bot.core.clock import ManualClock
+from bot.core.records import ABORTED, FINISHED, LOBBY, PLAYING, ActionRecord, User
+from bot.service.referee import Referee
 from engine import GAMES
 from engine.digits import foreign_digit
 from engine.tronimoes import Tronimoes
@@ -523,8 +523,8 @@ async def test_the_referee_forgets_locks_and_snapshot_marks_of_tables_it_no_long
 
 
 def test_forced_actions_in_a_row_read_as_one_line_with_their_count():
-    from bot.narration import forced_lines
-    from bot.records import LOBBY, SeatRecord, TableRecord
+    from bot.core.records import LOBBY, SeatRecord, TableRecord
+    from bot.words.narration import forced_lines
 
     table = TableRecord(id=1, place="test:1", game="triominoes", options={}, status=LOBBY, created_by="test:alice",
                         created_at=0.0, seats=[SeatRecord(0, "alice", "test:alice"), SeatRecord(1, "bob", "test:bob")])
@@ -538,7 +538,7 @@ def test_forced_actions_in_a_row_read_as_one_line_with_their_count():
 
 
 def test_a_forced_action_is_told_before_the_moves_that_followed_it():
-    from bot.narration import what_happened
+    from bot.words.narration import what_happened
     from engine.core import Event
 
     events = [Event("pass", "bob passes: nothing is legal."), Event("play", "alice plays A at 0,0 SW.")]
@@ -548,7 +548,7 @@ def test_a_forced_action_is_told_before_the_moves_that_followed_it():
 
 
 def test_a_long_chain_of_moves_never_leaves_out_a_round_end():
-    from bot.narration import what_happened
+    from bot.words.narration import what_happened
     from engine.core import Event
 
     events = [Event("lay", f"move {n}.") for n in range(30)]

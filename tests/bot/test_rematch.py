@@ -4,9 +4,9 @@ the asker starts it with whoever joined, in the old seating order either way."""
 
 from __future__ import annotations
 
-from bot.records import LOBBY, PLAYING, User
-from bot.timers import ManualClock
-from bot.wording import lobby_text
+from bot.core.clock import ManualClock
+from bot.core.records import LOBBY, PLAYING, User
+from bot.words.wording import lobby_text
 from tests.bot.referees import ALICE, BOB, CAROL, MOD, PLACE, running_referee, text
 
 

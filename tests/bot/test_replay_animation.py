@@ -11,10 +11,10 @@ from pathlib import Path
 
 from PIL import Image
 
-from bot.i18n import speaking
-from bot.replay_animation import LAST_MS, MOVE_MS, REPLAY_KIND, replay_gif
-from bot.replies import Attachment, Reply
-from bot.timers import ManualClock
+from bot.core.clock import ManualClock
+from bot.core.i18n import speaking
+from bot.core.replies import Attachment, Reply
+from bot.media.replay_animation import LAST_MS, MOVE_MS, REPLAY_KIND, replay_gif
 from renderers.animation import GIF_LIMIT, animated_gif
 from tests.bot.adapters.web.conftest import PLACE, open_table, play_moves, players
 from tests.bot.referees import ALICE, running_referee

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from bot.__main__ import game_cache_size, main
-from bot.loader import DEFAULT_GAME_CACHE
-from bot.shards import ShardError, parse_shards
+from bot.cli.main import game_cache_size, main
+from bot.cli.shards import ShardError, parse_shards
+from bot.storage.loader import DEFAULT_GAME_CACHE
 
 
 def test_shards_are_read_as_ranges_and_lists():

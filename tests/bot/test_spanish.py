@@ -12,9 +12,9 @@ import sys
 import pytest
 
 from bot.adapters.console import ConsoleSession, local_user
-from bot.i18n import speaking
-from bot.referee import BOT_NAMES
-from bot.timers import ManualClock
+from bot.core.clock import ManualClock
+from bot.core.i18n import speaking
+from bot.service.referee import BOT_NAMES
 from engine import GAMES
 from tests.bot.referees import ALICE, BOB, MOD, PLACE, running_referee, text
 from tests.bot.spanish import english_in
@@ -101,7 +101,7 @@ async def test_a_moderators_forced_pass_at_a_spanish_table_names_the_moves_as_th
 
 async def test_a_tronix_table_calls_its_cards_cards_in_the_history_and_on_its_page(tmp_path):
     from bot.adapters.web.pages import page
-    from bot.spectator import Timeline
+    from bot.media.spectator import Timeline
 
     async with running_referee(tmp_path / "t.sqlite3", ManualClock(), render=True) as referee:
         assert (await referee.create(PLACE, ALICE, "tronix", options="lang=es")).ok
@@ -134,7 +134,7 @@ async def test_numbers_agree_with_their_nouns_at_a_spanish_table(tmp_path):
 
 
 def test_a_tronix_circuit_with_one_shared_card_says_it_in_the_singular():
-    from bot import narration
+    from bot.words import narration
     from tests.engine.test_tronix import at
 
     game = at([(1, 1, "EW"), (2, 1, "NW"), (2, 0, "SW"), (1, 0, "SE"), (0, 2, "NE"), (1, 2, "NW")])

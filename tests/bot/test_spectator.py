@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 
 import renderers
-from bot.records import ActionRecord, SeatRecord, TableRecord
-from bot.spectator import Timeline, players, public_position
+from bot.core.records import ActionRecord, SeatRecord, TableRecord
+from bot.media.spectator import Timeline, players, public_position
 from engine import GAMES, Game
 from engine.core import CHANCE
 from tests.engine.test_contract import hide_secrets_shuffled, hooks, sample_states

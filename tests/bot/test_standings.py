@@ -8,15 +8,15 @@ from collections.abc import AsyncIterator, Mapping, Sequence
 from contextlib import asynccontextmanager
 from typing import Any
 
-import bot.store as store_module
-import bot.store_postgres as store_postgres
-from bot.database import store_for
-from bot.leaderboards import leaderboard_text, profile_text
-from bot.my_games import games_text
-from bot.records import FINISHED, TableRecord
-from bot.replies import plain
-from bot.standings import DRAW, LOSS, WIN, Sql, Standings, shown
-from bot.timers import ManualClock
+import bot.storage.postgres as store_postgres
+import bot.storage.store as store_module
+from bot.community.leaderboards import leaderboard_text, profile_text
+from bot.community.my_games import games_text
+from bot.core.clock import ManualClock
+from bot.core.records import FINISHED, TableRecord
+from bot.core.replies import plain
+from bot.storage.address import store_for
+from bot.storage.standings import DRAW, LOSS, WIN, Sql, Standings, shown
 from tests.bot.referees import ALICE, BOB, running_referee
 
 

@@ -9,8 +9,7 @@ import sqlite3
 
 import pytest
 
-from bot.database import store_for
-from bot.records import (
+from bot.core.records import (
     AI_TURN,
     DEADLINE,
     LOBBY,
@@ -22,7 +21,8 @@ from bot.records import (
     TableRecord,
     Timer,
 )
-from bot.store import MIGRATIONS, SQLiteStore, StaleLog, served
+from bot.storage.address import store_for
+from bot.storage.store import MIGRATIONS, SQLiteStore, StaleLog, served
 
 
 @pytest.fixture

@@ -7,16 +7,11 @@ import asyncio
 
 import pytest
 
-from bot.records import DEADLINE, REMINDER, Timer
-from bot.timers import (
-    ManualClock,
-    TimerDispatcher,
-    format_duration,
-    parse_duration,
-    parse_reminders,
-    plan_timers,
-    reminder_offsets,
-)
+from bot.core.clock import ManualClock
+from bot.core.durations import format_duration, parse_duration, parse_reminders, reminder_offsets
+from bot.core.records import DEADLINE, REMINDER, Timer
+from bot.durable.timers import TimerDispatcher
+from bot.tables.deadlines import plan_timers
 
 
 @pytest.mark.parametrize(("typed", "seconds"), [("90s", 90), ("10m", 600), ("1h30m", 5400), ("2d", 172800),

@@ -8,9 +8,9 @@ import logging
 
 import pytest
 
-from bot.records import DEADLINE
-from bot.referee import Referee
-from bot.timers import ManualClock
+from bot.core.clock import ManualClock
+from bot.core.records import DEADLINE
+from bot.service.referee import Referee
 from tests.bot.referees import ALICE, BOB, PLACE, Notices, running_referee, started, text
 
 

@@ -14,10 +14,10 @@ from typing import Any
 
 import pytest
 
-from bot.database import store_for
-from bot.records import DEADLINE, LOBBY, PLAYING, ActionRecord, User
-from bot.referee import Referee
-from bot.timers import ManualClock
+from bot.core.clock import ManualClock
+from bot.core.records import DEADLINE, LOBBY, PLAYING, ActionRecord, User
+from bot.service.referee import Referee
+from bot.storage.address import store_for
 from tests.bot.referees import ALICE, BOB, CAROL, MOD, PLACE, running_referee, started
 
 MANAGER = User("test:manager", "manager", moderator=True, manager=True)

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.timers import ManualClock
-from bot.watching import WebSettings, WebSettingsError, page_link
+from bot.core.clock import ManualClock
+from bot.media.watching import WebSettings, WebSettingsError, page_link
 from tests.bot.referees import ALICE, PLACE, running_referee
 
 

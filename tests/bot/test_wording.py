@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from bot.replies import as_sentence
-from bot.wording import hand_text
+from bot.core.replies import as_sentence
+from bot.words.wording import hand_text
 from engine.tetromic import Tetromic
 
 

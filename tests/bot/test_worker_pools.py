@@ -14,7 +14,7 @@ ROOT = Path(__file__).resolve().parents[2]
 STARTS_A_POOL = """
 import os, time
 from bot.worker_pools import worker_pool
-pool = worker_pool(2, preload=["bot.worker_pools"])
+pool = worker_pool(2, preload=["bot.workers.pools"])
 workers = {pool.submit(os.getpid).result() for _ in range(8)}
 print(" ".join(map(str, sorted(workers))), flush=True)
 time.sleep(120)

@@ -9,7 +9,7 @@ import random
 
 import pytest
 
-from bot.i18n import speaking
+from bot.core.i18n import speaking
 from engine import GAMES
 from engine.core import Game
 from renderers import render

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import random
 
-from bot.i18n import speaking
+from bot.core.i18n import speaking
 from engine import GAMES
 from renderers import render
 from renderers.text import recording

@@ -131,7 +131,7 @@ def test_many_positions_draw_without_a_crash():
 
 
 def test_a_spanish_table_reads_its_pictures_and_text_board_in_spanish():
-    from bot.i18n import speaking
+    from bot.core.i18n import speaking
 
     game = at([(0, 0, "SW")])
     with speaking("es"):

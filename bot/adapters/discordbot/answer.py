@@ -22,8 +22,8 @@ from typing import Any, TypeVar
 import discord
 
 from bot.adapters.discordbot.delivery import Outgoing, trim
-from bot.i18n import N_, _, language_of, speak
-from bot.outbox import ORIGIN
+from bot.core.i18n import N_, _, language_of, speak
+from bot.durable.outbox import ORIGIN
 
 log = logging.getLogger(__name__)
 

@@ -26,11 +26,11 @@ from bot.adapters.discordbot.reactions import MEDIA_COMMANDS, PickMenu
 from bot.adapters.discordbot.records_commands import RECORD_COMMANDS
 from bot.adapters.discordbot.replying import out_already, post_notice
 from bot.adapters.discordbot.views import TableButton
-from bot.i18n import DEFAULT as DEFAULT_LANGUAGE
-from bot.i18n import in_language, language_of
-from bot.media import Media
-from bot.referee import Referee
-from bot.replies import Reply
+from bot.core.i18n import DEFAULT as DEFAULT_LANGUAGE
+from bot.core.i18n import in_language, language_of
+from bot.core.replies import Reply
+from bot.media.search import Media
+from bot.service.referee import Referee
 
 log = logging.getLogger(__name__)
 DRAIN_SECONDS = 5.0

@@ -18,11 +18,11 @@ from bot.adapters.discordbot.rematching import rematch
 from bot.adapters.discordbot.replying import answer_reply, refusal_messages
 from bot.adapters.discordbot.shown import shown_boards
 from bot.adapters.discordbot.views import BOT_LEVELS, lobby_view
-from bot.i18n import N_, _
-from bot.records import LOBBY, PLAYING, User
-from bot.referee import Referee
-from bot.replies import Reply, name_token
-from bot.wording import lobby_text
+from bot.core.i18n import N_, _
+from bot.core.records import LOBBY, PLAYING, User
+from bot.core.replies import Reply, name_token
+from bot.service.referee import Referee
+from bot.words.wording import lobby_text
 
 STALE = N_("This button belongs to a table that is no longer open here.")
 

@@ -17,11 +17,11 @@ from bot.adapters.discordbot.delivery import Outgoing, split
 from bot.adapters.discordbot.lobby import game_choices
 from bot.adapters.discordbot.replying import answer_reply
 from bot.adapters.discordbot.shown import shown_boards
-from bot.i18n import N_, _, current_language, language_of, ngettext, speaking
-from bot.leaderboards import ratings_explained
-from bot.records import User
-from bot.referee import LANGUAGE, Referee
-from bot.replies import Reply
+from bot.community.leaderboards import ratings_explained
+from bot.core.i18n import N_, _, current_language, language_of, ngettext, speaking
+from bot.core.records import User
+from bot.core.replies import Reply
+from bot.service.referee import LANGUAGE, Referee
 from engine import GAMES, Game
 
 log = logging.getLogger(__name__)

@@ -18,10 +18,10 @@ from bot.adapters.discordbot.context import caller, place_of, user_key
 from bot.adapters.discordbot.delivery import Outgoing, render
 from bot.adapters.discordbot.lobby import refresh_lobby
 from bot.adapters.discordbot.replying import answer_reply, refusal_messages
-from bot.i18n import _
-from bot.records import LOBBY
-from bot.referee import Referee
-from bot.replies import Reply
+from bot.core.i18n import _
+from bot.core.records import LOBBY
+from bot.core.replies import Reply
+from bot.service.referee import Referee
 
 COMMANDS = ("rollback", "reopen", "abort", "kick", "resign")
 

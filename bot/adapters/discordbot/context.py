@@ -12,9 +12,9 @@ import re
 
 import discord
 
-from bot.i18n import N_
-from bot.records import User
-from bot.referee import Referee
+from bot.core.i18n import N_
+from bot.core.records import User
+from bot.service.referee import Referee
 
 PREFIX = "discord:"
 NO_GAME = N_("There is no game here; start one with `/tileref new`.")

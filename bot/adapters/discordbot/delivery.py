@@ -30,7 +30,7 @@ from bot.adapters.discordbot.permissions import (
     refused_for_permission,
     tell_missing,
 )
-from bot.replies import (
+from bot.core.replies import (
     Attachment,
     Message,
     Reply,

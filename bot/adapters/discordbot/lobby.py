@@ -14,11 +14,11 @@ from bot.adapters.discordbot.context import caller, guild_key, place_of
 from bot.adapters.discordbot.delivery import Outgoing, capitalised, escaped, render
 from bot.adapters.discordbot.replying import refusal_messages
 from bot.adapters.discordbot.views import lobby_view
-from bot.i18n import N_, _, language_of, speaking
-from bot.records import LOBBY, User
-from bot.referee import Referee
-from bot.replies import Reply
-from bot.wording import lobby_text
+from bot.core.i18n import N_, _, language_of, speaking
+from bot.core.records import LOBBY, User
+from bot.core.replies import Reply
+from bot.service.referee import Referee
+from bot.words.wording import lobby_text
 from engine import GAMES
 
 log = logging.getLogger(__name__)

@@ -20,10 +20,10 @@ from bot.adapters.discordbot.confirm import ask
 from bot.adapters.discordbot.context import caller, guild_key, user_key
 from bot.adapters.discordbot.delivery import Outgoing, personal, render
 from bot.adapters.discordbot.shown import shown_boards
-from bot.i18n import LANGUAGES, N_, _
-from bot.media import RATINGS
-from bot.referee import Referee
-from bot.wording import settings_text
+from bot.core.i18n import LANGUAGES, N_, _
+from bot.media.search import RATINGS
+from bot.service.referee import Referee
+from bot.words.wording import settings_text
 
 
 def seen(interaction: discord.Interaction, place: str) -> int | None:

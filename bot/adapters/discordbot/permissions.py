@@ -16,7 +16,7 @@ from collections.abc import Iterable
 
 import discord
 
-from bot.i18n import N_, _
+from bot.core.i18n import N_, _
 
 log = logging.getLogger(__name__)
 

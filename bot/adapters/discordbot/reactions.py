@@ -25,13 +25,13 @@ from discord import app_commands
 from bot.adapters.discordbot.answer import Answer, answering
 from bot.adapters.discordbot.context import caller, guild_key, place_of
 from bot.adapters.discordbot.delivery import Outgoing, escaped, post, render
-from bot.i18n import N_, _
-from bot.media import Media, MediaError
-from bot.picture import Picture
-from bot.records import PLAYING
-from bot.referee import FOOT, Referee
-from bot.replies import Attachment, Reply
-from bot.typing_rules import echo
+from bot.core.i18n import N_, _
+from bot.core.records import PLAYING
+from bot.core.replies import Attachment, Reply
+from bot.core.typing_rules import echo
+from bot.media.picture import Picture
+from bot.media.search import Media, MediaError
+from bot.service.referee import FOOT, Referee
 
 log = logging.getLogger(__name__)
 SEARCHES_KEPT = 500

@@ -12,11 +12,11 @@ from bot.adapters.discordbot.answer import Answer, answering
 from bot.adapters.discordbot.context import guild_key, user_key
 from bot.adapters.discordbot.delivery import Outgoing, capitalised, render, split
 from bot.adapters.discordbot.lobby import game_choices
-from bot.i18n import N_, _
-from bot.leaderboards import leaderboard_text, profile_text
-from bot.my_games import games_text
-from bot.referee import Referee
-from bot.standings import NOTIFY_LONG, NOTIFY_OFF, NOTIFY_ON
+from bot.community.leaderboards import leaderboard_text, profile_text
+from bot.community.my_games import games_text
+from bot.core.i18n import N_, _
+from bot.service.referee import Referee
+from bot.storage.standings import NOTIFY_LONG, NOTIFY_OFF, NOTIFY_ON
 
 
 def _referee(interaction: discord.Interaction) -> Referee:

@@ -14,10 +14,10 @@ from bot.adapters.discordbot.context import place_of, snowflake
 from bot.adapters.discordbot.delivery import Outgoing, capitalised, pinging, render
 from bot.adapters.discordbot.lobby import LOBBY_MESSAGE
 from bot.adapters.discordbot.views import lobby_view
-from bot.i18n import _
-from bot.records import User
-from bot.referee import Referee
-from bot.replies import link_token, name_token
+from bot.core.i18n import _
+from bot.core.records import User
+from bot.core.replies import link_token, name_token
+from bot.service.referee import Referee
 from engine import GAMES
 
 _OPENING: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()

@@ -14,10 +14,10 @@ from bot.adapters.discordbot.reactions import react_to_events
 from bot.adapters.discordbot.resending import posted_already
 from bot.adapters.discordbot.shown import shown_boards
 from bot.adapters.discordbot.views import controls
-from bot.i18n import _
-from bot.records import User
-from bot.referee import Referee
-from bot.replies import Reply
+from bot.core.i18n import _
+from bot.core.records import User
+from bot.core.replies import Reply
+from bot.service.referee import Referee
 
 log = logging.getLogger(__name__)
 

@@ -18,7 +18,7 @@ import discord
 
 from bot.adapters.discordbot.answer import INTERACTION
 from bot.adapters.discordbot.delivery import public_message
-from bot.replies import Message, Reply
+from bot.core.replies import Message, Reply
 
 log = logging.getLogger(__name__)
 

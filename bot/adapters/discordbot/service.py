@@ -12,12 +12,12 @@ import discord
 from bot.adapters.discordbot.app import build_bot
 from bot.adapters.discordbot.context import PREFIX
 from bot.adapters.web.server import PagesCannotListen, WebServer, start_pages
-from bot.database import store_for
-from bot.memory import CollectorMaintenance
-from bot.referee import Referee
-from bot.store import Store
-from bot.timers import Clock
-from bot.watching import WebSettings
+from bot.core.clock import Clock
+from bot.media.watching import WebSettings
+from bot.service.referee import Referee
+from bot.storage.address import store_for
+from bot.storage.store import Store
+from bot.workers.memory import CollectorMaintenance
 
 log = logging.getLogger(__name__)
 

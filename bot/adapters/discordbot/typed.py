@@ -30,8 +30,8 @@ from bot.adapters.discordbot.delivery import Outgoing, capitalised, direct, pers
 from bot.adapters.discordbot.permissions import lacking, refused_for_permission, tell_missing
 from bot.adapters.discordbot.replying import post_reply
 from bot.adapters.discordbot.shown import shown_boards
-from bot.i18n import _
-from bot.referee import Referee
+from bot.core.i18n import _
+from bot.service.referee import Referee
 
 log = logging.getLogger(__name__)
 WAIT_REACTION = "⏳"

@@ -13,11 +13,11 @@ from typing import Any, Protocol
 
 import discord
 
-from bot.i18n import N_, _
-from bot.records import FINISHED, PLAYING
-from bot.referee import Referee
-from bot.replies import Reply
-from bot.wording import level_word
+from bot.core.i18n import N_, _
+from bot.core.records import FINISHED, PLAYING
+from bot.core.replies import Reply
+from bot.service.referee import Referee
+from bot.words.wording import level_word
 
 ACTIONS = ("join", "leave", "addbot", "addeasy", "addhard", "start", "hand", "ready", "rematch")
 BOT_LEVELS = {"addbot": None, "addeasy": "easy", "addhard": "hard"}

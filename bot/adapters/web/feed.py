@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 from collections import defaultdict
 
-from bot.store import ANY_TABLE, Store
+from bot.storage.store import ANY_TABLE, Store
 
 
 class LiveFeed:

@@ -8,10 +8,10 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from html import escape
 
-from bot.i18n import _
-from bot.records import ABORTED, FINISHED, LOBBY, TableRecord
-from bot.spectator import Spectacle
-from bot.wording import pieces_count
+from bot.core.i18n import _
+from bot.core.records import ABORTED, FINISHED, LOBBY, TableRecord
+from bot.media.spectator import Spectacle
+from bot.words.wording import pieces_count
 from engine import GAMES
 
 ASSETS = "/static"

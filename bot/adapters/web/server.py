@@ -23,11 +23,11 @@ from aiohttp import web
 import renderers
 from bot.adapters.web import pages
 from bot.adapters.web.feed import LiveFeed
-from bot.i18n import DEFAULT, LANGUAGES, N_, _, language_of, speaking
-from bot.records import DEADLINE, TableRecord
-from bot.spectator import Spectacle, Timeline, Timelines, log_key, public_position
-from bot.store import Store
-from bot.watching import WebSettings
+from bot.core.i18n import DEFAULT, LANGUAGES, N_, _, language_of, speaking
+from bot.core.records import DEADLINE, TableRecord
+from bot.media.spectator import Spectacle, Timeline, Timelines, log_key, public_position
+from bot.media.watching import WebSettings
+from bot.storage.store import Store
 from engine.digits import whole_number
 
 log = logging.getLogger(__name__)

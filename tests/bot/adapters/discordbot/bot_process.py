@@ -26,7 +26,7 @@ from discord.gateway import DiscordWebSocket
 from discord.http import Route
 
 from bot.adapters.discordbot.service import serve
-from bot.shards import parse_shards
+from bot.cli.shards import parse_shards
 
 if TYPE_CHECKING:  # the bot process itself never loads the stand-in
     from tests.standin import Channel, DiscordStandIn, User

@@ -10,12 +10,12 @@ from pathlib import Path
 
 from bot.adapters.discordbot import build_bot
 from bot.adapters.discordbot.delivery import escaped
-from bot.media import Media
-from bot.records import TableRecord
-from bot.referee import Referee
-from bot.replies import clean_name
-from bot.store import SQLiteStore
-from bot.timers import ManualClock
+from bot.core.clock import ManualClock
+from bot.core.records import TableRecord
+from bot.core.replies import clean_name
+from bot.media.search import Media
+from bot.service.referee import Referee
+from bot.storage.store import SQLiteStore
 from engine import Game
 from tests.standin import Channel, DiscordStandIn, RecordedMessage, User
 

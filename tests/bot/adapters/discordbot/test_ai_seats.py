@@ -14,9 +14,9 @@ import time
 
 import pytest
 
-from bot.database import store_for
-from bot.records import AI_TURN, ActionRecord, Timer
-from bot.store import Store
+from bot.core.records import AI_TURN, ActionRecord, Timer
+from bot.storage.address import store_for
+from bot.storage.store import Store
 from tests.bot.adapters.discordbot.test_crash import start_bot
 from tests.standin import Channel, DiscordStandIn, RecordedMessage
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bot.timers import ManualClock
+from bot.core.clock import ManualClock
 from tests.bot.adapters.discordbot.harness import Harness, hand_images, running
 from tests.standin import DiscordStandIn
 

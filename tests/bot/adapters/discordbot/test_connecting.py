@@ -8,11 +8,11 @@ from __future__ import annotations
 from pathlib import Path
 
 from bot.adapters.discordbot import build_bot
-from bot.media import Media
-from bot.referee import Referee
-from bot.replies import Message, Reply
-from bot.store import SQLiteStore
-from bot.timers import ManualClock
+from bot.core.clock import ManualClock
+from bot.core.replies import Message, Reply
+from bot.media.search import Media
+from bot.service.referee import Referee
+from bot.storage.store import SQLiteStore
 from tests.standin import DiscordStandIn
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bot.adapters.discordbot.delivery import capitalised, personal, pinging, public_message, render, split, trim
-from bot.replies import Attachment, Message, Reply, mention
+from bot.core.replies import Attachment, Message, Reply, mention
 
 
 def test_mentions_become_discord_mentions_for_discord_users_only() -> None:

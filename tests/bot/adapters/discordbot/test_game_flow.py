@@ -7,9 +7,9 @@ import re
 from collections import Counter
 from pathlib import Path
 
-from bot.records import FINISHED, PLAYING
-from bot.records import User as RefereeUser
-from bot.replies import plain
+from bot.core.records import FINISHED, PLAYING
+from bot.core.records import User as RefereeUser
+from bot.core.replies import plain
 from tests.bot.adapters.discordbot.harness import Harness, hand_images, running
 from tests.bot.referees import losing
 from tests.standin import Channel, DiscordStandIn, RecordedMessage, User

@@ -8,7 +8,7 @@ import asyncio
 import discord
 import pytest
 
-from bot.records import User as RefereeUser
+from bot.core.records import User as RefereeUser
 from tests.bot.adapters.discordbot.harness import Harness, running
 from tests.standin import DiscordStandIn
 

@@ -8,8 +8,8 @@ import asyncio
 
 import renderers
 from bot.adapters.discordbot.reactions import react_to_events
-from bot.media import Giphy, Klipy, Media, decoded
-from bot.replies import Reply
+from bot.core.replies import Reply
+from bot.media.search import Giphy, Klipy, Media, decoded
 from engine import Event
 from tests.bot.adapters.discordbot.harness import Harness, running
 from tests.bot.media_standin import MediaStandIn

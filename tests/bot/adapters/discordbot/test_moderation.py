@@ -6,7 +6,7 @@ from __future__ import annotations
 import discord
 import pytest
 
-from bot.records import ABORTED
+from bot.core.records import ABORTED
 from tests.bot.adapters.discordbot.harness import Harness, confirmed
 
 MANAGER = discord.Permissions(manage_guild=True, manage_threads=True, send_messages=True)

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.timers import ManualClock
+from bot.core.clock import ManualClock
 from tests.bot.adapters.discordbot.harness import Harness, confirmed, running
 from tests.standin import Channel, DiscordStandIn, RecordedMessage
 

@@ -16,9 +16,9 @@ import aiohttp
 import pytest
 
 from bot.adapters.web.server import WebServer
-from bot.database import store_for
-from bot.records import AI_TURN, FINISHED
-from bot.store import Store
+from bot.core.records import AI_TURN, FINISHED
+from bot.storage.address import store_for
+from bot.storage.store import Store
 from tests.bot.adapters.discordbot.bot_process import stop
 from tests.bot.adapters.discordbot.harness import confirmed
 from tests.bot.adapters.discordbot.test_ai_seats import announced_lines, expected_lines, public, settled

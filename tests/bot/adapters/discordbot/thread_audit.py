@@ -40,8 +40,8 @@ from functools import cached_property
 from typing import Any
 
 from bot.adapters.discordbot.delivery import render, trim
-from bot.outbox import nonce_of
-from bot.records import Notice
+from bot.core.records import Notice
+from bot.durable.outbox import nonce_of
 
 NOTE = re.compile(r"^\(The announcement of move (\d+) was not sent: a moderator has rolled the game back to move "
                   r"(\d+) since\.\)$")

@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 
 from bot.adapters.web.server import WebServer
-from bot.records import User
-from bot.referee import Referee
-from bot.timers import ManualClock
+from bot.core.clock import ManualClock
+from bot.core.records import User
+from bot.service.referee import Referee
 from engine import GAMES
 from tests.bot.referees import running_referee
 

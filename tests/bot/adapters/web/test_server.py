@@ -13,10 +13,10 @@ import aiohttp
 import pytest
 
 from bot.adapters.web.server import WebServer
-from bot.database import store_for
-from bot.i18n import speaking
-from bot.referee import Referee
-from bot.timers import ManualClock
+from bot.core.clock import ManualClock
+from bot.core.i18n import speaking
+from bot.service.referee import Referee
+from bot.storage.address import store_for
 from engine import GAMES
 from tests.bot.adapters.web.conftest import PLACE, Site, open_table, play_moves, players
 from tests.bot.referees import ALICE, MOD, running_referee
@@ -103,7 +103,7 @@ async def test_an_unknown_link_says_how_to_get_the_right_one_in_the_readers_lang
     status, _headers, body = await fetch(site, "/t/nottherighttoken00", **{"Accept-Language": "es-ES,es;q=0.9"})
     assert status == 404
     with speaking("es"):
-        from bot.i18n import _
+        from bot.core.i18n import _
 
         assert escape(_("No table has this link. Check that it was copied whole, or ask for it again with /watch "
                         "in the game's thread.")) in body.decode()
@@ -126,7 +126,7 @@ async def test_a_page_is_in_the_tables_language(site: Site) -> None:
     status, _headers, body = await fetch(site, path)
     assert status == 200 and '<html lang="es">' in body.decode()
     with speaking("es"):
-        from bot.i18n import _
+        from bot.core.i18n import _
 
         assert _("Players") in body.decode() and _("Moves") in body.decode()
 

@@ -1,0 +1,1 @@
+"""The `tileref` command: run, play, rules, doctor, copy-db, stats and ratings."""

@@ -1,0 +1,1 @@
+"""What carries over between games: ratings, leaderboards, a player's games and turn notifications."""

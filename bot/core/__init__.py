@@ -1,0 +1,1 @@
+"""What everything else stands on: plain records, replies, refusals, clocks and durations, languages."""

@@ -1,0 +1,1 @@
+"""Pictures beyond the board: GIF and sticker search, the offline pack, replays and spectators' views."""

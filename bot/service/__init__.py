@@ -1,0 +1,1 @@
+"""What the transports call: the referee (lobby, play, reading), moderation and rematches."""

@@ -1,0 +1,954 @@
+"""Persistence behind one interface: SQLite (aiosqlite) here, the embedded default; PostgreSQL
+(`bot.store_postgres`) for several processes sharing one database; `bot.database` picks one.
+
+Everything the referee must not lose lives here: tables and seats, the append-only action log,
+durable timers, per-server settings, and snapshots that make long games quick to load.
+`commit` is the one way a game moves forward: it appends actions, updates the table and
+replaces its timers in a single transaction, and refuses if the log has moved on meanwhile.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import sqlite3
+from abc import ABC, abstractmethod
+from collections.abc import AsyncIterator, Callable, Collection, Iterable, Mapping, Sequence
+from contextlib import asynccontextmanager
+from dataclasses import asdict
+from pathlib import Path
+from typing import Any
+
+import aiosqlite
+
+from bot.core.records import (
+    AI_TURN,
+    OPEN_STATUSES,
+    ActionRecord,
+    FirstRead,
+    Notice,
+    SeatRecord,
+    Settings,
+    TableRecord,
+    Timer,
+)
+from bot.storage.standings import Sql, Standings, Write
+
+log = logging.getLogger(__name__)
+
+
+class StaleLog(Exception):
+    """The table's log is not the length the writer expected: someone else moved first."""
+
+    def __init__(self, table_id: int, expected: int, actual: int) -> None:
+        super().__init__(f"table {table_id}: expected {expected} actions, found {actual}")
+        self.expected = expected
+        self.actual = actual
+
+
+class StaleTable(Exception):
+    """The table was changed by someone else since it was read: read it again and redo the change."""
+
+    def __init__(self, table_id: int, version: int) -> None:
+        super().__init__(f"table {table_id}: version {version} is no longer the latest")
+
+
+class PlaceTaken(Exception):
+    """A place can hold one open table at a time, and it already does."""
+
+    def __init__(self, place: str) -> None:
+        super().__init__(f"{place} already has an open table")
+        self.place = place
+
+
+ANY_TABLE = -1
+"""What change listeners are told when any table may have changed (a change feed was lost)."""
+
+DUMPED = ("tables", "seats", "actions", "timers", "settings", "snapshots", "outbox", "pictures", "results", "ratings",
+          "notify", "watch_links")
+"""Every table of the schema, parents first: what `dump` and `load` move between databases."""
+
+
+class Store(ABC):
+    """What the referee needs from persistence. Every write is durable when it returns.
+    `standings` holds what carries over between games: ratings, results, notification choices."""
+
+    standings: Standings
+
+    @abstractmethod
+    async def open(self) -> None: ...
+
+    @abstractmethod
+    async def close(self) -> None: ...
+
+    @asynccontextmanager
+    async def command_lock(self, place: str) -> AsyncIterator[FirstRead | None]:
+        """Held while a command on the table at `place` runs, so commands on one table run one at
+        a time across processes (PostgreSQL: an advisory lock). Yields the table at the place
+        and its timers as they stood once the lock was held, where reading them with the lock
+        saves a round trip, else None. SQLite needs no lock: its writes are serialised and every
+        commit checks the log length it expected."""
+        yield None
+
+    @abstractmethod
+    async def dump(self) -> dict[str, list[dict[str, Any]]]:
+        """Every row of every table (see `DUMPED`), as plain values: for copying a database."""
+
+    @abstractmethod
+    async def load(self, rows: dict[str, list[dict[str, Any]]]) -> None:
+        """Write `dump()`'s rows into this (empty) database, ids kept."""
+
+    # ---- tables -------------------------------------------------------------------------
+
+    @abstractmethod
+    async def create_table(self, table: TableRecord, *, claim: TableRecord | None = None) -> int:
+        """Save a new table with its seats; returns its id (also set on `table`). Raises
+        PlaceTaken if the place already has an open (lobby or playing) table. `claim`: another
+        table saved in the same transaction (a finished game noting its rematch), StaleTable and
+        nothing written if someone else saved it since it was read."""
+
+    @abstractmethod
+    async def save_table(self, table: TableRecord) -> None:
+        """Save a table's status, settings, meta and seats, if nobody else saved it since it was
+        read (else StaleTable); `table.version` is then the new version."""
+
+    @abstractmethod
+    async def get_table(self, table_id: int) -> TableRecord | None: ...
+
+    @abstractmethod
+    async def table_at(self, place: str) -> TableRecord | None:
+        """The newest table bound to a place."""
+
+    @abstractmethod
+    async def find_tables(self, *, place_prefix: str = "", statuses: Sequence[str] = OPEN_STATUSES,
+                          limit: int = 100) -> list[TableRecord]:
+        """Tables in the given states whose place starts with `place_prefix`, newest first."""
+
+    # ---- the action log ---------------------------------------------------------------------
+
+    @abstractmethod
+    async def actions(self, table_id: int, *, after: int = 0) -> list[ActionRecord]:
+        """The table's live log (undone actions excluded) from ply `after + 1` on."""
+
+    @abstractmethod
+    async def log_length(self, table_id: int) -> int: ...
+
+    @abstractmethod
+    async def commit(self, table_id: int, *, expected: int, actions: Sequence[ActionRecord] = (),
+                     table: TableRecord | None = None, timers: Sequence[Timer] | None = None,
+                     undo_after: int | None = None, notices: Sequence[Notice] = (),
+                     delete_timer: int | None = None, also: Write | None = None) -> None:
+        """In one transaction: check the live log has `expected` actions (else StaleLog), undo
+        every action after ply `undo_after` if given, append `actions`, save `table` with its
+        seats (StaleTable if it changed since it was read), replace the table's timers with
+        `timers` if given (else delete the one timer `delete_timer`: StaleLog if it is already
+        gone, so a timer fires once; checked before `timers` replace the rest, so an AI turn is
+        played once), add `notices` to the outbox (their ids are set), and make the writes `also`
+        makes (a finished game's ratings)."""
+
+    # ---- the outbox -------------------------------------------------------------------------
+
+    @abstractmethod
+    async def claim_notices(self, now: float, lease: float, limit: int = 50, *,
+                            places: Collection[str] | None = None) -> list[Notice]:
+        """Undelivered notices whose lease has run out, oldest first, each leased to the caller
+        until `now + lease` (so no other process sends them meanwhile); only those of `places`
+        if given (the places the caller delivers to)."""
+
+    @abstractmethod
+    async def notices_delivered(self, ids: Sequence[int], now: float) -> None:
+        """Mark notices as delivered: they are never sent again."""
+
+    @abstractmethod
+    async def merge_notices(self, ids: Sequence[int], merged: Sequence[Notice], now: float) -> bool:
+        """Replace the notices `ids` by `merged` (one message telling them all; their ids are
+        set), in one transaction, if every one of them is still undelivered and was never claimed
+        by the outbox (so nothing has sent any of them); else change nothing and return False.
+        The replaced rows are kept, marked as merged into the first of `merged`."""
+
+    @abstractmethod
+    async def reopen_merged(self, merged_id: int, now: float) -> int:
+        """Put back in the outbox, due now, the notices merged into `merged_id` (undoing
+        `merge_notices`: they are sent one by one again); returns how many."""
+
+    @abstractmethod
+    async def pending_notices(self, table_id: int) -> list[Notice]:
+        """A table's undelivered notices, oldest first."""
+
+    # ---- timers -----------------------------------------------------------------------------
+
+    @abstractmethod
+    async def next_due(self) -> float | None:
+        """When the earliest clock timer (a deadline or reminder, not an AI turn) falls due, or
+        None if there are none."""
+
+    @abstractmethod
+    async def due_timers(self, now: float) -> list[Timer]:
+        """The clock's timers (deadlines and reminders; AI turns are `claim_ai_turns`'s) due at
+        or before `now`, earliest first."""
+
+    @abstractmethod
+    async def timers(self, table_id: int) -> list[Timer]:
+        """Every timer of a table, AI turns included, earliest first."""
+
+    @abstractmethod
+    async def claim_ai_turns(self, now: float, lease: float, limit: int, *,
+                             places: Collection[str] | None = None) -> list[Timer]:
+        """Up to `limit` AI turns (timers of kind `AI_TURN`) due at or before `now` that nobody
+        holds, earliest first, each leased to the caller until `now + lease` (so no other process
+        plans them meanwhile; a process that dies leaves them to others when the lease ends); only
+        those of the tables at `places` if given."""
+
+    @abstractmethod
+    async def delete_timer(self, timer_id: int) -> None: ...
+
+    # ---- settings and snapshots ----------------------------------------------------------
+
+    @abstractmethod
+    async def settings(self, guild: str) -> Settings:
+        """A server's settings (defaults if it has never changed any)."""
+
+    @abstractmethod
+    async def save_settings(self, settings: Settings) -> None: ...
+
+    @abstractmethod
+    async def update_settings(self, guild: str, change: Callable[[Settings], None]) -> Settings:
+        """Read a server's settings, apply `change` and save them, in one transaction (so two
+        changes made at once both stay). An exception from `change` saves nothing."""
+
+    @abstractmethod
+    async def save_picture(self, table_id: int, seat: int, kind: str, data: bytes, source: str,
+                           at: float) -> None:
+        """Keep a picture a player chose for a table (`kind` "foot": their chicken-foot), PNG
+        bytes; `source` says where it came from (provider and id, for attribution)."""
+
+    @abstractmethod
+    async def pictures(self, table_id: int, kind: str) -> dict[int, tuple[bytes, str]]:
+        """A table's pictures of one kind: seat -> (PNG bytes, source)."""
+
+    # ---- spectators: watch links and the change feed -------------------------------------------
+
+    @abstractmethod
+    async def watch_token(self, table_id: int, new: str) -> str:
+        """The table's watch token (the secret part of its spectator page's address): the one
+        it has, else `new`, stored now. A table keeps its token for good."""
+
+    @abstractmethod
+    async def table_by_token(self, token: str) -> TableRecord | None:
+        """The table whose watch token is `token`, or None."""
+
+    async def listen(self, listener: Callable[[int], None]) -> None:
+        """Call `listener(table_id)` soon after every commit or save of a table by any process
+        sharing this database (SQLite: this process, at once; PostgreSQL: LISTEN/NOTIFY), and
+        `listener(ANY_TABLE)` when changes may have gone unheard."""
+        self._listeners().append(listener)
+
+    async def unlisten(self, listener: Callable[[int], None]) -> None:
+        """Stop calling `listener`."""
+        listeners = self._listeners()
+        if listener in listeners:
+            listeners.remove(listener)
+
+    def _listeners(self) -> list[Callable[[int], None]]:
+        listeners: list[Callable[[int], None]] | None = self.__dict__.get("_change_listeners")
+        if listeners is None:
+            listeners = self.__dict__["_change_listeners"] = []
+        return listeners
+
+    def changed(self, table_id: int) -> None:
+        """Tell this process's listeners that a table changed (a listener that fails is logged)."""
+        for listener in list(self._listeners()):
+            try:
+                listener(table_id)
+            except Exception:
+                log.exception("a change listener failed for table %s", table_id)
+
+    @abstractmethod
+    async def snapshot(self, table_id: int) -> tuple[int, str, bytes] | None:
+        """The latest snapshot of a table: (log length, engine version, data)."""
+
+    @abstractmethod
+    async def save_snapshot(self, table_id: int, ply: int, version: str, data: bytes) -> None: ...
+
+
+# =============================================================================================
+# SQLite
+
+
+MIGRATIONS: list[str] = [
+    # 1: the first schema
+    """
+    CREATE TABLE tables (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        place TEXT NOT NULL,
+        guild TEXT,
+        game TEXT NOT NULL,
+        options TEXT NOT NULL,
+        status TEXT NOT NULL,
+        seed INTEGER,
+        turn_seconds INTEGER,
+        paused INTEGER NOT NULL DEFAULT 0,
+        created_by TEXT NOT NULL,
+        created_at REAL NOT NULL,
+        meta TEXT NOT NULL DEFAULT '{}'
+    );
+    CREATE INDEX tables_by_place ON tables(place, id);
+    CREATE INDEX tables_by_status ON tables(status, id);
+    CREATE TABLE seats (
+        table_id INTEGER NOT NULL REFERENCES tables(id) ON DELETE CASCADE,
+        seat INTEGER NOT NULL,
+        name TEXT NOT NULL,
+        user_id TEXT,
+        agent TEXT,
+        PRIMARY KEY (table_id, seat)
+    );
+    CREATE TABLE actions (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        table_id INTEGER NOT NULL REFERENCES tables(id) ON DELETE CASCADE,
+        ply INTEGER NOT NULL,
+        seat INTEGER NOT NULL,
+        action TEXT NOT NULL,
+        actor TEXT NOT NULL,
+        at REAL NOT NULL,
+        undone INTEGER NOT NULL DEFAULT 0
+    );
+    CREATE UNIQUE INDEX actions_live ON actions(table_id, ply) WHERE undone = 0;
+    CREATE TABLE timers (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        table_id INTEGER NOT NULL REFERENCES tables(id) ON DELETE CASCADE,
+        seat INTEGER NOT NULL,
+        kind TEXT NOT NULL,
+        due REAL NOT NULL,
+        ply INTEGER NOT NULL
+    );
+    CREATE INDEX timers_by_due ON timers(due);
+    CREATE INDEX timers_by_table ON timers(table_id);
+    CREATE TABLE settings (
+        guild TEXT PRIMARY KEY,
+        data TEXT NOT NULL
+    );
+    CREATE TABLE snapshots (
+        table_id INTEGER PRIMARY KEY REFERENCES tables(id) ON DELETE CASCADE,
+        ply INTEGER NOT NULL,
+        version TEXT NOT NULL,
+        data BLOB NOT NULL
+    );
+    """,
+    # 2: table versions, one open table per place, the outbox
+    """
+    ALTER TABLE tables ADD COLUMN version INTEGER NOT NULL DEFAULT 0;
+    UPDATE tables SET status = 'aborted' WHERE status IN ('lobby', 'playing') AND id NOT IN
+        (SELECT MAX(id) FROM tables WHERE status IN ('lobby', 'playing') GROUP BY place);
+    CREATE UNIQUE INDEX tables_open_place ON tables(place) WHERE status IN ('lobby', 'playing');
+    CREATE TABLE outbox (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        table_id INTEGER NOT NULL REFERENCES tables(id) ON DELETE CASCADE,
+        place TEXT NOT NULL,
+        ply INTEGER NOT NULL,
+        seat INTEGER,
+        data TEXT NOT NULL,
+        created_at REAL NOT NULL,
+        lease_until REAL NOT NULL,
+        delivered_at REAL,
+        attempts INTEGER NOT NULL DEFAULT 0
+    );
+    CREATE INDEX outbox_pending ON outbox(lease_until) WHERE delivered_at IS NULL;
+    CREATE INDEX outbox_by_table ON outbox(table_id, id);
+    """,
+    # 3: pictures players chose for a table (the chicken-foot of the vision quest)
+    """
+    CREATE TABLE pictures (
+        table_id INTEGER NOT NULL REFERENCES tables(id) ON DELETE CASCADE,
+        seat INTEGER NOT NULL,
+        kind TEXT NOT NULL,
+        data BLOB NOT NULL,
+        source TEXT NOT NULL,
+        created_at REAL NOT NULL,
+        PRIMARY KEY (table_id, seat, kind)
+    );
+    """,
+    # 4: ratings and results (derived from finished games), turn-notification choices, seats by player
+    """
+    CREATE TABLE results (
+        table_id INTEGER NOT NULL REFERENCES tables(id) ON DELETE CASCADE,
+        seat INTEGER NOT NULL,
+        guild TEXT NOT NULL,
+        game TEXT NOT NULL,
+        place TEXT NOT NULL,
+        player TEXT NOT NULL,
+        name TEXT NOT NULL,
+        rank INTEGER NOT NULL,
+        team INTEGER NOT NULL,
+        entrants INTEGER NOT NULL,
+        won INTEGER NOT NULL,
+        finished_at REAL NOT NULL,
+        mu_before REAL NOT NULL,
+        sigma_before REAL NOT NULL,
+        mu REAL NOT NULL,
+        sigma REAL NOT NULL,
+        beaten_name TEXT,
+        beaten_score REAL,
+        PRIMARY KEY (table_id, seat)
+    );
+    CREATE INDEX results_by_player ON results(guild, player, game, finished_at);
+    CREATE INDEX results_best_win ON results(guild, player, game, beaten_score) WHERE beaten_score IS NOT NULL;
+    CREATE INDEX results_in_order ON results(guild, game, finished_at, table_id, seat);
+    CREATE TABLE ratings (
+        guild TEXT NOT NULL,
+        game TEXT NOT NULL,
+        player TEXT NOT NULL,
+        name TEXT NOT NULL,
+        mu REAL NOT NULL,
+        sigma REAL NOT NULL,
+        score REAL NOT NULL,
+        games INTEGER NOT NULL,
+        wins INTEGER NOT NULL,
+        PRIMARY KEY (guild, game, player)
+    );
+    CREATE INDEX ratings_board ON ratings(guild, game, score DESC, player);
+    CREATE INDEX ratings_by_player ON ratings(guild, player, game);
+    CREATE TABLE notify (
+        user_id TEXT NOT NULL,
+        guild TEXT NOT NULL,
+        mode TEXT NOT NULL,
+        PRIMARY KEY (user_id, guild)
+    );
+    CREATE INDEX seats_by_user ON seats(user_id, table_id);
+    """,
+    # 5: AI seats' turns as due work (timers of kind 'ai'), leased to the process planning them
+    """
+    ALTER TABLE timers ADD COLUMN lease_until REAL NOT NULL DEFAULT 0;
+    CREATE INDEX timers_ai_turns ON timers(due) WHERE kind = 'ai';
+    """,
+    # 6: the unguessable links of tables' spectator pages
+    """
+    CREATE TABLE watch_links (
+        token TEXT PRIMARY KEY,
+        table_id INTEGER NOT NULL UNIQUE REFERENCES tables(id) ON DELETE CASCADE
+    );
+    """,
+    # 7: wins, draws and losses apart (a shared first place had counted as a win); the shown rating
+    # is the model's mean scaled (1000 + 40 (μ − 25)), no longer mean − 3σ; the leaderboard lists
+    # settled ratings (5 games or more) before provisional ones. Earlier results keep their places:
+    # `tileref ratings rebuild` places them again by today's rules.
+    """
+    ALTER TABLE results ADD COLUMN outcome TEXT NOT NULL DEFAULT 'loss';
+    UPDATE results SET outcome = CASE WHEN rank > 1 THEN 'loss'
+        WHEN EXISTS (SELECT 1 FROM results o WHERE o.table_id = results.table_id AND o.rank = 1
+                     AND o.team <> results.team) THEN 'draw'
+        ELSE 'win' END;
+    ALTER TABLE results DROP COLUMN won;
+    UPDATE results SET
+        beaten_name = (SELECT b.name FROM results b WHERE b.table_id = results.table_id AND b.rank > results.rank
+                       AND b.player <> results.player AND b.mu_before > results.mu_before
+                       ORDER BY b.mu_before DESC, b.seat LIMIT 1),
+        beaten_score = (SELECT 1000 + 40 * (b.mu_before - 25) FROM results b WHERE b.table_id = results.table_id
+                        AND b.rank > results.rank AND b.player <> results.player AND b.mu_before > results.mu_before
+                        ORDER BY b.mu_before DESC, b.seat LIMIT 1);
+    ALTER TABLE ratings ADD COLUMN draws INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE ratings ADD COLUMN settled INTEGER NOT NULL DEFAULT 0;
+    UPDATE ratings SET
+        wins = (SELECT COUNT(DISTINCT r.table_id) FROM results r WHERE r.guild = ratings.guild
+                AND r.game = ratings.game AND r.player = ratings.player AND r.outcome = 'win'),
+        draws = (SELECT COUNT(DISTINCT r.table_id) FROM results r WHERE r.guild = ratings.guild
+                 AND r.game = ratings.game AND r.player = ratings.player AND r.outcome = 'draw'
+                 AND NOT EXISTS (SELECT 1 FROM results w WHERE w.table_id = r.table_id AND w.player = r.player
+                                 AND w.outcome = 'win')),
+        settled = CASE WHEN games >= 5 THEN 1 ELSE 0 END,
+        score = 1000 + 40 * (mu - 25);
+    DROP INDEX ratings_board;
+    CREATE INDEX ratings_board ON ratings(guild, game, settled DESC, score DESC, player);
+    """,
+    # 8: announcements told together in one message (a run of AI moves) point at the row that
+    # replaced them
+    """
+    ALTER TABLE outbox ADD COLUMN merged_into INTEGER;
+    """,
+]
+
+OUTBOX_LEASE = 30.0
+"""Seconds a notice is left to the process that made it before another may send it."""
+
+_TABLE_COLUMNS = ("id, place, guild, game, options, status, seed, turn_seconds, paused, created_by, created_at, meta,"
+                  " version")
+_NOTICE_COLUMNS = "id, table_id, place, ply, seat, data, created_at, attempts"
+
+
+class SQLiteStore(Store):
+    """The store in one SQLite file: WAL, a busy timeout, `BEGIN IMMEDIATE` writes through one
+    writer connection behind a lock, and a second connection for reads."""
+
+    def __init__(self, path: str | Path, *, synchronous: str = "FULL") -> None:
+        self.path = Path(path)
+        self.synchronous = synchronous
+        self._writer: aiosqlite.Connection | None = None
+        self._reader: aiosqlite.Connection | None = None
+        self._write_lock = asyncio.Lock()
+        self.standings = Standings(self._read_sql, self._sql_transaction)
+
+    @asynccontextmanager
+    async def _read_sql(self) -> AsyncIterator[Sql]:
+        yield _SQLiteSql(self.reader)
+
+    @asynccontextmanager
+    async def _sql_transaction(self, lock: str) -> AsyncIterator[Sql]:
+        """A write transaction (SQLite has one writer at a time, so `lock` needs nothing more)."""
+        async with self._transaction() as db:
+            yield _SQLiteSql(db)
+
+    async def open(self) -> None:
+        """Open the file, creating it and migrating its schema as needed."""
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._writer = await self._connect()
+        try:
+            await self._migrate()
+            self._reader = await self._connect()
+        except BaseException:
+            await self.close()
+            raise
+
+    async def _connect(self) -> aiosqlite.Connection:
+        connection = await aiosqlite.connect(self.path, isolation_level=None)
+        try:
+            connection.row_factory = aiosqlite.Row
+            await connection.execute("PRAGMA busy_timeout=10000")
+            await _write_ahead_logging(connection)
+            await connection.execute(f"PRAGMA synchronous={self.synchronous}")
+            await connection.execute("PRAGMA foreign_keys=ON")
+        except BaseException:
+            await connection.close()
+            raise
+        return connection
+
+    async def _migrate(self) -> None:
+        async with self._transaction() as db:
+            row = await (await db.execute("PRAGMA user_version")).fetchone()
+            version = row[0] if row else 0
+            if version > len(MIGRATIONS):
+                raise RuntimeError(f"{self.path} has schema {version}; this tileref knows up to {len(MIGRATIONS)}")
+            for number in range(version, len(MIGRATIONS)):
+                log.info("migrating %s to schema %d", self.path, number + 1)
+                for statement in _statements(MIGRATIONS[number]):
+                    await db.execute(statement)
+                await db.execute(f"PRAGMA user_version={number + 1}")
+
+    async def close(self) -> None:
+        for connection in (self._reader, self._writer):
+            if connection is not None:
+                await connection.close()
+        self._reader = self._writer = None
+
+    @property
+    def reader(self) -> aiosqlite.Connection:
+        if self._reader is None:
+            raise RuntimeError("the store is not open")
+        return self._reader
+
+    @asynccontextmanager
+    async def _transaction(self) -> AsyncIterator[aiosqlite.Connection]:
+        if self._writer is None:
+            raise RuntimeError("the store is not open")
+        async with self._write_lock:
+            db = self._writer
+            await db.execute("BEGIN IMMEDIATE")
+            try:
+                yield db
+            except BaseException:
+                await db.execute("ROLLBACK")
+                raise
+            else:
+                await db.execute("COMMIT")
+
+    # ---- tables -----------------------------------------------------------------------------
+
+    async def create_table(self, table: TableRecord, *, claim: TableRecord | None = None) -> int:
+        async with self._transaction() as db:
+            if claim is not None:
+                await self._write_table(db, claim)
+            try:
+                cursor = await db.execute(
+                    "INSERT INTO tables (place, guild, game, options, status, seed, turn_seconds, paused,"
+                    " created_by, created_at, meta) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (table.place, table.guild, table.game, json.dumps(table.options), table.status, table.seed,
+                     table.turn_seconds, int(table.paused), table.created_by, table.created_at,
+                     json.dumps(table.meta)))
+            except sqlite3.IntegrityError:
+                raise PlaceTaken(table.place) from None
+            assert cursor.lastrowid is not None
+            table.id = cursor.lastrowid
+            table.version = 0
+            await self._write_seats(db, table)
+        if claim is not None:
+            claim.version += 1
+            self.changed(claim.id)
+        return table.id
+
+    async def save_table(self, table: TableRecord) -> None:
+        async with self._transaction() as db:
+            await self._write_table(db, table)
+        table.version += 1
+        self.changed(table.id)
+
+    @classmethod
+    async def _write_table(cls, db: aiosqlite.Connection, table: TableRecord) -> None:
+        """Write the table and its seats if it is still at `table.version` (else StaleTable)."""
+        cursor = await db.execute(
+            "UPDATE tables SET place = ?, guild = ?, options = ?, status = ?, seed = ?, turn_seconds = ?,"
+            " paused = ?, meta = ?, version = version + 1 WHERE id = ? AND version = ?",
+            (table.place, table.guild, json.dumps(table.options), table.status, table.seed, table.turn_seconds,
+             int(table.paused), json.dumps(table.meta), table.id, table.version))
+        if cursor.rowcount != 1:
+            raise StaleTable(table.id, table.version)
+        await cls._write_seats(db, table)
+
+    @staticmethod
+    async def _write_seats(db: aiosqlite.Connection, table: TableRecord) -> None:
+        await db.execute("DELETE FROM seats WHERE table_id = ?", (table.id,))
+        await db.executemany(
+            "INSERT INTO seats (table_id, seat, name, user_id, agent) VALUES (?, ?, ?, ?, ?)",
+            [(table.id, s.seat, s.name, s.user_id, s.agent) for s in table.seats])
+
+    async def get_table(self, table_id: int) -> TableRecord | None:
+        rows = await self.reader.execute_fetchall(f"SELECT {_TABLE_COLUMNS} FROM tables WHERE id = ?", (table_id,))
+        return (await self._tables(rows))[0] if rows else None
+
+    async def table_at(self, place: str) -> TableRecord | None:
+        rows = await self.reader.execute_fetchall(
+            f"SELECT {_TABLE_COLUMNS} FROM tables WHERE place = ? ORDER BY id DESC LIMIT 1", (place,))
+        return (await self._tables(rows))[0] if rows else None
+
+    async def find_tables(self, *, place_prefix: str = "", statuses: Sequence[str] = OPEN_STATUSES,
+                          limit: int = 100) -> list[TableRecord]:
+        marks = ", ".join("?" for _ in statuses)
+        rows = await self.reader.execute_fetchall(
+            f"SELECT {_TABLE_COLUMNS} FROM tables WHERE status IN ({marks}) AND substr(place, 1, ?) = ?"
+            " ORDER BY id DESC LIMIT ?", (*statuses, len(place_prefix), place_prefix, limit))
+        return await self._tables(rows)
+
+    async def _tables(self, rows: Iterable[aiosqlite.Row]) -> list[TableRecord]:
+        tables = []
+        for row in rows:
+            seats = await self.reader.execute_fetchall(
+                "SELECT seat, name, user_id, agent FROM seats WHERE table_id = ? ORDER BY seat", (row["id"],))
+            tables.append(TableRecord(
+                id=row["id"], place=row["place"], guild=row["guild"], game=row["game"],
+                options=json.loads(row["options"]), status=row["status"], seed=row["seed"],
+                turn_seconds=row["turn_seconds"], paused=bool(row["paused"]), created_by=row["created_by"],
+                created_at=row["created_at"], meta=json.loads(row["meta"]), version=row["version"],
+                seats=[SeatRecord(s["seat"], s["name"], s["user_id"], s["agent"]) for s in seats]))
+        return tables
+
+    # ---- the action log ---------------------------------------------------------------------
+
+    async def actions(self, table_id: int, *, after: int = 0) -> list[ActionRecord]:
+        rows = await self.reader.execute_fetchall(
+            "SELECT ply, seat, action, actor, at FROM actions WHERE table_id = ? AND undone = 0 AND ply > ?"
+            " ORDER BY ply", (table_id, after))
+        return [ActionRecord(r["ply"], r["seat"], r["action"], r["actor"], r["at"]) for r in rows]
+
+    async def log_length(self, table_id: int) -> int:
+        return await _count(self.reader, table_id)
+
+    async def commit(self, table_id: int, *, expected: int, actions: Sequence[ActionRecord] = (),
+                     table: TableRecord | None = None, timers: Sequence[Timer] | None = None,
+                     undo_after: int | None = None, notices: Sequence[Notice] = (),
+                     delete_timer: int | None = None, also: Write | None = None) -> None:
+        async with self._transaction() as db:
+            actual = await _count(db, table_id)
+            if actual != expected:
+                raise StaleLog(table_id, expected, actual)
+            if delete_timer is not None:
+                cursor = await db.execute("DELETE FROM timers WHERE id = ?", (delete_timer,))
+                if cursor.rowcount != 1:
+                    raise StaleLog(table_id, expected, actual)
+            if undo_after is not None:
+                await db.execute("UPDATE actions SET undone = 1 WHERE table_id = ? AND undone = 0 AND ply > ?",
+                                 (table_id, undo_after))
+                await db.execute("DELETE FROM snapshots WHERE table_id = ? AND ply > ?", (table_id, undo_after))
+            await db.executemany(
+                "INSERT INTO actions (table_id, ply, seat, action, actor, at) VALUES (?, ?, ?, ?, ?, ?)",
+                [(table_id, a.ply, a.seat, a.action, a.actor, a.at) for a in actions])
+            if table is not None:
+                try:
+                    await self._write_table(db, table)
+                except sqlite3.IntegrityError:  # reopened where another table opened meanwhile
+                    raise PlaceTaken(table.place) from None
+            if timers is not None:
+                await db.execute("DELETE FROM timers WHERE table_id = ?", (table_id,))
+                await db.executemany(
+                    "INSERT INTO timers (table_id, seat, kind, due, ply) VALUES (?, ?, ?, ?, ?)",
+                    [(table_id, t.seat, t.kind, t.due, t.ply) for t in timers])
+            await _insert_notices(db, notices)
+            if also is not None:
+                await also(_SQLiteSql(db))
+        if table is not None:
+            table.version += 1
+        self.changed(table_id)
+
+    # ---- the outbox -------------------------------------------------------------------------
+
+    async def claim_notices(self, now: float, lease: float, limit: int = 50, *,
+                            places: Collection[str] | None = None) -> list[Notice]:
+        if places is not None and not places:
+            return []
+        among, chosen = _among("place", places)
+        async with self._transaction() as db:
+            rows = await db.execute_fetchall(
+                f"SELECT {_NOTICE_COLUMNS} FROM outbox WHERE delivered_at IS NULL AND lease_until <= ?{among}"
+                " ORDER BY id LIMIT ?", (now, *chosen, limit))
+            notices = [_notice(r) for r in rows]
+            await db.executemany("UPDATE outbox SET lease_until = ?, attempts = attempts + 1 WHERE id = ?",
+                                 [(now + lease, n.id) for n in notices])
+        return notices
+
+    async def notices_delivered(self, ids: Sequence[int], now: float) -> None:
+        if not ids:
+            return
+        async with self._transaction() as db:
+            await db.executemany("UPDATE outbox SET delivered_at = ? WHERE id = ? AND delivered_at IS NULL",
+                                 [(now, i) for i in ids])
+
+    async def merge_notices(self, ids: Sequence[int], merged: Sequence[Notice], now: float) -> bool:
+        marks = ", ".join("?" * len(ids))
+        async with self._transaction() as db:
+            rows = await db.execute_fetchall(
+                f"SELECT COUNT(*) FROM outbox WHERE id IN ({marks}) AND delivered_at IS NULL AND attempts = 0",
+                tuple(ids))
+            if next(iter(rows))[0] != len(set(ids)):
+                return False
+            await _insert_notices(db, merged)
+            await db.execute(f"UPDATE outbox SET delivered_at = ?, merged_into = ? WHERE id IN ({marks})",
+                             (now, merged[0].id, *ids))
+        return True
+
+    async def reopen_merged(self, merged_id: int, now: float) -> int:
+        async with self._transaction() as db:
+            cursor = await db.execute("UPDATE outbox SET delivered_at = NULL, merged_into = NULL, attempts = 0,"
+                                      " lease_until = ? WHERE merged_into = ?", (now, merged_id))
+        return cursor.rowcount
+
+    async def pending_notices(self, table_id: int) -> list[Notice]:
+        rows = await self.reader.execute_fetchall(
+            f"SELECT {_NOTICE_COLUMNS} FROM outbox WHERE table_id = ? AND delivered_at IS NULL ORDER BY id",
+            (table_id,))
+        return [_notice(r) for r in rows]
+
+    # ---- timers -----------------------------------------------------------------------------
+
+    async def next_due(self) -> float | None:
+        rows = list(await self.reader.execute_fetchall("SELECT MIN(due) FROM timers WHERE kind <> ?",
+                                                       (AI_TURN,)))
+        return rows[0][0] if rows and rows[0][0] is not None else None
+
+    async def due_timers(self, now: float) -> list[Timer]:
+        rows = await self.reader.execute_fetchall(
+            "SELECT id, table_id, seat, kind, due, ply FROM timers WHERE due <= ? AND kind <> ? ORDER BY due, id",
+            (now, AI_TURN))
+        return [_timer(r) for r in rows]
+
+    async def claim_ai_turns(self, now: float, lease: float, limit: int, *,
+                             places: Collection[str] | None = None) -> list[Timer]:
+        if places is not None and not places:
+            return []
+        among, chosen = _among("place", places)
+        of_tables = f" AND table_id IN (SELECT id FROM tables WHERE TRUE{among})" if among else ""
+        async with self._transaction() as db:
+            rows = await db.execute_fetchall(
+                "UPDATE timers SET lease_until = ? WHERE id IN (SELECT id FROM timers WHERE kind = ? AND due <= ?"
+                f" AND lease_until <= ?{of_tables} ORDER BY due, id LIMIT ?)"
+                " RETURNING id, table_id, seat, kind, due, ply",
+                (now + lease, AI_TURN, now, now, *chosen, limit))
+        return sorted((_timer(r) for r in rows), key=lambda t: (t.due, t.id or 0))
+
+    async def timers(self, table_id: int) -> list[Timer]:
+        rows = await self.reader.execute_fetchall(
+            "SELECT id, table_id, seat, kind, due, ply FROM timers WHERE table_id = ? ORDER BY due, id",
+            (table_id,))
+        return [_timer(r) for r in rows]
+
+    async def delete_timer(self, timer_id: int) -> None:
+        async with self._transaction() as db:
+            await db.execute("DELETE FROM timers WHERE id = ?", (timer_id,))
+
+    # ---- settings and snapshots ----------------------------------------------------------
+
+    async def settings(self, guild: str) -> Settings:
+        rows = list(await self.reader.execute_fetchall("SELECT data FROM settings WHERE guild = ?", (guild,)))
+        return settings_from(guild, rows[0]["data"] if rows else None)
+
+    async def save_settings(self, settings: Settings) -> None:
+        async with self._transaction() as db:
+            await _write_settings(db, settings)
+
+    async def update_settings(self, guild: str, change: Callable[[Settings], None]) -> Settings:
+        async with self._transaction() as db:
+            rows = list(await db.execute_fetchall("SELECT data FROM settings WHERE guild = ?", (guild,)))
+            settings = settings_from(guild, rows[0]["data"] if rows else None)
+            change(settings)
+            await _write_settings(db, settings)
+        return settings
+
+    async def save_picture(self, table_id: int, seat: int, kind: str, data: bytes, source: str,
+                           at: float) -> None:
+        async with self._transaction() as db:
+            await db.execute(
+                "INSERT INTO pictures (table_id, seat, kind, data, source, created_at) VALUES (?, ?, ?, ?, ?, ?)"
+                " ON CONFLICT(table_id, seat, kind) DO UPDATE SET data = excluded.data, source = excluded.source,"
+                " created_at = excluded.created_at", (table_id, seat, kind, data, source, at))
+
+    async def pictures(self, table_id: int, kind: str) -> dict[int, tuple[bytes, str]]:
+        rows = await self.reader.execute_fetchall(
+            "SELECT seat, data, source FROM pictures WHERE table_id = ? AND kind = ?", (table_id, kind))
+        return {r["seat"]: (bytes(r["data"]), r["source"]) for r in rows}
+
+    async def watch_token(self, table_id: int, new: str) -> str:
+        async with self._transaction() as db:
+            await db.execute("INSERT INTO watch_links (token, table_id) VALUES (?, ?) ON CONFLICT(table_id) DO NOTHING",
+                             (new, table_id))
+            rows = list(await db.execute_fetchall("SELECT token FROM watch_links WHERE table_id = ?", (table_id,)))
+        return str(rows[0]["token"])
+
+    async def table_by_token(self, token: str) -> TableRecord | None:
+        rows = await self.reader.execute_fetchall(
+            f"SELECT {_TABLE_COLUMNS} FROM tables WHERE id = (SELECT table_id FROM watch_links WHERE token = ?)",
+            (token,))
+        return (await self._tables(rows))[0] if rows else None
+
+    async def snapshot(self, table_id: int) -> tuple[int, str, bytes] | None:
+        rows = list(await self.reader.execute_fetchall(
+            "SELECT ply, version, data FROM snapshots WHERE table_id = ?", (table_id,)))
+        return (rows[0]["ply"], rows[0]["version"], bytes(rows[0]["data"])) if rows else None
+
+    async def save_snapshot(self, table_id: int, ply: int, version: str, data: bytes) -> None:
+        async with self._transaction() as db:
+            await db.execute(
+                "INSERT INTO snapshots (table_id, ply, version, data) VALUES (?, ?, ?, ?) ON CONFLICT(table_id)"
+                " DO UPDATE SET ply = excluded.ply, version = excluded.version, data = excluded.data",
+                (table_id, ply, version, data))
+
+
+    async def dump(self) -> dict[str, list[dict[str, Any]]]:
+        dumped = {}
+        for name in DUMPED:
+            rows = await self.reader.execute_fetchall(f"SELECT * FROM {name}")
+            dumped[name] = [dict(zip(r.keys(), r, strict=True)) for r in rows]
+        return dumped
+
+    async def load(self, rows: dict[str, list[dict[str, Any]]]) -> None:
+        async with self._transaction() as db:
+            for name in DUMPED:
+                for row in rows.get(name, []):
+                    columns = ", ".join(row)
+                    marks = ", ".join("?" for _ in row)
+                    await db.execute(f"INSERT INTO {name} ({columns}) VALUES ({marks})", tuple(row.values()))
+
+
+class _SQLiteSql:
+    """`bot.standings.Sql` on an aiosqlite connection."""
+
+    def __init__(self, db: aiosqlite.Connection) -> None:
+        self.db = db
+
+    async def fetch(self, sql: str, *args: Any) -> list[Mapping[str, Any]]:
+        return list(await self.db.execute_fetchall(sql, args))  # type: ignore[arg-type]
+
+    async def execute(self, sql: str, *args: Any) -> None:
+        await self.db.execute(sql, args)
+
+    async def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
+        await self.db.executemany(sql, rows)
+
+    async def lock(self, name: str) -> None:
+        """Nothing to do: SQLite's writes are one at a time."""
+
+
+async def _count(db: aiosqlite.Connection, table_id: int) -> int:
+    rows = list(await db.execute_fetchall(
+        "SELECT COUNT(*) FROM actions WHERE table_id = ? AND undone = 0", (table_id,)))
+    return int(rows[0][0])
+
+
+def settings_from(guild: str, stored: str | None) -> Settings:
+    """A server's settings from their stored JSON (defaults when nothing is stored)."""
+    if stored is None:
+        return Settings(guild)
+    data: dict[str, Any] = json.loads(stored)
+    data["guild"] = guild
+    return Settings(**{k: v for k, v in data.items() if k in Settings.__dataclass_fields__})
+
+
+async def _write_settings(db: aiosqlite.Connection, settings: Settings) -> None:
+    await db.execute("INSERT INTO settings (guild, data) VALUES (?, ?) ON CONFLICT(guild) DO UPDATE"
+                     " SET data = excluded.data", (settings.guild, json.dumps(asdict(settings))))
+
+
+async def _insert_notices(db: aiosqlite.Connection, notices: Sequence[Notice]) -> None:
+    """Add `notices` to the outbox (their ids are set)."""
+    for notice in notices:
+        cursor = await db.execute(
+            "INSERT INTO outbox (table_id, place, ply, seat, data, created_at, lease_until)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (notice.table_id, notice.place, notice.ply, notice.seat, json.dumps(notice.data()),
+             notice.created_at, notice.lease_until or notice.created_at + OUTBOX_LEASE))
+        notice.id = cursor.lastrowid
+
+
+def served(places: Collection[str] | None, place: str | None) -> bool:
+    """Whether `place` is among the places a process serves (`place_patterns`: a place, or a
+    transport's prefix ending in a colon); every place is when `places` is None."""
+    if places is None:
+        return True
+    return place is not None and any(place == p or (p.endswith(":") and place.startswith(p)) for p in places)
+
+
+def place_patterns(places: Collection[str]) -> list[str]:
+    """The SQL LIKE patterns (escaped with a backslash) of the places a process serves: a place
+    itself (`console:3`), or every place of a transport, given as its prefix ending in a colon
+    (`discord:`; no place ends in one)."""
+    escaped = (p.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") for p in sorted(places))
+    return [p + "%" if p.endswith(":") else p for p in escaped]
+
+
+def _among(column: str, values: Collection[str] | None) -> tuple[str, list[str]]:
+    """An SQL condition keeping the rows whose `column` is one of the places `values` serves
+    (`place_patterns`), with its parameters, or none at all when `values` is None."""
+    if values is None:
+        return "", []
+    patterns = place_patterns(values)
+    return " AND (" + " OR ".join(f"{column} LIKE ? ESCAPE '\\'" for _ in patterns) + ")", patterns
+
+
+def _notice(row: aiosqlite.Row) -> Notice:
+    data = json.loads(row["data"])
+    return Notice(table_id=row["table_id"], place=row["place"], ply=row["ply"], seat=row["seat"],
+                  text=data["text"], mentions=data.get("mentions", []), board=data.get("board", False),
+                  hand=data.get("hand", False), kind=data.get("kind", "move"), origin=data.get("origin", ""),
+                  log=data.get("log", ""),
+                  id=row["id"],
+                  created_at=row["created_at"], attempts=row["attempts"])
+
+
+def _timer(row: aiosqlite.Row) -> Timer:
+    return Timer(table_id=row["table_id"], seat=row["seat"], kind=row["kind"], due=row["due"], ply=row["ply"],
+                 id=row["id"])
+
+
+async def _write_ahead_logging(connection: aiosqlite.Connection, *, patience: float = 10.0) -> None:
+    """Put the file in write-ahead-logging mode (it stays so), waiting up to `patience` seconds
+    for other connections that are opening the same new file at this moment: SQLite refuses a
+    change of journal mode at once, without its busy timeout, while another connection holds
+    the file."""
+    deadline = asyncio.get_running_loop().time() + patience
+    while True:
+        try:
+            await connection.execute("PRAGMA journal_mode=WAL")
+            return
+        except sqlite3.OperationalError as error:
+            if error.sqlite_errorcode != sqlite3.SQLITE_BUSY or asyncio.get_running_loop().time() > deadline:
+                raise
+        await asyncio.sleep(0.02)
+
+
+def _statements(script: str) -> list[str]:
+    return [s.strip() for s in script.split(";") if s.strip()]

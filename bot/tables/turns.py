@@ -1,0 +1,240 @@
+"""One command's changes to a table, committed together.
+
+A `Turn` applies actions to a table's game (the player's or one AI seat's, then the forced
+ones, or the clock's), keeps the events, notes when each seat's turn began (for its deadline),
+and commits the new log entries, the table record, the table's timers and the announcements in
+one transaction. When the game then waits for an AI seat, the timers include an AI turn (kind
+`AI_TURN`): due work that `bot.ai_turns` plays later, never within the command.
+
+Every new turn gets a fresh deadline: the game's `turn_count` says when one begins (the same
+seat's next turn included, and each new round). Within a turn (a draw before laying) the deadline
+stands, so nobody can stall by acting without ending their turn.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Sequence
+from contextvars import ContextVar
+
+from bot.core.records import (
+    AI_TURN,
+    DEADLINE,
+    FINISHED,
+    PLAYING,
+    WAITING,
+    ActionRecord,
+    Notice,
+    SeatRecord,
+    TableRecord,
+    Timer,
+)
+from bot.storage.standings import Write
+from bot.storage.store import PlaceTaken, StaleLog, StaleTable, Store
+from bot.tables.deadlines import plan_timers
+from engine import Event, Game
+from engine.core import CHANCE, RESIGN
+
+FORCED_STEP_LIMIT = 20_000
+class Unconfirmed(Exception):
+    """The store did not confirm a commit (its answer was lost, or it failed after writing):
+    `stored` True if the turn's actions are in the log all the same, None if that cannot be told."""
+
+    def __init__(self, stored: bool | None) -> None:
+        super().__init__("the commit was not confirmed" + (" but is in the log" if stored else ""))
+        self.stored = stored
+
+
+COMMITTED: ContextVar[bool] = ContextVar("tileref_committed", default=False)
+"""Whether the command being served has committed a change (`Referee.guarded` reads it: a
+failure after a commit must never be reported as "nothing was changed")."""
+
+
+async def confirmed(write: Awaitable[None]) -> None:
+    """Run a write of the store; StaleLog, StaleTable and PlaceTaken (nothing written) pass, and
+    any other failure becomes `Unconfirmed(None)`: the write may have been made."""
+    try:
+        await write
+    except (StaleLog, StaleTable, PlaceTaken):
+        raise
+    except Exception as error:
+        raise Unconfirmed(None) from error
+    COMMITTED.set(True)
+
+
+class Turn:
+    def __init__(self, store: Store, table: TableRecord, game: Game, timers_before: list[Timer], now: float,
+                 reminders: list[str], *, beginning: bool = False) -> None:
+        """`beginning`: the game (re)starts here (a deal, a rollback), so every seat it waits for
+        begins a turn now."""
+        self.store = store
+        self.table = table
+        self.game = game
+        self.now = now
+        self.reminders = reminders
+        self.start_length = len(game.log)
+        self.actions: list[ActionRecord] = []
+        self.events: list[Event] = []
+        self.forced: list[tuple[int, str, int]] = []
+        """Actions the rules made for a seat (a pass when nothing else is legal), each with the
+        number of events told before it (where it goes in the story of the turn)."""
+        self.timers_before = timers_before
+        self.timers_after: list[Timer] | None = None
+        turn = table.turn_seconds or 0
+        self.waiting: dict[int, tuple[int, float]] = {
+            t.seat: (t.ply, t.due - turn) for t in timers_before if t.kind == DEADLINE}
+        self.fresh: set[int] = set()
+        """Seats whose turn began during this command (they are the ones to ping)."""
+        self.began_by: str | None = None
+        """Who issued a command that acts for no seat (Start, a rollback): a turn it begins for
+        them is one they began themselves."""
+        self._turn_count = game.turn_count()
+        self._observe()
+        if not beginning:
+            self.fresh.clear()
+
+    # ---- acting -------------------------------------------------------------------------
+
+    def apply(self, seat: int, action: str, actor: str) -> list[Event]:
+        """Play an action (raises GameError, changing nothing, if it is refused)."""
+        events = self.game.apply(seat, action)
+        self._record(seat, self.game.log[-1][1], actor, events)
+        return events
+
+    def resign(self, seat: int, actor: str) -> list[Event]:
+        events = self.game.resign(seat)
+        self._record(seat, RESIGN, actor, events)
+        return events
+
+    def join(self, name: str, user_id: str) -> list[Event]:
+        """Seat a new player in the running game (raises GameError, changing nothing, if the
+        game does not let them)."""
+        self.table.seats.append(SeatRecord(len(self.table.seats), name, user_id))
+        try:
+            events = self.game.join(name)
+        except BaseException:
+            self.table.seats.pop()
+            raise
+        self._record(len(self.table.seats) - 1, self.game.log[-1][1], user_id, events)
+        return events
+
+    def reshuffle(self, seed: int, actor: str) -> None:
+        """Deal everything no seat has seen again (after a rollback)."""
+        self.game.reshuffle(seed)
+        self._record(-1, f"{CHANCE} {seed}", actor, [])
+
+    def time_out(self, seat: int, actor: str) -> list[Event]:
+        """Apply what a missed deadline does for `seat`. Its deadline is spent either way: if the
+        game still waits for the seat, a fresh turn (and deadline) begins, so a timeout fires once."""
+        events: list[Event] = []
+        for action in self.game.timeout_actions(seat):
+            events += self.apply(seat, action, actor)
+        self.waiting.pop(seat, None)
+        self._observe()
+        return events
+
+    def play_forced(self) -> None:
+        """Make the actions the rules force (a pass when nothing else is legal), until the game
+        waits for someone's choice (a person's or an AI seat's) or ends."""
+        for _ in range(FORCED_STEP_LIMIT):
+            if self.game.outcome() is not None:
+                return
+            forced = next(((s, a) for s in self.game.to_move() if (a := self.game.forced_action(s)) is not None),
+                          None)
+            if forced is None:
+                return
+            seat, action = forced
+            before = len(self.events)
+            self.apply(seat, action, "rules")
+            self.forced.append((seat, self.game.log[-1][1], before))
+        raise RuntimeError(f"table {self.table.id}: forced moves went on for {FORCED_STEP_LIMIT} steps")
+
+    def ai_seat(self) -> int | None:
+        """The AI seat to play next: the first AI seat the game waits for (AI seats of a game
+        where everyone moves at once play one after another), or None."""
+        if self.game.outcome() is not None:
+            return None
+        return next((s for s in self.game.to_move() if self.table.seats[s].is_ai), None)
+
+    def _record(self, seat: int, action: str, actor: str, events: list[Event]) -> None:
+        self.actions.append(ActionRecord(len(self.game.log), seat, action, actor, self.now))
+        self.events += events
+        self._observe()
+
+    def _observe(self) -> None:
+        """Start a fresh clock for seats whose turn just began; stop it for those that stopped."""
+        count = self.game.turn_count()
+        if count != self._turn_count:
+            self._turn_count = count
+            self.waiting.clear()
+        people = {s for s in self.game.to_move() if not self.table.seats[s].is_ai}
+        self.waiting = {s: v for s, v in self.waiting.items() if s in people}
+        for seat in sorted(people - self.waiting.keys()):
+            self.waiting[seat] = (len(self.game.log), self.now)
+            self.fresh.add(seat)
+        self.fresh &= people
+
+    # ---- finishing --------------------------------------------------------------------------
+
+    @property
+    def changed(self) -> bool:
+        return bool(self.actions)
+
+    def plan(self) -> list[Timer]:
+        """The timers the table will have after this command (also `deadlines`)."""
+        if self.game.outcome() is not None and self.table.status == PLAYING:
+            self.table.status = FINISHED
+        self.table.meta[WAITING] = sorted(self.waiting) if self.table.status == PLAYING else []
+        if self.table.status != PLAYING or self.table.paused:
+            self.timers_after = []
+            return self.timers_after
+        self.timers_after = plan_timers(self.table.id, self.waiting, self.timers_before,
+                                        self.table.turn_seconds, self.reminders, self.game.deadline)
+        robot = self.ai_seat()
+        if robot is not None:  # an AI seat's turn: due now (or since it first was, if it still is)
+            ply = len(self.game.log)
+            due = next((t.due for t in self.timers_before if t.kind == AI_TURN and t.seat == robot and t.ply == ply),
+                       self.now)
+            self.timers_after.append(Timer(self.table.id, robot, AI_TURN, due, ply))
+        return self.timers_after
+
+    @property
+    def deadlines(self) -> dict[int, float]:
+        """Each clocked seat's deadline after this command."""
+        timers = self.timers_after if self.timers_after is not None else self.plan()
+        return {t.seat: t.due for t in timers if t.kind == DEADLINE}
+
+    async def commit(self, *, undo_after: int | None = None, expected: int | None = None,
+                     notices: Sequence[Notice] = (), also: Write | None = None,
+                     spent: int | None = None) -> list[Timer]:
+        """Write everything (and what `also` writes, in the same transaction); the game must not
+        have been changed by anyone else meanwhile. `spent`: the id of the AI turn this commit
+        plays (StaleLog if it is gone: an AI turn is played once).
+        Raises StaleLog or StaleTable if it was (nothing written), the store's error if the
+        turn is known not to be written, and `Unconfirmed` if it may have been (or was) written
+        although the store failed to say so."""
+        timers = self.timers_after if self.timers_after is not None else self.plan()
+        try:
+            await self.store.commit(self.table.id, expected=self.start_length if expected is None else expected,
+                                    actions=self.actions, table=self.table, timers=timers, undo_after=undo_after,
+                                    notices=notices, also=also, delete_timer=spent)
+        except (StaleLog, StaleTable, PlaceTaken):
+            raise
+        except Exception as error:
+            stored = await self.stored()
+            if stored is False:
+                raise
+            raise Unconfirmed(stored) from error
+        COMMITTED.set(True)
+        return timers
+
+    async def stored(self) -> bool | None:
+        """Whether this turn's actions are in the store's log, as read now; None when that cannot
+        be told (the turn has no actions, or the store cannot be read)."""
+        if not self.actions:
+            return None
+        try:
+            found = await self.store.actions(self.table.id, after=self.start_length)
+        except Exception:
+            return None
+        mine = [(a.ply, a.seat, a.action, a.actor) for a in self.actions]
+        return [(a.ply, a.seat, a.action, a.actor) for a in found[:len(mine)]] == mine

@@ -1,0 +1,1 @@
+"""What the referee says: narration of moves and the referee's own sentences."""
