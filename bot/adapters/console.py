@@ -18,11 +18,12 @@ from pathlib import Path
 
 from bot.community.leaderboards import ratings_explained
 from bot.core.i18n import N_, _, ngettext, speak, speaking
+from bot.core.meta import FOOT, LANGUAGE
 from bot.core.records import PLAYING, TableRecord, User
 from bot.core.replies import Attachment, Reply, terminal_text
 from bot.core.typing_rules import echo
 from bot.media.search import Media, MediaError
-from bot.service.referee import FOOT, LANGUAGE, Referee
+from bot.service.referee import Referee
 from bot.words.wording import hand_text
 from engine import GAMES, Game
 from engine.digits import whole_number
@@ -235,7 +236,7 @@ class ConsoleSession:
                     if not self._ok(reply):
                         return None
                     changed = reply.caller.text if reply.caller else ""
-                    table = await self.referee.status(table.place) or table
+                    table = await self.referee.table_at(table.place) or table
                 self.user = User(self.user.id, table.seats[seat].name, moderator=self.user.moderator)
                 with speaking(table.meta.get(LANGUAGE)):
                     self.say(_("Resuming table {table} ({game}).").format(table=table.id,
@@ -260,7 +261,7 @@ class ConsoleSession:
                 await self.referee.ai.idle(timeout=AI_PATIENCE)
             except TimeoutError:
                 self.say(_("The AI players have not moved yet; type `board` to see where the game stands."))
-            table = await self.referee.status(place)
+            table = await self.referee.table_at(place)
             if table is not None:
                 speak(table.meta.get(LANGUAGE))
             if table is None or table.status != PLAYING:
@@ -319,7 +320,7 @@ class ConsoleSession:
     async def _watch_without_me(self, place: str) -> bool:
         """After a resignation, whether to stay: when the game goes on without the player, they
         are asked whether to watch the rest or leave (Enter leaves)."""
-        table = await self.referee.status(place)
+        table = await self.referee.table_at(place)
         if table is None or table.status != PLAYING:
             return True  # it ended: `play` says so
         answer = await self.ask(_("The game goes on without you. Watch the rest? (yes/no; Enter leaves) "))
@@ -400,7 +401,7 @@ class ConsoleSession:
         except MediaError as error:
             self.say(f"✗ {error.said()}")
             return
-        table = await self.referee.status(place)
+        table = await self.referee.table_at(place)
         if kind == "quest":
             reply = await self.referee.choose_picture(place, self.user, FOOT, png, chosen.source)
             self.say(self._text(reply.caller.text) if reply.caller else _("Done."))

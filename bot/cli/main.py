@@ -308,7 +308,7 @@ async def play_console(args: argparse.Namespace) -> int:
         if not args.resume:
             print(_("Type help for commands, hints for the moves you can make."))
         if pages is not None and args.resume:  # a new game's first message gives it
-            table = await referee.status(place)
+            table = await referee.table_at(place)
             link = await referee.page_link(table) if table is not None else None
             if link:
                 print(_("Watch and replay this game in a browser: {link}").format(link=link), flush=True)

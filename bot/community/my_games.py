@@ -5,7 +5,8 @@ they sit in. Only what anyone at those tables could see: whose turn it is and un
 from __future__ import annotations
 
 from bot.core.i18n import _, ngettext
-from bot.core.records import LOBBY, WAITING, TableRecord
+from bot.core.meta import WAITING
+from bot.core.records import LOBBY, TableRecord
 from bot.core.replies import deadline_token, link_token, name_token
 from bot.storage.store import Store
 from engine import GAMES

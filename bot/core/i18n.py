@@ -100,9 +100,9 @@ def language_of(locale: str | None) -> str | None:
 def marked_messages(*roots: Path) -> set[str]:
     """Every literal string marked with `_()`, `N_()`, `ngettext()` or `NP_()` (the first of a
     plural pair) in the bot's, the engine's and the renderers' code (the catalogs must cover them)."""
-    here = Path(__file__).resolve().parent
+    bot = Path(__file__).resolve().parents[1]
     found = set()
-    for path in (p for root in (roots or (here, here.parent / "engine", here.parent / "renderers"))
+    for path in (p for root in (roots or (bot, bot.parent / "engine", bot.parent / "renderers"))
                  for p in root.rglob("*.py")):
         tree = ast.parse(path.read_text(encoding="utf-8"))
         for node in ast.walk(tree):

@@ -177,6 +177,3 @@ class Settings:
     """The language of new tables here (None: each table speaks its creator's language)."""
     """Whether the bot posts a reaction picture on a kill, a round won, a hexagon, …"""
 
-
-WAITING = "waiting"
-"""The table meta key listing the seats of people the game waits for (what /games reads)."""

@@ -4,7 +4,7 @@ When the game waits for an AI seat, the command's commit records an AI turn (a t
 `AI_TURN`, due at once) with the log length it is for. `AiTurns`, which every process runs,
 claims due AI turns in the store with a lease (so two processes never plan the same one; a
 process that dies leaves it to another when the lease ends), has the seat's move planned in the
-process pool (`bot.planning`), and hands it to the table (`AiTable.play_ai`), which plays it
+process pool (`bot.workers.planning`), and has it played (`AiMoves.play`), which plays it
 under the table's lock only if that very AI turn is still current: one AI move per commit, the
 commit spending the AI turn, so a move is played once however many processes try. A result
 planned on a position that has changed since (a rollback, a kick, an abort, a pause, a
@@ -24,71 +24,24 @@ import logging
 import time
 import weakref
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field, replace
-from typing import Protocol
+from dataclasses import dataclass, field
 
 from bot.core.background import Background
-from bot.core.clock import Clock, settle
+from bot.core.clock import settle
 from bot.core.i18n import speaking
-from bot.core.records import Notice, Timer
-from bot.core.replies import LONGEST_ANNOUNCEMENT, Announcement, Message, Reply
-from bot.storage.store import Store
+from bot.core.records import AI_TURN, Timer
+from bot.core.replies import LONGEST_ANNOUNCEMENT, Reply
+from bot.durable.ai_moves import AiMoves
+from bot.durable.ai_runs import AiMove, told_together
+from bot.tables.core import Tables
 from bot.workers.planning import PlanningPool
 
 log = logging.getLogger(__name__)
 
-RUN = "run"
-"""The outbox kind of the row telling a run of AI moves as one message, in place of the moves'
-own rows (`Store.merge_notices`)."""
 DEFAULT_AI_LEASE = 45.0
 """Seconds an AI turn stays with the process that claimed it (longer than any plan: 30 s at most)."""
 SPLIT_AFTER = 10.0
 """Seconds after which a long run of AI moves is announced so far, the rest later."""
-
-
-@dataclass
-class AiJob:
-    """What planning an AI turn needs: the seat's view handed over (see `bot.planning.handover`),
-    the agent and its budget, and what a transport shows meanwhile (in the table's `language`)."""
-
-    place: str
-    seat: int
-    name: str
-    agent: str
-    budget: float
-    view: bytes
-    language: str
-
-
-@dataclass
-class AiMove:
-    """One AI move as committed: its announcement (`reply`, whose `announcement` holds the parts
-    of its public text) and the outbox rows it committed for it (`notices`: the public message
-    and private notes); `more`: the game waits for another AI seat after it."""
-
-    reply: Reply
-    notices: list[Notice]
-    more: bool
-
-
-class AiTable(Protocol):
-    """What the worker needs from the referee."""
-
-    places: frozenset[str] | None
-    """The places whose AI seats this process plays (None: every place's)."""
-
-    async def ai_job(self, turn: Timer) -> AiJob | None:
-        """The job of a current AI turn, or None if it is no longer current."""
-        ...
-
-    async def play_ai(self, turn: Timer, action: str) -> AiMove | None:
-        """Play `action` for the AI turn and commit it, or None (nothing done) if the turn is
-        no longer current."""
-        ...
-
-    async def announce_ai(self, moves: list[AiMove]) -> None:
-        """Deliver a run of AI moves of one table as one message."""
-        ...
 
 
 @dataclass
@@ -99,41 +52,6 @@ class Run:
     started: float = field(default_factory=time.monotonic)
 
 
-def told_together(moves: list[AiMove]) -> Announcement:
-    """A run of moves told as one: every move's story in order, then the last one's ending."""
-    last = moves[-1].reply
-    return Announcement([line for m in moves if m.reply.announcement for line in m.reply.announcement.story],
-                        last.announcement.ending if last.announcement else [])
-
-
-def merged(moves: list[AiMove], now: float, lease: float) -> tuple[Reply, list[Notice]]:
-    """One announcement for a run of moves, and the outbox rows that stand for it (to replace
-    the moves' own: `Store.merge_notices`, leased to this process for `lease` seconds): every
-    move's story in order, then the last one's ending (who is next, or the result and the
-    ratings); the people whose turn began anywhere in the run are pinged once; private notes
-    joined per seat."""
-    last = moves[-1].reply
-    told = told_together(moves)
-    private: dict[int, Message] = {}
-    for move in moves:
-        for seat, message in move.reply.private.items():
-            joined = private.setdefault(seat, Message())
-            joined.text = f"{joined.text}\n{message.text}".strip()
-    mentions = list(dict.fromkeys(u for m in moves for u in m.reply.mentions))
-    template = next((n for n in moves[-1].notices if n.seat is None), None)
-    public = Message(told.text)
-    reply = Reply(public=public, private=private, events=[e for m in moves for e in m.reply.events],
-                  table_id=last.table_id, place=last.place, mentions=mentions, ply=last.ply, status=last.status,
-                  announcement=told)
-    if template is None:
-        return reply, []
-    rows = [replace(template, text=public.text, mentions=mentions, kind=RUN, created_at=now, lease_until=now + lease,
-                    id=None)]
-    rows += [replace(template, seat=seat, text=message.text, mentions=[], board=False, kind="private", created_at=now,
-                     lease_until=now + lease, id=None) for seat, message in private.items()]
-    return reply, rows
-
-
 class AiTurns:
     """The worker: plays due AI turns, at most as many at once as the pool has processes.
     `thinking(place, name)` is told when a seat starts thinking (Discord: the typing indicator;
@@ -141,11 +59,13 @@ class AiTurns:
     that recorded an AI turn); it also looks every `poll` seconds, for turns other processes
     left behind."""
 
-    def __init__(self, store: Store, clock: Clock, table: AiTable, pool: PlanningPool, *,
-                 lease: float = DEFAULT_AI_LEASE, split_after: float = SPLIT_AFTER, poll: float = 1.0) -> None:
-        self.store = store
-        self.clock = clock
-        self.table = table
+    def __init__(self, tables: Tables, pool: PlanningPool, announce: Callable[[Reply], Awaitable[None]], *,
+                 ai_seconds: float, lease: float = DEFAULT_AI_LEASE, split_after: float = SPLIT_AFTER,
+                 poll: float = 1.0) -> None:
+        self.tables = tables
+        self.store = tables.store
+        self.clock = tables.clock
+        self.moves = AiMoves(tables, announce, ai_seconds=ai_seconds, split_after=split_after)
         self.pool = pool
         self.lease = lease
         self.split_after = split_after
@@ -162,6 +82,14 @@ class AiTurns:
         """One announcement of a table's AI moves at a time; a command waits for the one under way."""
         self._wake = asyncio.Event()
         self.background = Background(self._loop, "tileref-ai")
+        tables.on_commit(self._committed)
+        tables.before_finish(self.flush)  # AI moves made before a command are announced before it
+
+    def _committed(self, timers: list[Timer] | None) -> None:
+        """A commit that recorded an AI turn wakes the worker (one that may or may not have been
+        stored is left to the worker's own look, every `poll` seconds)."""
+        if timers and any(t.kind == AI_TURN for t in timers):
+            self.wake()
 
     def start(self) -> None:
         self.background.start()
@@ -203,7 +131,7 @@ class AiTurns:
             return 0
         self._claiming += 1
         try:
-            claimed = await self.store.claim_ai_turns(self.clock.now(), self.lease, free, places=self.table.places)
+            claimed = await self.store.claim_ai_turns(self.clock.now(), self.lease, free, places=self.tables.places)
         finally:
             self._claiming -= 1
         started = 0
@@ -238,7 +166,7 @@ class AiTurns:
         """Plan and play one AI turn, and announce the run it ends."""
         key = (turn.table_id, turn.id or 0)
         try:
-            job = await self.table.ai_job(turn)
+            job = await self.moves.job(turn)
             if job is None:
                 await self.flush(turn.table_id)
                 return
@@ -252,7 +180,7 @@ class AiTurns:
                 action = await self.pool.plan_view(job.view, job.seat, job.agent, job.budget)
             finally:
                 self._unplanned.discard(key)
-            move = await self.table.play_ai(turn, action)
+            move = await self.moves.play(turn, action)
         except asyncio.CancelledError:
             raise
         except Exception:
@@ -282,7 +210,7 @@ class AiTurns:
 
     async def flush(self, table_id: int) -> None:
         """Announce the table's AI moves not yet announced, as one message. A command calls it
-        before it commits (`Referee.finish`): it returns once every AI move committed before the
+        before it commits (`Tables.finish`): it returns once every AI move committed before the
         command has been announced, one being announced meanwhile included, so the thread keeps
         the order of the log."""
         lock = self._announcing.get(table_id)
@@ -293,6 +221,6 @@ class AiTurns:
             if run is None or not run.moves:
                 return
             try:
-                await self.table.announce_ai(run.moves)
+                await self.moves.announce(run.moves)
             except Exception:
                 log.exception("announcing AI moves of table %s failed; the outbox sends them", table_id)

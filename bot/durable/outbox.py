@@ -14,10 +14,8 @@ returns the first message instead of posting a second.
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import logging
-from collections.abc import Awaitable, Callable, Collection, Iterable
-from contextvars import ContextVar
+from collections.abc import Awaitable, Callable, Collection
 
 from bot.core.background import Background
 from bot.core.clock import Clock
@@ -30,28 +28,6 @@ DEFAULT_LEASE = 30.0
 SWEEP_SECONDS = 10.0
 GIVE_UP_AFTER = 20
 """Attempts after which a notice that keeps failing is dropped (and logged)."""
-
-
-ORIGIN: ContextVar[str] = ContextVar("tileref_origin", default="")
-"""The command being served, as its transport names it (`interaction:<id>`): the notices it
-commits record it (`Notice.origin`). Set by the transport for the command's task."""
-
-
-def nonce_of(notice: Notice) -> str:
-    """The nonce of a notice's message: 21 characters derived from its row (id, place, move), the
-    same at every send, distinct between rows and between databases' tables."""
-    key = f"{notice.id}:{notice.place}:{notice.ply}:{notice.seat}".encode()
-    return "n" + hashlib.blake2b(key, digest_size=10).hexdigest()
-
-
-def log_digest(entries: Iterable[tuple[int, str]]) -> str:
-    """A digest of a log's entries (seat, action) in order. Two logs of a table have the same
-    digest only if they hold the same entries: a rollback replaces the entries after its move by
-    a chance entry with a fresh seed, so no log it made matches one from before it."""
-    digest = hashlib.blake2b(digest_size=12)
-    for seat, action in entries:
-        digest.update(f"{seat}\x1f{action}\x1e".encode())
-    return digest.hexdigest()
 
 
 def batches(notices: list[Notice]) -> list[list[Notice]]:

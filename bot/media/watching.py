@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from bot.core.i18n import _
+from bot.core.records import TableRecord
 from bot.storage.store import Store
 from engine.digits import whole_number
 
@@ -69,3 +70,28 @@ async def page_link(store: Store, table_id: int, public_url: str) -> str:
     """The address of a table's spectator page (its token made and stored if it has none)."""
     token = await store.watch_token(table_id, new_token())
     return f"{public_url.rstrip('/')}/t/{token}"
+
+
+class WebLinks:
+    """The links the referee writes to tables' web pages. `public_url`: where the web server's
+    pages are (`TILEREF_PUBLIC_URL`); None when it is off, and then there are no links."""
+
+    def __init__(self, store: Store, public_url: str | None = None) -> None:
+        self.store = store
+        self.public_url = public_url
+
+    def watch_line(self, table: TableRecord) -> str:
+        """"\n👀 Watch it live…: <link>" for a table whose token is in its meta, when there is a
+        web server; else ""."""
+        if self.public_url is None or not table.meta.get(WATCH):
+            return ""
+        link = f"{self.public_url.rstrip('/')}/t/{table.meta[WATCH]}"
+        return "\n" + _("👀 Watch it live and replay it on the web: {link}").format(link=link)
+
+    async def page(self, table: TableRecord) -> str | None:
+        """The address of the table's spectator page, or None when there is no web server."""
+        if self.public_url is None:
+            return None
+        if table.meta.get(WATCH):
+            return f"{self.public_url.rstrip('/')}/t/{table.meta[WATCH]}"
+        return await page_link(self.store, table.id, self.public_url)

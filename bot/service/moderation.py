@@ -1,19 +1,15 @@
 """Moderators' commands on a table (force a pass, remove a player, pause and resume the clock,
 stop or roll back a game, preview what a command would undo) and server managers' settings.
 
-`Moderation` belongs to the `Referee`, which owns one and hands it these commands. It uses the
-referee's locks, store and turn machinery, seen through the `ModerationDesk` protocol (it never
-imports the referee), and runs every command through `guarded` like any other."""
+Every command goes through the command core (`bot.tables.core.Tables`) like any other: its lock,
+its reads, a change committed with its announcements, and `guarded`."""
 
 from __future__ import annotations
 
 import re
-from collections.abc import Awaitable, Callable
-from contextlib import AbstractAsyncContextManager
-from typing import Any, Protocol
+from collections.abc import Awaitable
+from typing import Any
 
-from bot.community.ratings import Ratings
-from bot.core.clock import Clock
 from bot.core.durations import parse_reminders
 from bot.core.i18n import _, current_language, ngettext, refusal_text
 from bot.core.records import (
@@ -25,7 +21,6 @@ from bot.core.records import (
     PLAYING,
     Settings,
     TableRecord,
-    Timer,
     User,
 )
 from bot.core.refusals import MovedOn, Refused, duration
@@ -33,47 +28,25 @@ from bot.core.refusals import language as read_language
 from bot.core.replies import Message, Reply, command_token, name_token
 from bot.core.typing_rules import echo
 from bot.media.search import RATINGS
-from bot.storage.loader import GameLoader, new_game, replay
-from bot.storage.standings import Write
-from bot.storage.store import PlaceTaken, StaleLog, Store
-from bot.tables.turns import Turn, confirmed
+from bot.service.lobby import Lobby
+from bot.storage.loader import new_game, replay
+from bot.storage.store import PlaceTaken, StaleLog
+from bot.tables.core import Tables
+from bot.tables.turns import confirmed
 from bot.words import narration
 from bot.words.wording import logged_entry, named, settings_text
 from engine import GAMES, Game, GameError
 
 
-class ModerationDesk(Protocol):
-    """What moderators' commands use of the referee: its store, clock, loaded games and seeds, a
-    table's lock and state, and committing a turn (the `Referee` provides it)."""
-
-    store: Store
-    clock: Clock
-    games: GameLoader
-    seeds: Callable[[], int]
-    ratings: Ratings
-
-    def lock(self, place: str) -> AbstractAsyncContextManager[None]: ...
-    async def guarded(self, command: Awaitable[Reply]) -> Reply: ...
-    async def table(self, place: str) -> TableRecord: ...
-    async def playing(self, place: str, table: TableRecord | None = None) -> tuple[TableRecord, Game]: ...
-    async def turn(self, table: TableRecord, game: Game, timers: list[Timer] | None = None) -> Turn: ...
-    async def table_timers(self, table: TableRecord) -> list[Timer]: ...
-    async def reminders(self, table: TableRecord) -> list[str]: ...
-    async def commit(self, turn: Turn) -> None: ...
-    async def finish(self, turn: Turn, *, headline: str = "", undo_after: int | None = None,
-                     expected: int | None = None, also: Write | None = None) -> Reply: ...
-    def lobby_reply(self, table: TableRecord, headline: str) -> Reply: ...
-    async def log_length(self, place: str) -> int | None: ...
-
-
 class Moderation:
-    """Moderators' commands and server managers' settings, on the referee's tables."""
+    """Moderators' commands and server managers' settings."""
 
-    def __init__(self, referee: ModerationDesk) -> None:
-        self.referee = referee
-        self.store = referee.store
-        self.clock = referee.clock
-        self.games = referee.games
+    def __init__(self, tables: Tables, lobby: Lobby) -> None:
+        self.tables = tables
+        self.lobby = lobby
+        self.store = tables.store
+        self.clock = tables.clock
+        self.games = tables.games
 
     async def force_pass(self, place: str, user: User, target: str | None = None, *,
                          seen: int | None = None) -> Reply:
@@ -82,11 +55,11 @@ class Moderation:
         default, the one when the command arrives); refused if the game moved on since, so a
         command sent twice applies once."""
         arrived = await self._arrival(place, seen)
-        return await self.referee.guarded(self._as_seen(self._force_pass(place, user, target, arrived), arrived))
+        return await self.tables.guarded(self._as_seen(self._force_pass(place, user, target, arrived), arrived))
 
     async def _arrival(self, place: str, seen: int | None) -> int | None:
         """The log length a moderator's command is based on: `seen`, else the current one."""
-        return await self.referee.log_length(place) if seen is None else seen
+        return await self.tables.log_length(place) if seen is None else seen
 
     async def _as_seen(self, command: Awaitable[Reply], seen: int | None) -> Reply:
         """Run a moderator's command based on `seen`; another process that changed the log
@@ -100,8 +73,8 @@ class Moderation:
 
     async def _force_pass(self, place: str, user: User, target: str | None, seen: int | None) -> Reply:
         _moderator(user, _("force a pass"))
-        async with self.referee.lock(place):
-            table, game = await self.referee.playing(place)
+        async with self.tables.lock(place):
+            table, game = await self.tables.playing(place)
             _still_as_seen(seen, len(game.log))
             seats = list(game.to_move())  # AI seats too: their planned move, if any, is then stale
             if target is not None:
@@ -111,13 +84,13 @@ class Moderation:
                 seats = [seat]
             if not seats:
                 raise Refused(_("the game is not waiting for anyone"))
-            turn = await self.referee.turn(table, game)
+            turn = await self.tables.change(table, game)
             done: list[tuple[int, list[str]]] = []
             for seat in seats:
                 before = len(turn.actions)
                 turn.time_out(seat, f"mod:{user.id}")
                 done.append((seat, [a.action for a in turn.actions[before:]]))
-            return await self.referee.finish(turn, headline="\n".join(
+            return await self.tables.finish(turn, headline="\n".join(
                 _forced_line(name_token(user.name), name_token(table.seats[seat].name), actions, type(game))
                 for seat, actions in done if actions))
 
@@ -125,12 +98,12 @@ class Moderation:
         """Remove a player: from the lobby, or by resigning on their behalf. `seen` as for
         `force_pass`."""
         arrived = await self._arrival(place, seen)
-        return await self.referee.guarded(self._as_seen(self._kick(place, user, target, arrived), arrived))
+        return await self.tables.guarded(self._as_seen(self._kick(place, user, target, arrived), arrived))
 
     async def _kick(self, place: str, user: User, target: str, seen: int | None) -> Reply:
         _moderator(user, _("remove a player"))
-        async with self.referee.lock(place):
-            table = await self.referee.table(place)
+        async with self.tables.lock(place):
+            table = await self.tables.table(place)
             if table.status != LOBBY:
                 _still_as_seen(seen, await self.store.log_length(table.id))
             seat = table.seat_of(target)
@@ -140,37 +113,37 @@ class Moderation:
             if table.status == LOBBY:
                 table.unseat(seat)
                 await confirmed(self.store.save_table(table))
-                return self.referee.lobby_reply(table, _("🛡️ {moderator} removed {player} from the table.").format(
+                return self.lobby.lobby_reply(table, _("🛡️ {moderator} removed {player} from the table.").format(
                     moderator=name_token(user.name), player=name))
-            table, game = await self.referee.playing(place)
-            turn = await self.referee.turn(table, game)
+            table, game = await self.tables.playing(place)
+            turn = await self.tables.change(table, game)
             try:
                 turn.resign(seat, f"mod:{user.id}")
             except GameError as error:
                 raise Refused(refusal_text(error)) from None
-            return await self.referee.finish(turn, headline=_("🛡️ {moderator} removed {player} from the game.").format(
+            return await self.tables.finish(turn, headline=_("🛡️ {moderator} removed {player} from the game.").format(
                 moderator=name_token(user.name), player=name))
 
     async def pause(self, place: str, user: User, *, seen: int | None = None) -> Reply:
         """Stop the turn clock. `seen` as for `force_pass`."""
         arrived = await self._arrival(place, seen)
-        return await self.referee.guarded(self._as_seen(self._pause(place, user, arrived, paused=True), arrived))
+        return await self.tables.guarded(self._as_seen(self._pause(place, user, arrived, paused=True), arrived))
 
     async def resume(self, place: str, user: User, *, seen: int | None = None) -> Reply:
         """Restart the turn clock where it stopped. `seen` as for `force_pass`."""
         arrived = await self._arrival(place, seen)
-        return await self.referee.guarded(self._as_seen(self._pause(place, user, arrived, paused=False), arrived))
+        return await self.tables.guarded(self._as_seen(self._pause(place, user, arrived, paused=False), arrived))
 
     async def _pause(self, place: str, user: User, seen: int | None, *, paused: bool) -> Reply:
         _moderator(user, _("pause or resume the clock"))
-        async with self.referee.lock(place):
-            table, game = await self.referee.playing(place)
+        async with self.tables.lock(place):
+            table, game = await self.tables.playing(place)
             _still_as_seen(seen, len(game.log))
             if table.paused == paused:
                 raise Refused(_("the clock is already paused") if paused else _("the clock is not paused"))
-            now = self.clock.now()
-            timers = await self.referee.table_timers(table)
-            turn = Turn(self.store, table, game, timers, now, await self.referee.reminders(table))
+            timers = await self.tables.table_timers(table)
+            turn = await self.tables.change(table, game, timers)
+            now = turn.now
             if paused:
                 left = {str(t.seat): max(0.0, t.due - now) for t in timers if t.kind == DEADLINE}
                 table.meta["clock_left"] = left
@@ -186,7 +159,7 @@ class Moderation:
                     turn.waiting[seat] = (length, now - ((table.turn_seconds or 0) - remaining))
                 text = _("▶️ {moderator} resumed the clock.").format(moderator=name_token(user.name))
             turn.plan()
-            await self.referee.commit(turn)
+            await self.tables.commit(turn)
             return Reply(public=Message(named(f"{text}\n{narration.who_is_next(table, game, turn.deadlines)}",
                                                table)),
                          table_id=table.id, place=place, ply=len(game.log), status=table.status)
@@ -194,12 +167,12 @@ class Moderation:
     async def abort(self, place: str, user: User, *, seen: int | None = None) -> Reply:
         """End the table without a result. `seen` as for `force_pass`."""
         arrived = await self._arrival(place, seen)
-        return await self.referee.guarded(self._as_seen(self._abort(place, user, arrived), arrived))
+        return await self.tables.guarded(self._as_seen(self._abort(place, user, arrived), arrived))
 
     async def _abort(self, place: str, user: User, seen: int | None) -> Reply:
         _moderator(user, _("stop a game"))
-        async with self.referee.lock(place):
-            table = await self.referee.table(place)
+        async with self.tables.lock(place):
+            table = await self.tables.table(place)
             if table.status not in OPEN_STATUSES:
                 raise Refused(_("this table is already closed"))
             length = await self.store.log_length(table.id)
@@ -217,11 +190,11 @@ class Moderation:
         """What a moderator's `what` ("rollback", "abort", "kick", "resign") would undo or end, for
         the caller to confirm; `ply` in the reply is the log length it is based on. Refused, as
         the command itself would be, when it cannot be done."""
-        return await self.referee.guarded(self._preview(place, user, what, to, target, reopen))
+        return await self.tables.guarded(self._preview(place, user, what, to, target, reopen))
 
     async def _preview(self, place: str, user: User, what: str, to: int | None, target: str | None,
                        reopen: bool) -> Reply:
-        table = await self.referee.table(place)
+        table = await self.tables.table(place)
         length = await self.store.log_length(table.id) if table.status != LOBBY else 0
         if what == "resign":
             if table.seat_of(user.id) is None or table.status != PLAYING:
@@ -264,12 +237,12 @@ class Moderation:
         """Take the game back to how it was after move `to`, by replaying the log up to there;
         everything no seat has seen is then dealt again. A finished game is reopened only if
         `reopen`. `seen`: the log length the moderator confirmed at."""
-        return await self.referee.guarded(self._as_seen(self._rollback(place, user, to, reopen, seen), seen))
+        return await self.tables.guarded(self._as_seen(self._rollback(place, user, to, reopen, seen), seen))
 
     async def _rollback(self, place: str, user: User, to: int, reopen: bool, seen: int | None) -> Reply:
         _moderator(user, _("roll a game back"))
-        async with self.referee.lock(place):
-            table = await self.referee.table(place)
+        async with self.tables.lock(place):
+            table = await self.tables.table(place)
             actions = await self.store.actions(table.id)
             _check_rollback(table, len(actions), to, reopen)
             _still_as_seen(seen, len(actions))
@@ -278,17 +251,16 @@ class Moderation:
             replay(game, actions[:to])
             del table.seats[game.players:]  # players who joined after move `to` are gone with it
             table.status = PLAYING
-            turn = Turn(self.store, table, game, [], self.clock.now(), await self.referee.reminders(table),
-                        beginning=True)
+            turn = await self.tables.change(table, game, beginning=True)
             turn.began_by = user.id
-            turn.reshuffle(self.referee.seeds(), f"mod:{user.id}")
+            turn.reshuffle(self.lobby.seeds(), f"mod:{user.id}")
             self.games.forget(table.id)
             self.games.snapshot_rolled_back(table.id, to)
             headline = _("⏪ {moderator} rolled the game back to move {move}.").format(
                 moderator=name_token(user.name), move=to)
             try:
-                return await self.referee.finish(turn, undo_after=to, expected=len(actions), headline=headline,
-                                                 also=self.referee.ratings.taking_back(table.id) if reopened else None)
+                return await self.tables.finish(turn, undo_after=to, expected=len(actions), headline=headline,
+                                                 also=self.tables.ratings.taking_back(table.id) if reopened else None)
             except PlaceTaken:  # a new table opened here after this game ended, while the rollback was on its way
                 raise Refused(_("this game cannot be reopened: a new table was opened here since it ended, and a "
                                 "place holds one open table at a time")) from None
@@ -302,7 +274,7 @@ class Moderation:
                               event_reactions: bool | None = None, language: str | None = None) -> Reply:
         """Change a server's defaults (server managers only); anything not given stays as it is.
         `language` "" forgets the server's language (each table then speaks its opener's)."""
-        return await self.referee.guarded(self._update_settings(
+        return await self.tables.guarded(self._update_settings(
             guild, user, turn_time, reminders, moderator_role, allowed_games, media_rating, event_reactions, language))
 
     async def _update_settings(self, guild: str, user: User, turn_time: str | None, reminders: str | None,

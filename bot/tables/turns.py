@@ -16,12 +16,12 @@ from __future__ import annotations
 from collections.abc import Awaitable, Sequence
 from contextvars import ContextVar
 
+from bot.core.meta import WAITING
 from bot.core.records import (
     AI_TURN,
     DEADLINE,
     FINISHED,
     PLAYING,
-    WAITING,
     ActionRecord,
     Notice,
     SeatRecord,

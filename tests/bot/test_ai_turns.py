@@ -45,12 +45,12 @@ def clock() -> ManualClock:
 
 
 async def ai_turns(referee: Referee) -> list:
-    table = await referee.status(PLACE)
+    table = await referee.table_at(PLACE)
     return [t for t in await referee.store.timers(table.id) if t.kind == AI_TURN]
 
 
 async def log_of(referee: Referee) -> list[tuple[int, str, str]]:
-    table = await referee.status(PLACE)
+    table = await referee.table_at(PLACE)
     return [(a.seat, a.action, a.actor) for a in await referee.store.actions(table.id)]
 
 
@@ -197,7 +197,7 @@ async def test_a_pause_while_an_ai_thinks_drops_its_plan_and_the_ai_waits_for_re
 async def test_an_abort_while_an_ai_thinks_drops_its_plan(database, clock, stale_log):
     referee, pool, before = await thinking_when(database, clock, lambda r: r.abort(PLACE, MOD), ALICE, BOB)
     try:
-        table = await referee.status(PLACE)
+        table = await referee.table_at(PLACE)
         assert stale_log() and table.status == ABORTED and await log_of(referee) == before
     finally:
         await closed(referee, pool)
@@ -384,7 +384,7 @@ async def test_a_game_an_ai_move_ends_says_what_it_did_to_ratings(tmp_path, cloc
         await referee.ai.idle()
         assert (await referee.resign(PLACE, ALICE)).ok
         await referee.ai.idle(timeout=120)
-        table = await referee.status(PLACE)
+        table = await referee.table_at(PLACE)
         assert table.status == "finished"
         told = notices.texts()
         assert [ratings in t for t in told].count(True) == 1 and ratings in told[-1], told[-1:]

@@ -26,7 +26,7 @@ async def test_a_resent_announcement_of_a_move_a_rollback_undid_is_dropped_with_
     async with running_referee(database, clock, notices=notices, render=True, confirms_delivery=True) as referee:
         await referee.outbox.stop()  # sweeps are made by hand below
         await referee.delivered(await started(referee, ALICE, BOB))
-        table = await referee.status(PLACE)
+        table = await referee.table_at(PLACE)
         first = await referee.act(PLACE, await waiting_user(referee), "draw")  # never confirmed: the bot died
         await clock.advance(5)
         mover = await waiting_user(referee)
@@ -52,10 +52,10 @@ async def test_a_resent_announcement_of_a_move_a_rollback_undid_is_dropped_with_
 async def test_a_timer_of_a_game_another_process_just_finished_is_dropped_quietly(database, clock, caplog):
     async with running_referee(database, clock) as one, running_referee(database, clock) as two:
         await started(one, ALICE, BOB, turn_time="1h")
-        table = await one.status(PLACE)
+        table = await one.table_at(PLACE)
         timer = next(t for t in await one.store.timers(table.id) if t.kind == DEADLINE)
         gate = Gate()
-        one._locks[PLACE] = gate  # the timer has read the table (still playing) and waits for its turn
+        one.tables._locks[PLACE] = gate  # the timer has read the table (still playing) and waits for its turn
         async with gate:
             firing = asyncio.create_task(one.duties.on_timer(timer))
             await gate.asked.wait()
@@ -63,7 +63,7 @@ async def test_a_timer_of_a_game_another_process_just_finished_is_dropped_quietl
         with caplog.at_level(logging.INFO):
             await firing  # neither raises (the dispatcher would log an ERROR and try again) nor logs one
         assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
-        assert (await one.status(PLACE)).status == FINISHED and await one.store.timers(table.id) == []
+        assert (await one.table_at(PLACE)).status == FINISHED and await one.store.timers(table.id) == []
 
 
 class Gate(asyncio.Lock):

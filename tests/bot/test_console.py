@@ -50,7 +50,7 @@ async def test_a_whole_console_game_driven_by_a_script(tmp_path):
         assert place is not None
         session_place.append(place)
         await session.play(place)
-        table = await referee.status(place)
+        table = await referee.table_at(place)
         assert table.status == FINISHED and [s.name for s in table.seats] == ["Pip (bot)", "ada", "Dot (bot)"]
     printed = "\n".join(out)
     assert "Round 1" in printed and "Your hand (" in printed and "Final scores" in printed
@@ -98,7 +98,7 @@ async def test_console_seats_bots_by_level_and_refuses_an_unknown_one(tmp_path):
         assert await session.new_game("tronimoes", ["me", "expert"]) is None
         place = await session.new_game("tronimoes", ["me", "easy", "hard", "bot"])
         assert place is not None
-        table = await referee.status(place)
+        table = await referee.table_at(place)
         assert [s.agent for s in table.seats] == [None, "easy", "hard", "normal"]
     assert "there is no AI level called 'expert'; choose one of easy, normal, hard" in out[0]
 
@@ -184,7 +184,7 @@ async def test_the_console_offers_reactions_and_the_vision_quest_from_the_offlin
         place = await session.new_game("tronimoes", ["me", "bot"])
         assert place is not None
         await session.play(place)
-        table = await referee.status(place)
+        table = await referee.table_at(place)
         feet = await referee.store.pictures(table.id, "foot")
     printed = "\n".join(out)
     assert "ada reacts: A trophy (tileref's own pictures)" in printed
@@ -209,7 +209,7 @@ async def test_numbers_in_other_digits_are_refused_in_the_terminal_saying_to_wri
         place = await session.new_game("tronimoes", ["me", "bot"])
         assert place is not None
         await session.play(place)
-        moves = await referee.store.log_length((await referee.status(place)).id)
+        moves = await referee.store.log_length((await referee.table_at(place)).id)
     printed = "\n".join(out)
     assert printed.count("history takes a page number written with the digits 0 to 9, like `history 2`") == 2
     assert "Moves" not in printed and printed.count("Nothing chosen.") == 2 and "reacts" not in printed
@@ -515,7 +515,7 @@ async def test_resigning_a_game_that_goes_on_asks_to_watch_or_leave_and_leaves_b
         place = await session.new_game("tronimoes", ["me", "greedy", "greedy"])
         assert place is not None
         await session.play(place)
-        table = await referee.status(place)
+        table = await referee.table_at(place)
         again = ConsoleSession(referee, local_user("ada"), ask=ask, say=out.append, boards=tmp_path)
         resumed = await again.resume()
     assert asked[2] == "The game goes on without you. Watch the rest? (yes/no; Enter leaves) "
@@ -617,6 +617,6 @@ async def test_a_game_a_bots_move_ends_says_in_the_terminal_what_it_did_to_ratin
         place = await session.new_game(game, ["me", "greedy", "greedy"])
         assert place is not None
         await session.play(place)
-        assert (await referee.status(place)).status == "finished"
+        assert (await referee.table_at(place)).status == "finished"
     ratings = [line for line in "\n".join(out).splitlines() if line.startswith("📈 Ratings:")]
     assert len(ratings) == 1 and "ada" in ratings[0] and "AI (greedy)" in ratings[0], ratings

@@ -37,5 +37,5 @@ async def test_the_drawing_process_draws_in_the_language_being_spoken():
 async def test_the_referees_drawing_thread_draws_in_the_language_being_spoken(tmp_path):
     async with running_referee(tmp_path / "t.sqlite3", ManualClock(), render=True) as referee:
         with speaking("es"):
-            [picture] = await referee.board_attachments(spanish_table(), 1, deadlines={})
+            [picture] = await referee.tables.pictures.board(spanish_table(), 1, deadlines={})
     assert picture.data == drawn_in("es")

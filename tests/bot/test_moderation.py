@@ -28,7 +28,7 @@ async def opened(referee: Referee, game: str, *players: User) -> int:
     for player in rest:
         assert (await referee.join(PLACE, player)).ok
     assert (await referee.start(PLACE, first)).ok
-    table = await referee.status(PLACE)
+    table = await referee.table_at(PLACE)
     assert table is not None
     return table.id
 
@@ -65,7 +65,7 @@ async def test_a_forced_pass_after_a_draw_lists_both(tmp_path, clock):
 async def test_a_force_pass_sent_twice_at_once_by_two_processes_applies_once(database, clock):
     async with running_referee(database, clock) as one, running_referee(database, clock) as two:
         await started(one, ALICE, BOB)
-        table = await one.status(PLACE)
+        table = await one.table_at(PLACE)
         seen = await one.store.log_length(table.id)
         replies = await asyncio.gather(one.force_pass(PLACE, MOD, seen=seen), two.force_pass(PLACE, MOD, seen=seen))
         assert sorted(r.ok for r in replies) == [False, True], [text(r) for r in replies]
@@ -81,12 +81,12 @@ async def test_a_moderator_command_based_on_an_old_board_is_refused_and_changes_
         if command == "resume":
             assert (await referee.pause(PLACE, MOD)).ok
         assert (await referee.act(PLACE, await waiting_user(referee), "draw")).ok
-        table = await referee.status(PLACE)
+        table = await referee.table_at(PLACE)
         before = (table.status, table.paused, await referee.store.actions(table.id))
         arguments = (CAROL.id,) if command == "kick" else ()
         reply = await getattr(referee, command)(PLACE, MOD, *arguments, seen=0)
         assert not reply.ok and "moved on since you looked (it is now move 1)" in text(reply)
-        table = await referee.status(PLACE)
+        table = await referee.table_at(PLACE)
         assert (table.status, table.paused, await referee.store.actions(table.id)) == before
         assert (await getattr(referee, command)(PLACE, MOD, *arguments, seen=1)).ok
 
@@ -97,7 +97,7 @@ async def test_an_abort_whose_commit_was_not_confirmed_does_not_claim_nothing_ch
         losing(referee.store, "commit")
         reply = await referee.abort(PLACE, MOD)
         assert "may or may not have been carried out: `board` shows which" in text(reply)  # `/board` on Discord
-        assert "nothing was changed" not in text(reply) and (await referee.status(PLACE)).status == "aborted"
+        assert "nothing was changed" not in text(reply) and (await referee.table_at(PLACE)).status == "aborted"
 
 
 @pytest.mark.parametrize("game", ["tronimoes", "triominoes", "tronix", "tetromic"])

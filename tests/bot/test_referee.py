@@ -53,20 +53,20 @@ async def test_a_table_goes_from_lobby_to_playing_to_finished(tmp_path, clock):
         assert created.ok and "Tronimoes" in text(created) and "2h per turn" in text(created)
         assert (await referee.join(PLACE, BOB)).ok
         assert (await referee.add_ai(PLACE, ALICE, "random")).ok
-        table = await referee.status(PLACE)
+        table = await referee.table_at(PLACE)
         assert table.status == LOBBY and [s.name for s in table.seats] == ["alice", "bob", "Pip (bot)"]
         reply = await referee.start(PLACE, ALICE)
         assert reply.ok and "Round 1" in text(reply)
-        table = await referee.status(PLACE)
+        table = await referee.table_at(PLACE)
         assert table.status == PLAYING and table.seed is not None and table.options == {"ouroboros": "off"}
         for _ in range(5000):
             await referee.ai.idle()
-            if (await referee.status(PLACE)).status != PLAYING:
+            if (await referee.table_at(PLACE)).status != PLAYING:
                 break
             user = await waiting_user(referee)
             reply = await referee.act(PLACE, user, await a_move(referee, user))
             assert reply.ok, text(reply)
-        assert (await referee.status(PLACE)).status == FINISHED
+        assert (await referee.table_at(PLACE)).status == FINISHED
         assert "Final scores" in text(await referee.board(PLACE))
         history = await referee.history(PLACE)
         assert "alice:" in text(history) or "bob:" in text(history)
@@ -77,9 +77,9 @@ async def test_leaving_the_lobby_frees_the_seat_and_the_last_person_out_closes_i
         await referee.create(PLACE, ALICE, "tronimoes")
         await referee.join(PLACE, BOB)
         assert (await referee.leave(PLACE, ALICE)).ok
-        assert [s.name for s in (await referee.status(PLACE)).seats] == ["bob"]
+        assert [s.name for s in (await referee.table_at(PLACE)).seats] == ["bob"]
         reply = await referee.leave(PLACE, BOB)
-        assert "closed" in text(reply) and (await referee.status(PLACE)).status == ABORTED
+        assert "closed" in text(reply) and (await referee.table_at(PLACE)).status == ABORTED
 
 
 async def test_a_move_reply_has_the_board_picture_and_mentions_the_next_player(tmp_path, clock):
@@ -128,7 +128,7 @@ async def test_history_pages_are_even_and_the_oldest_is_never_a_stub(tmp_path, c
     is on exactly one page, page 1 holding the latest."""
     async with running_referee(tmp_path / "t.sqlite3", clock) as referee:
         await started(referee, ALICE, BOB)
-        table = await referee.status(PLACE)
+        table = await referee.table_at(PLACE)
         made = await referee.store.log_length(table.id)
         moves = [ActionRecord(made + i + 1, i % 2, "draw", ALICE.id, clock.now()) for i in range(76 - made)]
         await referee.store.commit(table.id, expected=made, actions=moves)
@@ -147,7 +147,7 @@ async def test_resigning_ends_a_two_player_game(tmp_path, clock):
         await started(referee, ALICE, BOB)
         reply = await referee.resign(PLACE, BOB)
         assert reply.ok and "alice wins" in text(reply)
-        assert (await referee.status(PLACE)).status == FINISHED
+        assert (await referee.table_at(PLACE)).status == FINISHED
 
 
 # ---- who may do what ----------------------------------------------------------------------
@@ -179,7 +179,7 @@ async def test_moderator_commands_are_refused_to_players(tmp_path, clock, comman
         arguments = {"rollback": (0,), "kick": (BOB.id,)}.get(command, ())
         reply = await getattr(referee, command)(PLACE, ALICE, *arguments)
         assert not reply.ok and text(reply).startswith("only moderators can")
-        assert (await referee.status(PLACE)).status == PLAYING
+        assert (await referee.table_at(PLACE)).status == PLAYING
 
 
 async def test_only_players_start_a_table_and_only_within_the_player_count(tmp_path, clock):
@@ -203,7 +203,7 @@ async def test_only_the_creator_or_a_moderator_starts_and_adds_bots_then_whoever
         assert text(await referee.add_ai(PLACE, ALICE)) == "only bob or a moderator can add an AI player"
         assert text(await referee.start(PLACE, ALICE)) == "only bob or a moderator can start this game"
         assert text(await referee.start(PLACE, CAROL)) == "only bob or a moderator can start this game"
-        assert (await referee.status(PLACE)).status == LOBBY and len((await referee.status(PLACE)).seats) == 4
+        assert (await referee.table_at(PLACE)).status == LOBBY and len((await referee.table_at(PLACE)).seats) == 4
         assert (await referee.add_ai(PLACE, BOB)).ok and (await referee.start(PLACE, BOB)).ok
 
 
@@ -268,7 +268,7 @@ async def test_a_moderator_aborts_a_game(tmp_path, clock):
     async with running_referee(tmp_path / "t.sqlite3", clock) as referee:
         await started(referee, ALICE, BOB, turn_time="1h")
         assert (await referee.abort(PLACE, MOD)).ok
-        assert (await referee.status(PLACE)).status == ABORTED
+        assert (await referee.table_at(PLACE)).status == ABORTED
         assert await referee.store.timers(1) == []
         assert "this game was stopped" in text(await referee.act(PLACE, ALICE, "draw"))
 
@@ -420,7 +420,7 @@ async def test_ai_seats_play_whole_games_to_the_end(tmp_path, clock):
                 assert (await referee.add_ai(place, MOD, kind)).ok
             assert (await referee.start(place, MOD)).ok
             await referee.ai.idle()
-            table = await referee.status(place)
+            table = await referee.table_at(place)
             assert table.status == FINISHED
             actions = await referee.store.actions(table.id)
             assert all(a.actor.startswith("ai:") for a in actions)
@@ -431,11 +431,11 @@ async def test_a_bot_seat_is_a_level_and_the_old_names_still_work(tmp_path, cloc
         await referee.create(PLACE, MOD, "tronimoes", seat_creator=False)
         for kind in ("easy", "hard", "bot", "strong", "Normal", "greedy"):
             assert (await referee.add_ai(PLACE, MOD, kind)).ok
-        table = await referee.status(PLACE)
+        table = await referee.table_at(PLACE)
         assert [s.agent for s in table.seats] == ["easy", "hard", "normal", "normal", "normal", "greedy"]
         assert (await referee.start(PLACE, MOD)).ok
         await referee.ai.idle()
-        assert (await referee.status(PLACE)).status == FINISHED
+        assert (await referee.table_at(PLACE)).status == FINISHED
         actors = {a.actor for a in await referee.store.actions(table.id)}
         assert {"ai:easy", "ai:hard", "ai:normal", "ai:greedy"} <= actors
 
@@ -446,9 +446,9 @@ async def test_an_unknown_level_is_refused_naming_the_levels(tmp_path, clock):
         refused = await referee.add_ai(PLACE, ALICE, "expert")
         assert text(refused) == ("there is no AI level called 'expert'; choose one of easy, normal, hard "
                                  "(or greedy, random)")
-        assert len((await referee.status(PLACE)).seats) == 1
+        assert len((await referee.table_at(PLACE)).seats) == 1
         bad = await referee.create("test:bad", ALICE, "tronimoes", options="ai_level=expert")
-        assert "no AI level called 'expert'" in text(bad) and await referee.status("test:bad") is None
+        assert "no AI level called 'expert'" in text(bad) and await referee.table_at("test:bad") is None
 
 
 async def test_the_ai_level_option_is_the_level_of_a_bot_added_without_one(tmp_path, clock):
@@ -457,7 +457,7 @@ async def test_the_ai_level_option_is_the_level_of_a_bot_added_without_one(tmp_p
         added = await referee.add_ai(PLACE, ALICE)
         assert "(easy AI) sits down" in text(added)
         assert (await referee.add_ai(PLACE, ALICE, "hard")).ok
-        assert [s.agent for s in (await referee.status(PLACE)).seats[1:]] == ["easy", "hard"]
+        assert [s.agent for s in (await referee.table_at(PLACE)).seats[1:]] == ["easy", "hard"]
 
 
 async def test_a_person_plays_against_ai_seats_which_move_after_each_of_their_moves(tmp_path, clock):
@@ -518,7 +518,7 @@ async def test_the_referee_forgets_locks_and_snapshot_marks_of_tables_it_no_long
             referee.games._snapshot_ply[n + 1] = 1
             await referee.board(f"{PLACE}:{n}")
         gc.collect()
-        assert len(referee._locks) <= 1
+        assert len(referee.tables._locks) <= 1
         assert len(referee.games._games) <= 3 and len(referee.games._snapshot_ply) <= 3 + 1
 
 
@@ -615,12 +615,12 @@ async def test_the_referee_lays_no_triominoes_tile_for_a_player_only_forced_draw
             await referee.join(place, BOB)
             reply = await referee.start(place, ALICE)
             for _ in range(2000):
-                if (await referee.status(place)).status != PLAYING:
+                if (await referee.table_at(place)).status != PLAYING:
                     break
                 user = await waiting_user(referee, place)
                 reply = await referee.act(place, user, (await referee.suggestions(place, user, "", limit=1))[0])
                 assert reply.ok, text(reply)
-            actions = await referee.store.actions((await referee.status(place)).id)
+            actions = await referee.store.actions((await referee.table_at(place)).id)
             forced = [a.action for a in actions if a.actor == "rules"]
             assert forced and set(forced) <= {"draw", "pass"}
             assert all(a.actor in (ALICE.id, BOB.id) for a in actions if a.action not in ("draw", "pass"))
@@ -657,7 +657,7 @@ async def test_with_voluntary_draws_a_players_draw_is_theirs_and_says_nothing_of
         told = [text(await referee.start(PLACE, ALICE))]
         stuck = 0
         for _ in range(400):
-            if (await referee.status(PLACE)).status != PLAYING:
+            if (await referee.table_at(PLACE)).status != PLAYING:
                 break
             user = await waiting_user(referee)
             table, game = await referee.view(PLACE)
@@ -672,7 +672,7 @@ async def test_with_voluntary_draws_a_players_draw_is_theirs_and_says_nothing_of
             told.append(text(reply))
         assert not any("had no choice: `draw`" in t or "`draw` ×" in t for t in told)
         assert stuck >= 3
-        actions = await referee.store.actions((await referee.status(PLACE)).id)
+        actions = await referee.store.actions((await referee.table_at(PLACE)).id)
         assert all(a.action == "pass" for a in actions if a.actor == "rules")
 
 
@@ -747,7 +747,7 @@ async def test_numbers_people_type_are_read_in_0_to_9_or_refused_clearly_and_cha
             assert SOMETHING_WENT_WRONG not in text(reply)
             assert not reply.ok or foreign_digit(*change.values()) is None, change
         place = f"{PLACE}:tronimoes"
-        moves = await referee.store.log_length((await referee.status(place)).id)
+        moves = await referee.store.log_length((await referee.table_at(place)).id)
         for number in (10**400, -(10**400), -1, 0, 2**63):
             page = await referee.history(place, ALICE, page=number)
             assert SOMETHING_WENT_WRONG not in text(page) and (not page.ok or not moves)

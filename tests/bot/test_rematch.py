@@ -18,7 +18,7 @@ async def a_finished_game(referee) -> None:
     await referee.start(PLACE, ALICE)
     for player in (ALICE, CAROL, BOB):
         await referee.resign(PLACE, player)
-    assert (await referee.status(PLACE)).status == "finished"  # type: ignore[union-attr]
+    assert (await referee.table_at(PLACE)).status == "finished"  # type: ignore[union-attr]
 
 
 async def test_a_rematch_invites_everyone_and_starts_when_all_have_joined(tmp_path) -> None:
@@ -26,7 +26,7 @@ async def test_a_rematch_invites_everyone_and_starts_when_all_have_joined(tmp_pa
         await a_finished_game(referee)
         opened = await referee.rematch(PLACE, "test:again", CAROL)
         assert opened.ok and set(opened.mentions) == {ALICE.id, BOB.id} and "invites" in text(opened)
-        table = await referee.status("test:again")
+        table = await referee.table_at("test:again")
         assert table is not None and table.status == LOBBY and table.turn_seconds == 3 * 3600
         assert [s.user_id or s.agent for s in table.seats] == [CAROL.id, "greedy"]
         assert table.options == {} and table.meta["rated"] is False
@@ -35,7 +35,7 @@ async def test_a_rematch_invites_everyone_and_starts_when_all_have_joined(tmp_pa
         assert (await referee.join("test:again", BOB)).status == LOBBY
         started = await referee.join("test:again", ALICE)
         assert started.status == PLAYING and "Tronimoes begins: alice, bob, carol" in text(started)
-        table = await referee.status("test:again")
+        table = await referee.table_at("test:again")
         assert [s.name for s in table.seats][:3] == ["alice", "bob", "carol"]  # type: ignore[union-attr]
 
 
@@ -79,7 +79,7 @@ async def test_an_invited_players_seat_is_held_for_them(tmp_path) -> None:
         outsider = await referee.join("test:again", CAROL)
         assert not outsider.ok and "held for the players invited to this rematch" in text(outsider), text(outsider)
         assert not (await referee.add_ai("test:again", ALICE, "greedy")).ok
-        table = await referee.status("test:again")
+        table = await referee.table_at("test:again")
         assert [s.user_id for s in table.seats] == [ALICE.id]
         declined = await referee.leave("test:again", BOB)
         assert declined.ok and "bob declined the rematch" in text(declined)
@@ -106,7 +106,7 @@ async def test_the_invited_player_joining_starts_the_rematch_against_the_asker(t
         assert (await referee.rematch(PLACE, "test:again", BOB)).ok
         started = await referee.join("test:again", ALICE)
         assert started.ok and started.status == PLAYING
-        table = await referee.status("test:again")
+        table = await referee.table_at("test:again")
         assert [s.user_id for s in table.seats] == [ALICE.id, BOB.id]
 
 
@@ -119,17 +119,17 @@ async def test_a_moderators_rematch_lobby_shows_the_teams_in_the_old_order(tmp_p
         for player in (BOB, CAROL, dave):
             assert (await referee.join(PLACE, player)).ok
         assert (await referee.start(PLACE, ALICE)).ok
-        old = await referee.status(PLACE)
+        old = await referee.table_at(PLACE)
         for player in (ALICE, BOB):
             await referee.resign(PLACE, player)
-        assert (await referee.status(PLACE)).status == "finished"
+        assert (await referee.table_at(PLACE)).status == "finished"
         assert (await referee.rematch(PLACE, "test:again", MOD)).ok
         for player in (dave, CAROL, BOB):
             await referee.join("test:again", player)
-        table = await referee.status("test:again")
+        table = await referee.table_at("test:again")
         assert [s.name for s in table.seats] == ["bob", "carol", "dave"]
         await referee.join("test:again", ALICE)  # the last: it starts
-        table = await referee.status("test:again")
+        table = await referee.table_at("test:again")
         assert [s.name for s in table.seats] == [s.name for s in old.seats]
         assert lobby_text(table).splitlines()[0] == lobby_text(old).splitlines()[0]
 
@@ -139,7 +139,7 @@ async def test_a_rematch_lobby_has_the_watch_link(tmp_path) -> None:
         referee.public_url = "http://127.0.0.1:8080"
         await a_finished_two_player_game(referee)
         opened = await referee.rematch(PLACE, "test:again", ALICE)
-        table = await referee.status("test:again")
+        table = await referee.table_at("test:again")
         link = f"http://127.0.0.1:8080/t/{table.meta['watch']}"
         assert opened.ok and link in text(opened)
         assert await referee.store.table_by_token(table.meta["watch"]) is not None

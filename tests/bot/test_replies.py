@@ -4,7 +4,7 @@ links that leave nothing behind when there is none to give."""
 from __future__ import annotations
 
 from bot.core.replies import command_token, link_token, plain, terminal_text
-from bot.service.referee import VISION_QUEST
+from bot.tables.move_reply import VISION_QUEST
 
 
 def test_a_command_reads_as_the_terminal_types_it():

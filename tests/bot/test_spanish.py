@@ -14,7 +14,7 @@ import pytest
 from bot.adapters.console import ConsoleSession, local_user
 from bot.core.clock import ManualClock
 from bot.core.i18n import speaking
-from bot.service.referee import BOT_NAMES
+from bot.service.lobby import BOT_NAMES
 from engine import GAMES
 from tests.bot.referees import ALICE, BOB, MOD, PLACE, running_referee, text
 from tests.bot.spanish import english_in
@@ -72,7 +72,7 @@ async def test_a_spanish_lobby_names_bot_levels_in_spanish_and_reads_them_typed_
         for typed, said in (("fácil", "fácil"), ("Facil", "fácil"), ("easy", "fácil"), ("al azar", "al azar")):
             reply = await referee.add_ai(PLACE, ALICE, typed)
             assert f"(IA {said}) se sienta" in text(reply), text(reply)
-        table = await referee.status(PLACE)
+        table = await referee.table_at(PLACE)
         assert [s.agent for s in table.seats[1:]] == ["hard", "easy", "easy", "easy", "random"]
         refused = text(await referee.add_ai(PLACE, ALICE, "banana"))
         assert "elige entre fácil, normal, difícil (o voraz, al azar)" in refused, refused
@@ -85,7 +85,7 @@ async def test_a_moderators_forced_pass_at_a_spanish_table_names_the_moves_as_th
         assert (await referee.create(PLACE, ALICE, game, options="lang=es")).ok
         assert (await referee.join(PLACE, BOB)).ok
         assert (await referee.start(PLACE, ALICE)).ok
-        table = await referee.status(PLACE)
+        table = await referee.table_at(PLACE)
         before = len(await referee.store.actions(table.id))
         forced = text(await referee.force_pass(PLACE, MOD))
         actions = [a.action for a in (await referee.store.actions(table.id))[before:]]
@@ -114,7 +114,7 @@ async def test_a_tronix_table_calls_its_cards_cards_in_the_history_and_on_its_pa
             assert (await referee.act(PLACE, user, game.legal_actions(seat)[0])).ok
         assert (await referee.rollback(PLACE, MOD, 2)).ok
         history = text(await referee.history(PLACE))
-        table = await referee.status(PLACE)
+        table = await referee.table_at(PLACE)
         html = page(Timeline(table, await referee.store.actions(table.id)).spectacle(), "token", "es")
     assert "⏪ la partida se hizo retroceder hasta aquí" in history, history  # every card is dealt: none shuffled
     assert "ficha" not in history.lower()

@@ -141,7 +141,7 @@ async def test_a_phase_timeout_after_a_restart_skips_the_late_once_and_opens_the
 async def test_a_calendar_game_ends_its_phases_at_fixed_windows_and_nomic_lasts_two_days(tmp_path, clock):
     async with running_referee(tmp_path / "t.sqlite3", clock) as referee:
         assert (await referee.create(PLACE, ALICE, "tetromic", options="preset=nomic")).ok
-        assert (await referee.status(PLACE)).turn_seconds == 48 * 3600
+        assert (await referee.table_at(PLACE)).turn_seconds == 48 * 3600
         await referee.start(PLACE, ALICE)
         due = await deadline(referee)
         assert due % (48 * 3600) == 0 and clock.now() < due <= clock.now() + 48 * 3600

@@ -71,7 +71,7 @@ async def test_two_joins_at_once_both_take_a_seat(database, clock):
     outcomes = race(path, ("join", {"user": "bob"}), ("join", {"user": "carol"}))
     assert all(ok for ok, _ in outcomes), outcomes
     async with running_referee(path, clock) as referee:
-        table = await referee.status(PLACE)
+        table = await referee.table_at(PLACE)
         assert sorted(s.name for s in table.seats) == ["alice", "bob", "carol"]
         assert [s.seat for s in table.seats] == [0, 1, 2]
 
@@ -93,7 +93,7 @@ async def test_two_force_passes_at_once_pass_once(database, clock):
     path = database
     async with running_referee(path, clock) as referee:
         await started(referee, ALICE, BOB)
-        table = await referee.status(PLACE)
+        table = await referee.table_at(PLACE)
         seen = await referee.store.log_length(table.id)
     outcomes = race(path, ("force_pass", {"user": "mod", "seen": seen}), ("force_pass", {"user": "mod", "seen": seen}))
     assert sorted(ok for ok, _ in outcomes) == [False, True], outcomes
@@ -219,7 +219,7 @@ def _clock_worker(path: str, seconds: float, ready: Any) -> None:
 async def test_due_timers_fire_once_across_processes_and_go_on_when_one_is_killed(database, clock):
     async with running_referee(database, clock) as referee:
         await started(referee, ALICE, BOB)
-        table = await referee.status(PLACE)
+        table = await referee.table_at(PLACE)
         table.turn_seconds = 1  # a one-second clock: every turn times out, one after another
         await referee.store.save_table(table)
         before = len(await referee.store.actions(1))
@@ -359,7 +359,7 @@ async def test_two_rematch_presses_at_once_open_one_rematch(database, clock):
             assert sorted(ok for ok, _ in results) == [False, True], results
             assert "a rematch is already open" in next(said for ok, said in results if not ok)
             rematches = [t for t in await referee.store.find_tables(place_prefix=f"{place}-again")]
-            old = await referee.status(place)
+            old = await referee.table_at(place)
             assert len(rematches) == 1 and old.meta["rematch"] == rematches[0].place
 
 

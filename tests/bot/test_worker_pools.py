@@ -13,7 +13,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 STARTS_A_POOL = """
 import os, time
-from bot.worker_pools import worker_pool
+from bot.workers.pools import worker_pool
 pool = worker_pool(2, preload=["bot.workers.pools"])
 workers = {pool.submit(os.getpid).result() for _ in range(8)}
 print(" ".join(map(str, sorted(workers))), flush=True)

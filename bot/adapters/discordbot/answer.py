@@ -23,7 +23,7 @@ import discord
 
 from bot.adapters.discordbot.delivery import Outgoing, trim
 from bot.core.i18n import N_, _, language_of, speak
-from bot.durable.outbox import ORIGIN
+from bot.tables.notices import ORIGIN
 
 log = logging.getLogger(__name__)
 

@@ -32,7 +32,7 @@ async def pressed(interaction: discord.Interaction, action: str, table_id: int) 
     referee: Referee = interaction.client.referee  # type: ignore[attr-defined]
     async with answering(interaction, private=action == "hand") as answer:
         place = place_of(interaction.channel_id)
-        table = await referee.status(place)
+        table = await referee.table_at(place)
         if table is None or table.id != table_id:
             await answer.tell(_(STALE))
             return
@@ -84,7 +84,7 @@ async def _started(answer: Answer, referee: Referee, reply: Reply, place: str, u
                    by_joining: bool = False) -> None:
     """Close the lobby message (its buttons go), saying how the game started, and post the
     opening board. `by_joining`: `user` took the last seat of a rematch, which starts it."""
-    table = await referee.status(place)
+    table = await referee.table_at(place)
     if table is not None:
         how = (_("▶️ Everyone invited has joined, so the game started.") if by_joining else
                _("▶️ Started by {player}.").format(player=name_token(user.name)))

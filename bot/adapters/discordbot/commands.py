@@ -19,9 +19,10 @@ from bot.adapters.discordbot.replying import answer_reply
 from bot.adapters.discordbot.shown import shown_boards
 from bot.community.leaderboards import ratings_explained
 from bot.core.i18n import N_, _, current_language, language_of, ngettext, speaking
+from bot.core.meta import LANGUAGE
 from bot.core.records import User
 from bot.core.replies import Reply
-from bot.service.referee import LANGUAGE, Referee
+from bot.service.referee import Referee
 from engine import GAMES, Game
 
 log = logging.getLogger(__name__)
@@ -168,7 +169,7 @@ async def help_(interaction: discord.Interaction) -> None:
     referee = _referee(interaction)
     async with answering(interaction, private=True) as answer:
         place = place_of(interaction.channel_id)
-        table = await answer.run(referee.status(place))
+        table = await answer.run(referee.table_at(place))
         shown = await answer.run(referee.view(place)) if table is not None else None
         if table is None or shown is None:
             await answer.tell(_("There is no game in this thread. Open one with `/tileref new`; `/rules` explains "
@@ -189,7 +190,7 @@ async def rules(interaction: discord.Interaction, game: str | None = None) -> No
         name = game
         table = None
         if name is None:
-            table = await answer.run(referee.status(place_of(interaction.channel_id)))
+            table = await answer.run(referee.table_at(place_of(interaction.channel_id)))
             name = table.game if table is not None else None
         if name is None or name not in GAMES:
             names = ", ".join(f"{cls.title} (`{key}`)" for key, cls in sorted(GAMES.items()))

@@ -51,7 +51,7 @@ class ConfirmButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
         referee: Referee = interaction.client.referee  # type: ignore[attr-defined]
         async with answering(interaction) as answer:
             place = place_of(interaction.channel_id)
-            table = await referee.status(place)
+            table = await referee.table_at(place)
             if table is None or table.id != self.table_id:
                 await answer.edit_clicked(content=_("This table is no longer open here."), view=None)
                 return

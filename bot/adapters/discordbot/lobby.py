@@ -141,7 +141,7 @@ async def _not_opened(answer: Answer, announcement: discord.Message, thread: dis
 async def refresh_lobby(interaction: discord.Interaction, referee: Referee, reply: Reply) -> None:
     """Show the lobby as it now is in the table's lobby message (after a moderator's kick);
     best effort: a lobby message that is gone stays gone."""
-    table = await referee.status(place_of(interaction.channel_id))
+    table = await referee.table_at(place_of(interaction.channel_id))
     channel = interaction.channel
     message_id = table.meta.get(LOBBY_MESSAGE) if table is not None else None
     if table is None or message_id is None or not isinstance(channel, discord.Thread):

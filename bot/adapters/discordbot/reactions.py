@@ -26,12 +26,13 @@ from bot.adapters.discordbot.answer import Answer, answering
 from bot.adapters.discordbot.context import caller, guild_key, place_of
 from bot.adapters.discordbot.delivery import Outgoing, escaped, post, render
 from bot.core.i18n import N_, _
+from bot.core.meta import FOOT
 from bot.core.records import PLAYING
 from bot.core.replies import Attachment, Reply
 from bot.core.typing_rules import echo
 from bot.media.picture import Picture
 from bot.media.search import Media, MediaError
-from bot.service.referee import FOOT, Referee
+from bot.service.referee import Referee
 
 log = logging.getLogger(__name__)
 SEARCHES_KEPT = 500
@@ -91,7 +92,7 @@ async def _search(interaction: discord.Interaction, kind: str, query: str) -> No
     referee: Referee = interaction.client.referee  # type: ignore[attr-defined]
     async with answering(interaction, private=True) as answer:
         place = place_of(interaction.channel_id)
-        table = await referee.status(place)
+        table = await referee.table_at(place)
         if table is None or table.status != PLAYING:
             await answer.tell(_("Reactions and vision quests are for game threads: use this where a game is played."))
             return
@@ -198,7 +199,7 @@ async def react_to_events(client: discord.Client, referee: Referee, reply: Reply
     if words is None or reply.place is None or move is None:
         return
     started = time.monotonic()
-    table = await referee.status(reply.place)
+    table = await referee.table_at(reply.place)
     if table is None or table.guild is None:
         return
     settings = await referee.settings(table.guild)

@@ -50,7 +50,7 @@ async def _rematch(answer: Answer, referee: Referee, place: str, user: User) -> 
         await answer.tell(_("I cannot open the rematch: I need the Send Messages in Threads permission in the channel "
                             "this thread belongs to, to post its lobby, the boards and the turns."))
         return
-    old = await referee.status(place)
+    old = await referee.table_at(place)
     assert old is not None
     title = GAMES[old.game].title
     await answer.defer()

@@ -24,7 +24,7 @@ log = logging.getLogger(__name__)
 
 async def refusal_messages(referee: Referee, reply: Reply, place: str) -> list[Outgoing]:
     """The reason a command was refused, for the caller; "no game here" says how to start one."""
-    if reply.table_id is None and await referee.status(place) is None:
+    if reply.table_id is None and await referee.table_at(place) is None:
         return [Outgoing(_(NO_GAME))]
     return personal(reply.caller, refusal=True) or [Outgoing(_("That was refused."))]
 
@@ -32,7 +32,7 @@ async def refusal_messages(referee: Referee, reply: Reply, place: str) -> list[O
 async def seat_of(referee: Referee, reply: Reply, user_id: str) -> int | None:
     if reply.place is None:
         return None
-    table = await referee.status(reply.place)
+    table = await referee.table_at(reply.place)
     if table is None or table.id != reply.table_id:
         return None
     return table.seat_of(user_id)
@@ -66,7 +66,7 @@ async def answer_reply(answer: Answer, referee: Referee, reply: Reply, user: Use
 
 async def direct_secrets(client: discord.Client, referee: Referee, reply: Reply, *, skip: int | None = None) -> None:
     """Send each seat's secrets in `reply` to its player by DM (but `skip`'s)."""
-    table = await referee.status(reply.place) if reply.place else None
+    table = await referee.table_at(reply.place) if reply.place else None
     if table is None or table.id != reply.table_id:
         return
     for seat, message in reply.private.items():

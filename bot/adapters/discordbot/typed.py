@@ -65,7 +65,7 @@ async def _handle(client: discord.Client, referee: Referee, message: discord.Mes
         return
     place = place_of(message.channel.id)
     user = player(message.author)
-    if mentioned and await referee.status(place) is None:
+    if mentioned and await referee.table_at(place) is None:
         await post(message.channel, Outgoing(_(NO_GAME)), reference=message)
         return
     seen = shown_boards(client).seen(place, message.id)

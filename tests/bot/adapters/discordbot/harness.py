@@ -32,7 +32,7 @@ class Harness:
         return f"discord:{thread.id}"
 
     async def table(self, thread: Channel) -> TableRecord:
-        table = await self.referee.status(self.place(thread))
+        table = await self.referee.table_at(self.place(thread))
         assert table is not None
         return table
 

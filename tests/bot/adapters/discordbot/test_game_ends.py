@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import asyncio
 
-from bot.service.referee import REPLAY_LEASE
+from bot.tables.core import REPLAY_LEASE
 from tests.bot.adapters.discordbot.harness import Harness, confirmed
 from tests.standin import Channel, DiscordStandIn, RecordedMessage
 

@@ -54,7 +54,7 @@ async def test_new_table_checks_and_a_table_inside_a_thread(tileref: Harness) ->
     side = s.add_thread(s.channel, "side room", owner=s.carol)
     lobby = await (await s.slash(s.carol, side, "tileref new", game="tronimoes", turn_time="30m")).reply()
     assert not lobby.ephemeral and lobby.channel_id == side.id and lobby.button("Join")
-    assert (await tileref.referee.status(f"discord:{side.id}")).status == LOBBY  # type: ignore[union-attr]
+    assert (await tileref.referee.table_at(f"discord:{side.id}")).status == LOBBY  # type: ignore[union-attr]
     twice = await (await s.slash(s.carol, side, "tileref new", game="tronimoes")).reply()
     assert twice.ephemeral and "already a Tronimoes table here" in twice.content
     board = await (await s.slash(s.bob, side, "board")).reply()

@@ -186,7 +186,7 @@ async def test_a_table_discord_refuses_before_the_bot_hears_of_it_leaves_nothing
     assert "Something went wrong" not in told.content
     await s.settle()
     for thread in s.threads:
-        table = await tileref.referee.status(f"discord:{thread.id}")
+        table = await tileref.referee.table_at(f"discord:{thread.id}")
         assert table is None or table.status == "aborted"
     assert handle is not None and all(" 403 " in error for error in s.errors)
     s.errors.clear()  # Discord's refusals were the point

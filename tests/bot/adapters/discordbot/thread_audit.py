@@ -41,7 +41,7 @@ from typing import Any
 
 from bot.adapters.discordbot.delivery import render, trim
 from bot.core.records import Notice
-from bot.durable.outbox import nonce_of
+from bot.tables.notices import nonce_of
 
 NOTE = re.compile(r"^\(The announcement of move (\d+) was not sent: a moderator has rolled the game back to move "
                   r"(\d+) since\.\)$")

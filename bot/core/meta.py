@@ -1,0 +1,17 @@
+"""The keys of a table's meta: the options it was opened with, and what the referee notes on it as
+the game goes."""
+
+LANGUAGE = "lang"
+"""A table option: the language spoken at the table."""
+AI_SECONDS = "ai_seconds"
+"""A table option: how long its AI seats plan a move, in seconds."""
+AI_LEVEL = "ai_level"
+"""A table option: the level (`engine.levels.LEVELS`) of a bot added without naming one."""
+REPLAY = "replay"
+"""A table option: whether an animated replay is posted when the game ends (on by default)."""
+WAITING = "waiting"
+"""The seats of people the game waits for (what /games reads)."""
+QUESTS = "quests"
+"""The seats already sent on their vision quest."""
+FOOT = "foot"
+"""The kind of picture a chicken-footed player chose (drawn at the end of their line)."""

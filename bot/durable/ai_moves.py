@@ -1,0 +1,113 @@
+"""What an AI seat's move does to its table: the job its planning needs, the move played and
+committed under the table's lock, and a run of such moves announced as one message."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable
+
+from bot.core.i18n import DEFAULT as DEFAULT_LANGUAGE
+from bot.core.i18n import speak
+from bot.core.meta import AI_SECONDS, LANGUAGE
+from bot.core.records import PLAYING, Timer
+from bot.core.refusals import Refused
+from bot.core.replies import Reply
+from bot.durable.ai_runs import AiJob, AiMove, merged
+from bot.storage.store import StaleLog, StaleTable
+from bot.tables.core import Tables
+from bot.tables.notices import nonce_of
+from bot.workers.planning import handover
+from engine import GameError
+from engine.levels import level_of, planning_seconds
+
+log = logging.getLogger(__name__)
+
+
+class AiMoves:
+    """AI seats' moves on the tables of `tables`. `announce` delivers a run of them; `ai_seconds`:
+    how long an AI seat plans a move unless its table says otherwise (`ai_seconds=`);
+    `split_after`: how long a run may go on before it is announced in parts."""
+
+    def __init__(self, tables: Tables, announce: Callable[[Reply], Awaitable[None]], *, ai_seconds: float,
+                 split_after: float) -> None:
+        self.tables = tables
+        self.store = tables.store
+        self.announce_reply = announce
+        self.ai_seconds = ai_seconds
+        self.split_after = split_after
+
+    async def job(self, turn: Timer) -> AiJob | None:
+        """What planning a current AI turn needs (the seat's view handed over now, before the
+        game can change), or None if the turn is no longer current."""
+        table = await self.store.get_table(turn.table_id)
+        if table is None or table.status != PLAYING or table.paused or turn.seat >= len(table.seats):
+            return None
+        seat = table.seats[turn.seat]
+        if not seat.is_ai:
+            return None
+        game = await self.tables.games.get(table)
+        if len(game.log) != turn.ply or turn.seat not in game.to_move():
+            return None
+        budget = float(table.meta.get(AI_SECONDS, self.ai_seconds))
+        return AiJob(table.place, turn.seat, seat.name, seat.agent or "normal", budget, handover(game, turn.seat),
+                     table.meta.get(LANGUAGE) or DEFAULT_LANGUAGE)
+
+    async def play(self, turn: Timer, action: str) -> AiMove | None:
+        """Play an AI seat's planned `action` and the forced moves after it, in one commit that
+        spends the AI turn; None, with nothing done, if that AI turn is no longer current (the
+        game changed, was paused or stopped, or another process played it)."""
+        table = await self.store.get_table(turn.table_id)
+        if table is None:
+            return None
+        async with self.tables.lock(table.place):
+            try:
+                table, game = await self.tables.playing(table.place)
+            except Refused:
+                return None
+            current = await self.tables.table_timers(table)
+            if turn.id not in {t.id for t in current} or table.paused or len(game.log) != turn.ply:
+                return None
+            change = await self.tables.change(table, game, current)
+            agent = level_of(table.seats[turn.seat].agent or "normal") or "normal"
+            try:
+                change.apply(turn.seat, action, f"ai:{agent}")
+            except GameError:  # a bug in the agent must not stall the table
+                log.exception("table %s: the AI's move %r was refused; it makes its first legal move", table.id,
+                              action)
+                change.apply(turn.seat, game.legal_actions(turn.seat)[0], f"ai:{agent}")
+            change.play_forced()
+            budget = float(table.meta.get(AI_SECONDS, self.ai_seconds))
+            try:
+                lease = self.tables.delivery_lease + self.split_after + planning_seconds(agent, budget) + 5
+                reply, notices = await self.tables.commit_announced(change, spent=turn.id, lease=lease,
+                                                                    answered=False)
+            except (StaleLog, StaleTable):
+                return None
+            return AiMove(reply, notices, change.ai_seat() is not None)
+
+    async def announce(self, moves: list[AiMove]) -> None:
+        """Announce a run of one table's AI moves as one message, with the board as of the last.
+        A run of several moves is first made one outbox row (and one per seat's notes) in place
+        of the moves' own, so that a crash after posting it sends that one message again, with
+        its nonce, not the moves one by one; if the outbox took any of them meanwhile, they are
+        left to it."""
+        clock = self.tables.clock
+        if len(moves) == 1:
+            reply, rows = moves[0].reply, moves[0].notices
+        else:
+            reply, rows = merged(moves, clock.now(), self.tables.delivery_lease)
+            old = [n.id for m in moves for n in m.notices if n.id is not None]
+            if rows and not await self.store.merge_notices(old, rows, clock.now()):
+                log.info("table %s: the outbox took the AI moves' announcements meanwhile; it sends them",
+                         reply.table_id)
+                return
+            reply.notices = [n.id for n in rows if n.id is not None]
+            for row in rows:
+                message = reply.public if row.seat is None else reply.private.get(row.seat)
+                if message is not None:
+                    message.nonce = nonce_of(row)
+        table = await self.store.get_table(reply.table_id) if reply.table_id is not None else None
+        if table is not None and reply.public is not None:
+            speak(table.meta.get(LANGUAGE))
+            await self.tables.pictures.attach_board_at(reply, table, reply.ply)
+        await self.announce_reply(reply)

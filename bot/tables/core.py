@@ -1,0 +1,376 @@
+"""The command core: how every command, clock duty and AI turn reads a table, changes it under its
+lock, and commits the change with its announcements.
+
+Whoever must act on a commit subscribes to it (`on_commit`: the timer dispatcher and the AI
+worker wake for what it recorded; `before_finish`: AI moves made earlier are announced first);
+the core calls nobody back."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import weakref
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
+
+from bot.community.ratings import Ratings
+from bot.core.clock import Clock
+from bot.core.i18n import N_, _, speak
+from bot.core.meta import LANGUAGE, REPLAY
+from bot.core.records import ABORTED, DEADLINE, FINISHED, LOBBY, PLAYING, Notice, Settings, TableRecord, Timer, User
+from bot.core.refusals import MovedOn, Refused
+from bot.core.replies import Message, Reply, command_token, refusal
+from bot.media.replay_animation import REPLAY_KIND, Replays
+from bot.storage.loader import DEFAULT_GAME_CACHE, GameLoader
+from bot.storage.standings import Sql, Write
+from bot.storage.store import StaleLog, StaleTable, Store, served
+from bot.tables import move_reply
+from bot.tables.notices import ORIGIN, log_digest, nonce_of
+from bot.tables.pictures import BoardPictures
+from bot.tables.turns import COMMITTED, Turn, Unconfirmed
+from bot.words.wording import named
+from engine import Game
+
+log = logging.getLogger(__name__)
+
+DEFAULT_LEASE = 30.0
+"""Seconds an announcement is left to the process that committed it before the outbox sends it."""
+REPLAY_LEASE = 5.0
+"""Seconds the end-of-game replay waits in the outbox, so the last move's message comes first."""
+DONE_BUT = N_("✅ Your command was carried out, but something went wrong on our side afterwards: its announcement "
+              "follows shortly, and `{board}` shows the game as it now is.")
+STORED = N_("✅ Your move was stored, but the database was slow to confirm it: its announcement follows shortly.")
+MAYBE_STORED = N_("The database did not confirm your command, so it may or may not have been carried out: `{board}` "
+                  "shows which. Send it again only if it is not there.")
+
+CommitListener = Callable[[list[Timer] | None], object]
+"""Told after each commit which timers it left the table (None: a commit that may or may not have
+been stored, whose timers are unknown); may return an awaitable."""
+
+
+class Tables:
+    """The command core over one store.
+
+    `notify` delivers what nobody asked for (timeouts, reminders, announcements a crash left
+    undelivered); `already_out` tells whether one the outbox sends again is out already (Discord:
+    the thread's history; None where that cannot be told). `confirms_delivery`: the transport
+    calls `delivered(reply)` once it has delivered a command's reply (Discord); when False, a reply
+    counts as delivered when it is returned (the console, tests). `delivery_lease`: how long a
+    reply is left to its transport before the outbox sends it instead. `move_help`: each turn's
+    message ends with how to type a move."""
+
+    def __init__(self, store: Store, clock: Clock, *, render: bool = True, confirms_delivery: bool = True,
+                 delivery_lease: float = DEFAULT_LEASE, move_help: bool = True,
+                 cache_size: int = DEFAULT_GAME_CACHE, snapshot_every: int = 50) -> None:
+        self.store = store
+        self.clock = clock
+        self.confirms_delivery = confirms_delivery
+        self.delivery_lease = delivery_lease
+        self.move_help = move_help
+        self.notify: Callable[[Reply], Awaitable[None]] | None = None
+        self.already_out: Callable[[Reply], Awaitable[bool]] | None = None
+        self.games = GameLoader(store, capacity=cache_size, snapshot_every=snapshot_every)
+        self.ratings = Ratings(store)
+        self.replays = Replays(store)
+        self.pictures = BoardPictures(store, self.games, render=render)
+        self.places: frozenset[str] | None = None
+        """The places this process serves: it delivers their announcements and plays their AI
+        seats. None (the Discord bot): every place. A console session serves its own table's place
+        alone (`serve`): what other tables announce waits in the outbox for the session that
+        serves them, and their AI seats for it to play them."""
+        self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
+        self._first_tables: dict[str, TableRecord | None] = {}
+        self._first_timers: dict[str, tuple[int, list[Timer]]] = {}
+        """What the store's command lock read with the lock, by place, until the command takes it
+        (see `lock`)."""
+        self._commit_listeners: list[CommitListener] = []
+        self._before_finish: list[Callable[[int], Awaitable[None]]] = []
+
+    def close(self) -> None:
+        self.pictures.close()
+        self.replays.close()
+
+    # ---- who is told ------------------------------------------------------------------------
+
+    def on_commit(self, listener: CommitListener) -> None:
+        """Call `listener` after every commit (see `CommitListener`); a listener that fails is
+        logged and never makes the command look failed."""
+        self._commit_listeners.append(listener)
+
+    def before_finish(self, step: Callable[[int], Awaitable[None]]) -> None:
+        """Await `step(table_id)` before a command's change to a table is finished."""
+        self._before_finish.append(step)
+
+    def serve(self, *places: str) -> None:
+        """Serve these places alone from now on (see `places`): places (`console:3`), or every
+        place of a transport, by its prefix (`discord:`)."""
+        self.places = frozenset(places)
+
+    def serves(self, place: str | None) -> bool:
+        """Whether this process delivers the announcements of `place` (see `places`)."""
+        return served(self.places, place)
+
+    async def delivered(self, reply: Reply) -> None:
+        """The transport delivered `reply`: its announcements are not to be sent again."""
+        if reply.notices:
+            await self.store.notices_delivered(reply.notices, self.clock.now())
+
+    # ---- reading a table --------------------------------------------------------------------
+
+    @asynccontextmanager
+    async def lock(self, place: str) -> AsyncIterator[None]:
+        """Commands on a table run one at a time: one lock per place in this process (a lock
+        nobody holds or waits for is forgotten), and the store's lock across processes.
+
+        Where the store reads the table and its timers as it takes the lock (PostgreSQL, in the
+        same round trip), the command's first `table` and first `table_timers` are those; anything
+        read again, or after the command has committed, comes from the store."""
+        lock = self._locks.get(place)
+        if lock is None:
+            lock = asyncio.Lock()
+            self._locks[place] = lock
+        async with lock, self.store.command_lock(place) as first:
+            if first is not None:
+                self._first_tables[place] = first.table
+                if first.table is not None:
+                    self._first_timers[place] = (first.table.id, first.timers)
+            try:
+                yield
+            finally:
+                self._first_tables.pop(place, None)
+                self._first_timers.pop(place, None)
+
+    async def table(self, place: str) -> TableRecord:
+        """The table at `place` (Refused if there is none); from here on the referee speaks the
+        table's language."""
+        table = self._first_tables.pop(place) if place in self._first_tables else await self.store.table_at(place)
+        if table is None:
+            raise Refused(_("there is no game here; start one first"))
+        speak(table.meta.get(LANGUAGE))
+        return table
+
+    async def table_at(self, place: str) -> TableRecord | None:
+        """The table at a place, if any, read without the lock (lobby buttons, who is seated);
+        the referee then speaks its language."""
+        table = await self.store.table_at(place)
+        if table is not None:
+            speak(table.meta.get(LANGUAGE))
+        return table
+
+    async def playing(self, place: str, table: TableRecord | None = None) -> tuple[TableRecord, Game]:
+        """The table at `place` (or `table`, already read) and its game, Refused unless it is
+        being played."""
+        table = table or await self.table(place)
+        if table.status == LOBBY:
+            raise Refused(_("the game has not started yet"))
+        if table.status != PLAYING:
+            raise Refused(_("this game is over") if table.status != ABORTED else _("this game was stopped"))
+        return table, await self.games.get(table)
+
+    async def playing_seat(self, place: str, user: User,
+                           table: TableRecord | None = None) -> tuple[TableRecord, Game, int]:
+        """As `playing`, with the caller's seat (Refused if they have none)."""
+        table = table or await self.table(place)
+        seat = table.seat_of(user.id)
+        if seat is None:
+            raise Refused(_("you are not playing at this table"))
+        table, game = await self.playing(place, table)
+        return table, game, seat
+
+    async def log_length(self, place: str) -> int | None:
+        """The length of the log of the game being played at `place` (None if none is)."""
+        table = await self.store.table_at(place)
+        if table is None or table.status != PLAYING:
+            return None
+        return await self.store.log_length(table.id)
+
+    async def table_timers(self, table: TableRecord) -> list[Timer]:
+        """The table's timers: as the command lock read them, the first time a command asks
+        before it commits, else from the store."""
+        first = self._first_timers.pop(table.place, None)
+        if first is not None and first[0] == table.id:
+            return first[1]
+        return await self.store.timers(table.id)
+
+    async def deadlines(self, table: TableRecord) -> dict[int, float]:
+        """When each clocked seat's turn runs out."""
+        return {t.seat: t.due for t in await self.table_timers(table) if t.kind == DEADLINE}
+
+    async def reminders(self, table: TableRecord) -> list[str]:
+        """When the table's players are reminded before their deadline (the server's setting)."""
+        if table.guild is None:
+            return list(Settings("").reminders)
+        return (await self.store.settings(table.guild)).reminders
+
+    # ---- changing and committing ------------------------------------------------------------
+
+    async def change(self, table: TableRecord, game: Game, timers: list[Timer] | None = None, *,
+                     beginning: bool = False) -> Turn:
+        """A change to the table's game, with its timers (`timers`, if just read); `beginning`:
+        the change that deals the game."""
+        timers = [] if beginning else await self.table_timers(table) if timers is None else timers
+        return Turn(self.store, table, game, timers, self.clock.now(), await self.reminders(table),
+                    beginning=beginning)
+
+    async def guarded(self, command: Awaitable[Reply]) -> Reply:
+        """Run a command; a refusal becomes a reply for the caller, and an unexpected error is
+        logged and reported without details: as "nothing was changed" only if the command
+        committed nothing (a failure after its commit says the command was carried out)."""
+        committed = COMMITTED.set(False)
+        try:
+            return await command
+        except Refused as refused:
+            reply = refusal(str(refused))
+            if isinstance(refused, MovedOn):
+                reply.stale, reply.ply = True, refused.length
+            return reply
+        except (StaleLog, StaleTable):
+            return refusal(_("the game changed while your command was being handled; please try again"))
+        except Unconfirmed as unconfirmed:
+            log.warning("a commit was not confirmed (in the log: %s)", unconfirmed.stored, exc_info=True)
+            await self._signal(None)  # any deadline or AI turn it stored is due to be watched
+            return Reply(caller=Message(_(STORED) if unconfirmed.stored else
+                                        _(MAYBE_STORED).format(board=command_token("board"))))
+        except Exception:
+            if COMMITTED.get():
+                log.exception("command failed after its commit")
+                return Reply(caller=Message(_(DONE_BUT).format(board=command_token("board"))))
+            log.exception("command failed")
+            return refusal(_("something went wrong on our side and nothing was changed; please try again, and "
+                             "tell a moderator if it keeps happening"))
+        finally:
+            COMMITTED.reset(committed)
+
+    async def commit(self, turn: Turn, *, undo_after: int | None = None, expected: int | None = None,
+                     notices: list[Notice] | None = None, also: Write | None = None,
+                     spent: int | None = None) -> None:
+        """Commit the change (see `Turn.commit`), then tell whoever subscribed."""
+        self._first_timers.pop(turn.table.place, None)  # a commit rewrites them
+        try:
+            timers = await turn.commit(undo_after=undo_after, expected=expected, notices=notices or [], also=also,
+                                       spent=spent)
+        except BaseException:
+            self.games.forget(turn.table.id)
+            raise
+        await self._after_commit(turn, timers)
+
+    async def _after_commit(self, turn: Turn, timers: list[Timer]) -> None:
+        """Everything that follows a commit: the game kept in memory, the subscribers told, a
+        snapshot. None of it can undo the commit or make the command look failed: a step that
+        fails is logged (the dispatcher and the AI worker also look on their own, every few
+        seconds; the log has every move)."""
+        try:
+            self.games.remember(turn.table, turn.game)
+        except Exception:
+            log.exception("table %s: remembering the game after a commit failed", turn.table.id)
+        await self._signal(timers)
+        try:
+            await self.games.maybe_snapshot(turn.table.id, turn.game)
+        except Exception:
+            log.exception("table %s: saving a snapshot after a commit failed", turn.table.id)
+
+    async def _signal(self, timers: list[Timer] | None) -> None:
+        for listener in self._commit_listeners:
+            try:
+                done = listener(timers)
+                if asyncio.iscoroutine(done):
+                    await done
+            except Exception:
+                log.exception("a commit's listener %r failed", listener)
+
+    def notice(self, table: TableRecord, game: Game, text: str, *, seat: int | None = None,
+               mentions: list[str] | None = None, board: bool = False, kind: str = "move",
+               now: float | None = None, lease: float | None = None, origin: str = "") -> Notice:
+        """An announcement of the game as it now is, to commit; those of one commit share its
+        moment `now`, which is how the outbox knows to send them together. It is left to this
+        process for `lease` seconds (default: the delivery lease) before the outbox sends it.
+        `origin`: the command whose answer delivers it (only a command's own public message)."""
+        now = self.clock.now() if now is None else now
+        return Notice(table_id=table.id, place=table.place, ply=len(game.log), text=text, seat=seat,
+                      mentions=list(mentions or []), board=board, kind=kind, origin=origin, created_at=now,
+                      lease_until=now + (self.delivery_lease if lease is None else lease), log=log_digest(game.log))
+
+    async def finish(self, turn: Turn, *, headline: str = "", undo_after: int | None = None,
+                     expected: int | None = None, also: Write | None = None) -> Reply:
+        """Make the forced moves, then commit them with their announcements (and, if the game
+        now waits for an AI seat, its AI turn), and tell the table what happened. Nothing after
+        the commit can undo or hide the move: a picture that cannot be drawn is left out, with a
+        note."""
+        for step in self._before_finish:
+            await step(turn.table.id)
+        turn.play_forced()
+        reply, _notices = await self.commit_announced(turn, headline=headline, undo_after=undo_after,
+                                                      expected=expected, also=also)
+        if reply.public is not None:
+            await self.pictures.attach_board(reply, turn.game, turn.table.id, deadlines=turn.deadlines)
+        if not self.confirms_delivery:
+            try:
+                await self.delivered(reply)
+            except Exception:  # the move stands; at worst the outbox announces it a second time
+                log.warning("confirming the delivery of table %s's move failed", turn.table.id, exc_info=True)
+        return reply
+
+    async def commit_announced(self, turn: Turn, *, headline: str = "", undo_after: int | None = None,
+                               expected: int | None = None, also: Write | None = None, spent: int | None = None,
+                               lease: float | None = None, answered: bool = True) -> tuple[Reply, list[Notice]]:
+        """Commit the change with its announcements in the outbox (`lease`: how long they are
+        left to this process; `answered`: the public one is delivered as the answer to the
+        command being served, if there is one) and, if it finishes the game, its ratings; the
+        reply announcing it, without pictures, and the outbox rows committed for it (but the
+        end-of-game replay's)."""
+        playing = turn.table.status == PLAYING
+        turn.plan()
+        reply = move_reply.move_reply(turn, headline=headline, move_help=self.move_help)
+        table = turn.table
+        rating = await move_reply.rate(self.ratings, turn, reply) if playing and table.status == FINISHED else None
+        told = reply.announcement
+        assert reply.public is not None and told is not None
+        told.story, told.ending = [named(p, table) for p in told.story], [named(p, table) for p in told.ending]
+        reply.public.text = told.text
+        await move_reply.tell_turns(self.store, turn, reply)
+        notices = []
+        now = self.clock.now()
+        notices.append(self.notice(table, turn.game, reply.public.text, mentions=reply.mentions, board=True,
+                                   now=now, lease=lease, origin=ORIGIN.get() if answered else ""))
+        move_reply.ask_for_pictures(turn, reply)
+        notices += [self.notice(table, turn.game, m.text, seat=seat, kind="private", now=now, lease=lease)
+                    for seat, m in reply.private.items()]
+        replay = self._end_replay(turn, now, after=lease)
+        if replay is not None:
+            notices.append(replay)
+        await self.commit(turn, undo_after=undo_after, expected=expected, notices=notices,
+                          also=_both(also, rating), spent=spent)
+        told_here = [n for n in notices if n is not replay]
+        reply.notices = [n.id for n in told_here if n.id is not None]
+        for notice in told_here:
+            message = reply.public if notice.seat is None else reply.private.get(notice.seat)
+            if message is not None:
+                message.nonce = nonce_of(notice)
+        return reply, told_here
+
+    def _end_replay(self, turn: Turn, now: float, *, after: float | None = None) -> Notice | None:
+        """The animated replay the table gets when this change ends its game (unless it said
+        `replay=off`): an announcement of its own, sent by the outbox a moment after the last
+        move's (so it is durable, drawn off the command's path, and re-sent after a crash);
+        `after`: how long the last move's announcement is left to its process (an AI move's
+        longer), so the replay comes after it."""
+        table = turn.table
+        if table.status != FINISHED or not turn.changed or not table.meta.get(REPLAY, True):
+            return None
+        text = _("🎞️ The whole game, move by move.")
+        notice = self.notice(table, turn.game, text, kind=REPLAY_KIND, now=now + REPLAY_LEASE / 1000)
+        notice.lease_until = now + (after or 0.0) + REPLAY_LEASE
+        return notice
+
+
+def _both(first: Write | None, then: Write | None) -> Write | None:
+    """Two sets of writes made one after the other in one transaction (either may be None)."""
+    if first is None or then is None:
+        return first or then
+    assert first is not None and then is not None
+
+    async def write(db: Sql) -> None:
+        await first(db)
+        await then(db)
+
+    return write
