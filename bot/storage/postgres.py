@@ -1,6 +1,6 @@
 """The store on PostgreSQL (asyncpg), for several bot processes sharing one database.
 
-The same schema versions as SQLite (`bot.store.MIGRATIONS`, translated to PostgreSQL's
+The same schema versions as SQLite (`bot.storage.schema`, translated to PostgreSQL's
 dialect). What changes with several processes: a command on a table holds an advisory lock on
 its place for its whole length (`command_lock`), so commands on one table run one at a time
 whichever process takes them; every commit also takes the table's advisory lock and checks the
@@ -34,11 +34,11 @@ from bot.core.records import (
     TableRecord,
     Timer,
 )
+from bot.storage.schema import COMMIT_FUNCTION, LOCK_FUNCTION, LOCKS, PG_MIGRATIONS
 from bot.storage.standings import Sql, Standings, Write
 from bot.storage.store import (
     ANY_TABLE,
     DUMPED,
-    MIGRATIONS,
     OUTBOX_LEASE,
     PlaceTaken,
     StaleLog,
@@ -50,122 +50,13 @@ from bot.storage.store import (
 
 log = logging.getLogger(__name__)
 
-LOCKS = 0x7117
-"""The first key of every advisory lock tileref takes (the second is the table or the place)."""
 MIGRATION_LOCK = 1
-
-DIALECT = (
-    (re.compile(r"INTEGER PRIMARY KEY AUTOINCREMENT"), "BIGSERIAL PRIMARY KEY"),
-    (re.compile(r"\b(table_id|seed|turn_seconds) INTEGER\b"), r"\1 BIGINT"),
-    (re.compile(r"\bREAL\b"), "DOUBLE PRECISION"),
-    (re.compile(r"\bBLOB\b"), "BYTEA"),
-)
-"""How the SQLite schema reads in PostgreSQL: 64-bit ids, seeds and times, bytes as BYTEA."""
-
-
-def in_postgres(script: str) -> str:
-    """One of `bot.store.MIGRATIONS` in PostgreSQL's dialect: one schema, written once."""
-    for pattern, replacement in DIALECT:
-        script = pattern.sub(replacement, script)
-    return script
-
-
-PG_MIGRATIONS: list[str] = [in_postgres(script) for script in MIGRATIONS]
-
-COMMIT_FUNCTION = """
-CREATE OR REPLACE FUNCTION tileref_commit(
-    p_table BIGINT, p_expected INTEGER, p_undo_after INTEGER, p_delete_timer BIGINT, p_actions JSONB,
-    p_write_table BOOLEAN, p_place TEXT, p_guild TEXT, p_options TEXT, p_status TEXT, p_seed BIGINT,
-    p_turn_seconds BIGINT, p_paused INTEGER, p_meta TEXT, p_version INTEGER, p_seats JSONB,
-    p_timers JSONB, p_notices JSONB
-) RETURNS BIGINT[] LANGUAGE plpgsql VOLATILE AS $$
-DECLARE
-    actual INTEGER;
-    notice JSONB;
-    ids BIGINT[] := ARRAY[]::BIGINT[];
-    new_id BIGINT;
-BEGIN
-    PERFORM pg_advisory_xact_lock(LOCKS_KEY, mod(p_table, 2147483647)::INTEGER);
-    -- a statement after the lock: it sees every commit that finished while this one waited
-    SELECT COUNT(*) INTO actual FROM actions WHERE table_id = p_table AND undone = 0;
-    IF actual <> p_expected THEN
-        RAISE EXCEPTION 'stale log' USING DETAIL = actual::TEXT;
-    END IF;
-    IF p_delete_timer IS NOT NULL THEN
-        DELETE FROM timers WHERE id = p_delete_timer;
-        IF NOT FOUND THEN
-            RAISE EXCEPTION 'stale log' USING DETAIL = actual::TEXT;
-        END IF;
-    END IF;
-    IF p_undo_after IS NOT NULL THEN
-        UPDATE actions SET undone = 1 WHERE table_id = p_table AND undone = 0 AND ply > p_undo_after;
-        DELETE FROM snapshots WHERE table_id = p_table AND ply > p_undo_after;
-    END IF;
-    INSERT INTO actions (table_id, ply, seat, action, actor, at)
-        SELECT p_table, (a->>0)::INTEGER, (a->>1)::INTEGER, a->>2, a->>3, (a->>4)::DOUBLE PRECISION
-        FROM jsonb_array_elements(p_actions) AS a;
-    IF p_write_table THEN
-        UPDATE tables SET place = p_place, guild = p_guild, options = p_options, status = p_status, seed = p_seed,
-            turn_seconds = p_turn_seconds, paused = p_paused, meta = p_meta, version = version + 1
-            WHERE id = p_table AND version = p_version;
-        IF NOT FOUND THEN
-            RAISE EXCEPTION 'stale table';
-        END IF;
-        IF p_seats IS DISTINCT FROM (SELECT COALESCE(jsonb_agg(jsonb_build_array(seat, name, user_id, agent)
-                                                               ORDER BY seat), '[]'::JSONB)
-                                     FROM seats WHERE table_id = p_table) THEN
-            DELETE FROM seats WHERE table_id = p_table;
-            INSERT INTO seats (table_id, seat, name, user_id, agent)
-                SELECT p_table, (s->>0)::INTEGER, s->>1, s->>2, s->>3 FROM jsonb_array_elements(p_seats) AS s;
-        END IF;
-    END IF;
-    IF p_timers IS NOT NULL THEN
-        DELETE FROM timers WHERE table_id = p_table;
-        INSERT INTO timers (table_id, seat, kind, due, ply)
-            SELECT p_table, (m->>0)::INTEGER, m->>1, (m->>2)::DOUBLE PRECISION, (m->>3)::INTEGER
-            FROM jsonb_array_elements(p_timers) AS m;
-    END IF;
-    FOR notice IN SELECT * FROM jsonb_array_elements(p_notices) LOOP
-        INSERT INTO outbox (table_id, place, ply, seat, data, created_at, lease_until)
-            VALUES (p_table, notice->>0, (notice->>1)::INTEGER, (notice->>2)::INTEGER, notice->>3,
-                    (notice->>4)::DOUBLE PRECISION, (notice->>5)::DOUBLE PRECISION)
-            RETURNING id INTO new_id;
-        ids := ids || new_id;
-    END LOOP;
-    PERFORM pg_notify('tileref_' || current_schema(), p_table::TEXT);  -- delivered at commit
-    RETURN ids;
-END
-$$
-""".replace("LOCKS_KEY", str(LOCKS))
-"""A move's whole commit as one server-side function: one round trip instead of a dozen (the
-same checks and writes as `SQLiteStore.commit`, in the same order). Replaced at every start, so
-it always matches the code that calls it."""
 
 _TABLE_COLUMNS = ("id, place, guild, game, options, status, seed, turn_seconds, paused, created_by, created_at, meta,"
                   " version, (SELECT COALESCE(json_agg(json_build_array(s.seat, s.name, s.user_id, s.agent)"
                   " ORDER BY s.seat), '[]') FROM seats s WHERE s.table_id = tables.id) AS seat_rows")
 """A table's columns and, in the same row, its seats (one round trip per read)."""
 _NOTICE_COLUMNS = "id, table_id, place, ply, seat, data, created_at, attempts"
-
-LOCK_FUNCTION = """
-CREATE OR REPLACE FUNCTION tileref_lock_place(p_place TEXT) RETURNS TABLE (
-    id BIGINT, place TEXT, guild TEXT, game TEXT, options TEXT, status TEXT, seed BIGINT, turn_seconds BIGINT,
-    paused INTEGER, created_by TEXT, created_at DOUBLE PRECISION, meta TEXT, version INTEGER, seat_rows JSON,
-    timer_rows JSON
-) LANGUAGE plpgsql VOLATILE AS $$
-#variable_conflict use_column
-BEGIN
-    PERFORM pg_advisory_lock(LOCKS_KEY, hashtext(p_place));
-    -- a statement after the lock: it sees every command that finished while this one waited
-    RETURN QUERY SELECT TABLE_COLUMNS,
-        (SELECT COALESCE(json_agg(json_build_array(m.id, m.seat, m.kind, m.due, m.ply) ORDER BY m.due, m.id), '[]')
-         FROM timers m WHERE m.table_id = tables.id)
-        FROM tables WHERE place = p_place ORDER BY id DESC LIMIT 1;
-END
-$$
-""".replace("LOCKS_KEY", str(LOCKS)).replace("TABLE_COLUMNS", _TABLE_COLUMNS)
-"""A command's lock on its place (a session advisory lock, held after the call returns) and its
-first read, the table at the place with its seats and timers, in one round trip."""
 
 
 class PostgresStore(Store):

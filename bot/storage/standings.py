@@ -4,7 +4,7 @@ games, see `bot.ratings`), each player's choice of turn notifications, and the l
 
 The SQL is written once, with `?` placeholders, and runs on both databases through `Sql`, a
 tiny interface each store implements (PostgreSQL numbers the placeholders). Every query here
-is answered from an index (see the migration in `bot.store.MIGRATIONS`).
+is answered from an index (see the migrations in `bot.storage.schema`).
 """
 
 from __future__ import annotations

@@ -1,5 +1,6 @@
 """Persistence behind one interface: SQLite (aiosqlite) here, the embedded default; PostgreSQL
-(`bot.store_postgres`) for several processes sharing one database; `bot.database` picks one.
+(`bot.storage.postgres`) for several processes sharing one database; `bot.storage.address`
+picks one.
 
 Everything the referee must not lose lives here: tables and seats, the append-only action log,
 durable timers, per-server settings, and snapshots that make long games quick to load.
@@ -33,6 +34,7 @@ from bot.core.records import (
     TableRecord,
     Timer,
 )
+from bot.storage.schema import MIGRATIONS
 from bot.storage.standings import Sql, Standings, Write
 
 log = logging.getLogger(__name__)
@@ -275,197 +277,6 @@ class Store(ABC):
 # =============================================================================================
 # SQLite
 
-
-MIGRATIONS: list[str] = [
-    # 1: the first schema
-    """
-    CREATE TABLE tables (
-        id INTEGER PRIMARY KEY AUTOINCREMENT,
-        place TEXT NOT NULL,
-        guild TEXT,
-        game TEXT NOT NULL,
-        options TEXT NOT NULL,
-        status TEXT NOT NULL,
-        seed INTEGER,
-        turn_seconds INTEGER,
-        paused INTEGER NOT NULL DEFAULT 0,
-        created_by TEXT NOT NULL,
-        created_at REAL NOT NULL,
-        meta TEXT NOT NULL DEFAULT '{}'
-    );
-    CREATE INDEX tables_by_place ON tables(place, id);
-    CREATE INDEX tables_by_status ON tables(status, id);
-    CREATE TABLE seats (
-        table_id INTEGER NOT NULL REFERENCES tables(id) ON DELETE CASCADE,
-        seat INTEGER NOT NULL,
-        name TEXT NOT NULL,
-        user_id TEXT,
-        agent TEXT,
-        PRIMARY KEY (table_id, seat)
-    );
-    CREATE TABLE actions (
-        id INTEGER PRIMARY KEY AUTOINCREMENT,
-        table_id INTEGER NOT NULL REFERENCES tables(id) ON DELETE CASCADE,
-        ply INTEGER NOT NULL,
-        seat INTEGER NOT NULL,
-        action TEXT NOT NULL,
-        actor TEXT NOT NULL,
-        at REAL NOT NULL,
-        undone INTEGER NOT NULL DEFAULT 0
-    );
-    CREATE UNIQUE INDEX actions_live ON actions(table_id, ply) WHERE undone = 0;
-    CREATE TABLE timers (
-        id INTEGER PRIMARY KEY AUTOINCREMENT,
-        table_id INTEGER NOT NULL REFERENCES tables(id) ON DELETE CASCADE,
-        seat INTEGER NOT NULL,
-        kind TEXT NOT NULL,
-        due REAL NOT NULL,
-        ply INTEGER NOT NULL
-    );
-    CREATE INDEX timers_by_due ON timers(due);
-    CREATE INDEX timers_by_table ON timers(table_id);
-    CREATE TABLE settings (
-        guild TEXT PRIMARY KEY,
-        data TEXT NOT NULL
-    );
-    CREATE TABLE snapshots (
-        table_id INTEGER PRIMARY KEY REFERENCES tables(id) ON DELETE CASCADE,
-        ply INTEGER NOT NULL,
-        version TEXT NOT NULL,
-        data BLOB NOT NULL
-    );
-    """,
-    # 2: table versions, one open table per place, the outbox
-    """
-    ALTER TABLE tables ADD COLUMN version INTEGER NOT NULL DEFAULT 0;
-    UPDATE tables SET status = 'aborted' WHERE status IN ('lobby', 'playing') AND id NOT IN
-        (SELECT MAX(id) FROM tables WHERE status IN ('lobby', 'playing') GROUP BY place);
-    CREATE UNIQUE INDEX tables_open_place ON tables(place) WHERE status IN ('lobby', 'playing');
-    CREATE TABLE outbox (
-        id INTEGER PRIMARY KEY AUTOINCREMENT,
-        table_id INTEGER NOT NULL REFERENCES tables(id) ON DELETE CASCADE,
-        place TEXT NOT NULL,
-        ply INTEGER NOT NULL,
-        seat INTEGER,
-        data TEXT NOT NULL,
-        created_at REAL NOT NULL,
-        lease_until REAL NOT NULL,
-        delivered_at REAL,
-        attempts INTEGER NOT NULL DEFAULT 0
-    );
-    CREATE INDEX outbox_pending ON outbox(lease_until) WHERE delivered_at IS NULL;
-    CREATE INDEX outbox_by_table ON outbox(table_id, id);
-    """,
-    # 3: pictures players chose for a table (the chicken-foot of the vision quest)
-    """
-    CREATE TABLE pictures (
-        table_id INTEGER NOT NULL REFERENCES tables(id) ON DELETE CASCADE,
-        seat INTEGER NOT NULL,
-        kind TEXT NOT NULL,
-        data BLOB NOT NULL,
-        source TEXT NOT NULL,
-        created_at REAL NOT NULL,
-        PRIMARY KEY (table_id, seat, kind)
-    );
-    """,
-    # 4: ratings and results (derived from finished games), turn-notification choices, seats by player
-    """
-    CREATE TABLE results (
-        table_id INTEGER NOT NULL REFERENCES tables(id) ON DELETE CASCADE,
-        seat INTEGER NOT NULL,
-        guild TEXT NOT NULL,
-        game TEXT NOT NULL,
-        place TEXT NOT NULL,
-        player TEXT NOT NULL,
-        name TEXT NOT NULL,
-        rank INTEGER NOT NULL,
-        team INTEGER NOT NULL,
-        entrants INTEGER NOT NULL,
-        won INTEGER NOT NULL,
-        finished_at REAL NOT NULL,
-        mu_before REAL NOT NULL,
-        sigma_before REAL NOT NULL,
-        mu REAL NOT NULL,
-        sigma REAL NOT NULL,
-        beaten_name TEXT,
-        beaten_score REAL,
-        PRIMARY KEY (table_id, seat)
-    );
-    CREATE INDEX results_by_player ON results(guild, player, game, finished_at);
-    CREATE INDEX results_best_win ON results(guild, player, game, beaten_score) WHERE beaten_score IS NOT NULL;
-    CREATE INDEX results_in_order ON results(guild, game, finished_at, table_id, seat);
-    CREATE TABLE ratings (
-        guild TEXT NOT NULL,
-        game TEXT NOT NULL,
-        player TEXT NOT NULL,
-        name TEXT NOT NULL,
-        mu REAL NOT NULL,
-        sigma REAL NOT NULL,
-        score REAL NOT NULL,
-        games INTEGER NOT NULL,
-        wins INTEGER NOT NULL,
-        PRIMARY KEY (guild, game, player)
-    );
-    CREATE INDEX ratings_board ON ratings(guild, game, score DESC, player);
-    CREATE INDEX ratings_by_player ON ratings(guild, player, game);
-    CREATE TABLE notify (
-        user_id TEXT NOT NULL,
-        guild TEXT NOT NULL,
-        mode TEXT NOT NULL,
-        PRIMARY KEY (user_id, guild)
-    );
-    CREATE INDEX seats_by_user ON seats(user_id, table_id);
-    """,
-    # 5: AI seats' turns as due work (timers of kind 'ai'), leased to the process planning them
-    """
-    ALTER TABLE timers ADD COLUMN lease_until REAL NOT NULL DEFAULT 0;
-    CREATE INDEX timers_ai_turns ON timers(due) WHERE kind = 'ai';
-    """,
-    # 6: the unguessable links of tables' spectator pages
-    """
-    CREATE TABLE watch_links (
-        token TEXT PRIMARY KEY,
-        table_id INTEGER NOT NULL UNIQUE REFERENCES tables(id) ON DELETE CASCADE
-    );
-    """,
-    # 7: wins, draws and losses apart (a shared first place had counted as a win); the shown rating
-    # is the model's mean scaled (1000 + 40 (μ − 25)), no longer mean − 3σ; the leaderboard lists
-    # settled ratings (5 games or more) before provisional ones. Earlier results keep their places:
-    # `tileref ratings rebuild` places them again by today's rules.
-    """
-    ALTER TABLE results ADD COLUMN outcome TEXT NOT NULL DEFAULT 'loss';
-    UPDATE results SET outcome = CASE WHEN rank > 1 THEN 'loss'
-        WHEN EXISTS (SELECT 1 FROM results o WHERE o.table_id = results.table_id AND o.rank = 1
-                     AND o.team <> results.team) THEN 'draw'
-        ELSE 'win' END;
-    ALTER TABLE results DROP COLUMN won;
-    UPDATE results SET
-        beaten_name = (SELECT b.name FROM results b WHERE b.table_id = results.table_id AND b.rank > results.rank
-                       AND b.player <> results.player AND b.mu_before > results.mu_before
-                       ORDER BY b.mu_before DESC, b.seat LIMIT 1),
-        beaten_score = (SELECT 1000 + 40 * (b.mu_before - 25) FROM results b WHERE b.table_id = results.table_id
-                        AND b.rank > results.rank AND b.player <> results.player AND b.mu_before > results.mu_before
-                        ORDER BY b.mu_before DESC, b.seat LIMIT 1);
-    ALTER TABLE ratings ADD COLUMN draws INTEGER NOT NULL DEFAULT 0;
-    ALTER TABLE ratings ADD COLUMN settled INTEGER NOT NULL DEFAULT 0;
-    UPDATE ratings SET
-        wins = (SELECT COUNT(DISTINCT r.table_id) FROM results r WHERE r.guild = ratings.guild
-                AND r.game = ratings.game AND r.player = ratings.player AND r.outcome = 'win'),
-        draws = (SELECT COUNT(DISTINCT r.table_id) FROM results r WHERE r.guild = ratings.guild
-                 AND r.game = ratings.game AND r.player = ratings.player AND r.outcome = 'draw'
-                 AND NOT EXISTS (SELECT 1 FROM results w WHERE w.table_id = r.table_id AND w.player = r.player
-                                 AND w.outcome = 'win')),
-        settled = CASE WHEN games >= 5 THEN 1 ELSE 0 END,
-        score = 1000 + 40 * (mu - 25);
-    DROP INDEX ratings_board;
-    CREATE INDEX ratings_board ON ratings(guild, game, settled DESC, score DESC, player);
-    """,
-    # 8: announcements told together in one message (a run of AI moves) point at the row that
-    # replaced them
-    """
-    ALTER TABLE outbox ADD COLUMN merged_into INTEGER;
-    """,
-]
 
 OUTBOX_LEASE = 30.0
 """Seconds a notice is left to the process that made it before another may send it."""
