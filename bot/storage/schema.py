@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import re
 
+from bot.storage.sql import POSTGRES
+
 MIGRATIONS: list[str] = [
     # 1: the first schema
     """
@@ -289,11 +291,7 @@ $$
 """A move's whole commit as one server-side function: one round trip instead of a dozen (the
 same checks and writes as `bot.storage.store.SQLiteStore.commit`, in the same order). Replaced
 at every start, so it always matches the code that calls it (its table parameters, p_place to
-p_meta, follow the table's columns)."""
-
-_TABLE_COLUMNS = ("id, place, guild, game, options, status, seed, turn_seconds, paused, created_by, created_at, meta,"
-                  " version, (SELECT COALESCE(json_agg(json_build_array(s.seat, s.name, s.user_id, s.agent)"
-                  " ORDER BY s.seat), '[]') FROM seats s WHERE s.table_id = tables.id) AS seat_rows")
+p_meta, are `bot.storage.sql.SAVED_COLUMNS`)."""
 
 LOCK_FUNCTION = """
 CREATE OR REPLACE FUNCTION tileref_lock_place(p_place TEXT) RETURNS TABLE (
@@ -311,6 +309,6 @@ BEGIN
         FROM tables WHERE place = p_place ORDER BY id DESC LIMIT 1;
 END
 $$
-""".replace("LOCKS_KEY", str(LOCKS)).replace("TABLE_COLUMNS", _TABLE_COLUMNS)
+""".replace("LOCKS_KEY", str(LOCKS)).replace("TABLE_COLUMNS", POSTGRES.table_columns)
 """A command's lock on its place (a session advisory lock, held after the call returns) and its
 first read, the table at the place with its seats and timers, in one round trip."""
