@@ -1,12 +1,15 @@
 """The store on PostgreSQL (asyncpg), for several bot processes sharing one database.
 
-The same schema versions as SQLite (`bot.store.MIGRATIONS`, translated to PostgreSQL's
-dialect). What changes with several processes: a command on a table holds an advisory lock on
-its place for its whole length (`command_lock`), so commands on one table run one at a time
-whichever process takes them; every commit also takes the table's advisory lock and checks the
-log length it expected, and the unique index on (table, ply) refuses a second entry for a ply; a
-due timer fires only inside the commit that deletes it, so it fires once; announcements are
-claimed with `FOR UPDATE SKIP LOCKED`, so two processes never send the same one at once.
+The statements are `SqlStore`'s, written once for both databases, and the schema versions
+SQLite's (`bot.storage.schema`, translated to PostgreSQL's dialect). What is PostgreSQL's own
+comes with several processes: a command on a table holds an advisory lock on its place for its
+whole length (`command_lock`), so commands on one table run one at a time whichever process
+takes them; every commit (one server-side function, one round trip) also takes the table's
+advisory lock and checks the log length it expected, and the unique index on (table, ply)
+refuses a second entry for a ply; a due timer fires only inside the commit that deletes it, so
+it fires once; announcements and AI turns are claimed with `FOR UPDATE SKIP LOCKED`, so two
+processes never send the same one at once; and every change is told to every process with
+LISTEN/NOTIFY.
 """
 
 from __future__ import annotations
@@ -15,164 +18,33 @@ import asyncio
 import contextlib
 import json
 import logging
-import re
-from collections.abc import AsyncIterator, Callable, Collection, Mapping, Sequence
-from contextlib import asynccontextmanager
-from dataclasses import asdict
+from collections.abc import AsyncIterator, Callable, Sequence
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from typing import Any
 
 import asyncpg
 
-from bot.core.records import (
-    AI_TURN,
-    OPEN_STATUSES,
-    ActionRecord,
-    FirstRead,
-    Notice,
-    SeatRecord,
-    Settings,
-    TableRecord,
-    Timer,
-)
-from bot.storage.standings import Sql, Standings, Write
-from bot.storage.store import (
-    ANY_TABLE,
-    DUMPED,
-    MIGRATIONS,
-    OUTBOX_LEASE,
-    PlaceTaken,
-    StaleLog,
-    StaleTable,
-    Store,
-    place_patterns,
-    settings_from,
-)
+from bot.core.records import ActionRecord, FirstRead, Notice, TableRecord, Timer
+from bot.storage.schema import COMMIT_FUNCTION, LOCK_FUNCTION, LOCKS, PG_MIGRATIONS
+from bot.storage.sql import POSTGRES, Connection, Row, notice_values, numbered, saved_values, tables_with_seat_rows
+from bot.storage.standings import Write
+from bot.storage.store import ANY_TABLE, PlaceTaken, SqlStore, StaleLog, StaleTable
 
 log = logging.getLogger(__name__)
 
-LOCKS = 0x7117
-"""The first key of every advisory lock tileref takes (the second is the table or the place)."""
 MIGRATION_LOCK = 1
-
-DIALECT = (
-    (re.compile(r"INTEGER PRIMARY KEY AUTOINCREMENT"), "BIGSERIAL PRIMARY KEY"),
-    (re.compile(r"\b(table_id|seed|turn_seconds) INTEGER\b"), r"\1 BIGINT"),
-    (re.compile(r"\bREAL\b"), "DOUBLE PRECISION"),
-    (re.compile(r"\bBLOB\b"), "BYTEA"),
-)
-"""How the SQLite schema reads in PostgreSQL: 64-bit ids, seeds and times, bytes as BYTEA."""
+"""The second key of the advisory lock that lets one process at a time migrate the schema."""
 
 
-def in_postgres(script: str) -> str:
-    """One of `bot.store.MIGRATIONS` in PostgreSQL's dialect: one schema, written once."""
-    for pattern, replacement in DIALECT:
-        script = pattern.sub(replacement, script)
-    return script
-
-
-PG_MIGRATIONS: list[str] = [in_postgres(script) for script in MIGRATIONS]
-
-COMMIT_FUNCTION = """
-CREATE OR REPLACE FUNCTION tileref_commit(
-    p_table BIGINT, p_expected INTEGER, p_undo_after INTEGER, p_delete_timer BIGINT, p_actions JSONB,
-    p_write_table BOOLEAN, p_place TEXT, p_guild TEXT, p_options TEXT, p_status TEXT, p_seed BIGINT,
-    p_turn_seconds BIGINT, p_paused INTEGER, p_meta TEXT, p_version INTEGER, p_seats JSONB,
-    p_timers JSONB, p_notices JSONB
-) RETURNS BIGINT[] LANGUAGE plpgsql VOLATILE AS $$
-DECLARE
-    actual INTEGER;
-    notice JSONB;
-    ids BIGINT[] := ARRAY[]::BIGINT[];
-    new_id BIGINT;
-BEGIN
-    PERFORM pg_advisory_xact_lock(LOCKS_KEY, mod(p_table, 2147483647)::INTEGER);
-    -- a statement after the lock: it sees every commit that finished while this one waited
-    SELECT COUNT(*) INTO actual FROM actions WHERE table_id = p_table AND undone = 0;
-    IF actual <> p_expected THEN
-        RAISE EXCEPTION 'stale log' USING DETAIL = actual::TEXT;
-    END IF;
-    IF p_delete_timer IS NOT NULL THEN
-        DELETE FROM timers WHERE id = p_delete_timer;
-        IF NOT FOUND THEN
-            RAISE EXCEPTION 'stale log' USING DETAIL = actual::TEXT;
-        END IF;
-    END IF;
-    IF p_undo_after IS NOT NULL THEN
-        UPDATE actions SET undone = 1 WHERE table_id = p_table AND undone = 0 AND ply > p_undo_after;
-        DELETE FROM snapshots WHERE table_id = p_table AND ply > p_undo_after;
-    END IF;
-    INSERT INTO actions (table_id, ply, seat, action, actor, at)
-        SELECT p_table, (a->>0)::INTEGER, (a->>1)::INTEGER, a->>2, a->>3, (a->>4)::DOUBLE PRECISION
-        FROM jsonb_array_elements(p_actions) AS a;
-    IF p_write_table THEN
-        UPDATE tables SET place = p_place, guild = p_guild, options = p_options, status = p_status, seed = p_seed,
-            turn_seconds = p_turn_seconds, paused = p_paused, meta = p_meta, version = version + 1
-            WHERE id = p_table AND version = p_version;
-        IF NOT FOUND THEN
-            RAISE EXCEPTION 'stale table';
-        END IF;
-        IF p_seats IS DISTINCT FROM (SELECT COALESCE(jsonb_agg(jsonb_build_array(seat, name, user_id, agent)
-                                                               ORDER BY seat), '[]'::JSONB)
-                                     FROM seats WHERE table_id = p_table) THEN
-            DELETE FROM seats WHERE table_id = p_table;
-            INSERT INTO seats (table_id, seat, name, user_id, agent)
-                SELECT p_table, (s->>0)::INTEGER, s->>1, s->>2, s->>3 FROM jsonb_array_elements(p_seats) AS s;
-        END IF;
-    END IF;
-    IF p_timers IS NOT NULL THEN
-        DELETE FROM timers WHERE table_id = p_table;
-        INSERT INTO timers (table_id, seat, kind, due, ply)
-            SELECT p_table, (m->>0)::INTEGER, m->>1, (m->>2)::DOUBLE PRECISION, (m->>3)::INTEGER
-            FROM jsonb_array_elements(p_timers) AS m;
-    END IF;
-    FOR notice IN SELECT * FROM jsonb_array_elements(p_notices) LOOP
-        INSERT INTO outbox (table_id, place, ply, seat, data, created_at, lease_until)
-            VALUES (p_table, notice->>0, (notice->>1)::INTEGER, (notice->>2)::INTEGER, notice->>3,
-                    (notice->>4)::DOUBLE PRECISION, (notice->>5)::DOUBLE PRECISION)
-            RETURNING id INTO new_id;
-        ids := ids || new_id;
-    END LOOP;
-    PERFORM pg_notify('tileref_' || current_schema(), p_table::TEXT);  -- delivered at commit
-    RETURN ids;
-END
-$$
-""".replace("LOCKS_KEY", str(LOCKS))
-"""A move's whole commit as one server-side function: one round trip instead of a dozen (the
-same checks and writes as `SQLiteStore.commit`, in the same order). Replaced at every start, so
-it always matches the code that calls it."""
-
-_TABLE_COLUMNS = ("id, place, guild, game, options, status, seed, turn_seconds, paused, created_by, created_at, meta,"
-                  " version, (SELECT COALESCE(json_agg(json_build_array(s.seat, s.name, s.user_id, s.agent)"
-                  " ORDER BY s.seat), '[]') FROM seats s WHERE s.table_id = tables.id) AS seat_rows")
-"""A table's columns and, in the same row, its seats (one round trip per read)."""
-_NOTICE_COLUMNS = "id, table_id, place, ply, seat, data, created_at, attempts"
-
-LOCK_FUNCTION = """
-CREATE OR REPLACE FUNCTION tileref_lock_place(p_place TEXT) RETURNS TABLE (
-    id BIGINT, place TEXT, guild TEXT, game TEXT, options TEXT, status TEXT, seed BIGINT, turn_seconds BIGINT,
-    paused INTEGER, created_by TEXT, created_at DOUBLE PRECISION, meta TEXT, version INTEGER, seat_rows JSON,
-    timer_rows JSON
-) LANGUAGE plpgsql VOLATILE AS $$
-#variable_conflict use_column
-BEGIN
-    PERFORM pg_advisory_lock(LOCKS_KEY, hashtext(p_place));
-    -- a statement after the lock: it sees every command that finished while this one waited
-    RETURN QUERY SELECT TABLE_COLUMNS,
-        (SELECT COALESCE(json_agg(json_build_array(m.id, m.seat, m.kind, m.due, m.ply) ORDER BY m.due, m.id), '[]')
-         FROM timers m WHERE m.table_id = tables.id)
-        FROM tables WHERE place = p_place ORDER BY id DESC LIMIT 1;
-END
-$$
-""".replace("LOCKS_KEY", str(LOCKS)).replace("TABLE_COLUMNS", _TABLE_COLUMNS)
-"""A command's lock on its place (a session advisory lock, held after the call returns) and its
-first read, the table at the place with its seats and timers, in one round trip."""
-
-
-class PostgresStore(Store):
+class PostgresStore(SqlStore):
     """The store in a PostgreSQL database at `address` (`postgresql://user@host:5432/db`), in
     `schema` if given, or `?search_path=<schema>` in the address (tests give each their own)."""
 
+    dialect = POSTGRES
+    unique_violation = asyncpg.UniqueViolationError
+
     def __init__(self, address: str, *, schema: str | None = None, pool_size: int = 10) -> None:
+        super().__init__()
         base, _, query = address.partition("?")
         settings = dict(part.split("=", 1) for part in query.split("&") if "=" in part)
         self.schema = schema or settings.pop("search_path", None)
@@ -186,19 +58,23 @@ class PostgresStore(Store):
         self._listening: asyncpg.Connection | None = None
         """The connection that LISTENs for changes (see `listen`), once someone listens."""
         self._relistening: asyncio.Task[None] | None = None
-        self.standings = Standings(self._read_sql, self._sql_transaction)
 
     @asynccontextmanager
-    async def _read_sql(self) -> AsyncIterator[Sql]:
+    async def _read_sql(self) -> AsyncIterator[Connection]:
         async with self.pool.acquire() as db:
             yield _PostgresSql(db)
 
+    def _sql_statement(self) -> AbstractAsyncContextManager[Connection]:
+        """A connection of the pool: one statement on it is its own transaction."""
+        return self._read_sql()
+
     @asynccontextmanager
-    async def _sql_transaction(self, lock: str) -> AsyncIterator[Sql]:
-        """A transaction holding the advisory lock named `lock` until it ends."""
+    async def _sql_transaction(self, lock: str | None = None) -> AsyncIterator[Connection]:
+        """A transaction, holding the advisory lock named `lock` until it ends if one is given."""
         async with self._transaction() as db:
             sql = _PostgresSql(db)
-            await sql.lock(lock)
+            if lock is not None:
+                await sql.lock(lock)
             yield sql
 
     def __repr__(self) -> str:
@@ -311,7 +187,7 @@ class PostgresStore(Store):
                 db.terminate()  # the lock may have been taken before the call failed or was cancelled
                 raise
             try:
-                yield FirstRead(_tables(rows)[0] if rows else None,
+                yield FirstRead(tables_with_seat_rows(rows)[0] if rows else None,
                                 [_timer_from(rows[0]["id"], *timer) for timer in json.loads(rows[0]["timer_rows"])]
                                 if rows else [])
             finally:
@@ -321,79 +197,7 @@ class PostgresStore(Store):
                     db.terminate()  # never back in the pool holding a lock: its session ends, and the lock
                     raise
 
-    # ---- tables -----------------------------------------------------------------------------
-
-    async def create_table(self, table: TableRecord, *, claim: TableRecord | None = None) -> int:
-        async with self._transaction() as db:
-            if claim is not None:
-                await _write_table(db, claim)
-                await db.execute("SELECT pg_notify('tileref_' || current_schema(), $1)", str(claim.id))
-            try:
-                table.id = await db.fetchval(
-                    "INSERT INTO tables (place, guild, game, options, status, seed, turn_seconds, paused,"
-                    " created_by, created_at, meta) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING id",
-                    table.place, table.guild, table.game, json.dumps(table.options), table.status, table.seed,
-                    table.turn_seconds, int(table.paused), table.created_by, table.created_at, json.dumps(table.meta))
-            except asyncpg.UniqueViolationError:
-                raise PlaceTaken(table.place) from None
-            table.version = 0
-            await _write_seats(db, table)
-        if claim is not None:
-            claim.version += 1
-        return table.id
-
-    async def save_table(self, table: TableRecord) -> None:
-        async with self._transaction() as db:
-            await _write_table(db, table)
-            await db.execute("SELECT pg_notify('tileref_' || current_schema(), $1)", str(table.id))
-        table.version += 1
-
-    async def watch_token(self, table_id: int, new: str) -> str:
-        async with self._transaction() as db:
-            await db.execute("INSERT INTO watch_links (token, table_id) VALUES ($1, $2) ON CONFLICT (table_id)"
-                             " DO NOTHING", new, table_id)
-            return str(await db.fetchval("SELECT token FROM watch_links WHERE table_id = $1", table_id))
-
-    async def table_by_token(self, token: str) -> TableRecord | None:
-        async with self.pool.acquire() as db:
-            rows = await db.fetch(f"SELECT {_TABLE_COLUMNS} FROM tables WHERE id ="
-                                  " (SELECT table_id FROM watch_links WHERE token = $1)", token)
-            return _tables(rows)[0] if rows else None
-
-    async def get_table(self, table_id: int) -> TableRecord | None:
-        async with self.pool.acquire() as db:
-            rows = await db.fetch(f"SELECT {_TABLE_COLUMNS} FROM tables WHERE id = $1", table_id)
-            return _tables(rows)[0] if rows else None
-
-    async def table_at(self, place: str) -> TableRecord | None:
-        async with self.pool.acquire() as db:
-            rows = await db.fetch(f"SELECT {_TABLE_COLUMNS} FROM tables WHERE place = $1 ORDER BY id DESC LIMIT 1",
-                                  place)
-            return _tables(rows)[0] if rows else None
-
-    async def find_tables(self, *, place_prefix: str = "", statuses: Sequence[str] = OPEN_STATUSES,
-                          limit: int = 100) -> list[TableRecord]:
-        async with self.pool.acquire() as db:
-            rows = await db.fetch(
-                f"SELECT {_TABLE_COLUMNS} FROM tables WHERE status = ANY($1::text[]) AND left(place, $2) = $3"
-                " ORDER BY id DESC LIMIT $4", list(statuses), len(place_prefix), place_prefix, limit)
-            return _tables(rows)
-
-    async def all_tables(self) -> list[TableRecord]:
-        async with self.pool.acquire() as db:
-            return _tables(await db.fetch(f"SELECT {_TABLE_COLUMNS} FROM tables ORDER BY id"))
-
-    # ---- the action log ---------------------------------------------------------------------
-
-    async def actions(self, table_id: int, *, after: int = 0) -> list[ActionRecord]:
-        async with self.pool.acquire() as db:
-            rows = await db.fetch("SELECT ply, seat, action, actor, at FROM actions WHERE table_id = $1 AND undone = 0"
-                                  " AND ply > $2 ORDER BY ply", table_id, after)
-        return [ActionRecord(r["ply"], r["seat"], r["action"], r["actor"], r["at"]) for r in rows]
-
-    async def log_length(self, table_id: int) -> int:
-        async with self.pool.acquire() as db:
-            return await _count(db, table_id)
+    # ---- the commit function ------------------------------------------------------------
 
     async def commit(self, table_id: int, *, expected: int, actions: Sequence[ActionRecord] = (),
                      table: TableRecord | None = None, timers: Sequence[Timer] | None = None,
@@ -409,12 +213,10 @@ class PostgresStore(Store):
                     " $17, $18)",
                     table_id, expected, undo_after, delete_timer,
                     json.dumps([[a.ply, a.seat, a.action, a.actor, a.at] for a in actions]),
-                    table is not None, written.place, written.guild, json.dumps(written.options), written.status,
-                    written.seed, written.turn_seconds, int(written.paused), json.dumps(written.meta),
+                    table is not None, *saved_values(written),
                     written.version, json.dumps([[s.seat, s.name, s.user_id, s.agent] for s in written.seats]),
                     None if timers is None else json.dumps([[t.seat, t.kind, t.due, t.ply] for t in timers]),
-                    json.dumps([[n.place, n.ply, n.seat, json.dumps(n.data()), n.created_at,
-                                 n.lease_until or n.created_at + OUTBOX_LEASE] for n in notices]))
+                    json.dumps([notice_values(n) for n in notices]))
                 if also is not None:
                     await also(_PostgresSql(db))
         except asyncpg.UniqueViolationError as error:
@@ -432,156 +234,6 @@ class PostgresStore(Store):
         if table is not None:
             table.version += 1
 
-    # ---- the outbox -------------------------------------------------------------------------
-
-    async def claim_notices(self, now: float, lease: float, limit: int = 50, *,
-                            places: Collection[str] | None = None) -> list[Notice]:
-        if places is not None and not places:
-            return []
-        async with self._transaction() as db:
-            rows = await db.fetch(
-                f"SELECT {_NOTICE_COLUMNS} FROM outbox WHERE delivered_at IS NULL AND lease_until <= $1"
-                " AND ($3::text[] IS NULL OR place LIKE ANY($3::text[]))"
-                " ORDER BY id LIMIT $2 FOR UPDATE SKIP LOCKED", now, limit,
-                place_patterns(places) if places is not None else None)
-            notices = [_notice(r) for r in rows]
-            if notices:
-                await db.executemany("UPDATE outbox SET lease_until = $1, attempts = attempts + 1 WHERE id = $2",
-                                     [(now + lease, n.id) for n in notices])
-        return notices
-
-    async def notices_delivered(self, ids: Sequence[int], now: float) -> None:
-        if not ids:
-            return
-        async with self.pool.acquire() as db:  # one statement: its own transaction
-            await db.execute("UPDATE outbox SET delivered_at = $1 WHERE id = ANY($2::bigint[])"
-                             " AND delivered_at IS NULL", now, list(ids))
-
-    async def merge_notices(self, ids: Sequence[int], merged: Sequence[Notice], now: float) -> bool:
-        async with self._transaction() as db:
-            ready = await db.fetchval(
-                "SELECT COUNT(*) FROM (SELECT id FROM outbox WHERE id = ANY($1::bigint[]) AND delivered_at IS NULL"
-                " AND attempts = 0 FOR UPDATE) AS still_ours", list(ids))
-            if ready != len(set(ids)):
-                return False
-            for notice in merged:
-                notice.id = await db.fetchval(
-                    "INSERT INTO outbox (table_id, place, ply, seat, data, created_at, lease_until)"
-                    " VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id",
-                    notice.table_id, notice.place, notice.ply, notice.seat, json.dumps(notice.data()),
-                    notice.created_at, notice.lease_until or notice.created_at + OUTBOX_LEASE)
-            await db.execute("UPDATE outbox SET delivered_at = $1, merged_into = $2 WHERE id = ANY($3::bigint[])",
-                             now, merged[0].id, list(ids))
-        return True
-
-    async def reopen_merged(self, merged_id: int, now: float) -> int:
-        async with self.pool.acquire() as db:  # one statement: its own transaction
-            done = await db.execute("UPDATE outbox SET delivered_at = NULL, merged_into = NULL, attempts = 0,"
-                                    " lease_until = $1 WHERE merged_into = $2", now, merged_id)
-        return int(done.split()[-1])
-
-    async def pending_notices(self, table_id: int) -> list[Notice]:
-        async with self.pool.acquire() as db:
-            rows = await db.fetch(f"SELECT {_NOTICE_COLUMNS} FROM outbox WHERE table_id = $1 AND delivered_at IS NULL"
-                                  " ORDER BY id", table_id)
-        return [_notice(r) for r in rows]
-
-    # ---- timers -----------------------------------------------------------------------------
-
-    async def next_due(self) -> float | None:
-        async with self.pool.acquire() as db:
-            due = await db.fetchval("SELECT MIN(due) FROM timers WHERE kind <> $1", AI_TURN)
-        return float(due) if due is not None else None
-
-    async def due_timers(self, now: float) -> list[Timer]:
-        async with self.pool.acquire() as db:
-            rows = await db.fetch("SELECT id, table_id, seat, kind, due, ply FROM timers WHERE due <= $1"
-                                  " AND kind <> $2 ORDER BY due, id", now, AI_TURN)
-        return [_timer(r) for r in rows]
-
-    async def claim_ai_turns(self, now: float, lease: float, limit: int, *,
-                             places: Collection[str] | None = None) -> list[Timer]:
-        if places is not None and not places:
-            return []
-        async with self.pool.acquire() as db:  # one statement: its own transaction
-            rows = await db.fetch(
-                "UPDATE timers SET lease_until = $1 WHERE id IN (SELECT id FROM timers WHERE kind = $2 AND due <= $3"
-                " AND lease_until <= $3 AND ($5::text[] IS NULL OR table_id IN"
-                " (SELECT id FROM tables WHERE place LIKE ANY($5::text[])))"
-                " ORDER BY due, id LIMIT $4 FOR UPDATE SKIP LOCKED)"
-                " RETURNING id, table_id, seat, kind, due, ply", now + lease, AI_TURN, now, limit,
-                place_patterns(places) if places is not None else None)
-        return sorted((_timer(r) for r in rows), key=lambda t: (t.due, t.id or 0))
-
-    async def timers(self, table_id: int) -> list[Timer]:
-        async with self.pool.acquire() as db:
-            rows = await db.fetch("SELECT id, table_id, seat, kind, due, ply FROM timers WHERE table_id = $1"
-                                  " ORDER BY due, id", table_id)
-        return [_timer(r) for r in rows]
-
-    async def delete_timer(self, timer_id: int) -> None:
-        async with self.pool.acquire() as db:  # one statement: its own transaction
-            await db.execute("DELETE FROM timers WHERE id = $1", timer_id)
-
-    # ---- settings, pictures and snapshots --------------------------------------------------
-
-    async def settings(self, guild: str) -> Settings:
-        async with self.pool.acquire() as db:
-            return settings_from(guild, await db.fetchval("SELECT data FROM settings WHERE guild = $1", guild))
-
-    async def save_settings(self, settings: Settings) -> None:
-        async with self.pool.acquire() as db:  # one statement: its own transaction
-            await _write_settings(db, settings)
-
-    async def update_settings(self, guild: str, change: Callable[[Settings], None]) -> Settings:
-        async with self._transaction() as db:
-            await db.execute("SELECT pg_advisory_xact_lock($1, hashtext($2))", LOCKS, "settings:" + guild)
-            settings = settings_from(guild, await db.fetchval("SELECT data FROM settings WHERE guild = $1", guild))
-            change(settings)
-            await _write_settings(db, settings)
-        return settings
-
-    async def save_picture(self, table_id: int, seat: int, kind: str, data: bytes, source: str,
-                           at: float) -> None:
-        async with self.pool.acquire() as db:  # one statement: its own transaction
-            await db.execute(
-                "INSERT INTO pictures (table_id, seat, kind, data, source, created_at) VALUES ($1, $2, $3, $4, $5, $6)"
-                " ON CONFLICT (table_id, seat, kind) DO UPDATE SET data = excluded.data, source = excluded.source,"
-                " created_at = excluded.created_at", table_id, seat, kind, data, source, at)
-
-    async def pictures(self, table_id: int, kind: str) -> dict[int, tuple[bytes, str]]:
-        async with self.pool.acquire() as db:
-            rows = await db.fetch("SELECT seat, data, source FROM pictures WHERE table_id = $1 AND kind = $2",
-                                  table_id, kind)
-        return {r["seat"]: (bytes(r["data"]), r["source"]) for r in rows}
-
-    async def snapshot(self, table_id: int) -> tuple[int, str, bytes] | None:
-        async with self.pool.acquire() as db:
-            row = await db.fetchrow("SELECT ply, version, data FROM snapshots WHERE table_id = $1", table_id)
-        return (row["ply"], row["version"], bytes(row["data"])) if row else None
-
-    async def save_snapshot(self, table_id: int, ply: int, version: str, data: bytes) -> None:
-        async with self.pool.acquire() as db:  # one statement: its own transaction
-            await db.execute(
-                "INSERT INTO snapshots (table_id, ply, version, data) VALUES ($1, $2, $3, $4) ON CONFLICT (table_id)"
-                " DO UPDATE SET ply = excluded.ply, version = excluded.version, data = excluded.data",
-                table_id, ply, version, data)
-
-    async def dump(self) -> dict[str, list[dict[str, Any]]]:
-        async with self.pool.acquire() as db:
-            return {name: [dict(r) for r in await db.fetch(f"SELECT * FROM {name}")] for name in DUMPED}
-
-    async def load(self, rows: dict[str, list[dict[str, Any]]]) -> None:
-        async with self._transaction() as db:
-            for name in DUMPED:
-                for row in rows.get(name, []):
-                    columns = ", ".join(row)
-                    marks = ", ".join(f"${i + 1}" for i in range(len(row)))
-                    await db.execute(f"INSERT INTO {name} ({columns}) VALUES ({marks})", *row.values())
-            for name in ("tables", "actions", "timers", "outbox"):  # new ids continue after the copied ones
-                await db.execute(f"SELECT setval(pg_get_serial_sequence('{name}', 'id'),"
-                                 f" COALESCE((SELECT MAX(id) FROM {name}), 0) + 1, false)")
-
     async def drop_schema(self) -> None:
         """Remove this store's schema and everything in it (tests clean up with it)."""
         if not self.schema:
@@ -595,12 +247,12 @@ class PostgresStore(Store):
 
 
 class _PostgresSql:
-    """`bot.standings.Sql` on an asyncpg connection: `?` placeholders become `$1`, `$2`, …"""
+    """`bot.storage.sql.Connection` on an asyncpg connection: `?` placeholders become `$1`, `$2`, …"""
 
     def __init__(self, db: asyncpg.Connection) -> None:
         self.db = db
 
-    async def fetch(self, sql: str, *args: Any) -> list[Mapping[str, Any]]:
+    async def fetch(self, sql: str, *args: Any) -> list[Row]:
         return list(await self.db.fetch(numbered(sql), *args))
 
     async def execute(self, sql: str, *args: Any) -> None:
@@ -610,72 +262,22 @@ class _PostgresSql:
         if rows:
             await self.db.executemany(numbered(sql), rows)
 
+    async def changes(self, sql: str, *args: Any) -> int:
+        done = await self.db.execute(numbered(sql), *args)  # "UPDATE 1", "INSERT 0 1", …
+        return int(done.split()[-1])
+
     async def lock(self, name: str) -> None:
         await self.db.execute("SELECT pg_advisory_xact_lock($1, hashtext($2))", LOCKS, name)
 
-
-def numbered(sql: str) -> str:
-    """SQLite's `?` placeholders as PostgreSQL's `$1`, `$2`, … (none may stand in a literal)."""
-    count = iter(range(1, sql.count("?") + 1))
-    return re.sub(r"\?", lambda _match: f"${next(count)}", sql)
+    async def notify(self, table_id: int) -> None:
+        """NOTIFY, which PostgreSQL delivers when the transaction commits (this process hears it too)."""
+        await self.db.execute("SELECT pg_notify('tileref_' || current_schema(), $1)", str(table_id))
 
 
 async def _nothing_to_reset(db: asyncpg.Connection) -> None:
     """Connections go back to their pool as they are (asyncpg rolls back an open transaction
     first): the store leaves no session state behind (no LISTEN, cursors or settings; command
     locks are released by `command_lock` itself), so the full reset would only cost a round trip."""
-
-
-async def _count(db: asyncpg.Connection, table_id: int) -> int:
-    return int(await db.fetchval("SELECT COUNT(*) FROM actions WHERE table_id = $1 AND undone = 0", table_id))
-
-
-async def _write_table(db: asyncpg.Connection, table: TableRecord) -> None:
-    """Write the table and its seats if it is still at `table.version` (else StaleTable)."""
-    done = await db.execute(
-        "UPDATE tables SET place = $1, guild = $2, options = $3, status = $4, seed = $5, turn_seconds = $6,"
-        " paused = $7, meta = $8, version = version + 1 WHERE id = $9 AND version = $10",
-        table.place, table.guild, json.dumps(table.options), table.status, table.seed, table.turn_seconds,
-        int(table.paused), json.dumps(table.meta), table.id, table.version)
-    if done != "UPDATE 1":
-        raise StaleTable(table.id, table.version)
-    await _write_seats(db, table)
-
-
-async def _write_seats(db: asyncpg.Connection, table: TableRecord) -> None:
-    await db.execute("DELETE FROM seats WHERE table_id = $1", table.id)
-    if table.seats:
-        await db.executemany("INSERT INTO seats (table_id, seat, name, user_id, agent) VALUES ($1, $2, $3, $4, $5)",
-                             [(table.id, s.seat, s.name, s.user_id, s.agent) for s in table.seats])
-
-
-def _tables(rows: Sequence[asyncpg.Record]) -> list[TableRecord]:
-    """Table records from rows of `_TABLE_COLUMNS`."""
-    return [TableRecord(
-        id=row["id"], place=row["place"], guild=row["guild"], game=row["game"], options=json.loads(row["options"]),
-        status=row["status"], seed=row["seed"], turn_seconds=row["turn_seconds"], paused=bool(row["paused"]),
-        created_by=row["created_by"], created_at=row["created_at"], meta=json.loads(row["meta"]),
-        version=row["version"], seats=[SeatRecord(*seat) for seat in json.loads(row["seat_rows"])]) for row in rows]
-
-
-async def _write_settings(db: asyncpg.Connection, settings: Settings) -> None:
-    await db.execute("INSERT INTO settings (guild, data) VALUES ($1, $2) ON CONFLICT (guild) DO UPDATE"
-                     " SET data = excluded.data", settings.guild, json.dumps(asdict(settings)))
-
-
-def _notice(row: asyncpg.Record) -> Notice:
-    data: dict[str, Any] = json.loads(row["data"])
-    return Notice(table_id=row["table_id"], place=row["place"], ply=row["ply"], seat=row["seat"],
-                  text=data["text"], mentions=data.get("mentions", []), board=data.get("board", False),
-                  hand=data.get("hand", False), kind=data.get("kind", "move"), origin=data.get("origin", ""),
-                  log=data.get("log", ""),
-                  id=row["id"],
-                  created_at=row["created_at"], attempts=row["attempts"])
-
-
-def _timer(row: asyncpg.Record) -> Timer:
-    return Timer(table_id=row["table_id"], seat=row["seat"], kind=row["kind"], due=row["due"], ply=row["ply"],
-                 id=row["id"])
 
 
 def _timer_from(table_id: int, timer_id: int, seat: int, kind: str, due: float, ply: int) -> Timer:

@@ -2,9 +2,10 @@
 games, see `bot.ratings`), each player's choice of turn notifications, and the lookups behind
 /leaderboard, /profile and /games.
 
-The SQL is written once, with `?` placeholders, and runs on both databases through `Sql`, a
-tiny interface each store implements (PostgreSQL numbers the placeholders). Every query here
-is answered from an index (see the migration in `bot.store.MIGRATIONS`).
+The SQL is written once, with `?` placeholders, and runs on both databases through
+`bot.storage.sql.Sql`, a tiny interface each store implements (PostgreSQL numbers the
+placeholders). Every query here is answered from an index (see the migrations in
+`bot.storage.schema.MIGRATIONS`).
 """
 
 from __future__ import annotations
@@ -13,9 +14,10 @@ import json
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any
 
 from bot.core.records import OPEN_STATUSES, SeatRecord, TableRecord
+from bot.storage.sql import Sql, marks
 
 PROVISIONAL_GAMES = 5
 """A rating is provisional until its player has finished this many rated games (in that game,
@@ -120,20 +122,6 @@ class Result:
         return shown(self.mu) - shown(self.mu_before)
 
 
-class Sql(Protocol):
-    """The little a store gives `Standings`: statements with `?` placeholders."""
-
-    async def fetch(self, sql: str, *args: Any) -> list[Mapping[str, Any]]: ...
-
-    async def execute(self, sql: str, *args: Any) -> None: ...
-
-    async def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None: ...
-
-    async def lock(self, name: str) -> None:
-        """Hold the lock called `name` until the transaction ends (PostgreSQL: an advisory lock;
-        SQLite needs none, its writes being one at a time)."""
-
-
 Transaction = Callable[[str], AbstractAsyncContextManager[Sql]]
 """Opens a transaction holding a lock named by its argument (`Sql.lock`)."""
 Write = Callable[[Sql], Awaitable[None]]
@@ -174,10 +162,6 @@ def _rating_values(r: Rating) -> tuple[Any, ...]:
             float(r.score), int(not r.provisional))
 
 
-def _marks(count: int) -> str:
-    return ", ".join("?" for _ in range(count))
-
-
 Rate = Callable[[dict[str, Rating]], tuple[list[Result], list[Rating]]]
 """Given the current ratings of a game's players, their results and new ratings."""
 Recompute = Callable[[list[Result]], tuple[list[Result], list[Rating]]]
@@ -204,7 +188,7 @@ class Standings:
         if not players:
             return {}
         rows = await self._fetch(f"SELECT {_RATING_COLUMNS} FROM ratings WHERE guild = ? AND game = ? AND player IN"
-                                 f" ({_marks(len(players))})", guild, game, *players)
+                                 f" ({marks(len(players))})", guild, game, *players)
         return {row["player"]: _rating(row) for row in rows}
 
     async def record(self, table_id: int, guild: str, game: str, players: Sequence[str],
@@ -295,14 +279,14 @@ class Standings:
         rows = await self._fetch(
             "SELECT t.id, t.place, t.game, t.options, t.status, t.created_by, t.created_at, t.meta, t.paused,"
             " t.turn_seconds FROM seats s JOIN tables t ON t.id = s.table_id WHERE s.user_id = ? AND t.guild = ?"
-            f" AND t.status IN ({_marks(len(OPEN_STATUSES))}) ORDER BY t.id DESC LIMIT 100",
+            f" AND t.status IN ({marks(len(OPEN_STATUSES))}) ORDER BY t.id DESC LIMIT 100",
             user_id, guild, *OPEN_STATUSES)
         if not rows:
             return []
         ids = [row["id"] for row in rows]
         seats = await self._fetch(f"SELECT table_id, seat, name, user_id, agent FROM seats WHERE table_id IN"
-                                  f" ({_marks(len(ids))}) ORDER BY table_id, seat", *ids)
-        timers = await self._fetch(f"SELECT table_id, seat, due FROM timers WHERE table_id IN ({_marks(len(ids))})"
+                                  f" ({marks(len(ids))}) ORDER BY table_id, seat", *ids)
+        timers = await self._fetch(f"SELECT table_id, seat, due FROM timers WHERE table_id IN ({marks(len(ids))})"
                                    " AND kind = 'deadline'", *ids)
         return _open_tables(guild, rows, seats, timers)
 
@@ -313,7 +297,7 @@ class Standings:
         if not users:
             return {}
         rows = await self._fetch(f"SELECT user_id, mode FROM notify WHERE guild = ? AND user_id IN"
-                                 f" ({_marks(len(users))})", guild, *users)
+                                 f" ({marks(len(users))})", guild, *users)
         return {row["user_id"]: row["mode"] for row in rows}
 
     async def set_notify(self, guild: str, user_id: str, mode: str) -> None:
@@ -331,7 +315,7 @@ async def record_in(db: Sql, table_id: int, guild: str, game: str, players: Sequ
     if await db.fetch("SELECT 1 FROM results WHERE table_id = ? LIMIT 1", table_id):
         return None
     rows = await db.fetch(f"SELECT {_RATING_COLUMNS} FROM ratings WHERE guild = ? AND game = ? AND player IN"
-                          f" ({_marks(len(players))})", guild, game, *players)
+                          f" ({marks(len(players))})", guild, game, *players)
     results, ratings = rate({row["player"]: _rating(row) for row in rows})
     await db.executemany(_INSERT_RESULT, [_result_values(r) for r in results])
     await db.executemany(_UPSERT_RATING, [_rating_values(r) for r in ratings])

@@ -1,5 +1,7 @@
-"""Persistence behind one interface: SQLite (aiosqlite) here, the embedded default; PostgreSQL
-(`bot.store_postgres`) for several processes sharing one database; `bot.database` picks one.
+"""Persistence behind one interface, `Store`: the statements written once for both databases
+(`SqlStore`), and the store in an SQLite file (aiosqlite), the embedded default; PostgreSQL's
+(`bot.storage.postgres`) serves several processes sharing one database; `bot.storage.address`
+picks one.
 
 Everything the referee must not lose lives here: tables and seats, the append-only action log,
 durable timers, per-server settings, and snapshots that make long games quick to load.
@@ -10,13 +12,11 @@ replaces its timers in a single transaction, and refuses if the log has moved on
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import sqlite3
 from abc import ABC, abstractmethod
-from collections.abc import AsyncIterator, Callable, Collection, Iterable, Mapping, Sequence
-from contextlib import asynccontextmanager
-from dataclasses import asdict
+from collections.abc import AsyncIterator, Callable, Collection, Sequence
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from pathlib import Path
 from typing import Any
 
@@ -28,12 +28,42 @@ from bot.core.records import (
     ActionRecord,
     FirstRead,
     Notice,
-    SeatRecord,
     Settings,
     TableRecord,
     Timer,
 )
-from bot.storage.standings import Sql, Standings, Write
+from bot.storage.schema import MIGRATIONS
+from bot.storage.sql import (
+    ACTION_COLUMNS,
+    INSERT_ACTION,
+    INSERT_NOTICE,
+    INSERT_SEAT,
+    INSERT_TABLE,
+    INSERT_TIMER,
+    NOTICE_COLUMNS,
+    SEATS_OF_TABLE,
+    SQLITE,
+    TIMER_COLUMNS,
+    UPDATE_TABLE,
+    UPSERT_SETTINGS,
+    Connection,
+    Dialect,
+    Row,
+    action_record,
+    created_values,
+    marks,
+    notice_record,
+    notice_values,
+    place_patterns,
+    saved_values,
+    seat_record,
+    settings_from,
+    settings_values,
+    table_record,
+    tables_with_seat_rows,
+    timer_record,
+)
+from bot.storage.standings import Standings, Write
 
 log = logging.getLogger(__name__)
 
@@ -273,229 +303,309 @@ class Store(ABC):
 
 
 # =============================================================================================
+# The statements written once
+
+
+class SqlStore(Store):
+    """The store's statements written once, for SQLite and PostgreSQL alike (`bot.storage.sql`).
+    A store for one database gives its connections (`_read_sql`, `_sql_statement`,
+    `_sql_transaction`), its `dialect`, the exception its driver raises for a broken unique
+    index, its commit, and whatever else it does its own way."""
+
+    dialect: Dialect
+    unique_violation: type[Exception]
+    """What the driver raises when a write would break a unique index (a second open table at a place)."""
+
+    def __init__(self) -> None:
+        self.standings = Standings(self._read_sql, self._sql_transaction)
+
+    @abstractmethod
+    def _read_sql(self) -> AbstractAsyncContextManager[Connection]:
+        """A connection to read with, outside any transaction."""
+
+    @abstractmethod
+    def _sql_statement(self) -> AbstractAsyncContextManager[Connection]:
+        """A connection for one statement that writes, committed when the statement returns."""
+
+    @abstractmethod
+    def _sql_transaction(self, lock: str | None = None) -> AbstractAsyncContextManager[Connection]:
+        """A transaction, holding the lock named `lock` (`Sql.lock`) till it ends if one is given."""
+
+    async def _fetch(self, sql: str, *args: Any) -> list[Row]:
+        async with self._read_sql() as db:
+            return await db.fetch(sql, *args)
+
+    def _serving(self, column: str, places: Collection[str] | None) -> tuple[str, list[Any]]:
+        """A condition that `column` is one of the places `places` serves (`place_patterns`), and
+        its parameters; ("", []) when `places` is None (every place is served)."""
+        if places is None:
+            return "", []
+        return self.dialect.like_any(column, place_patterns(places))
+
+    # ---- tables -----------------------------------------------------------------------------
+
+    async def create_table(self, table: TableRecord, *, claim: TableRecord | None = None) -> int:
+        async with self._sql_transaction() as db:
+            if claim is not None:
+                await _write_table(db, claim)
+                await db.notify(claim.id)
+            try:
+                rows = await db.fetch(INSERT_TABLE, *created_values(table))
+            except self.unique_violation:
+                raise PlaceTaken(table.place) from None
+            table.id = rows[0]["id"]
+            table.version = 0
+            await _write_seats(db, table)
+        if claim is not None:
+            claim.version += 1
+        return table.id
+
+    async def save_table(self, table: TableRecord) -> None:
+        async with self._sql_transaction() as db:
+            await _write_table(db, table)
+            await db.notify(table.id)
+        table.version += 1
+
+    async def get_table(self, table_id: int) -> TableRecord | None:
+        return await self._first_table("id = ?", table_id)
+
+    async def table_at(self, place: str) -> TableRecord | None:
+        return await self._first_table("place = ? ORDER BY id DESC LIMIT 1", place)
+
+    async def table_by_token(self, token: str) -> TableRecord | None:
+        return await self._first_table("id = (SELECT table_id FROM watch_links WHERE token = ?)", token)
+
+    async def find_tables(self, *, place_prefix: str = "", statuses: Sequence[str] = OPEN_STATUSES,
+                          limit: int = 100) -> list[TableRecord]:
+        in_statuses, chosen = self.dialect.one_of("status", statuses)
+        return await self._tables(f"{in_statuses} AND substr(place, 1, ?) = ? ORDER BY id DESC LIMIT ?",
+                                  *chosen, len(place_prefix), place_prefix, limit)
+
+    async def all_tables(self) -> list[TableRecord]:
+        """Every table, oldest first."""
+        return await self._tables("TRUE ORDER BY id")
+
+    async def _tables(self, where: str, *args: Any) -> list[TableRecord]:
+        """The tables `where` (a condition, and what follows it) selects, with their seats."""
+        async with self._read_sql() as db:
+            rows = await db.fetch(f"SELECT {self.dialect.table_columns} FROM tables WHERE {where}", *args)
+            if self.dialect.seat_rows:
+                return tables_with_seat_rows(rows)
+            return [table_record(row, [seat_record(seat) for seat in await db.fetch(SEATS_OF_TABLE, row["id"])])
+                    for row in rows]
+
+    async def _first_table(self, where: str, *args: Any) -> TableRecord | None:
+        tables = await self._tables(where, *args)
+        return tables[0] if tables else None
+
+    # ---- the action log ---------------------------------------------------------------------
+
+    async def actions(self, table_id: int, *, after: int = 0) -> list[ActionRecord]:
+        rows = await self._fetch(f"SELECT {ACTION_COLUMNS} FROM actions WHERE table_id = ? AND undone = 0 AND ply > ?"
+                                 " ORDER BY ply", table_id, after)
+        return [action_record(row) for row in rows]
+
+    async def log_length(self, table_id: int) -> int:
+        async with self._read_sql() as db:
+            return await _live_actions(db, table_id)
+
+    # ---- the outbox -------------------------------------------------------------------------
+
+    async def claim_notices(self, now: float, lease: float, limit: int = 50, *,
+                            places: Collection[str] | None = None) -> list[Notice]:
+        if places is not None and not places:
+            return []
+        served_here, chosen = self._serving("place", places)
+        and_served = f" AND {served_here}" if served_here else ""
+        async with self._sql_transaction() as db:
+            rows = await db.fetch(
+                f"SELECT {NOTICE_COLUMNS} FROM outbox WHERE delivered_at IS NULL AND lease_until <= ?{and_served}"
+                f" ORDER BY id LIMIT ?{self.dialect.skip_locked}", now, *chosen, limit)
+            notices = [notice_record(row) for row in rows]
+            if notices:
+                await db.executemany("UPDATE outbox SET lease_until = ?, attempts = attempts + 1 WHERE id = ?",
+                                     [(now + lease, n.id) for n in notices])
+        return notices
+
+    async def notices_delivered(self, ids: Sequence[int], now: float) -> None:
+        if not ids:
+            return
+        in_ids, chosen = self.dialect.one_of("id", ids)
+        async with self._sql_statement() as db:
+            await db.execute(f"UPDATE outbox SET delivered_at = ? WHERE {in_ids} AND delivered_at IS NULL",
+                             now, *chosen)
+
+    async def merge_notices(self, ids: Sequence[int], merged: Sequence[Notice], now: float) -> bool:
+        in_ids, chosen = self.dialect.one_of("id", ids)
+        async with self._sql_transaction() as db:
+            ready = await db.fetch(
+                f"SELECT COUNT(*) AS n FROM (SELECT id FROM outbox WHERE {in_ids} AND delivered_at IS NULL"
+                f" AND attempts = 0{self.dialect.for_update}) AS still_ours", *chosen)
+            if ready[0]["n"] != len(set(ids)):
+                return False
+            await _insert_notices(db, merged)
+            await db.execute(f"UPDATE outbox SET delivered_at = ?, merged_into = ? WHERE {in_ids}",
+                             now, merged[0].id, *chosen)
+        return True
+
+    async def reopen_merged(self, merged_id: int, now: float) -> int:
+        async with self._sql_statement() as db:
+            return await db.changes("UPDATE outbox SET delivered_at = NULL, merged_into = NULL, attempts = 0,"
+                                    " lease_until = ? WHERE merged_into = ?", now, merged_id)
+
+    async def pending_notices(self, table_id: int) -> list[Notice]:
+        rows = await self._fetch(f"SELECT {NOTICE_COLUMNS} FROM outbox WHERE table_id = ? AND delivered_at IS NULL"
+                                 " ORDER BY id", table_id)
+        return [notice_record(row) for row in rows]
+
+    # ---- timers -----------------------------------------------------------------------------
+
+    async def next_due(self) -> float | None:
+        rows = await self._fetch("SELECT MIN(due) AS due FROM timers WHERE kind <> ?", AI_TURN)
+        return float(rows[0]["due"]) if rows and rows[0]["due"] is not None else None
+
+    async def due_timers(self, now: float) -> list[Timer]:
+        rows = await self._fetch(f"SELECT {TIMER_COLUMNS} FROM timers WHERE due <= ? AND kind <> ? ORDER BY due, id",
+                                 now, AI_TURN)
+        return [timer_record(row) for row in rows]
+
+    async def timers(self, table_id: int) -> list[Timer]:
+        rows = await self._fetch(f"SELECT {TIMER_COLUMNS} FROM timers WHERE table_id = ? ORDER BY due, id", table_id)
+        return [timer_record(row) for row in rows]
+
+    async def claim_ai_turns(self, now: float, lease: float, limit: int, *,
+                             places: Collection[str] | None = None) -> list[Timer]:
+        if places is not None and not places:
+            return []
+        served_here, chosen = self._serving("place", places)
+        of_tables = f" AND table_id IN (SELECT id FROM tables WHERE {served_here})" if served_here else ""
+        async with self._sql_statement() as db:
+            rows = await db.fetch(
+                "UPDATE timers SET lease_until = ? WHERE id IN (SELECT id FROM timers WHERE kind = ? AND due <= ?"
+                f" AND lease_until <= ?{of_tables} ORDER BY due, id LIMIT ?{self.dialect.skip_locked})"
+                f" RETURNING {TIMER_COLUMNS}", now + lease, AI_TURN, now, now, *chosen, limit)
+        return sorted((timer_record(row) for row in rows), key=lambda t: (t.due, t.id or 0))
+
+    async def delete_timer(self, timer_id: int) -> None:
+        async with self._sql_statement() as db:
+            await db.execute("DELETE FROM timers WHERE id = ?", timer_id)
+
+    # ---- settings, pictures and snapshots ---------------------------------------------------
+
+    async def settings(self, guild: str) -> Settings:
+        rows = await self._fetch("SELECT data FROM settings WHERE guild = ?", guild)
+        return settings_from(guild, rows[0]["data"] if rows else None)
+
+    async def save_settings(self, settings: Settings) -> None:
+        async with self._sql_statement() as db:
+            await db.execute(UPSERT_SETTINGS, *settings_values(settings))
+
+    async def update_settings(self, guild: str, change: Callable[[Settings], None]) -> Settings:
+        async with self._sql_transaction("settings:" + guild) as db:
+            rows = await db.fetch("SELECT data FROM settings WHERE guild = ?", guild)
+            settings = settings_from(guild, rows[0]["data"] if rows else None)
+            change(settings)
+            await db.execute(UPSERT_SETTINGS, *settings_values(settings))
+        return settings
+
+    async def save_picture(self, table_id: int, seat: int, kind: str, data: bytes, source: str,
+                           at: float) -> None:
+        async with self._sql_statement() as db:
+            await db.execute(
+                "INSERT INTO pictures (table_id, seat, kind, data, source, created_at) VALUES (?, ?, ?, ?, ?, ?)"
+                " ON CONFLICT (table_id, seat, kind) DO UPDATE SET data = excluded.data, source = excluded.source,"
+                " created_at = excluded.created_at", table_id, seat, kind, data, source, at)
+
+    async def pictures(self, table_id: int, kind: str) -> dict[int, tuple[bytes, str]]:
+        rows = await self._fetch("SELECT seat, data, source FROM pictures WHERE table_id = ? AND kind = ?",
+                                 table_id, kind)
+        return {row["seat"]: (bytes(row["data"]), row["source"]) for row in rows}
+
+    async def watch_token(self, table_id: int, new: str) -> str:
+        async with self._sql_transaction() as db:
+            await db.execute("INSERT INTO watch_links (token, table_id) VALUES (?, ?) ON CONFLICT (table_id)"
+                             " DO NOTHING", new, table_id)
+            rows = await db.fetch("SELECT token FROM watch_links WHERE table_id = ?", table_id)
+        return str(rows[0]["token"])
+
+    async def snapshot(self, table_id: int) -> tuple[int, str, bytes] | None:
+        rows = await self._fetch("SELECT ply, version, data FROM snapshots WHERE table_id = ?", table_id)
+        return (rows[0]["ply"], rows[0]["version"], bytes(rows[0]["data"])) if rows else None
+
+    async def save_snapshot(self, table_id: int, ply: int, version: str, data: bytes) -> None:
+        async with self._sql_statement() as db:
+            await db.execute(
+                "INSERT INTO snapshots (table_id, ply, version, data) VALUES (?, ?, ?, ?) ON CONFLICT (table_id)"
+                " DO UPDATE SET ply = excluded.ply, version = excluded.version, data = excluded.data",
+                table_id, ply, version, data)
+
+    # ---- copying a database -----------------------------------------------------------------
+
+    async def dump(self) -> dict[str, list[dict[str, Any]]]:
+        async with self._read_sql() as db:
+            return {name: [dict(row) for row in await db.fetch(f"SELECT * FROM {name}")] for name in DUMPED}
+
+    async def load(self, rows: dict[str, list[dict[str, Any]]]) -> None:
+        async with self._sql_transaction() as db:
+            for name in DUMPED:
+                for row in rows.get(name, []):
+                    await db.execute(f"INSERT INTO {name} ({', '.join(row)}) VALUES ({marks(len(row))})",
+                                     *row.values())
+            for statement in self.dialect.after_load:
+                await db.execute(statement)
+
+
+async def _live_actions(db: Connection, table_id: int) -> int:
+    """The length of the table's live log (undone actions excluded)."""
+    rows = await db.fetch("SELECT COUNT(*) AS n FROM actions WHERE table_id = ? AND undone = 0", table_id)
+    return int(rows[0]["n"])
+
+
+async def _write_table(db: Connection, table: TableRecord) -> None:
+    """Write the table and its seats if it is still at `table.version` (else StaleTable)."""
+    if await db.changes(UPDATE_TABLE, *saved_values(table), table.id, table.version) != 1:
+        raise StaleTable(table.id, table.version)
+    await _write_seats(db, table)
+
+
+async def _write_seats(db: Connection, table: TableRecord) -> None:
+    await db.execute("DELETE FROM seats WHERE table_id = ?", table.id)
+    await db.executemany(INSERT_SEAT, [(table.id, s.seat, s.name, s.user_id, s.agent) for s in table.seats])
+
+
+async def _insert_notices(db: Connection, notices: Sequence[Notice]) -> None:
+    """Add `notices` to the outbox (their ids are set)."""
+    for notice in notices:
+        rows = await db.fetch(INSERT_NOTICE, notice.table_id, *notice_values(notice))
+        notice.id = rows[0]["id"]
+
+
+def served(places: Collection[str] | None, place: str | None) -> bool:
+    """Whether `place` is among the places a process serves (`place_patterns`: a place, or a
+    transport's prefix ending in a colon); every place is when `places` is None."""
+    if places is None:
+        return True
+    return place is not None and any(place == p or (p.endswith(":") and place.startswith(p)) for p in places)
+
+
+# =============================================================================================
 # SQLite
 
 
-MIGRATIONS: list[str] = [
-    # 1: the first schema
-    """
-    CREATE TABLE tables (
-        id INTEGER PRIMARY KEY AUTOINCREMENT,
-        place TEXT NOT NULL,
-        guild TEXT,
-        game TEXT NOT NULL,
-        options TEXT NOT NULL,
-        status TEXT NOT NULL,
-        seed INTEGER,
-        turn_seconds INTEGER,
-        paused INTEGER NOT NULL DEFAULT 0,
-        created_by TEXT NOT NULL,
-        created_at REAL NOT NULL,
-        meta TEXT NOT NULL DEFAULT '{}'
-    );
-    CREATE INDEX tables_by_place ON tables(place, id);
-    CREATE INDEX tables_by_status ON tables(status, id);
-    CREATE TABLE seats (
-        table_id INTEGER NOT NULL REFERENCES tables(id) ON DELETE CASCADE,
-        seat INTEGER NOT NULL,
-        name TEXT NOT NULL,
-        user_id TEXT,
-        agent TEXT,
-        PRIMARY KEY (table_id, seat)
-    );
-    CREATE TABLE actions (
-        id INTEGER PRIMARY KEY AUTOINCREMENT,
-        table_id INTEGER NOT NULL REFERENCES tables(id) ON DELETE CASCADE,
-        ply INTEGER NOT NULL,
-        seat INTEGER NOT NULL,
-        action TEXT NOT NULL,
-        actor TEXT NOT NULL,
-        at REAL NOT NULL,
-        undone INTEGER NOT NULL DEFAULT 0
-    );
-    CREATE UNIQUE INDEX actions_live ON actions(table_id, ply) WHERE undone = 0;
-    CREATE TABLE timers (
-        id INTEGER PRIMARY KEY AUTOINCREMENT,
-        table_id INTEGER NOT NULL REFERENCES tables(id) ON DELETE CASCADE,
-        seat INTEGER NOT NULL,
-        kind TEXT NOT NULL,
-        due REAL NOT NULL,
-        ply INTEGER NOT NULL
-    );
-    CREATE INDEX timers_by_due ON timers(due);
-    CREATE INDEX timers_by_table ON timers(table_id);
-    CREATE TABLE settings (
-        guild TEXT PRIMARY KEY,
-        data TEXT NOT NULL
-    );
-    CREATE TABLE snapshots (
-        table_id INTEGER PRIMARY KEY REFERENCES tables(id) ON DELETE CASCADE,
-        ply INTEGER NOT NULL,
-        version TEXT NOT NULL,
-        data BLOB NOT NULL
-    );
-    """,
-    # 2: table versions, one open table per place, the outbox
-    """
-    ALTER TABLE tables ADD COLUMN version INTEGER NOT NULL DEFAULT 0;
-    UPDATE tables SET status = 'aborted' WHERE status IN ('lobby', 'playing') AND id NOT IN
-        (SELECT MAX(id) FROM tables WHERE status IN ('lobby', 'playing') GROUP BY place);
-    CREATE UNIQUE INDEX tables_open_place ON tables(place) WHERE status IN ('lobby', 'playing');
-    CREATE TABLE outbox (
-        id INTEGER PRIMARY KEY AUTOINCREMENT,
-        table_id INTEGER NOT NULL REFERENCES tables(id) ON DELETE CASCADE,
-        place TEXT NOT NULL,
-        ply INTEGER NOT NULL,
-        seat INTEGER,
-        data TEXT NOT NULL,
-        created_at REAL NOT NULL,
-        lease_until REAL NOT NULL,
-        delivered_at REAL,
-        attempts INTEGER NOT NULL DEFAULT 0
-    );
-    CREATE INDEX outbox_pending ON outbox(lease_until) WHERE delivered_at IS NULL;
-    CREATE INDEX outbox_by_table ON outbox(table_id, id);
-    """,
-    # 3: pictures players chose for a table (the chicken-foot of the vision quest)
-    """
-    CREATE TABLE pictures (
-        table_id INTEGER NOT NULL REFERENCES tables(id) ON DELETE CASCADE,
-        seat INTEGER NOT NULL,
-        kind TEXT NOT NULL,
-        data BLOB NOT NULL,
-        source TEXT NOT NULL,
-        created_at REAL NOT NULL,
-        PRIMARY KEY (table_id, seat, kind)
-    );
-    """,
-    # 4: ratings and results (derived from finished games), turn-notification choices, seats by player
-    """
-    CREATE TABLE results (
-        table_id INTEGER NOT NULL REFERENCES tables(id) ON DELETE CASCADE,
-        seat INTEGER NOT NULL,
-        guild TEXT NOT NULL,
-        game TEXT NOT NULL,
-        place TEXT NOT NULL,
-        player TEXT NOT NULL,
-        name TEXT NOT NULL,
-        rank INTEGER NOT NULL,
-        team INTEGER NOT NULL,
-        entrants INTEGER NOT NULL,
-        won INTEGER NOT NULL,
-        finished_at REAL NOT NULL,
-        mu_before REAL NOT NULL,
-        sigma_before REAL NOT NULL,
-        mu REAL NOT NULL,
-        sigma REAL NOT NULL,
-        beaten_name TEXT,
-        beaten_score REAL,
-        PRIMARY KEY (table_id, seat)
-    );
-    CREATE INDEX results_by_player ON results(guild, player, game, finished_at);
-    CREATE INDEX results_best_win ON results(guild, player, game, beaten_score) WHERE beaten_score IS NOT NULL;
-    CREATE INDEX results_in_order ON results(guild, game, finished_at, table_id, seat);
-    CREATE TABLE ratings (
-        guild TEXT NOT NULL,
-        game TEXT NOT NULL,
-        player TEXT NOT NULL,
-        name TEXT NOT NULL,
-        mu REAL NOT NULL,
-        sigma REAL NOT NULL,
-        score REAL NOT NULL,
-        games INTEGER NOT NULL,
-        wins INTEGER NOT NULL,
-        PRIMARY KEY (guild, game, player)
-    );
-    CREATE INDEX ratings_board ON ratings(guild, game, score DESC, player);
-    CREATE INDEX ratings_by_player ON ratings(guild, player, game);
-    CREATE TABLE notify (
-        user_id TEXT NOT NULL,
-        guild TEXT NOT NULL,
-        mode TEXT NOT NULL,
-        PRIMARY KEY (user_id, guild)
-    );
-    CREATE INDEX seats_by_user ON seats(user_id, table_id);
-    """,
-    # 5: AI seats' turns as due work (timers of kind 'ai'), leased to the process planning them
-    """
-    ALTER TABLE timers ADD COLUMN lease_until REAL NOT NULL DEFAULT 0;
-    CREATE INDEX timers_ai_turns ON timers(due) WHERE kind = 'ai';
-    """,
-    # 6: the unguessable links of tables' spectator pages
-    """
-    CREATE TABLE watch_links (
-        token TEXT PRIMARY KEY,
-        table_id INTEGER NOT NULL UNIQUE REFERENCES tables(id) ON DELETE CASCADE
-    );
-    """,
-    # 7: wins, draws and losses apart (a shared first place had counted as a win); the shown rating
-    # is the model's mean scaled (1000 + 40 (μ − 25)), no longer mean − 3σ; the leaderboard lists
-    # settled ratings (5 games or more) before provisional ones. Earlier results keep their places:
-    # `tileref ratings rebuild` places them again by today's rules.
-    """
-    ALTER TABLE results ADD COLUMN outcome TEXT NOT NULL DEFAULT 'loss';
-    UPDATE results SET outcome = CASE WHEN rank > 1 THEN 'loss'
-        WHEN EXISTS (SELECT 1 FROM results o WHERE o.table_id = results.table_id AND o.rank = 1
-                     AND o.team <> results.team) THEN 'draw'
-        ELSE 'win' END;
-    ALTER TABLE results DROP COLUMN won;
-    UPDATE results SET
-        beaten_name = (SELECT b.name FROM results b WHERE b.table_id = results.table_id AND b.rank > results.rank
-                       AND b.player <> results.player AND b.mu_before > results.mu_before
-                       ORDER BY b.mu_before DESC, b.seat LIMIT 1),
-        beaten_score = (SELECT 1000 + 40 * (b.mu_before - 25) FROM results b WHERE b.table_id = results.table_id
-                        AND b.rank > results.rank AND b.player <> results.player AND b.mu_before > results.mu_before
-                        ORDER BY b.mu_before DESC, b.seat LIMIT 1);
-    ALTER TABLE ratings ADD COLUMN draws INTEGER NOT NULL DEFAULT 0;
-    ALTER TABLE ratings ADD COLUMN settled INTEGER NOT NULL DEFAULT 0;
-    UPDATE ratings SET
-        wins = (SELECT COUNT(DISTINCT r.table_id) FROM results r WHERE r.guild = ratings.guild
-                AND r.game = ratings.game AND r.player = ratings.player AND r.outcome = 'win'),
-        draws = (SELECT COUNT(DISTINCT r.table_id) FROM results r WHERE r.guild = ratings.guild
-                 AND r.game = ratings.game AND r.player = ratings.player AND r.outcome = 'draw'
-                 AND NOT EXISTS (SELECT 1 FROM results w WHERE w.table_id = r.table_id AND w.player = r.player
-                                 AND w.outcome = 'win')),
-        settled = CASE WHEN games >= 5 THEN 1 ELSE 0 END,
-        score = 1000 + 40 * (mu - 25);
-    DROP INDEX ratings_board;
-    CREATE INDEX ratings_board ON ratings(guild, game, settled DESC, score DESC, player);
-    """,
-    # 8: announcements told together in one message (a run of AI moves) point at the row that
-    # replaced them
-    """
-    ALTER TABLE outbox ADD COLUMN merged_into INTEGER;
-    """,
-]
-
-OUTBOX_LEASE = 30.0
-"""Seconds a notice is left to the process that made it before another may send it."""
-
-_TABLE_COLUMNS = ("id, place, guild, game, options, status, seed, turn_seconds, paused, created_by, created_at, meta,"
-                  " version")
-_NOTICE_COLUMNS = "id, table_id, place, ply, seat, data, created_at, attempts"
-
-
-class SQLiteStore(Store):
+class SQLiteStore(SqlStore):
     """The store in one SQLite file: WAL, a busy timeout, `BEGIN IMMEDIATE` writes through one
     writer connection behind a lock, and a second connection for reads."""
 
+    dialect = SQLITE
+    unique_violation = sqlite3.IntegrityError
+
     def __init__(self, path: str | Path, *, synchronous: str = "FULL") -> None:
+        super().__init__()
         self.path = Path(path)
         self.synchronous = synchronous
         self._writer: aiosqlite.Connection | None = None
         self._reader: aiosqlite.Connection | None = None
         self._write_lock = asyncio.Lock()
-        self.standings = Standings(self._read_sql, self._sql_transaction)
-
-    @asynccontextmanager
-    async def _read_sql(self) -> AsyncIterator[Sql]:
-        yield _SQLiteSql(self.reader)
-
-    @asynccontextmanager
-    async def _sql_transaction(self, lock: str) -> AsyncIterator[Sql]:
-        """A write transaction (SQLite has one writer at a time, so `lock` needs nothing more)."""
-        async with self._transaction() as db:
-            yield _SQLiteSql(db)
 
     async def open(self) -> None:
         """Open the file, creating it and migrating its schema as needed."""
@@ -560,378 +670,82 @@ class SQLiteStore(Store):
             else:
                 await db.execute("COMMIT")
 
-    # ---- tables -----------------------------------------------------------------------------
+    @asynccontextmanager
+    async def _read_sql(self) -> AsyncIterator[Connection]:
+        yield _SQLiteSql(self.reader)
 
-    async def create_table(self, table: TableRecord, *, claim: TableRecord | None = None) -> int:
+    def _sql_statement(self) -> AbstractAsyncContextManager[Connection]:
+        """A write transaction of its own (`_sql_transaction`): SQLite writes in nothing less."""
+        return self._sql_transaction()
+
+    @asynccontextmanager
+    async def _sql_transaction(self, lock: str | None = None) -> AsyncIterator[Connection]:
+        """A write transaction (SQLite has one writer at a time, so `lock` needs nothing more);
+        the tables it notifies of are told to this process's listeners once it commits."""
         async with self._transaction() as db:
-            if claim is not None:
-                await self._write_table(db, claim)
-            try:
-                cursor = await db.execute(
-                    "INSERT INTO tables (place, guild, game, options, status, seed, turn_seconds, paused,"
-                    " created_by, created_at, meta) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    (table.place, table.guild, table.game, json.dumps(table.options), table.status, table.seed,
-                     table.turn_seconds, int(table.paused), table.created_by, table.created_at,
-                     json.dumps(table.meta)))
-            except sqlite3.IntegrityError:
-                raise PlaceTaken(table.place) from None
-            assert cursor.lastrowid is not None
-            table.id = cursor.lastrowid
-            table.version = 0
-            await self._write_seats(db, table)
-        if claim is not None:
-            claim.version += 1
-            self.changed(claim.id)
-        return table.id
-
-    async def save_table(self, table: TableRecord) -> None:
-        async with self._transaction() as db:
-            await self._write_table(db, table)
-        table.version += 1
-        self.changed(table.id)
-
-    @classmethod
-    async def _write_table(cls, db: aiosqlite.Connection, table: TableRecord) -> None:
-        """Write the table and its seats if it is still at `table.version` (else StaleTable)."""
-        cursor = await db.execute(
-            "UPDATE tables SET place = ?, guild = ?, options = ?, status = ?, seed = ?, turn_seconds = ?,"
-            " paused = ?, meta = ?, version = version + 1 WHERE id = ? AND version = ?",
-            (table.place, table.guild, json.dumps(table.options), table.status, table.seed, table.turn_seconds,
-             int(table.paused), json.dumps(table.meta), table.id, table.version))
-        if cursor.rowcount != 1:
-            raise StaleTable(table.id, table.version)
-        await cls._write_seats(db, table)
-
-    @staticmethod
-    async def _write_seats(db: aiosqlite.Connection, table: TableRecord) -> None:
-        await db.execute("DELETE FROM seats WHERE table_id = ?", (table.id,))
-        await db.executemany(
-            "INSERT INTO seats (table_id, seat, name, user_id, agent) VALUES (?, ?, ?, ?, ?)",
-            [(table.id, s.seat, s.name, s.user_id, s.agent) for s in table.seats])
-
-    async def get_table(self, table_id: int) -> TableRecord | None:
-        rows = await self.reader.execute_fetchall(f"SELECT {_TABLE_COLUMNS} FROM tables WHERE id = ?", (table_id,))
-        return (await self._tables(rows))[0] if rows else None
-
-    async def table_at(self, place: str) -> TableRecord | None:
-        rows = await self.reader.execute_fetchall(
-            f"SELECT {_TABLE_COLUMNS} FROM tables WHERE place = ? ORDER BY id DESC LIMIT 1", (place,))
-        return (await self._tables(rows))[0] if rows else None
-
-    async def find_tables(self, *, place_prefix: str = "", statuses: Sequence[str] = OPEN_STATUSES,
-                          limit: int = 100) -> list[TableRecord]:
-        marks = ", ".join("?" for _ in statuses)
-        rows = await self.reader.execute_fetchall(
-            f"SELECT {_TABLE_COLUMNS} FROM tables WHERE status IN ({marks}) AND substr(place, 1, ?) = ?"
-            " ORDER BY id DESC LIMIT ?", (*statuses, len(place_prefix), place_prefix, limit))
-        return await self._tables(rows)
-
-    async def _tables(self, rows: Iterable[aiosqlite.Row]) -> list[TableRecord]:
-        tables = []
-        for row in rows:
-            seats = await self.reader.execute_fetchall(
-                "SELECT seat, name, user_id, agent FROM seats WHERE table_id = ? ORDER BY seat", (row["id"],))
-            tables.append(TableRecord(
-                id=row["id"], place=row["place"], guild=row["guild"], game=row["game"],
-                options=json.loads(row["options"]), status=row["status"], seed=row["seed"],
-                turn_seconds=row["turn_seconds"], paused=bool(row["paused"]), created_by=row["created_by"],
-                created_at=row["created_at"], meta=json.loads(row["meta"]), version=row["version"],
-                seats=[SeatRecord(s["seat"], s["name"], s["user_id"], s["agent"]) for s in seats]))
-        return tables
-
-    # ---- the action log ---------------------------------------------------------------------
-
-    async def actions(self, table_id: int, *, after: int = 0) -> list[ActionRecord]:
-        rows = await self.reader.execute_fetchall(
-            "SELECT ply, seat, action, actor, at FROM actions WHERE table_id = ? AND undone = 0 AND ply > ?"
-            " ORDER BY ply", (table_id, after))
-        return [ActionRecord(r["ply"], r["seat"], r["action"], r["actor"], r["at"]) for r in rows]
-
-    async def log_length(self, table_id: int) -> int:
-        return await _count(self.reader, table_id)
+            sql = _SQLiteSql(db)
+            yield sql
+        for table_id in sql.notified:
+            self.changed(table_id)
 
     async def commit(self, table_id: int, *, expected: int, actions: Sequence[ActionRecord] = (),
                      table: TableRecord | None = None, timers: Sequence[Timer] | None = None,
                      undo_after: int | None = None, notices: Sequence[Notice] = (),
                      delete_timer: int | None = None, also: Write | None = None) -> None:
-        async with self._transaction() as db:
-            actual = await _count(db, table_id)
+        async with self._sql_transaction() as db:
+            actual = await _live_actions(db, table_id)
             if actual != expected:
                 raise StaleLog(table_id, expected, actual)
-            if delete_timer is not None:
-                cursor = await db.execute("DELETE FROM timers WHERE id = ?", (delete_timer,))
-                if cursor.rowcount != 1:
-                    raise StaleLog(table_id, expected, actual)
+            if delete_timer is not None and await db.changes("DELETE FROM timers WHERE id = ?", delete_timer) != 1:
+                raise StaleLog(table_id, expected, actual)
             if undo_after is not None:
                 await db.execute("UPDATE actions SET undone = 1 WHERE table_id = ? AND undone = 0 AND ply > ?",
-                                 (table_id, undo_after))
-                await db.execute("DELETE FROM snapshots WHERE table_id = ? AND ply > ?", (table_id, undo_after))
-            await db.executemany(
-                "INSERT INTO actions (table_id, ply, seat, action, actor, at) VALUES (?, ?, ?, ?, ?, ?)",
-                [(table_id, a.ply, a.seat, a.action, a.actor, a.at) for a in actions])
+                                 table_id, undo_after)
+                await db.execute("DELETE FROM snapshots WHERE table_id = ? AND ply > ?", table_id, undo_after)
+            await db.executemany(INSERT_ACTION, [(table_id, a.ply, a.seat, a.action, a.actor, a.at) for a in actions])
             if table is not None:
                 try:
-                    await self._write_table(db, table)
-                except sqlite3.IntegrityError:  # reopened where another table opened meanwhile
+                    await _write_table(db, table)
+                except self.unique_violation:  # reopened where another table opened meanwhile
                     raise PlaceTaken(table.place) from None
             if timers is not None:
-                await db.execute("DELETE FROM timers WHERE table_id = ?", (table_id,))
-                await db.executemany(
-                    "INSERT INTO timers (table_id, seat, kind, due, ply) VALUES (?, ?, ?, ?, ?)",
-                    [(table_id, t.seat, t.kind, t.due, t.ply) for t in timers])
+                await db.execute("DELETE FROM timers WHERE table_id = ?", table_id)
+                await db.executemany(INSERT_TIMER, [(table_id, t.seat, t.kind, t.due, t.ply) for t in timers])
             await _insert_notices(db, notices)
             if also is not None:
-                await also(_SQLiteSql(db))
+                await also(db)
+            await db.notify(table_id)
         if table is not None:
             table.version += 1
-        self.changed(table_id)
-
-    # ---- the outbox -------------------------------------------------------------------------
-
-    async def claim_notices(self, now: float, lease: float, limit: int = 50, *,
-                            places: Collection[str] | None = None) -> list[Notice]:
-        if places is not None and not places:
-            return []
-        among, chosen = _among("place", places)
-        async with self._transaction() as db:
-            rows = await db.execute_fetchall(
-                f"SELECT {_NOTICE_COLUMNS} FROM outbox WHERE delivered_at IS NULL AND lease_until <= ?{among}"
-                " ORDER BY id LIMIT ?", (now, *chosen, limit))
-            notices = [_notice(r) for r in rows]
-            await db.executemany("UPDATE outbox SET lease_until = ?, attempts = attempts + 1 WHERE id = ?",
-                                 [(now + lease, n.id) for n in notices])
-        return notices
-
-    async def notices_delivered(self, ids: Sequence[int], now: float) -> None:
-        if not ids:
-            return
-        async with self._transaction() as db:
-            await db.executemany("UPDATE outbox SET delivered_at = ? WHERE id = ? AND delivered_at IS NULL",
-                                 [(now, i) for i in ids])
-
-    async def merge_notices(self, ids: Sequence[int], merged: Sequence[Notice], now: float) -> bool:
-        marks = ", ".join("?" * len(ids))
-        async with self._transaction() as db:
-            rows = await db.execute_fetchall(
-                f"SELECT COUNT(*) FROM outbox WHERE id IN ({marks}) AND delivered_at IS NULL AND attempts = 0",
-                tuple(ids))
-            if next(iter(rows))[0] != len(set(ids)):
-                return False
-            await _insert_notices(db, merged)
-            await db.execute(f"UPDATE outbox SET delivered_at = ?, merged_into = ? WHERE id IN ({marks})",
-                             (now, merged[0].id, *ids))
-        return True
-
-    async def reopen_merged(self, merged_id: int, now: float) -> int:
-        async with self._transaction() as db:
-            cursor = await db.execute("UPDATE outbox SET delivered_at = NULL, merged_into = NULL, attempts = 0,"
-                                      " lease_until = ? WHERE merged_into = ?", (now, merged_id))
-        return cursor.rowcount
-
-    async def pending_notices(self, table_id: int) -> list[Notice]:
-        rows = await self.reader.execute_fetchall(
-            f"SELECT {_NOTICE_COLUMNS} FROM outbox WHERE table_id = ? AND delivered_at IS NULL ORDER BY id",
-            (table_id,))
-        return [_notice(r) for r in rows]
-
-    # ---- timers -----------------------------------------------------------------------------
-
-    async def next_due(self) -> float | None:
-        rows = list(await self.reader.execute_fetchall("SELECT MIN(due) FROM timers WHERE kind <> ?",
-                                                       (AI_TURN,)))
-        return rows[0][0] if rows and rows[0][0] is not None else None
-
-    async def due_timers(self, now: float) -> list[Timer]:
-        rows = await self.reader.execute_fetchall(
-            "SELECT id, table_id, seat, kind, due, ply FROM timers WHERE due <= ? AND kind <> ? ORDER BY due, id",
-            (now, AI_TURN))
-        return [_timer(r) for r in rows]
-
-    async def claim_ai_turns(self, now: float, lease: float, limit: int, *,
-                             places: Collection[str] | None = None) -> list[Timer]:
-        if places is not None and not places:
-            return []
-        among, chosen = _among("place", places)
-        of_tables = f" AND table_id IN (SELECT id FROM tables WHERE TRUE{among})" if among else ""
-        async with self._transaction() as db:
-            rows = await db.execute_fetchall(
-                "UPDATE timers SET lease_until = ? WHERE id IN (SELECT id FROM timers WHERE kind = ? AND due <= ?"
-                f" AND lease_until <= ?{of_tables} ORDER BY due, id LIMIT ?)"
-                " RETURNING id, table_id, seat, kind, due, ply",
-                (now + lease, AI_TURN, now, now, *chosen, limit))
-        return sorted((_timer(r) for r in rows), key=lambda t: (t.due, t.id or 0))
-
-    async def timers(self, table_id: int) -> list[Timer]:
-        rows = await self.reader.execute_fetchall(
-            "SELECT id, table_id, seat, kind, due, ply FROM timers WHERE table_id = ? ORDER BY due, id",
-            (table_id,))
-        return [_timer(r) for r in rows]
-
-    async def delete_timer(self, timer_id: int) -> None:
-        async with self._transaction() as db:
-            await db.execute("DELETE FROM timers WHERE id = ?", (timer_id,))
-
-    # ---- settings and snapshots ----------------------------------------------------------
-
-    async def settings(self, guild: str) -> Settings:
-        rows = list(await self.reader.execute_fetchall("SELECT data FROM settings WHERE guild = ?", (guild,)))
-        return settings_from(guild, rows[0]["data"] if rows else None)
-
-    async def save_settings(self, settings: Settings) -> None:
-        async with self._transaction() as db:
-            await _write_settings(db, settings)
-
-    async def update_settings(self, guild: str, change: Callable[[Settings], None]) -> Settings:
-        async with self._transaction() as db:
-            rows = list(await db.execute_fetchall("SELECT data FROM settings WHERE guild = ?", (guild,)))
-            settings = settings_from(guild, rows[0]["data"] if rows else None)
-            change(settings)
-            await _write_settings(db, settings)
-        return settings
-
-    async def save_picture(self, table_id: int, seat: int, kind: str, data: bytes, source: str,
-                           at: float) -> None:
-        async with self._transaction() as db:
-            await db.execute(
-                "INSERT INTO pictures (table_id, seat, kind, data, source, created_at) VALUES (?, ?, ?, ?, ?, ?)"
-                " ON CONFLICT(table_id, seat, kind) DO UPDATE SET data = excluded.data, source = excluded.source,"
-                " created_at = excluded.created_at", (table_id, seat, kind, data, source, at))
-
-    async def pictures(self, table_id: int, kind: str) -> dict[int, tuple[bytes, str]]:
-        rows = await self.reader.execute_fetchall(
-            "SELECT seat, data, source FROM pictures WHERE table_id = ? AND kind = ?", (table_id, kind))
-        return {r["seat"]: (bytes(r["data"]), r["source"]) for r in rows}
-
-    async def watch_token(self, table_id: int, new: str) -> str:
-        async with self._transaction() as db:
-            await db.execute("INSERT INTO watch_links (token, table_id) VALUES (?, ?) ON CONFLICT(table_id) DO NOTHING",
-                             (new, table_id))
-            rows = list(await db.execute_fetchall("SELECT token FROM watch_links WHERE table_id = ?", (table_id,)))
-        return str(rows[0]["token"])
-
-    async def table_by_token(self, token: str) -> TableRecord | None:
-        rows = await self.reader.execute_fetchall(
-            f"SELECT {_TABLE_COLUMNS} FROM tables WHERE id = (SELECT table_id FROM watch_links WHERE token = ?)",
-            (token,))
-        return (await self._tables(rows))[0] if rows else None
-
-    async def snapshot(self, table_id: int) -> tuple[int, str, bytes] | None:
-        rows = list(await self.reader.execute_fetchall(
-            "SELECT ply, version, data FROM snapshots WHERE table_id = ?", (table_id,)))
-        return (rows[0]["ply"], rows[0]["version"], bytes(rows[0]["data"])) if rows else None
-
-    async def save_snapshot(self, table_id: int, ply: int, version: str, data: bytes) -> None:
-        async with self._transaction() as db:
-            await db.execute(
-                "INSERT INTO snapshots (table_id, ply, version, data) VALUES (?, ?, ?, ?) ON CONFLICT(table_id)"
-                " DO UPDATE SET ply = excluded.ply, version = excluded.version, data = excluded.data",
-                (table_id, ply, version, data))
-
-
-    async def dump(self) -> dict[str, list[dict[str, Any]]]:
-        dumped = {}
-        for name in DUMPED:
-            rows = await self.reader.execute_fetchall(f"SELECT * FROM {name}")
-            dumped[name] = [dict(zip(r.keys(), r, strict=True)) for r in rows]
-        return dumped
-
-    async def load(self, rows: dict[str, list[dict[str, Any]]]) -> None:
-        async with self._transaction() as db:
-            for name in DUMPED:
-                for row in rows.get(name, []):
-                    columns = ", ".join(row)
-                    marks = ", ".join("?" for _ in row)
-                    await db.execute(f"INSERT INTO {name} ({columns}) VALUES ({marks})", tuple(row.values()))
 
 
 class _SQLiteSql:
-    """`bot.standings.Sql` on an aiosqlite connection."""
+    """`bot.storage.sql.Connection` on an aiosqlite connection."""
 
     def __init__(self, db: aiosqlite.Connection) -> None:
         self.db = db
+        self.notified: list[int] = []
+        """The tables `notify` was told of, for the transaction to tell once it commits."""
 
-    async def fetch(self, sql: str, *args: Any) -> list[Mapping[str, Any]]:
+    async def fetch(self, sql: str, *args: Any) -> list[Row]:
         return list(await self.db.execute_fetchall(sql, args))  # type: ignore[arg-type]
 
     async def execute(self, sql: str, *args: Any) -> None:
         await self.db.execute(sql, args)
 
     async def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
-        await self.db.executemany(sql, rows)
+        if rows:
+            await self.db.executemany(sql, rows)
+
+    async def changes(self, sql: str, *args: Any) -> int:
+        cursor = await self.db.execute(sql, args)
+        return cursor.rowcount
 
     async def lock(self, name: str) -> None:
         """Nothing to do: SQLite's writes are one at a time."""
 
-
-async def _count(db: aiosqlite.Connection, table_id: int) -> int:
-    rows = list(await db.execute_fetchall(
-        "SELECT COUNT(*) FROM actions WHERE table_id = ? AND undone = 0", (table_id,)))
-    return int(rows[0][0])
-
-
-def settings_from(guild: str, stored: str | None) -> Settings:
-    """A server's settings from their stored JSON (defaults when nothing is stored)."""
-    if stored is None:
-        return Settings(guild)
-    data: dict[str, Any] = json.loads(stored)
-    data["guild"] = guild
-    return Settings(**{k: v for k, v in data.items() if k in Settings.__dataclass_fields__})
-
-
-async def _write_settings(db: aiosqlite.Connection, settings: Settings) -> None:
-    await db.execute("INSERT INTO settings (guild, data) VALUES (?, ?) ON CONFLICT(guild) DO UPDATE"
-                     " SET data = excluded.data", (settings.guild, json.dumps(asdict(settings))))
-
-
-async def _insert_notices(db: aiosqlite.Connection, notices: Sequence[Notice]) -> None:
-    """Add `notices` to the outbox (their ids are set)."""
-    for notice in notices:
-        cursor = await db.execute(
-            "INSERT INTO outbox (table_id, place, ply, seat, data, created_at, lease_until)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?)",
-            (notice.table_id, notice.place, notice.ply, notice.seat, json.dumps(notice.data()),
-             notice.created_at, notice.lease_until or notice.created_at + OUTBOX_LEASE))
-        notice.id = cursor.lastrowid
-
-
-def served(places: Collection[str] | None, place: str | None) -> bool:
-    """Whether `place` is among the places a process serves (`place_patterns`: a place, or a
-    transport's prefix ending in a colon); every place is when `places` is None."""
-    if places is None:
-        return True
-    return place is not None and any(place == p or (p.endswith(":") and place.startswith(p)) for p in places)
-
-
-def place_patterns(places: Collection[str]) -> list[str]:
-    """The SQL LIKE patterns (escaped with a backslash) of the places a process serves: a place
-    itself (`console:3`), or every place of a transport, given as its prefix ending in a colon
-    (`discord:`; no place ends in one)."""
-    escaped = (p.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") for p in sorted(places))
-    return [p + "%" if p.endswith(":") else p for p in escaped]
-
-
-def _among(column: str, values: Collection[str] | None) -> tuple[str, list[str]]:
-    """An SQL condition keeping the rows whose `column` is one of the places `values` serves
-    (`place_patterns`), with its parameters, or none at all when `values` is None."""
-    if values is None:
-        return "", []
-    patterns = place_patterns(values)
-    return " AND (" + " OR ".join(f"{column} LIKE ? ESCAPE '\\'" for _ in patterns) + ")", patterns
-
-
-def _notice(row: aiosqlite.Row) -> Notice:
-    data = json.loads(row["data"])
-    return Notice(table_id=row["table_id"], place=row["place"], ply=row["ply"], seat=row["seat"],
-                  text=data["text"], mentions=data.get("mentions", []), board=data.get("board", False),
-                  hand=data.get("hand", False), kind=data.get("kind", "move"), origin=data.get("origin", ""),
-                  log=data.get("log", ""),
-                  id=row["id"],
-                  created_at=row["created_at"], attempts=row["attempts"])
-
-
-def _timer(row: aiosqlite.Row) -> Timer:
-    return Timer(table_id=row["table_id"], seat=row["seat"], kind=row["kind"], due=row["due"], ply=row["ply"],
-                 id=row["id"])
+    async def notify(self, table_id: int) -> None:
+        self.notified.append(table_id)
 
 
 async def _write_ahead_logging(connection: aiosqlite.Connection, *, patience: float = 10.0) -> None:
@@ -951,4 +765,5 @@ async def _write_ahead_logging(connection: aiosqlite.Connection, *, patience: fl
 
 
 def _statements(script: str) -> list[str]:
+    """A migration's statements, one by one (SQLite runs one statement at a time)."""
     return [s.strip() for s in script.split(";") if s.strip()]
