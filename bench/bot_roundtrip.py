@@ -31,7 +31,7 @@ from bot.adapters.discordbot import build_bot
 from bot.core.clock import ManualClock
 from bot.core.records import PLAYING
 from bot.service.referee import Referee
-from bot.storage.store import SQLiteStore
+from bot.storage.sqlite import SQLiteStore
 from tests.standin import Channel, DiscordStandIn, RecordedMessage
 
 

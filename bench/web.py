@@ -43,7 +43,7 @@ from bot.media.replay_animation import replay_gif
 from bot.media.watching import new_token
 from bot.service.referee import Referee
 from bot.storage.loader import new_game
-from bot.storage.store import SQLiteStore
+from bot.storage.sqlite import SQLiteStore
 
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync", "--no-first-run"]

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bot.storage.store import SQLiteStore, Store
+from bot.storage.sqlite import SQLiteStore
+from bot.storage.store import Store
 
 DEFAULT_DATABASE = Path("tileref-data") / "tileref.sqlite3"
 

@@ -27,8 +27,9 @@ import asyncpg
 from bot.core.records import ActionRecord, FirstRead, Notice, TableRecord, Timer
 from bot.storage.schema import COMMIT_FUNCTION, LOCK_FUNCTION, LOCKS, PG_MIGRATIONS
 from bot.storage.sql import POSTGRES, Connection, Row, notice_values, numbered, saved_values, tables_with_seat_rows
+from bot.storage.sql_store import SqlStore
 from bot.storage.standings import Write
-from bot.storage.store import ANY_TABLE, PlaceTaken, SqlStore, StaleLog, StaleTable
+from bot.storage.store import ANY_TABLE, PlaceTaken, StaleLog, StaleTable
 
 log = logging.getLogger(__name__)
 

@@ -289,7 +289,7 @@ END
 $$
 """.replace("LOCKS_KEY", str(LOCKS))
 """A move's whole commit as one server-side function: one round trip instead of a dozen (the
-same checks and writes as `bot.storage.store.SQLiteStore.commit`, in the same order). Replaced
+same checks and writes as `bot.storage.sqlite.SQLiteStore.commit`, in the same order). Replaced
 at every start, so it always matches the code that calls it (its table parameters, p_place to
 p_meta, are `bot.storage.sql.SAVED_COLUMNS`)."""
 

@@ -9,7 +9,7 @@ from contextlib import asynccontextmanager
 from typing import Any
 
 import bot.storage.postgres as store_postgres
-import bot.storage.store as store_module
+import bot.storage.sqlite as store_module
 from bot.community.leaderboards import leaderboard_text, profile_text
 from bot.community.my_games import games_text
 from bot.core.clock import ManualClock

@@ -22,7 +22,8 @@ from bot.core.records import (
     Timer,
 )
 from bot.storage.address import store_for
-from bot.storage.store import MIGRATIONS, SQLiteStore, StaleLog, served
+from bot.storage.sqlite import MIGRATIONS, SQLiteStore
+from bot.storage.store import StaleLog, served
 
 
 @pytest.fixture

@@ -15,7 +15,7 @@ from bot.core.records import TableRecord
 from bot.core.replies import clean_name
 from bot.media.search import Media
 from bot.service.referee import Referee
-from bot.storage.store import SQLiteStore
+from bot.storage.sqlite import SQLiteStore
 from engine import Game
 from tests.standin import Channel, DiscordStandIn, RecordedMessage, User
 

@@ -12,7 +12,7 @@ from bot.core.clock import ManualClock
 from bot.core.replies import Message, Reply
 from bot.media.search import Media
 from bot.service.referee import Referee
-from bot.storage.store import SQLiteStore
+from bot.storage.sqlite import SQLiteStore
 from tests.standin import DiscordStandIn
 
 
