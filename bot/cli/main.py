@@ -240,8 +240,8 @@ def run_discord(database: str, shards: tuple[list[int], int] | None = None) -> i
     import aiohttp
     import discord
 
-    from bot.adapters.discordbot import serve
     from bot.cli.doctor import warn_about_fonts
+    from bot.cli.serve import serve
 
     try:
         cache_size = game_cache_size(os.environ.get("TILEREF_GAME_CACHE"))

@@ -3,15 +3,15 @@ moves in game threads, all delegating to the transport-agnostic `Referee`.
 
 Modules, one job each:
 - `app`: the bot (`build_bot`), command registration and sync, the referee's notices;
-- `service`: `serve`, running store + referee + bot until cancelled;
 - `lobby`: `/tileref new` (thread and lobby); `commands`: the players' commands;
   `moderation`: `/mod …` and `/settings`; `typed`: moves typed in a thread and @mentions;
 - `views` / `buttons`: persistent buttons and what pressing them does;
 - `answer`: acknowledging interactions in time; `delivery` / `replying`: Reply -> messages;
 - `context`: Discord ids <-> referee places, users and servers; who is a moderator.
+
+`tileref run` (`bot.cli.serve`) runs it with the store, the referee and the web pages.
 """
 
 from bot.adapters.discordbot.app import TilerefBot, build_bot
-from bot.adapters.discordbot.service import serve
 
-__all__ = ["TilerefBot", "build_bot", "serve"]
+__all__ = ["TilerefBot", "build_bot"]

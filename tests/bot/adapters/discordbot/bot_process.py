@@ -25,7 +25,7 @@ import yarl
 from discord.gateway import DiscordWebSocket
 from discord.http import Route
 
-from bot.adapters.discordbot.service import serve
+from bot.cli.serve import serve
 from bot.cli.shards import parse_shards
 
 if TYPE_CHECKING:  # the bot process itself never loads the stand-in

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.adapters.discordbot import serve
+from bot.cli.serve import serve
 from bot.core.records import LOBBY
 from engine import GAMES
 from tests.bot.adapters.discordbot.harness import Harness, confirmed, hand_images, running

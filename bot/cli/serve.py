@@ -1,4 +1,5 @@
-"""Running the bot for real: the store, the referee and the Discord connection, until cancelled."""
+"""`tileref run`: the store, the referee, the Discord connection and the web pages in one process,
+until cancelled."""
 
 from __future__ import annotations
 
