@@ -4,7 +4,7 @@
 (a fixed number of simulations a move, timed; the ranking of candidates included), one JSON line
 a game. `tables`: AI moves per second across `--tables` tables each waiting for an AI seat, with
 the bot's planning budget, made either in a process pool of `--workers` processes (as the bot's
-planning pool, `bot.planning`, makes them) or in threads (as the referee made them before it);
+planning pool, `bot.workers.planning`, makes them) or in threads (as the referee made them before it);
 also how many simulations each move got, since threads share one interpreter lock and split the
 budget's CPU between them.
 

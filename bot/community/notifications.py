@@ -1,7 +1,7 @@
 """Turn notifications: a private message (Discord: a DM) to each player whose turn begins, if
 they asked for one on that server (`/notify`), with the way to the table and the deadline.
 
-One message per turn: only the seats whose turn began in a commit (`Turn.fresh`), never the
+One message per turn: only the seats whose turn began in a commit (`Change.fresh`), never the
 player who began it by their own action (a double's extra turn), never an AI seat. Reminders
 follow the same choice (`reminder_messages`). The messages go out as the seat's private part of
 the announcement, so the outbox delivers them like any other.

@@ -6,7 +6,7 @@ rated once per server and game: every seat gets a place from the outcome (`place
 seats are rated as the player `ai:<agent>`. Aborted games, games of one side and tables opened
 with `rated=off` are not rated.
 
-What players see is the model's mean, scaled (`bot.standings.figure`: 1000 for a new player),
+What players see is the model's mean, scaled (`bot.storage.standings.figure`: 1000 for a new player),
 and its change. Its direction follows the result. In the model's update (Algorithm 4) a side i
 moves its mean by a positive multiple of Ω_i = Σ_{q ranked at or above i} (1[q = i] − p_{i|q}) / A_q,
 where p_{i|q} is i's share of exp(μ/c) among the sides ranked at or below q and A_q counts the
@@ -21,14 +21,14 @@ sides tied with q, and each member of the side by a positive multiple of the sid
   rated well above it, else down. No figure the model gives can avoid that: the model itself
   then believes the player stronger. /help says so.
 So a win never shows as a loss, and neither a loss of two sides nor leaving a game as a gain;
-`tests/bot/test_ratings.py` checks this over random games of 2 to 16 players, in teams and
+`tests/bot/community/test_ratings.py` checks this over random games of 2 to 16 players, in teams and
 free-for-all, with ties. The mean − 3σ shown before could rise after a loss (σ shrinks with
 every game).
 
 Everything here is derived: `rebuild` recomputes every rating by replaying the stored games in
 the order they finished, and gives what the live updates gave. A rollback that reopens a finished
 game takes its rating change back (`take_back`). A rating is provisional until the player has
-5 rated games (`bot.standings.PROVISIONAL_GAMES`).
+5 rated games (`bot.storage.standings.PROVISIONAL_GAMES`).
 """
 
 from __future__ import annotations

@@ -8,7 +8,7 @@ else the language of whoever opened it); the referee switches to it while it ser
 translation stays in English.
 
 To add a language: copy `bot/locale/es`, translate every `msgstr`, and add it to `LANGUAGES`.
-`python -m bot.i18n` lists the marked messages a catalog is missing.
+`python -m bot.core.i18n` lists the marked messages a catalog is missing.
 """
 
 from __future__ import annotations

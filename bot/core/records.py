@@ -106,7 +106,7 @@ class Timer:
 
 DEADLINE, REMINDER = "deadline", "reminder"
 AI_TURN = "ai"
-"""A timer's kind for an AI seat's turn: due work an `AiTurns` worker plays (see `bot.ai_turns`),
+"""A timer's kind for an AI seat's turn: due work an `AiTurns` worker plays (see `bot.durable.ai_turns`),
 not a clock's deadline."""
 
 
@@ -140,7 +140,7 @@ class Notice:
     (`interaction:<id>` on Discord), so a re-send can look for what that answer already posted;
     "" for what no command's answer carries (the clock's, an AI's, an end-of-game replay)."""
     log: str = ""
-    """A digest of the log up to `ply` as it was committed (`bot.outbox.log_digest`): a rollback
+    """A digest of the log up to `ply` as it was committed (`bot.tables.notices.log_digest`): a rollback
     since then that undid any of it makes the live log's digest differ. "" where unknown."""
     id: int | None = None
     created_at: float = 0.0

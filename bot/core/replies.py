@@ -35,7 +35,7 @@ class Attachment:
 @dataclass
 class Message:
     """`nonce`: for a message that announces an outbox row, a key derived from that row
-    (`bot.outbox.nonce_of`), the same every time it is sent, so a transport that deduplicates
+    (`bot.tables.notices.nonce_of`), the same every time it is sent, so a transport that deduplicates
     by it (Discord's `enforce_nonce`) posts it once however often it is sent."""
 
     text: str = ""
@@ -100,6 +100,11 @@ class Reply:
     """For an announcement of moves that a rollback has undone since (the outbox sends it late):
     its own text, while `public` is the note saying it was not sent. The note goes out only if
     the announcement itself (this text) is not out already."""
+    controls: list[str] = field(default_factory=list)
+    """The buttons the public message carries, as the game stood when the reply was made
+    (`hand`, `ready`, `join`, `rematch`): the transport needs not read the table again."""
+    recipients: dict[int, str] = field(default_factory=dict)
+    """Who each private part goes to: the user id of each seat in `private` held by a person."""
 
     @property
     def public_events(self) -> list[Event]:

@@ -15,7 +15,7 @@ own rows (`Store.merge_notices`)."""
 
 @dataclass
 class AiJob:
-    """What planning an AI turn needs: the seat's view handed over (see `bot.planning.handover`),
+    """What planning an AI turn needs: the seat's view handed over (see `bot.workers.planning.handover`),
     the agent and its budget, and what a transport shows meanwhile (in the table's `language`)."""
 
     place: str
@@ -63,7 +63,8 @@ def merged(moves: list[AiMove], now: float, lease: float) -> tuple[Reply, list[N
     public = Message(told.text)
     reply = Reply(public=public, private=private, events=[e for m in moves for e in m.reply.events],
                   table_id=last.table_id, place=last.place, mentions=mentions, ply=last.ply, status=last.status,
-                  announcement=told)
+                  announcement=told, controls=list(last.controls),
+                  recipients={s: u for m in moves for s, u in m.reply.recipients.items()})
     if template is None:
         return reply, []
     rows = [replace(template, text=public.text, mentions=mentions, kind=RUN, created_at=now, lease_until=now + lease,

@@ -15,6 +15,7 @@ from bot.core.replies import Message, Reply, deadline_token, mention, name_token
 from bot.durable.timers import TimerDispatcher
 from bot.storage.store import StaleLog, StaleTable
 from bot.tables.core import Tables
+from bot.tables.move_reply import addressed
 from bot.tables.notices import nonce_of
 from bot.words import narration
 
@@ -83,16 +84,17 @@ class ClockDuties:
                                      for s, note in direct.items())]
                 await self.store.commit(table.id, expected=len(game.log), delete_timer=timer.id, notices=notices)
                 nonces = {n.seat: nonce_of(n) for n in notices}
-                return Reply(public=Message(text, nonce=nonces[None]),
-                             private={s: Message(note, nonce=nonces[s]) for s, note in direct.items()},
-                             table_id=table.id, place=table.place, notices=[n.id for n in notices if n.id],
-                             mentions=list(notice.mentions), ply=len(game.log), status=table.status)
+                reply = Reply(public=Message(text, nonce=nonces[None]),
+                              private={s: Message(note, nonce=nonces[s]) for s, note in direct.items()},
+                              table_id=table.id, place=table.place, notices=[n.id for n in notices if n.id],
+                              mentions=list(notice.mentions), ply=len(game.log), status=table.status)
+                return addressed(reply, table, game)
             now = self.clock.now()
             late = sorted({t.seat for t in current if t.kind == DEADLINE and t.due <= now and t.seat in game.to_move()}
                           | {timer.seat})
-            turn = await self.tables.change(table, game, current)
+            change = await self.tables.change(table, game, current)
             for late_seat in late:  # every seat whose time ran out: one announcement (a phase that ends)
-                if late_seat in turn.game.to_move():
-                    turn.time_out(late_seat, "clock")
+                if late_seat in change.game.to_move():
+                    change.time_out(late_seat, "clock")
             names = narration.join([name_token(table.seats[s].name) for s in late])
-            return await self.tables.finish(turn, headline=_("⏰ {players} ran out of time.").format(players=names))
+            return await self.tables.finish(change, headline=_("⏰ {players} ran out of time.").format(players=names))

@@ -4,7 +4,7 @@ One interface, `Media`, over one provider chosen by which key is set: KLIPY (`KL
 GIPHY (`GIPHY_API_KEY`), both over their public HTTP APIs. With no key, no network, a provider
 that refuses us (401), throttles us (429), fails (5xx, a slow answer) or answers with anything but
 the JSON its API documents, the bundled offline pack answers instead: pictures of our own making,
-tagged with words (`bot.media_pack`), and the answer says the provider is down.
+tagged with words (`bot.media.offline_pack`), and the answer says the provider is down.
 
 Every request has a 2-second timeout and every download is capped at 2 MB; results are cached;
 calls stay within the provider's rate limit (GIPHY's beta keys allow 100 calls an hour); a

@@ -18,8 +18,8 @@ from bot.media.watching import WATCH, WebLinks, new_token
 from bot.service import rematch
 from bot.storage.loader import STARTING_SEATS, new_game
 from bot.storage.store import PlaceTaken, StaleTable
+from bot.tables.change import confirmed
 from bot.tables.core import Tables
-from bot.tables.turns import confirmed
 from bot.words.wording import level_word, lobby_text
 from engine import GAMES, GameError
 from engine.digits import decimal_number
@@ -165,12 +165,12 @@ class Lobby:
             table, game = await self.tables.playing(place)
             if table.seat_of(user.id) is not None:
                 raise Refused(_("you are already playing at this table"))
-            turn = await self.tables.change(table, game)
+            change = await self.tables.change(table, game)
             try:
-                turn.join(clean_name(user.name), user.id)
+                change.join(clean_name(user.name), user.id)
             except GameError as error:
                 raise Refused(refusal_text(error)) from None
-            return await self.tables.finish(turn, headline=_("👋 {player} joined the game.").format(
+            return await self.tables.finish(change, headline=_("👋 {player} joined the game.").format(
                 player=name_token(user.name)))
 
     async def leave(self, place: str, user: User) -> Reply:
@@ -250,7 +250,7 @@ class Lobby:
         return None
 
     async def rematch(self, place: str, new_place: str, user: User) -> Reply:
-        """Open a rematch of the finished game at `place` at `new_place` (see `bot.rematch`); the
+        """Open a rematch of the finished game at `place` at `new_place` (see `bot.service.rematch`); the
         reply's public message is its lobby, mentioning the invited players."""
         return await self.tables.guarded(self._rematch(place, new_place, user))
 
@@ -299,7 +299,7 @@ class Lobby:
 
     async def start(self, place: str, user: User) -> Reply:
         """Start the game: draw and record the seed and deal; AI seats to move first play after it
-        (`bot.ai_turns`)."""
+        (`bot.durable.ai_turns`)."""
         return await self.tables.guarded(self._start(place, user))
 
     async def _start(self, place: str, user: User) -> Reply:
@@ -330,12 +330,12 @@ class Lobby:
         table.status = PLAYING
         table.meta[STARTING_SEATS] = len(table.seats)
         game = new_game(table)
-        turn = await self.tables.change(table, game, beginning=True)
-        turn.began_by = user.id
-        turn.events += game.opening
+        change = await self.tables.change(table, game, beginning=True)
+        change.began_by = user.id
+        change.events += game.opening
         seated = ", ".join(name_token(s.name) for s in table.seats)
         try:
-            return await self.tables.finish(turn, headline=_("🎲 {game} begins: {players}.").format(
+            return await self.tables.finish(change, headline=_("🎲 {game} begins: {players}.").format(
                 game=cls.title, players=seated) + self.links.watch_line(table))
         except StaleTable:
             raise Refused(_("the game has already started")) from None

@@ -31,8 +31,9 @@ from bot.media.search import RATINGS
 from bot.service.lobby import Lobby
 from bot.storage.loader import new_game, replay
 from bot.storage.store import PlaceTaken, StaleLog
+from bot.tables.change import confirmed
 from bot.tables.core import Tables
-from bot.tables.turns import confirmed
+from bot.tables.move_reply import addressed
 from bot.words import narration
 from bot.words.wording import logged_entry, named, settings_text
 from engine import GAMES, Game, GameError
@@ -84,13 +85,13 @@ class Moderation:
                 seats = [seat]
             if not seats:
                 raise Refused(_("the game is not waiting for anyone"))
-            turn = await self.tables.change(table, game)
+            change = await self.tables.change(table, game)
             done: list[tuple[int, list[str]]] = []
             for seat in seats:
-                before = len(turn.actions)
-                turn.time_out(seat, f"mod:{user.id}")
-                done.append((seat, [a.action for a in turn.actions[before:]]))
-            return await self.tables.finish(turn, headline="\n".join(
+                before = len(change.actions)
+                change.time_out(seat, f"mod:{user.id}")
+                done.append((seat, [a.action for a in change.actions[before:]]))
+            return await self.tables.finish(change, headline="\n".join(
                 _forced_line(name_token(user.name), name_token(table.seats[seat].name), actions, type(game))
                 for seat, actions in done if actions))
 
@@ -116,12 +117,12 @@ class Moderation:
                 return self.lobby.lobby_reply(table, _("🛡️ {moderator} removed {player} from the table.").format(
                     moderator=name_token(user.name), player=name))
             table, game = await self.tables.playing(place)
-            turn = await self.tables.change(table, game)
+            change = await self.tables.change(table, game)
             try:
-                turn.resign(seat, f"mod:{user.id}")
+                change.resign(seat, f"mod:{user.id}")
             except GameError as error:
                 raise Refused(refusal_text(error)) from None
-            return await self.tables.finish(turn, headline=_("🛡️ {moderator} removed {player} from the game.").format(
+            return await self.tables.finish(change, headline=_("🛡️ {moderator} removed {player} from the game.").format(
                 moderator=name_token(user.name), player=name))
 
     async def pause(self, place: str, user: User, *, seen: int | None = None) -> Reply:
@@ -142,8 +143,8 @@ class Moderation:
             if table.paused == paused:
                 raise Refused(_("the clock is already paused") if paused else _("the clock is not paused"))
             timers = await self.tables.table_timers(table)
-            turn = await self.tables.change(table, game, timers)
-            now = turn.now
+            change = await self.tables.change(table, game, timers)
+            now = change.now
             if paused:
                 left = {str(t.seat): max(0.0, t.due - now) for t in timers if t.kind == DEADLINE}
                 table.meta["clock_left"] = left
@@ -152,17 +153,18 @@ class Moderation:
             else:
                 left = table.meta.pop("clock_left", {})
                 table.paused = False
-                turn.timers_before = []
+                change.timers_before = []
                 length = len(game.log)
-                for seat in list(turn.waiting):
+                for seat in list(change.waiting):
                     remaining = left.get(str(seat), table.turn_seconds or 0)
-                    turn.waiting[seat] = (length, now - ((table.turn_seconds or 0) - remaining))
+                    change.waiting[seat] = (length, now - ((table.turn_seconds or 0) - remaining))
                 text = _("▶️ {moderator} resumed the clock.").format(moderator=name_token(user.name))
-            turn.plan()
-            await self.tables.commit(turn)
-            return Reply(public=Message(named(f"{text}\n{narration.who_is_next(table, game, turn.deadlines)}",
-                                               table)),
-                         table_id=table.id, place=place, ply=len(game.log), status=table.status)
+            change.plan()
+            await self.tables.commit(change)
+            reply = Reply(public=Message(named(f"{text}\n{narration.who_is_next(table, game, change.deadlines)}",
+                                                table)),
+                          table_id=table.id, place=place, ply=len(game.log), status=table.status)
+            return addressed(reply, table, game)
 
     async def abort(self, place: str, user: User, *, seen: int | None = None) -> Reply:
         """End the table without a result. `seen` as for `force_pass`."""
@@ -251,15 +253,15 @@ class Moderation:
             replay(game, actions[:to])
             del table.seats[game.players:]  # players who joined after move `to` are gone with it
             table.status = PLAYING
-            turn = await self.tables.change(table, game, beginning=True)
-            turn.began_by = user.id
-            turn.reshuffle(self.lobby.seeds(), f"mod:{user.id}")
+            change = await self.tables.change(table, game, beginning=True)
+            change.began_by = user.id
+            change.reshuffle(self.lobby.seeds(), f"mod:{user.id}")
             self.games.forget(table.id)
             self.games.snapshot_rolled_back(table.id, to)
             headline = _("⏪ {moderator} rolled the game back to move {move}.").format(
                 moderator=name_token(user.name), move=to)
             try:
-                return await self.tables.finish(turn, undo_after=to, expected=len(actions), headline=headline,
+                return await self.tables.finish(change, undo_after=to, expected=len(actions), headline=headline,
                                                  also=self.tables.ratings.taking_back(table.id) if reopened else None)
             except PlaceTaken:  # a new table opened here after this game ended, while the rollback was on its way
                 raise Refused(_("this game cannot be reopened: a new table was opened here since it ended, and a "

@@ -10,8 +10,8 @@ from bot.core.refusals import Refused, language
 from bot.core.replies import Message, Reply, clean_name, command_token, name_token, refusal
 from bot.core.typing_rules import echo, is_move_text, strip_markdown
 from bot.service.lobby import hosting
+from bot.tables.change import confirmed
 from bot.tables.core import Tables
-from bot.tables.turns import confirmed
 from bot.words.wording import chat, without_echo
 from engine import GAMES, Game, GameError, NotationError, NotYourTurn
 
@@ -75,11 +75,11 @@ class Play:
                 reply = refusal(stale, table_id=table.id, place=place, attachments=board)
                 reply.stale, reply.ply = True, len(game.log)
                 return reply
-            turn = await self.tables.change(table, game)
+            change = await self.tables.change(table, game)
             actions = _split(text, type(game).action_separator)
             for number, action in enumerate(actions):
                 try:
-                    turn.apply(seat, action, user.id)
+                    change.apply(seat, action, user.id)
                 except GameError as error:
                     reason = without_echo(refusal_text(error), action)
                     if number == 0:
@@ -87,13 +87,13 @@ class Play:
                         reply.unreadable = isinstance(error, NotationError)
                         reply.early = isinstance(error, NotYourTurn)
                         return reply
-                    done = await self.tables.finish(turn)
+                    done = await self.tables.finish(change)
                     note = _("Done: {done}. Not done: `{refused}`{rest}, because {reason}").format(
                         done=", ".join(f"`{a}`" for a in actions[:number]), refused=echo(action),
                         rest=_(" and what followed") if number + 1 < len(actions) else "", reason=reason)
                     done.caller = Message(note)
                     return done
-            return await self.tables.finish(turn)
+            return await self.tables.finish(change)
 
     async def _stale(self, table: TableRecord, game: Game, seat: int, user: User, seen: int | None) -> str | None:
         """Why a command based on the log length `seen` no longer stands, or None: the game was
@@ -126,12 +126,12 @@ class Play:
     async def _resign(self, place: str, user: User) -> Reply:
         async with self.tables.lock(place):
             table, game, seat = await self.tables.playing_seat(place, user)
-            turn = await self.tables.change(table, game)
+            change = await self.tables.change(table, game)
             try:
-                turn.resign(seat, user.id)
+                change.resign(seat, user.id)
             except GameError as error:
                 return refusal(refusal_text(error), table_id=table.id, place=place)
-            return await self.tables.finish(turn)
+            return await self.tables.finish(change)
 
     async def hand(self, place: str, user: User) -> Reply:
         """The caller's hand, as text and a picture, for the caller alone."""
@@ -188,7 +188,7 @@ class Play:
     async def choose_picture(self, place: str, user: User, kind: str, png: bytes, source: str) -> Reply:
         """Keep the picture a player chose for this game (`kind` "foot": the chicken-foot drawn at
         the end of their line while they are footed). `png` is a checked picture (see
-        `bot.media.checked_png`)."""
+        `bot.media.search.checked_png`)."""
         return await self.tables.guarded(self._choose_picture(place, user, kind, png, source))
 
     async def _choose_picture(self, place: str, user: User, kind: str, png: bytes, source: str) -> Reply:

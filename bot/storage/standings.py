@@ -1,5 +1,5 @@
 """What carries over between games, in the store: ratings and results (derived from finished
-games, see `bot.ratings`), each player's choice of turn notifications, and the lookups behind
+games, see `bot.community.ratings`), each player's choice of turn notifications, and the lookups behind
 /leaderboard, /profile and /games.
 
 The SQL is written once, with `?` placeholders, and runs on both databases through
@@ -23,14 +23,14 @@ PROVISIONAL_GAMES = 5
 """A rating is provisional until its player has finished this many rated games (in that game,
 on that server); the leaderboard lists provisional ratings after the settled ones."""
 PRIOR_MEAN = 25.0
-"""The model's mean for a player it knows nothing of (OpenSkill's μ; see `bot.ratings.MODEL`)."""
+"""The model's mean for a player it knows nothing of (OpenSkill's μ; see `bot.community.ratings.MODEL`)."""
 SHOWN_START = 1000
 """The rating a new player is shown (the model's prior mean)."""
 SHOWN_PER_MEAN = 40
 """Shown points per point of the model's mean."""
 WIN, DRAW, LOSS = "win", "draw", "loss"
 """A seat's result in a rated game: its side alone in first place, first place shared with
-another side, or anything else (see `bot.ratings.placements`)."""
+another side, or anything else (see `bot.community.ratings.placements`)."""
 
 NOTIFY_OFF, NOTIFY_ON, NOTIFY_LONG = "off", "on", "long"
 NOTIFY_MODES = (NOTIFY_OFF, NOTIFY_ON, NOTIFY_LONG)
@@ -75,7 +75,7 @@ class Rating:
 def figure(mu: float) -> float:
     """The rating players see, unrounded: the model's mean μ scaled so that a new player shows
     1000 and a point of μ is 40. A function of μ alone, rising with it, so a shown change has
-    the sign of the mean's change (which, for each game, `bot.ratings` shows follows the result)."""
+    the sign of the mean's change (which, for each game, `bot.community.ratings` shows follows the result)."""
     return SHOWN_START + SHOWN_PER_MEAN * (mu - PRIOR_MEAN)
 
 

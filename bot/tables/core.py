@@ -25,9 +25,9 @@ from bot.storage.loader import DEFAULT_GAME_CACHE, GameLoader
 from bot.storage.standings import Sql, Write
 from bot.storage.store import StaleLog, StaleTable, Store, served
 from bot.tables import move_reply
+from bot.tables.change import COMMITTED, Change, Unconfirmed
 from bot.tables.notices import ORIGIN, log_digest, nonce_of
 from bot.tables.pictures import BoardPictures
-from bot.tables.turns import COMMITTED, Turn, Unconfirmed
 from bot.words.wording import named
 from engine import Game
 
@@ -205,11 +205,11 @@ class Tables:
     # ---- changing and committing ------------------------------------------------------------
 
     async def change(self, table: TableRecord, game: Game, timers: list[Timer] | None = None, *,
-                     beginning: bool = False) -> Turn:
+                     beginning: bool = False) -> Change:
         """A change to the table's game, with its timers (`timers`, if just read); `beginning`:
         the change that deals the game."""
         timers = [] if beginning else await self.table_timers(table) if timers is None else timers
-        return Turn(self.store, table, game, timers, self.clock.now(), await self.reminders(table),
+        return Change(self.store, table, game, timers, self.clock.now(), await self.reminders(table),
                     beginning=beginning)
 
     async def guarded(self, command: Awaitable[Reply]) -> Reply:
@@ -241,33 +241,33 @@ class Tables:
         finally:
             COMMITTED.reset(committed)
 
-    async def commit(self, turn: Turn, *, undo_after: int | None = None, expected: int | None = None,
+    async def commit(self, change: Change, *, undo_after: int | None = None, expected: int | None = None,
                      notices: list[Notice] | None = None, also: Write | None = None,
                      spent: int | None = None) -> None:
-        """Commit the change (see `Turn.commit`), then tell whoever subscribed."""
-        self._first_timers.pop(turn.table.place, None)  # a commit rewrites them
+        """Commit the change (see `Change.commit`), then tell whoever subscribed."""
+        self._first_timers.pop(change.table.place, None)  # a commit rewrites them
         try:
-            timers = await turn.commit(undo_after=undo_after, expected=expected, notices=notices or [], also=also,
+            timers = await change.commit(undo_after=undo_after, expected=expected, notices=notices or [], also=also,
                                        spent=spent)
         except BaseException:
-            self.games.forget(turn.table.id)
+            self.games.forget(change.table.id)
             raise
-        await self._after_commit(turn, timers)
+        await self._after_commit(change, timers)
 
-    async def _after_commit(self, turn: Turn, timers: list[Timer]) -> None:
+    async def _after_commit(self, change: Change, timers: list[Timer]) -> None:
         """Everything that follows a commit: the game kept in memory, the subscribers told, a
         snapshot. None of it can undo the commit or make the command look failed: a step that
         fails is logged (the dispatcher and the AI worker also look on their own, every few
         seconds; the log has every move)."""
         try:
-            self.games.remember(turn.table, turn.game)
+            self.games.remember(change.table, change.game)
         except Exception:
-            log.exception("table %s: remembering the game after a commit failed", turn.table.id)
+            log.exception("table %s: remembering the game after a commit failed", change.table.id)
         await self._signal(timers)
         try:
-            await self.games.maybe_snapshot(turn.table.id, turn.game)
+            await self.games.maybe_snapshot(change.table.id, change.game)
         except Exception:
-            log.exception("table %s: saving a snapshot after a commit failed", turn.table.id)
+            log.exception("table %s: saving a snapshot after a commit failed", change.table.id)
 
     async def _signal(self, timers: list[Timer] | None) -> None:
         for listener in self._commit_listeners:
@@ -290,27 +290,27 @@ class Tables:
                       mentions=list(mentions or []), board=board, kind=kind, origin=origin, created_at=now,
                       lease_until=now + (self.delivery_lease if lease is None else lease), log=log_digest(game.log))
 
-    async def finish(self, turn: Turn, *, headline: str = "", undo_after: int | None = None,
+    async def finish(self, change: Change, *, headline: str = "", undo_after: int | None = None,
                      expected: int | None = None, also: Write | None = None) -> Reply:
         """Make the forced moves, then commit them with their announcements (and, if the game
         now waits for an AI seat, its AI turn), and tell the table what happened. Nothing after
         the commit can undo or hide the move: a picture that cannot be drawn is left out, with a
         note."""
         for step in self._before_finish:
-            await step(turn.table.id)
-        turn.play_forced()
-        reply, _notices = await self.commit_announced(turn, headline=headline, undo_after=undo_after,
+            await step(change.table.id)
+        change.play_forced()
+        reply, _notices = await self.commit_announced(change, headline=headline, undo_after=undo_after,
                                                       expected=expected, also=also)
         if reply.public is not None:
-            await self.pictures.attach_board(reply, turn.game, turn.table.id, deadlines=turn.deadlines)
+            await self.pictures.attach_board(reply, change.game, change.table.id, deadlines=change.deadlines)
         if not self.confirms_delivery:
             try:
                 await self.delivered(reply)
             except Exception:  # the move stands; at worst the outbox announces it a second time
-                log.warning("confirming the delivery of table %s's move failed", turn.table.id, exc_info=True)
+                log.warning("confirming the delivery of table %s's move failed", change.table.id, exc_info=True)
         return reply
 
-    async def commit_announced(self, turn: Turn, *, headline: str = "", undo_after: int | None = None,
+    async def commit_announced(self, change: Change, *, headline: str = "", undo_after: int | None = None,
                                expected: int | None = None, also: Write | None = None, spent: int | None = None,
                                lease: float | None = None, answered: bool = True) -> tuple[Reply, list[Notice]]:
         """Commit the change with its announcements in the outbox (`lease`: how long they are
@@ -318,28 +318,29 @@ class Tables:
         command being served, if there is one) and, if it finishes the game, its ratings; the
         reply announcing it, without pictures, and the outbox rows committed for it (but the
         end-of-game replay's)."""
-        playing = turn.table.status == PLAYING
-        turn.plan()
-        reply = move_reply.move_reply(turn, headline=headline, move_help=self.move_help)
-        table = turn.table
-        rating = await move_reply.rate(self.ratings, turn, reply) if playing and table.status == FINISHED else None
+        playing = change.table.status == PLAYING
+        change.plan()
+        reply = move_reply.move_reply(change, headline=headline, move_help=self.move_help)
+        table = change.table
+        rating = await move_reply.rate(self.ratings, change, reply) if playing and table.status == FINISHED else None
         told = reply.announcement
         assert reply.public is not None and told is not None
         told.story, told.ending = [named(p, table) for p in told.story], [named(p, table) for p in told.ending]
         reply.public.text = told.text
-        await move_reply.tell_turns(self.store, turn, reply)
+        await move_reply.tell_turns(self.store, change, reply)
         notices = []
         now = self.clock.now()
-        notices.append(self.notice(table, turn.game, reply.public.text, mentions=reply.mentions, board=True,
+        notices.append(self.notice(table, change.game, reply.public.text, mentions=reply.mentions, board=True,
                                    now=now, lease=lease, origin=ORIGIN.get() if answered else ""))
-        move_reply.ask_for_pictures(turn, reply)
-        notices += [self.notice(table, turn.game, m.text, seat=seat, kind="private", now=now, lease=lease)
+        move_reply.ask_for_pictures(change, reply)
+        notices += [self.notice(table, change.game, m.text, seat=seat, kind="private", now=now, lease=lease)
                     for seat, m in reply.private.items()]
-        replay = self._end_replay(turn, now, after=lease)
+        replay = self._end_replay(change, now, after=lease)
         if replay is not None:
             notices.append(replay)
-        await self.commit(turn, undo_after=undo_after, expected=expected, notices=notices,
+        await self.commit(change, undo_after=undo_after, expected=expected, notices=notices,
                           also=_both(also, rating), spent=spent)
+        move_reply.addressed(reply, table, change.game)
         told_here = [n for n in notices if n is not replay]
         reply.notices = [n.id for n in told_here if n.id is not None]
         for notice in told_here:
@@ -348,17 +349,17 @@ class Tables:
                 message.nonce = nonce_of(notice)
         return reply, told_here
 
-    def _end_replay(self, turn: Turn, now: float, *, after: float | None = None) -> Notice | None:
+    def _end_replay(self, change: Change, now: float, *, after: float | None = None) -> Notice | None:
         """The animated replay the table gets when this change ends its game (unless it said
         `replay=off`): an announcement of its own, sent by the outbox a moment after the last
         move's (so it is durable, drawn off the command's path, and re-sent after a crash);
         `after`: how long the last move's announcement is left to its process (an AI move's
         longer), so the replay comes after it."""
-        table = turn.table
-        if table.status != FINISHED or not turn.changed or not table.meta.get(REPLAY, True):
+        table = change.table
+        if table.status != FINISHED or not change.changed or not table.meta.get(REPLAY, True):
             return None
         text = _("🎞️ The whole game, move by move.")
-        notice = self.notice(table, turn.game, text, kind=REPLAY_KIND, now=now + REPLAY_LEASE / 1000)
+        notice = self.notice(table, change.game, text, kind=REPLAY_KIND, now=now + REPLAY_LEASE / 1000)
         notice.lease_until = now + (after or 0.0) + REPLAY_LEASE
         return notice
 

@@ -9,11 +9,13 @@ from bot.community.notifications import turn_messages
 from bot.community.ratings import Ratings
 from bot.core.i18n import N_, _, said
 from bot.core.meta import FOOT, QUESTS
+from bot.core.records import FINISHED, PLAYING, TableRecord
 from bot.core.replies import Announcement, Message, Reply, command_token
 from bot.storage.standings import Write
 from bot.storage.store import Store
-from bot.tables.turns import Turn
+from bot.tables.change import Change
 from bot.words import narration
+from engine import Game
 
 log = logging.getLogger(__name__)
 
@@ -22,68 +24,91 @@ VISION_QUEST = N_("🐔 You are chicken-footed! Go on a vision quest: search for
                   "game does not wait for you to choose.")
 
 
-def move_reply(turn: Turn, *, headline: str = "", move_help: bool = True) -> Reply:
+def move_reply(change: Change, *, headline: str = "", move_help: bool = True) -> Reply:
     """The announcement of the change (its public text is composed once everything is in it: the
     ratings line goes into its ending), the private notes its events leave, and whom to ping.
     `move_help`: the ending says how to type a move."""
-    table, game = turn.table, turn.game
+    table, game = change.table, change.game
     told = Announcement(
-        story=[headline, narration.what_happened(turn.events, narration.forced_lines(table, game, turn.forced))],
-        ending=[narration.who_is_next(table, game, turn.deadlines),
+        story=[headline, narration.what_happened(change.events, narration.forced_lines(table, game, change.forced))],
+        ending=[narration.who_is_next(table, game, change.deadlines),
                 narration.how_to_move(table, game) if move_help else ""])
     private: dict[int, Message] = {}
-    for event in turn.events:
+    for event in change.events:
         if event.to is not None and not table.seats[event.to].is_ai:
             message = private.setdefault(event.to, Message())
             message.text = f"{message.text}\n{said(event.template, dict(event.args), event.text)}".strip()
-    pinged = [u for s in pinged_seats(turn) if (u := table.seats[s].user_id)]
-    return Reply(public=Message(), private=private, events=list(turn.events), table_id=table.id,
+    pinged = [u for s in pinged_seats(change) if (u := table.seats[s].user_id)]
+    return Reply(public=Message(), private=private, events=list(change.events), table_id=table.id,
                  place=table.place, mentions=pinged, ply=len(game.log), status=table.status, announcement=told)
 
 
-def pinged_seats(turn: Turn) -> list[int]:
+def pinged_seats(change: Change) -> list[int]:
     """The seats whose turn began with this change, but for those that began it themselves."""
-    table = turn.table
-    acted = {a.seat for a in turn.actions if a.seat >= 0 and a.actor == table.seats[a.seat].user_id}
-    return sorted(turn.fresh - acted)
+    table = change.table
+    acted = {a.seat for a in change.actions if a.seat >= 0 and a.actor == table.seats[a.seat].user_id}
+    return sorted(change.fresh - acted)
 
 
-async def tell_turns(store: Store, turn: Turn, reply: Reply) -> None:
+async def tell_turns(store: Store, change: Change, reply: Reply) -> None:
     """Add to each seat's private part of `reply` the message telling its player that their turn
     began, for those who asked for one (`/notify`). Every commit that can begin a turn comes
     through here, so a turn brings one message; a turn the player began themselves brings none."""
-    table = turn.table
-    told = [s for s in pinged_seats(turn) if table.seats[s].user_id != turn.began_by]
-    for seat, text in (await turn_messages(store, table, told, turn.deadlines)).items():
+    table = change.table
+    told = [s for s in pinged_seats(change) if table.seats[s].user_id != change.began_by]
+    for seat, text in (await turn_messages(store, table, told, change.deadlines)).items():
         message = reply.private.setdefault(seat, Message())
         message.text = f"{message.text}\n{text}".strip()
 
 
-async def rate(ratings: Ratings, turn: Turn, reply: Reply) -> Write | None:
+async def rate(ratings: Ratings, change: Change, reply: Reply) -> Write | None:
     """For a game this change finished: its rating changes added to the announcement, and the
     writes that record them with the commit. A rating that cannot be worked out never keeps the
     game from ending: it is logged, and `tileref ratings rebuild` rates the game."""
     try:
-        changes = await ratings.preview(turn.table, turn.game, turn.now)
-        write = ratings.recording(turn.table, turn.game, turn.now)
+        changes = await ratings.preview(change.table, change.game, change.now)
+        write = ratings.recording(change.table, change.game, change.now)
     except Exception:
-        log.exception("rating table %s failed; it ends unrated", turn.table.id)
+        log.exception("rating table %s failed; it ends unrated", change.table.id)
         return None
     if changes and reply.announcement is not None:
         reply.announcement.ending.insert(1, changes)  # after the result, before anything else
     return write
 
 
-def ask_for_pictures(turn: Turn, reply: Reply) -> None:
+def ask_for_pictures(change: Change, reply: Reply) -> None:
     """The first time the rules let a player choose a picture (the first chicken-foot of the
     game), ask them privately; the game never waits for their answer."""
-    asked = turn.table.meta.setdefault(QUESTS, [])
-    for event in turn.events:
+    asked = change.table.meta.setdefault(QUESTS, [])
+    for event in change.events:
         if event.data.get("picture") != FOOT or not event.seats:
             continue
         seat = event.seats[0]
-        if seat in asked or turn.table.seats[seat].is_ai:
+        if seat in asked or change.table.seats[seat].is_ai:
             continue
         asked.append(seat)
         message = reply.private.setdefault(seat, Message())
         message.text = f"{message.text}\n{_(VISION_QUEST).format(quest=command_token('quest'))}".strip()
+
+
+def controls(table: TableRecord, game: Game | None) -> list[str]:
+    """The buttons a message showing the game carries: Rematch once it is over; while it is
+    played, Show hand, Ready while a round break waits for players, and Join while the game lets
+    newcomers sit down."""
+    if table.status == FINISHED:
+        return ["rematch"]
+    if table.status != PLAYING or game is None:
+        return []
+    ready = any("ready" in game.legal_actions(seat) for seat in game.to_move())
+    joinable = type(game).allows_join and game.players < type(game).max_players and game.outcome() is None
+    return ["hand", *(["ready"] if ready else []), *(["join"] if joinable else [])]
+
+
+def addressed(reply: Reply, table: TableRecord, game: Game | None) -> Reply:
+    """`reply` with its buttons and the user id of each seat its private parts go to (see
+    `Reply.controls` and `Reply.recipients`), from the table as the command left it."""
+    if reply.public is not None:
+        reply.controls = controls(table, game)
+    reply.recipients = {seat: user for seat in reply.private
+                        if 0 <= seat < len(table.seats) and (user := table.seats[seat].user_id)}
+    return reply

@@ -47,7 +47,7 @@ class DrawingPool:
 
     def _pool(self) -> ProcessPoolExecutor:
         if self._executor is None:
-            self._executor = worker_pool(1, preload=["engine", "renderers", "bot.i18n", "bot.workers.drawing"])
+            self._executor = worker_pool(1, preload=["engine", "renderers", "bot.core.i18n", "bot.workers.drawing"])
         return self._executor
 
     async def render(self, game: Game, viewer: int | None = None, *, feet: Mapping[int, Image.Image] | None = None,

@@ -18,12 +18,12 @@ from bot.adapters.discordbot import typed
 from bot.adapters.discordbot.answer import GRACE_SECONDS, Answer
 from bot.adapters.discordbot.buttons import pressed
 from bot.adapters.discordbot.commands import PLAYER_COMMANDS
+from bot.adapters.discordbot.community_commands import COMMUNITY_COMMANDS
 from bot.adapters.discordbot.confirm import CancelButton, ConfirmButton
 from bot.adapters.discordbot.context import snowflake
 from bot.adapters.discordbot.lobby import tileref
 from bot.adapters.discordbot.moderation import MODERATOR_COMMANDS
 from bot.adapters.discordbot.reactions import MEDIA_COMMANDS, PickMenu
-from bot.adapters.discordbot.records_commands import RECORD_COMMANDS
 from bot.adapters.discordbot.replying import out_already, post_notice
 from bot.adapters.discordbot.views import TableButton
 from bot.core.i18n import DEFAULT as DEFAULT_LANGUAGE
@@ -93,7 +93,7 @@ class TilerefBot(commands.Bot):
         self.guild_ids = list(guild_ids or [])
         self.grace_seconds = GRACE_SECONDS
         self.in_flight: set[asyncio.Task[Any]] = set()
-        for command in [tileref, *PLAYER_COMMANDS, *MODERATOR_COMMANDS, *MEDIA_COMMANDS, *RECORD_COMMANDS]:
+        for command in [tileref, *PLAYER_COMMANDS, *MODERATOR_COMMANDS, *MEDIA_COMMANDS, *COMMUNITY_COMMANDS]:
             self.tree.add_command(command)
         self.media = media or Media.from_environment()
         referee.notify = self.notice

@@ -29,15 +29,6 @@ async def refusal_messages(referee: Referee, reply: Reply, place: str) -> list[O
     return personal(reply.caller, refusal=True) or [Outgoing(_("That was refused."))]
 
 
-async def seat_of(referee: Referee, reply: Reply, user_id: str) -> int | None:
-    if reply.place is None:
-        return None
-    table = await referee.table_at(reply.place)
-    if table is None or table.id != reply.table_id:
-        return None
-    return table.seat_of(user_id)
-
-
 async def answer_reply(answer: Answer, referee: Referee, reply: Reply, user: User, place: str) -> None:
     """Answer an interaction with a reply: a refusal ephemerally; otherwise the public message
     (with its buttons) in the thread, then the caller's note and the caller's secrets ephemerally,
@@ -49,7 +40,7 @@ async def answer_reply(answer: Answer, referee: Referee, reply: Reply, user: Use
         if reply.stale:  # the caller was told how the game now is: a command sent after this is based on it
             shown_boards(answer.interaction.client).record(place, answer.interaction, reply.ply)
         return
-    public = public_message(reply, await controls(referee, reply))
+    public = public_message(reply, controls(reply))
     if public is not None:
         sent = await answer.send(public, ephemeral=False)
         shown_boards(answer.interaction.client).record(reply.place, sent, reply.ply)
@@ -57,21 +48,19 @@ async def answer_reply(answer: Answer, referee: Referee, reply: Reply, user: Use
     for outgoing in personal(reply.caller):
         await answer.send(outgoing, ephemeral=True)
     if reply.private:
-        seat = await seat_of(referee, reply, user.id)
+        seat = next((s for s, player in reply.recipients.items() if player == user.id), None)
         for outgoing in personal(reply.private.get(seat) if seat is not None else None):
             await answer.send(outgoing, ephemeral=True)
-        await direct_secrets(answer.interaction.client, referee, reply, skip=seat)
+        await direct_secrets(answer.interaction.client, reply, skip=seat)
     await referee.delivered(reply)
 
 
-async def direct_secrets(client: discord.Client, referee: Referee, reply: Reply, *, skip: int | None = None) -> None:
+async def direct_secrets(client: discord.Client, reply: Reply, *, skip: int | None = None) -> None:
     """Send each seat's secrets in `reply` to its player by DM (but `skip`'s)."""
-    table = await referee.table_at(reply.place) if reply.place else None
-    if table is None or table.id != reply.table_id:
-        return
     for seat, message in reply.private.items():
-        if seat != skip and 0 <= seat < len(table.seats):
-            await direct(client, table.seats[seat].user_id, personal(message))
+        player = reply.recipients.get(seat)
+        if seat != skip and player:
+            await direct(client, player, personal(message))
 
 
 async def post_reply(client: discord.Client, referee: Referee, channel: discord.abc.Messageable,
@@ -79,13 +68,13 @@ async def post_reply(client: discord.Client, referee: Referee, channel: discord.
     """Post a reply nobody is waiting for interactively: the public message in the thread (as a
     reply to `reference` if given), and each seat's secrets to its player by DM."""
     sent = None
-    public = public_message(reply, await controls(referee, reply))
+    public = public_message(reply, controls(reply))
     if public is not None:
         sent = await post(channel, public, reference=reference)
         shown_boards(client).record(reply.place, sent, reply.ply)
         await react_to_events(client, referee, reply, sent)
     if reply.private:
-        await direct_secrets(client, referee, reply)
+        await direct_secrets(client, reply)
     await referee.delivered(reply)
     return sent
 

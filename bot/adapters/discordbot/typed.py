@@ -2,7 +2,7 @@
 
 A message in a table's thread is tried as a move only if it is written in the game's notation
 (its exact verbs, squares, tiles; `**draw**` counts, "take" or "go" do not: see
-`bot.typing_rules`). Then:
+`bot.core.typing_rules`). Then:
 * played if the rules allow it, announced in the thread;
 * refused: the thread gets a short note (nothing about the player's hand), and the reason goes
   to the player alone, by DM;

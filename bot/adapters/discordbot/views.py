@@ -14,9 +14,7 @@ from typing import Any, Protocol
 import discord
 
 from bot.core.i18n import N_, _
-from bot.core.records import FINISHED, PLAYING
 from bot.core.replies import Reply
-from bot.service.referee import Referee
 from bot.words.wording import level_word
 
 ACTIONS = ("join", "leave", "addbot", "addeasy", "addhard", "start", "hand", "ready", "rematch")
@@ -83,17 +81,10 @@ def lobby_view(table_id: int) -> discord.ui.View:
     return view_of(table_id, "join", "leave", "addbot", "addeasy", "addhard", "start")
 
 
-async def controls(referee: Referee, reply: Reply) -> discord.ui.View | None:
-    """The buttons for a message showing the game after `reply`: Show hand while it is played,
-    Ready while a round break waits for players, and Rematch once it is over."""
-    if reply.table_id is not None and reply.status == FINISHED and reply.public is not None:
-        return view_of(reply.table_id, "rematch")
-    if reply.table_id is None or reply.status != PLAYING or reply.place is None:
+def controls(reply: Reply) -> discord.ui.View | None:
+    """The buttons for a message showing the game after `reply` (`Reply.controls`: Show hand while
+    it is played, Ready while a round break waits for players, Join while newcomers may sit down,
+    and Rematch once it is over)."""
+    if reply.table_id is None or not reply.controls:
         return None
-    viewed = await referee.view(reply.place)
-    if viewed is None or viewed[0].id != reply.table_id:
-        return None
-    _, game = viewed
-    ready = any("ready" in game.legal_actions(seat) for seat in game.to_move())
-    joinable = type(game).allows_join and game.players < type(game).max_players and game.outcome() is None
-    return view_of(reply.table_id, "hand", *(["ready"] if ready else []), *(["join"] if joinable else []))
+    return view_of(reply.table_id, *reply.controls)

@@ -5,7 +5,7 @@ any process shows).
 
 Every response carries a strict Content-Security-Policy: the pages load only their own script,
 style sheet and pictures, from this server. Nothing hidden is ever served: every answer is made
-from `bot.spectator`, which reads the log and the spectator's view only."""
+from `bot.media.spectator`, which reads the log and the spectator's view only."""
 
 from __future__ import annotations
 

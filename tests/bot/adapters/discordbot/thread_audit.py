@@ -5,7 +5,7 @@ outbox row, and every way an announcement was doubled or lost.
 bot's messages in their threads as they finally stand, and finds, for each message, the rows it
 stands for:
 
-- a message sent with a nonce stands for the row of that nonce (`bot.outbox.nonce_of`);
+- a message sent with a nonce stands for the row of that nonce (`bot.tables.notices.nonce_of`);
 - an interaction's answer (no nonce) for the row that interaction committed (the row's origin);
 - otherwise, for the row whose text it shows;
 - a run of AI moves announced as one message (each move's story, then who is next after the
@@ -48,7 +48,7 @@ NOTE = re.compile(r"^\(The announcement of move (\d+) was not sent: a moderator 
 ROLLBACK = re.compile(r"rolled the game back to move (\d+)")
 INTERACTION = "interaction:"
 RUN = "run"
-"""The kind of a row telling a run of AI moves (`bot.ai_turns.RUN`)."""
+"""The kind of a row telling a run of AI moves (`bot.durable.ai_runs.RUN`)."""
 TRIMMED = "…"
 """The line `delivery.trim` puts where it cut a message too long for Discord."""
 

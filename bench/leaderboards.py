@@ -8,7 +8,7 @@ on PostgreSQL. The rows are written straight into the tables (the ratings' figur
 what is measured is reading them), then vacuumed and analysed, as autovacuum leaves tables
 that have settled (PostgreSQL's counts then read the index alone).
 
-    python bench/records.py [--games 100000] [--players 5000] [--asks 300]
+    python bench/leaderboards.py [--games 100000] [--players 5000] [--asks 300]
                             [--database postgresql://postgres@127.0.0.1:5432/test]
 """
 

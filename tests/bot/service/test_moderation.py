@@ -1,4 +1,4 @@
-"""Moderators' commands (bot/moderation.py): a forced pass says what it really played, and every
+"""Moderators' commands (bot/service/moderation.py): a forced pass says what it really played, and every
 moderator command is based on the log length the moderator saw, so one sent twice applies once.
 Both databases (the `database` fixture); a manual clock."""
 

@@ -98,4 +98,4 @@ async def notify(interaction: discord.Interaction, when: str) -> None:
         await answer.tell(text)
 
 
-RECORD_COMMANDS: list[app_commands.Command[Any, ..., Any]] = [leaderboard, profile, games, notify]
+COMMUNITY_COMMANDS: list[app_commands.Command[Any, ..., Any]] = [leaderboard, profile, games, notify]

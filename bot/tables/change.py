@@ -1,10 +1,10 @@
 """One command's changes to a table, committed together.
 
-A `Turn` applies actions to a table's game (the player's or one AI seat's, then the forced
+A `Change` applies actions to a table's game (the player's or one AI seat's, then the forced
 ones, or the clock's), keeps the events, notes when each seat's turn began (for its deadline),
 and commits the new log entries, the table record, the table's timers and the announcements in
 one transaction. When the game then waits for an AI seat, the timers include an AI turn (kind
-`AI_TURN`): due work that `bot.ai_turns` plays later, never within the command.
+`AI_TURN`): due work that `bot.durable.ai_turns` plays later, never within the command.
 
 Every new turn gets a fresh deadline: the game's `turn_count` says when one begins (the same
 seat's next turn included, and each new round). Within a turn (a draw before laying) the deadline
@@ -61,7 +61,10 @@ async def confirmed(write: Awaitable[None]) -> None:
     COMMITTED.set(True)
 
 
-class Turn:
+class Change:
+    """One command's change to a table: its actions, events and new timers until it is committed
+    (a player's turn, an AI seat's turn and a timer are other things)."""
+
     def __init__(self, store: Store, table: TableRecord, game: Game, timers_before: list[Timer], now: float,
                  reminders: list[str], *, beginning: bool = False) -> None:
         """`beginning`: the game (re)starts here (a deal, a rollback), so every seat it waits for

@@ -1,5 +1,5 @@
-"""The clock's duties and the outbox's re-sends (bot/announcing.py): an announcement re-sent
-after a rollback never shows a game that is gone, and a timer of a game another process just
+"""The clock's duties and the outbox's re-sends (bot/durable/clock_duties.py, delivery.py): an
+announcement re-sent after a rollback never shows a game that is gone, and a timer of a game another process just
 finished is dropped quietly. Both databases (the `database` fixture); a manual clock."""
 
 from __future__ import annotations
