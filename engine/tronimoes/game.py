@@ -566,12 +566,10 @@ class Tronimoes(Game):
         return write_position(self)
 
     @classmethod
-    def from_position(cls, data: Mapping[str, Any], *, seed: int = 0,
-                      options: GameOptions | None = None) -> Self:
-        chosen = options if options is not None else cls.Options.from_position(data.get("options", {}))
-        game = read_position(cls, data, seed=seed, options=chosen)
+    def _read_position(cls, data: Mapping[str, Any], *, seed: int, options: GameOptions) -> Self:
+        """The position read, then whatever was cached while reading it dropped (`_changed`)."""
+        game = read_position(cls, data, seed=seed, options=options)
         game._changed()
-        game.start_position = game.to_position()
         return game
 
     def __getstate__(self) -> dict[str, Any]:
@@ -583,10 +581,7 @@ class Tronimoes(Game):
 
     def clone(self) -> Self:
         """A fast independent copy (the deck's random state included)."""
-        copy = object.__new__(type(self))
-        copy.__dict__.update(self.__dict__)
-        copy.log = list(self.log)
-        copy.names = list(self.names)
+        copy = self._shallow_copy()
         copy.seats = [Seat(**vars(s)) for s in self.seats]
         for s in copy.seats:
             s.hand = list(s.hand)
