@@ -850,6 +850,14 @@ class Game(ABC):
             raise ValueError(f"seat {seat!r} is not in this {self.players}-player game")
 
 
+def copied_random(rng: Random) -> Random:
+    """A new generator in the state `rng` is in now: it draws what `rng` would draw next, and
+    drawing from either leaves the other as it was (for a game's `clone`)."""
+    copy = type(rng)()
+    copy.setstate(rng.getstate())
+    return copy
+
+
 GAMES: dict[str, type[Game]] = {}
 """Every registered game, by name."""
 

@@ -24,6 +24,7 @@ from engine.core import (
     Outcome,
     PieceNoun,
     Term,
+    copied_random,
     event,
     phrase,
     refuse,
@@ -507,8 +508,7 @@ class Tetromic(Game):
         copy = self._shallow_copy()
         copy.seats = [s.copy() for s in self.seats]
         copy.queue = list(self.queue)
-        copy._draws = random.Random()
-        copy._draws.setstate(self._draws.getstate())
+        copy._draws = copied_random(self._draws)
         return copy
 
     def determinize(self, seat: int, rng: random.Random) -> Self:

@@ -22,6 +22,7 @@ from engine.core import (
     PieceNoun,
     Term,
     any_of,
+    copied_random,
     event,
     join_names,
     phrase,
@@ -646,8 +647,7 @@ class Triominoes(Game):
         copy.round_winners = list(self.round_winners)
         copy.stuck = dict(self.stuck)
         copy.last = dict(self.last) if self.last else None
-        copy._deck = random.Random()
-        copy._deck.setstate(self._deck.getstate())
+        copy._deck = copied_random(self._deck)
         return copy
 
 

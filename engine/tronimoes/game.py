@@ -25,6 +25,7 @@ from engine.core import (
     Outcome,
     PieceNoun,
     Term,
+    copied_random,
     event,
     join_names,
     phrase,
@@ -592,8 +593,7 @@ class Tronimoes(Game):
         copy.leaders = list(self.leaders)
         copy.last = dict(self.last) if self.last else None
         copy.round_result = dict(self.round_result) if self.round_result else None
-        copy._deck = type(self._deck)()
-        copy._deck.setstate(self._deck.getstate())
+        copy._deck = copied_random(self._deck)
         copy.cache = {}
         copy._parsed = None
         return copy
