@@ -800,16 +800,40 @@ class Game(ABC):
         """This moment of the game, in the format the game's rules file documents."""
 
     @classmethod
-    @abstractmethod
     def from_position(cls, data: Mapping[str, Any], *, seed: int = 0,
                       options: GameOptions | None = None) -> Self:
         """A game set up at any position (puzzles, bug reports, tests). Chance after it comes
-        from `seed`. Raises GameError when the position breaks the game's rules."""
+        from `seed`. Its options are `options`, or else those the position records
+        (`Options.from_position`). The game reads the rest (`_read_position`), and the position
+        it starts from is kept, as `to_position` writes it, for `to_json`. Raises GameError when
+        the position breaks the game's rules."""
+        chosen = options if options is not None else cls.Options.from_position(data.get("options", {}))
+        game = cls._read_position(data, seed=seed, options=chosen)
+        game.start_position = game.to_position()
+        return game
+
+    @classmethod
+    @abstractmethod
+    def _read_position(cls, data: Mapping[str, Any], *, seed: int, options: GameOptions) -> Self:
+        """The game's own part of `from_position`: a game with `seed` and `options` (already
+        read) set to the position `data`, every fact the game derives from it in place. Raises
+        PositionError when the position is malformed or breaks the game's rules."""
 
     def clone(self) -> Self:
         """An independent copy that behaves identically. This default replays the whole log;
-        games override it with a structural copy (AI agents copy games thousands of times)."""
+        games override it with a structural copy (AI agents copy games thousands of times),
+        starting from `_shallow_copy`."""
         return type(self).from_json(self.to_json())
+
+    def _shallow_copy(self) -> Self:
+        """A new game of this class that shares every attribute with this one except its action
+        log and its seats' names, which are its own copies: what a structural `clone` starts from,
+        before it copies the rest of the state that playing changes."""
+        copy = object.__new__(type(self))
+        copy.__dict__.update(self.__dict__)
+        copy.log = list(self.log)
+        copy.names = list(self.names)
+        return copy
 
     def determinize(self, seat: int, rng: Random) -> Self:
         """A copy in which everything `seat` cannot see (other hands, the bag, the well, the
@@ -824,6 +848,14 @@ class Game(ABC):
     def _check_seat(self, seat: int) -> None:
         if not isinstance(seat, int) or not 0 <= seat < self.players:
             raise ValueError(f"seat {seat!r} is not in this {self.players}-player game")
+
+
+def copied_random(rng: Random) -> Random:
+    """A new generator in the state `rng` is in now: it draws what `rng` would draw next, and
+    drawing from either leaves the other as it was (for a game's `clone`)."""
+    copy = type(rng)()
+    copy.setstate(rng.getstate())
+    return copy
 
 
 GAMES: dict[str, type[Game]] = {}

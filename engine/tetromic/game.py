@@ -24,6 +24,7 @@ from engine.core import (
     Outcome,
     PieceNoun,
     Term,
+    copied_random,
     event,
     phrase,
     refuse,
@@ -504,14 +505,10 @@ class Tetromic(Game):
     # ---- copies, chance and positions --------------------------------------------------------------
 
     def clone(self) -> Self:
-        copy = object.__new__(type(self))
-        copy.__dict__.update(self.__dict__)
-        copy.log = list(self.log)
-        copy.names = list(self.names)
+        copy = self._shallow_copy()
         copy.seats = [s.copy() for s in self.seats]
         copy.queue = list(self.queue)
-        copy._draws = random.Random()
-        copy._draws.setstate(self._draws.getstate())
+        copy._draws = copied_random(self._draws)
         return copy
 
     def determinize(self, seat: int, rng: random.Random) -> Self:
@@ -532,9 +529,5 @@ class Tetromic(Game):
         return write_position(self)
 
     @classmethod
-    def from_position(cls, data: Mapping[str, Any], *, seed: int = 0,
-                      options: GameOptions | None = None) -> Self:
-        chosen = options if options is not None else cls.Options.from_position(data.get("options", {}))
-        game = read_position(cls, data, seed=seed, options=chosen)
-        game.start_position = game.to_position()
-        return game
+    def _read_position(cls, data: Mapping[str, Any], *, seed: int, options: GameOptions) -> Self:
+        return read_position(cls, data, seed=seed, options=options)

@@ -22,6 +22,7 @@ from engine.core import (
     PieceNoun,
     Term,
     any_of,
+    copied_random,
     event,
     join_names,
     phrase,
@@ -634,27 +635,19 @@ class Triominoes(Game):
         return position.write(self)
 
     @classmethod
-    def from_position(cls, data: Mapping[str, Any], *, seed: int = 0,
-                      options: GameOptions | None = None) -> Self:
-        chosen = options if options is not None else cls.Options.from_position(data.get("options", {}))
-        game = position.read(cls, data, seed=seed, options=chosen)
-        game.start_position = game.to_position()
-        return game
+    def _read_position(cls, data: Mapping[str, Any], *, seed: int, options: GameOptions) -> Self:
+        return position.read(cls, data, seed=seed, options=options)
 
     def clone(self) -> Self:
         """A fast independent copy (the deck's random state included)."""
-        copy = object.__new__(type(self))
-        copy.__dict__.update(self.__dict__)
-        copy.log = list(self.log)
-        copy.names = list(self.names)
+        copy = self._shallow_copy()
         copy.seats = [s.copy() for s in self.seats]
         copy.board = self.board.copy()
         copy.well = list(self.well)
         copy.round_winners = list(self.round_winners)
         copy.stuck = dict(self.stuck)
         copy.last = dict(self.last) if self.last else None
-        copy._deck = random.Random()
-        copy._deck.setstate(self._deck.getstate())
+        copy._deck = copied_random(self._deck)
         return copy
 
 

@@ -544,10 +544,7 @@ class TrominoGo(Game):
         }
 
     def clone(self) -> Self:
-        copy = object.__new__(type(self))
-        copy.__dict__.update(self.__dict__)
-        copy.log = list(self.log)
-        copy.names = list(self.names)
+        copy = self._shallow_copy()
         copy.points = list(self.points)
         copy.pieces = [p.copy() for p in self.pieces]
         copy.concessions = list(self.concessions)
@@ -557,12 +554,9 @@ class TrominoGo(Game):
         return position.write(self)
 
     @classmethod
-    def from_position(cls, data: Mapping[str, Any], *, seed: int = 0,
-                      options: GameOptions | None = None) -> Self:
-        chosen = options if options is not None else cls.Options.from_position(data.get("options", {}))
-        game = cls(2, seed, chosen, position.seat_names(data))
+    def _read_position(cls, data: Mapping[str, Any], *, seed: int, options: GameOptions) -> Self:
+        game = cls(2, seed, options, position.seat_names(data))
         position.read(game, data)
-        game.start_position = game.to_position()
         return game
 
 

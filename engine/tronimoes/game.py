@@ -25,6 +25,7 @@ from engine.core import (
     Outcome,
     PieceNoun,
     Term,
+    copied_random,
     event,
     join_names,
     phrase,
@@ -566,12 +567,10 @@ class Tronimoes(Game):
         return write_position(self)
 
     @classmethod
-    def from_position(cls, data: Mapping[str, Any], *, seed: int = 0,
-                      options: GameOptions | None = None) -> Self:
-        chosen = options if options is not None else cls.Options.from_position(data.get("options", {}))
-        game = read_position(cls, data, seed=seed, options=chosen)
+    def _read_position(cls, data: Mapping[str, Any], *, seed: int, options: GameOptions) -> Self:
+        """The position read, then whatever was cached while reading it dropped (`_changed`)."""
+        game = read_position(cls, data, seed=seed, options=options)
         game._changed()
-        game.start_position = game.to_position()
         return game
 
     def __getstate__(self) -> dict[str, Any]:
@@ -583,10 +582,7 @@ class Tronimoes(Game):
 
     def clone(self) -> Self:
         """A fast independent copy (the deck's random state included)."""
-        copy = object.__new__(type(self))
-        copy.__dict__.update(self.__dict__)
-        copy.log = list(self.log)
-        copy.names = list(self.names)
+        copy = self._shallow_copy()
         copy.seats = [Seat(**vars(s)) for s in self.seats]
         for s in copy.seats:
             s.hand = list(s.hand)
@@ -597,8 +593,7 @@ class Tronimoes(Game):
         copy.leaders = list(self.leaders)
         copy.last = dict(self.last) if self.last else None
         copy.round_result = dict(self.round_result) if self.round_result else None
-        copy._deck = type(self._deck)()
-        copy._deck.setstate(self._deck.getstate())
+        copy._deck = copied_random(self._deck)
         copy.cache = {}
         copy._parsed = None
         return copy

@@ -603,18 +603,11 @@ class Tronix(Game):
         return position.write(self)
 
     @classmethod
-    def from_position(cls, data: Mapping[str, Any], *, seed: int = 0,
-                      options: GameOptions | None = None) -> Self:
-        chosen = options if options is not None else cls.Options.from_position(data.get("options", {}))
-        game = position.read(cls, data, seed=seed, options=chosen)
-        game.start_position = game.to_position()
-        return game
+    def _read_position(cls, data: Mapping[str, Any], *, seed: int, options: GameOptions) -> Self:
+        return position.read(cls, data, seed=seed, options=options)
 
     def clone(self) -> Self:
-        copy = object.__new__(type(self))
-        copy.__dict__.update(self.__dict__)
-        copy.log = list(self.log)
-        copy.names = list(self.names)
+        copy = self._shallow_copy()
         copy.seats = [s.copy() for s in self.seats]
         copy.table = dict(self.table)
         copy.piles = dict(self.piles)
