@@ -22,11 +22,27 @@ class Background:
             self._task.set_name(self.name)
 
     async def stop(self) -> None:
-        """Cancel the task and wait for it to end."""
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
-            self._task = None
+        """Cancel the task and wait for it to end. A cancellation the loop swallowed (Python 3.11's
+        `asyncio.wait_for` can, when what it waits for finishes at the same moment) is repeated, so
+        stopping never hangs."""
+        task, self._task = self._task, None
+        while task is not None and not task.done():
+            task.cancel()
+            await asyncio.wait({task}, timeout=1.0)
+        if task is not None and not task.cancelled():
+            with contextlib.suppress(Exception):
+                task.result()
+
+
+async def woken(event: asyncio.Event, seconds: float) -> bool:
+    """Wait until `event` is set or `seconds` have passed; whether it was set. Cancelling the
+    waiter always cancels it (unlike Python 3.11's `asyncio.wait_for`, which may swallow a
+    cancellation that comes as the event is set)."""
+    try:
+        async with asyncio.timeout(seconds):
+            await event.wait()
+    except TimeoutError:
+        return False
+    return True
 
 

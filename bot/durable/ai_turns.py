@@ -26,7 +26,7 @@ import weakref
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
-from bot.core.background import Background
+from bot.core.background import Background, woken
 from bot.core.clock import settle
 from bot.core.i18n import speaking
 from bot.core.records import AI_TURN, Timer
@@ -159,8 +159,7 @@ class AiTurns:
                 await self._flush_orphans()
             except Exception:
                 log.warning("looking for AI turns failed; trying again in %ss", self.poll, exc_info=True)
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), self.poll)
+            await woken(self._wake, self.poll)
 
     async def _play(self, turn: Timer) -> None:
         """Plan and play one AI turn, and announce the run it ends."""

@@ -23,6 +23,7 @@ from aiohttp import web
 import renderers
 from bot.adapters.web import pages
 from bot.adapters.web.feed import LiveFeed
+from bot.core.background import woken
 from bot.core.i18n import DEFAULT, LANGUAGES, N_, _, language_of, speaking
 from bot.core.records import DEADLINE, TableRecord
 from bot.media.spectator import Spectacle, Timeline, Timelines, log_key, public_position
@@ -185,9 +186,7 @@ class WebServer:
         try:
             await response.write(b"retry: 1000\n\n")
             while True:
-                try:
-                    await asyncio.wait_for(changed.wait(), HEARTBEAT)
-                except TimeoutError:
+                if not await woken(changed, HEARTBEAT):
                     await response.write(b": still here\n\n")
                     continue
                 changed.clear()
