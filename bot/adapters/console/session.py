@@ -1,112 +1,34 @@
-"""Playing in the terminal against AI seats, through the same referee, notation and errors as on
-Discord, saved in the same SQLite file (`tileref play --resume` picks a game up again).
-
-Each move prints what happened, the board as text and your hand; the board picture is written
-to a folder as a PNG after every move. AI seats move after yours: "Pip (bot) is thinking…", then
-their moves together, and then it is your turn again (the prompt waits for them).
-"""
+"""`ConsoleSession`: one person playing at the terminal, starting a game or resuming one, then
+typing moves and commands until it ends; what the referee says is printed in the order things
+happened (a command's answer first, then what the AI seats did meanwhile)."""
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
-import getpass
-import threading
 import uuid
-from collections.abc import Awaitable, Callable
 from pathlib import Path
 
-from bot.community.leaderboards import ratings_explained
-from bot.core.i18n import N_, _, ngettext, speak, speaking
+from bot.adapters.console.hints import help_text, say_hints
+from bot.adapters.console.pictures import pick_picture
+from bot.adapters.console.screen import Screen
+from bot.adapters.console.terminal import COMMANDS, YES, Ask, Say
+from bot.core.i18n import _, speak, speaking
 from bot.core.meta import FOOT, LANGUAGE
-from bot.core.records import PLAYING, TableRecord, User
-from bot.core.replies import Attachment, Reply, terminal_text
-from bot.core.typing_rules import echo
-from bot.media.search import Media, MediaError
+from bot.core.records import PLAYING, User
+from bot.core.replies import Reply
+from bot.media.search import Media
 from bot.service.referee import Referee
-from bot.words.wording import hand_text
-from engine import GAMES, Game
+from engine import GAMES
 from engine.digits import whole_number
-from renderers import text_board
 
 PLACE_PREFIX = "console:"
-HINTS_SHOWN = 40
-"""How many moves `hints <start>` lists at most."""
-HINTS_BEST = 8
-"""How many of the best moves `hints` lists (`hints all`: every one)."""
-LOCAL_USER_ID = "console:local"
+"""How the places of console tables begin (the rest is a random id)."""
 AI_PATIENCE = 120.0
 """Seconds the prompt waits for the AI seats to move before it asks anyway."""
 
-HELP_INTRO = N_("Type a move: how moves are written in this game is just below. Other commands:")
-HELP_LINES: tuple[tuple[str, str, str], ...] = (
-    ("hints", N_("hints [all | start]"),
-     N_("your best moves now; with all, every move; with a start, the moves beginning with it")),
-    ("hand", N_("hand"), N_("what you hold (the picture is saved too)")),
-    ("board", N_("board"), N_("the board again")),
-    ("history", N_("history [page]"), N_("the moves so far")),
-    ("rules", N_("rules"), N_("how to play")),
-    ("react", N_("react <words>"), N_("find a GIF or sticker and react with it")),
-    ("quest", N_("quest <words>"), N_("your vision quest: pick the picture drawn at the foot of your line")),
-    ("resign", N_("resign"), N_("leave this game")),
-    ("quit", N_("quit"), N_("stop here; continue later with `tileref play --resume`")),
-)
-"""The console's commands as `help` lists them: what each does, how it is typed, and what it does
-(in the table's language); those a game has no use for are left out."""
-
-COMMANDS = {
-    "help": "help", "?": "help", "ayuda": "help",
-    "hints": "hints", "moves": "hints", "pistas": "hints", "jugadas": "hints",
-    "hand": "hand", "mano": "hand",
-    "board": "board", "tablero": "board",
-    "history": "history", "historial": "history",
-    "rules": "rules", "reglas": "rules",
-    "react": "react", "reaccionar": "react",
-    "quest": "quest", "búsqueda": "quest", "busqueda": "quest",
-    "resign": "resign", "rendirse": "resign", "rendirme": "resign",
-    "quit": "quit", "exit": "quit", "q": "quit", "salir": "quit",
-}
-"""The console's own commands, in English and in Spanish (the help lists them in the table's
-language), by what they do."""
-YES = {"y", "yes", "s", "si", "sí"}
-ALL = {"all", "todas", "todo", "todos"}
-
-Ask = Callable[[str], Awaitable[str | None]]
-Say = Callable[[str], None]
-
-
-async def ask_terminal(prompt: str) -> str | None:
-    """A line typed in the terminal, or None at end of input (Ctrl-D).
-
-    The line is read in a thread of its own that nobody waits for, so Ctrl-C (which cancels the
-    program's task) ends the program at once: a thread of the event loop's pool would keep it
-    waiting at exit until Enter was pressed."""
-    loop = asyncio.get_running_loop()
-    typed: asyncio.Future[str | None] = loop.create_future()
-
-    def read() -> None:
-        try:
-            line: str | None = input(prompt)
-        except (EOFError, OSError, ValueError):  # end of input, or stdin closed under us
-            line = None
-        with contextlib.suppress(RuntimeError):  # the loop is gone: the program has ended
-            loop.call_soon_threadsafe(lambda: typed.done() or typed.set_result(line))
-
-    threading.Thread(target=read, name="tileref-input", daemon=True).start()
-    return await typed
-
-
-def local_user(name: str | None = None) -> User:
-    """The person at the keyboard: the local moderator of their own console games."""
-    try:
-        login = getpass.getuser()
-    except Exception:
-        login = ""
-    return User(LOCAL_USER_ID, name or login or "Player", moderator=True)
-
 
 class ConsoleSession:
-    """One person playing at the terminal."""
+    """One person playing at the terminal: `new_game` or `resume`, then `play`. Lines are read
+    with `ask` and printed with `say`; board pictures are saved under `boards`."""
 
     def __init__(self, referee: Referee, user: User, *, ask: Ask, say: Say, boards: Path,
                  colour: bool = False, media: Media | None = None) -> None:
@@ -114,9 +36,7 @@ class ConsoleSession:
         self.user = user
         self.ask = ask
         self.say = say
-        self.boards = boards
-        self.colour = colour
-        self._legend_shown = False
+        self.screen = Screen(say, colour=colour, boards=boards, clock=referee.clock)
         self.media = media or Media.from_environment()
         self.place: str | None = None
         """The place of the table this session plays: the only one whose announcements it
@@ -176,11 +96,11 @@ class ConsoleSession:
         what may be given, before any table is made."""
         problem = await self._problem_with(game, players, options)
         if problem:
-            self.say(f"✗ {self._text(problem)}")
+            self.say(f"✗ {self.screen.text(problem)}")
             return None
         place = f"{PLACE_PREFIX}{uuid.uuid4().hex[:10]}"
         reply = await self.referee.create(place, self.user, game, options=options, seat_creator=False)
-        if not self._ok(reply):
+        if not self.screen.accepted(reply):
             return None
         self._serve(place)
         for player in players:
@@ -188,12 +108,12 @@ class ConsoleSession:
                 reply = await self.referee.join(place, self.user)
             else:
                 reply = await self.referee.add_ai(place, self.user, player)
-            if not self._ok(reply):
+            if not self.screen.accepted(reply):
                 await self.referee.abort(place, self.user)
                 return None
         self._held = []
         reply = await self.referee.start(place, self.user)
-        if not self._ok(reply):
+        if not self.screen.accepted(reply):
             self._held = None
             await self.referee.abort(place, self.user)
             return None
@@ -233,7 +153,7 @@ class ConsoleSession:
                 if name is not None or language is not None or ai_seconds is not None:
                     reply = await self.referee.adjust(table.place, self.user, name=name, language_code=language,
                                                       ai_seconds=ai_seconds)
-                    if not self._ok(reply):
+                    if not self.screen.accepted(reply):
                         return None
                     changed = reply.caller.text if reply.caller else ""
                     table = await self.referee.table_at(table.place) or table
@@ -242,7 +162,7 @@ class ConsoleSession:
                     self.say(_("Resuming table {table} ({game}).").format(table=table.id,
                                                                           game=GAMES[table.game].title))
                     if changed:
-                        self.say(self._text(changed))
+                        self.say(self.screen.text(changed))
                 self._serve(table.place)
                 self._seen = await self.referee.log_length(table.place)  # their texts, then the board once
                 await self.referee.outbox.send_pending(table.id)  # what the last session left unsaid
@@ -283,15 +203,14 @@ class ConsoleSession:
                 self.say(_("Saved. Continue with `tileref play --resume`."))
                 return
             if what == "help":
-                self.say(self._text(f"{await self._help(place)}\n\n{_(GAMES[table.game].notation_help)}\n\n"
-                                    f"{ratings_explained()}"))
+                self.say(self.screen.text(await help_text(self.referee, self.user, place, table.game)))
             elif what == "hints":
-                await self._say_hints(place, rest)
+                await say_hints(self.referee, self.user, self.screen, place, rest)
             elif what == "quest" and FOOT not in GAMES[table.game].chosen_pictures:
                 self.say(_("{game} has no vision quest: that is Tronimoes' chicken-foot.").format(
                     game=GAMES[table.game].title))
             elif what in ("react", "quest"):
-                await self._pick_picture(place, what, rest)
+                await pick_picture(self.referee, self.user, self.media, self.screen, self.ask, place, what, rest)
             elif what == "hand":
                 await self._show_hand(place)
             elif what == "board":
@@ -305,7 +224,7 @@ class ConsoleSession:
                     await self._show(await self.referee.history(place, self.user, page=page))
             elif what == "rules":
                 game = GAMES[table.game]
-                self.say(self._text(f"{_(game.summary)}\n\n{_(game.notation_help)}"))
+                self.say(self.screen.text(f"{_(game.summary)}\n\n{_(game.notation_help)}"))
             elif what == "resign":
                 confirm = await self.ask(_("Leave this game for good? (yes/no) "))
                 if confirm and confirm.strip().lower() in YES:
@@ -329,87 +248,6 @@ class ConsoleSession:
         self.say(_("You have left the game; the others play on without you."))
         return False
 
-    async def _help(self, place: str) -> str:
-        """The console's commands this game has (`HELP_LINES`), lined up."""
-        shown = await self.referee.view(place)
-        if shown is None:
-            return _(HELP_INTRO)
-        table, game = shown
-        seat = table.seat_of(self.user.id)
-        has = {"hand": seat is not None and isinstance(game.view(seat).get("hand"), (list, dict)),
-               "quest": FOOT in type(game).chosen_pictures}
-        lines = [(_(usage), _(does)) for name, usage, does in HELP_LINES if has.get(name, True)]
-        width = max(len(usage) for usage, _does in lines) + 3
-        return "\n".join([_(HELP_INTRO), *(f"  {usage.ljust(width)}{does}" for usage, does in lines)])
-
-    async def _say_hints(self, place: str, typed: str) -> None:
-        """`hints`: the best few moves; `hints all`: every move; `hints <start>`: the moves that
-        begin with it."""
-        if typed and typed.lower() not in ALL:
-            moves = [shown for shown, _ in await self.referee.suggestion_choices(place, self.user, typed, 10_000)]
-            self.say(self._hints(moves, HINTS_SHOWN))
-        elif typed:
-            moves = [shown for shown, _ in await self.referee.suggestion_choices(place, self.user, "", 10_000)]
-            self.say(self._hints(moves, None))
-        else:
-            best, count = await self.referee.best_moves(place, self.user, HINTS_BEST)
-            if not best:
-                self.say(self._hints([], None))
-                return
-            text = _("Your best moves now: {moves}").format(moves=", ".join(shown for shown, _ in best))
-            if count > len(best):
-                more = count - len(best)
-                text += " " + ngettext("(and {count} more: `hints all` lists every move)",
-                                       "(and {count} more: `hints all` lists every move)", more).format(count=more)
-            self.say(self._text(text))
-
-    def _hints(self, hints: list[str], limit: int | None) -> str:
-        """The moves a player may make, in one line (at most `limit` of them, if given)."""
-        if not hints:
-            return _("You can play: nothing now (it is not your turn)")
-        shown = ", ".join(hints[:limit])
-        if limit is not None and len(hints) > limit:
-            more = len(hints) - limit
-            shown += " " + ngettext("… and {count} more (`hints <start>` narrows them)",
-                                    "… and {count} more (`hints <start>` narrows them)", more).format(count=more)
-        return self._text(_("You can play: {moves}").format(moves=shown))
-
-    async def _pick_picture(self, place: str, kind: str, query: str) -> None:
-        """Search pictures, let the player pick one by number, and react with it or keep it as
-        their chicken-foot."""
-        if not query:
-            self.say(_("What should I look for? For example: `{command} victory`.").format(command=kind))
-            return
-        result = await self.media.search(query, limit=9)
-        found = result.pictures
-        if result.provider_down:
-            self.say(_("The picture service is not answering right now, so these are tileref's own pictures."))
-        if not found:
-            self.say(_("Nothing found for “{query}”: try other words.").format(query=echo(query)))
-            return
-        for number, picture in enumerate(found, start=1):
-            self.say(f"  {number}. {picture.title}")
-        self.say(f"({found[0].attribution})")
-        answer = await self.ask(_("Which one? (a number, or Enter for none) "))
-        number = whole_number(answer or "")
-        if number is None or not 1 <= number <= len(found):
-            self.say(_("Nothing chosen."))
-            return
-        chosen = found[number - 1]
-        try:
-            png = await self.media.picture(chosen)
-        except MediaError as error:
-            self.say(f"✗ {error.said()}")
-            return
-        table = await self.referee.table_at(place)
-        if kind == "quest":
-            reply = await self.referee.choose_picture(place, self.user, FOOT, png, chosen.source)
-            self.say(self._text(reply.caller.text) if reply.caller else _("Done."))
-            return
-        saved = self._save_images([Attachment("reaction.png", png, chosen.title)], table.id if table else None)
-        self.say(_("{player} reacts: {title} ({source}) · picture: {path}").format(
-            player=self.user.name, title=chosen.title, source=chosen.attribution, path=saved[-1]))
-
     async def _left(self, place: str, seat: int) -> bool:
         """Whether the player at `seat` has left the game at `place` (resigned: it goes on without them)."""
         shown = await self.referee.view(place)
@@ -422,46 +260,39 @@ class ConsoleSession:
         self.referee.serve(place)
 
     def referee_path(self) -> str:
+        """Where the games are saved: the database file, or words for a database elsewhere."""
         path = getattr(self.referee.store, "path", None)
         return str(path) if path else _("the database")
 
     # ---- output -----------------------------------------------------------------------------
-
-    def _text(self, text: str) -> str:
-        return terminal_text(text, self.colour, self.referee.clock.now())
-
-    def _ok(self, reply: Reply) -> bool:
-        if not reply.ok and reply.caller:
-            self.say(f"✗ {self._text(reply.caller.text)}")
-        return reply.ok
 
     async def _show(self, reply: Reply) -> None:
         """Print a reply: the refusal (with the board as it is now, if the board changed since it
         was shown), or what happened, the board if it changed since it was shown, and your hand."""
         self._thinking_said = None
         if not reply.ok:
-            self.say(f"✗ {self._text(reply.caller.text) if reply.caller else _('refused')}")
+            self.say(f"✗ {self.screen.text(reply.caller.text) if reply.caller else _('refused')}")
             if reply.stale and self.place is not None:
                 await self._show_board(self.place)
             return
         if reply.caller and reply.caller.text:
-            self.say(self._text(reply.caller.text))
-        self._save_images(reply.caller.attachments if reply.caller else [], reply.table_id)
+            self.say(self.screen.text(reply.caller.text))
+        self.screen.save_images(reply.caller.attachments if reply.caller else [], reply.table_id)
         if reply.public is None:
             return
         shown = await self.referee.view(reply.place) if reply.place and reply.place == self.place else None
         if shown is not None and (reply.ply is None or reply.ply != self._seen):
             self._seen = len(shown[1].log)
-            self._print_board(shown[1])
+            self.screen.board(shown[1])
         if reply.public.text:
-            self.say(self._text(reply.public.text))
-        self._say_saved(self._save_images(reply.public.attachments, reply.table_id))
+            self.say(self.screen.text(reply.public.text))
+        self.screen.say_saved(self.screen.save_images(reply.public.attachments, reply.table_id))
         if shown is not None:
             table, game = shown
             seat = table.seat_of(self.user.id)
             if seat is not None and seat in reply.private:
-                self.say(self._text(reply.private[seat].text))
-            self._print_hand(table, game)
+                self.say(self.screen.text(reply.private[seat].text))
+            self.screen.hand(game, seat)
 
     async def _show_board(self, place: str) -> None:
         """The board as text, whose turn it is (the picture saved), and the player's hand."""
@@ -474,60 +305,20 @@ class ConsoleSession:
             return
         table, game = shown
         self._seen = len(game.log)
-        self._legend_shown = False
-        self._print_board(game)
+        self.screen.legend_shown = False
+        self.screen.board(game)
         if reply.caller and reply.caller.text:
-            self.say(self._text(reply.caller.text))
-        self._say_saved(self._save_images(reply.caller.attachments if reply.caller else [], reply.table_id))
-        self._print_hand(table, game, always=True)
+            self.say(self.screen.text(reply.caller.text))
+        self.screen.say_saved(self.screen.save_images(reply.caller.attachments if reply.caller else [], reply.table_id))
+        self.screen.hand(game, table.seat_of(self.user.id), always=True)
 
     async def _show_hand(self, place: str) -> None:
-        """The player's hand in words (as `_print_hand` prints it), its picture saved."""
+        """The player's hand in words (as `Screen.hand` prints it), its picture saved."""
         reply = await self.referee.hand(place, self.user)
         shown = await self.referee.view(place)
         seat = shown[0].seat_of(self.user.id) if shown is not None else None
         if not reply.ok or shown is None or seat is None or shown[1].view(seat).get("hand") is None:
             await self._show(reply)  # a refusal, or a game that hides nothing
             return
-        self._save_images(reply.caller.attachments if reply.caller else [], reply.table_id)
-        self._print_hand(*shown, always=True)
-
-    def _print_board(self, game: Game) -> None:
-        board = text_board(game, self.colour, legend=not self._legend_shown)
-        if board:
-            self.say(board)
-            self._legend_shown = True
-
-    def _print_hand(self, table: TableRecord, game: Game, *, always: bool = False) -> None:
-        """The player's hand when it is their turn (or `always`), or what the round break waits for."""
-        seat = table.seat_of(self.user.id)
-        if seat is None or game.outcome() is not None:
-            return
-        if seat in game.to_move() and game.between_rounds():
-            self.say(self._text(_("Type `ready` when you want the next round to start.")))
-        elif (always or seat in game.to_move()) and game.view(seat).get("hand") is not None:
-            self.say(self._text(hand_text(game, seat, brackets=not self.colour) + "   " +
-                                _("(`hints` for your best moves)")))
-
-    def _save_images(self, attachments: list[Attachment], table_id: int | None) -> list[Path]:
-        """Save pictures in the table's folder, each under its own name; the newest board and
-        hand pictures also as `latest-board.png` and `latest-hand.png` (an animation never: it
-        keeps its own file)."""
-        folder = self.boards / f"table-{table_id}"
-        saved = []
-        for attachment in attachments:
-            folder.mkdir(parents=True, exist_ok=True)
-            path = folder / attachment.filename
-            path.write_bytes(attachment.data)
-            if path.suffix == ".png":
-                latest = "latest-hand.png" if "hand" in attachment.filename else "latest-board.png"
-                (folder / latest).write_bytes(attachment.data)
-            saved.append(path)
-        return saved
-
-    def _say_saved(self, saved: list[Path]) -> None:
-        """Say where the last picture saved is: a board, or the game's animated replay."""
-        if saved and saved[-1].suffix == ".gif":
-            self.say(_("(the whole game, animated: {path})").format(path=saved[-1]))
-        elif saved:
-            self.say(_("(board picture: {path})").format(path=saved[-1]))
+        self.screen.save_images(reply.caller.attachments if reply.caller else [], reply.table_id)
+        self.screen.hand(shown[1], seat, always=True)
