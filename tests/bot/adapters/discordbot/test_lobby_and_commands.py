@@ -114,8 +114,8 @@ async def test_a_failure_is_apologised_for_without_details(tileref: Harness, mon
     async def broken(*args: object, **kwargs: object) -> None:
         raise RuntimeError("secret internals")
 
-    monkeypatch.setattr(tileref.referee, "act", broken)
-    monkeypatch.setattr(tileref.referee, "hand", broken)
+    monkeypatch.setattr(tileref.referee.play, "act", broken)  # the part that carries moves out
+    monkeypatch.setattr(tileref.referee.play, "hand", broken)
     for handle in (await s.slash(s.alice, thread, "draw"), await s.click(s.alice, opening, label="Show hand")):
         sorry = await handle.reply()
         assert sorry.ephemeral and "Something went wrong" in sorry.content
