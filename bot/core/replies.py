@@ -84,7 +84,7 @@ class Reply:
     """A refused move that could not be read as a move at all (chat, not a move)."""
     notices: list[int] = field(default_factory=list)
     """The outbox entries this reply announces: the transport confirms them once delivered
-    (`Referee.delivered`), else they are sent again."""
+    (`Tables.delivered`), else they are sent again."""
     stale: bool = False
     """Refused because the game changed since the sender looked."""
     early: bool = False

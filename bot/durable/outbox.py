@@ -2,7 +2,7 @@
 
 Every move's public message and private notes ("You drew 3:5") are written to the store in the
 same transaction as the move (`Notice` rows). The transport that asked for the move delivers
-them and confirms (`Referee.delivered`); whatever is left unconfirmed when its lease runs out (the
+them and confirms (`Tables.delivered`); whatever is left unconfirmed when its lease runs out (the
 process died, Discord failed) is sent again by `OutboxSender`, which every process runs: once at
 start and then periodically. Leases are taken in the store, so two processes never send the same
 notice at once. Delivery is at least once: a crash after sending and before confirming sends the

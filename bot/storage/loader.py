@@ -95,7 +95,7 @@ class GameLoader:
             return None
         self._snapshot_ply[table.id] = ply
         replay(game, actions[ply:])
-        if len(game.names) == len(table.seats):  # as the seats are called now (see `Referee.adjust`)
+        if len(game.names) == len(table.seats):  # as the seats are called now (see `Play.adjust`)
             game.names = [seat.name for seat in table.seats]
         return game
 

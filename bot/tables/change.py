@@ -45,7 +45,7 @@ class Unconfirmed(Exception):
 
 
 COMMITTED: ContextVar[bool] = ContextVar("tileref_committed", default=False)
-"""Whether the command being served has committed a change (`Referee.guarded` reads it: a
+"""Whether the command being served has committed a change (`Tables.guarded` reads it: a
 failure after a commit must never be reported as "nothing was changed")."""
 
 
