@@ -4,13 +4,17 @@ PostgreSQL and back), then prove the copy by replaying every game from both and 
 
 from __future__ import annotations
 
-from bot.storage.address import store_for
+from pathlib import Path
+
+from bot.storage.address import is_postgres, store_for
 from bot.storage.loader import new_game, replay
 from bot.storage.store import Store
 
 
 async def copy_database(source: str, target: str) -> tuple[int, list[str]]:
     """Copy `source` into the empty database `target`; (tables copied, problems found)."""
+    if problem := missing(source):
+        return 0, [problem]
     origin, copy = store_for(source), store_for(target)
     await origin.open()
     try:
@@ -25,6 +29,14 @@ async def copy_database(source: str, target: str) -> tuple[int, list[str]]:
             await copy.close()
     finally:
         await origin.close()
+
+
+def missing(address: str) -> str | None:
+    """Why there is no database to copy at `address` (an SQLite file that does not exist), or None."""
+    if is_postgres(address):
+        return None
+    file = Path(address.removeprefix("sqlite:///"))
+    return None if file.is_file() else f"there is no database at {file}"
 
 
 async def verify(origin: Store, copy: Store) -> list[str]:

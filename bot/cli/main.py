@@ -9,6 +9,8 @@
   tileref doctor                               what this machine cannot do (fonts for names in pictures)
   tileref migrate                              bring the database's schema up to date
   tileref copy-db FROM TO                      copy every table to another database and check the copy
+  tileref backup PATH                          a consistent copy of the database, taken while the bot runs
+  tileref restore PATH                         bring a backup back into the (empty) database
   tileref ratings rebuild                      compute every rating again from the stored games
   tileref stats [--game G] [--player ID]       leaderboards (or one player's profile) from the ratings
 
@@ -133,6 +135,12 @@ def main(argv: list[str] | None = None) -> int:
     copy.add_argument("source", help="the database to copy: an SQLite file or a postgresql:// address")
     copy.add_argument("target", help="the empty database to copy into")
 
+    backup = commands.add_parser("backup", help="copy the database, as of one moment, into a new SQLite file "
+                                                "(the bot may keep running)")
+    backup.add_argument("path", type=Path, help="the new backup file, like tileref-backup.sqlite3")
+    restore = commands.add_parser("restore", help="bring a backup back into the empty database (--db)")
+    restore.add_argument("path", type=Path, help="the backup file")
+
     ratings = commands.add_parser("ratings", help="ratings are derived from the finished games")
     ratings.add_argument("action", choices=["rebuild"],
                          help="rebuild: compute every rating again from the games (with the bot stopped)")
@@ -159,6 +167,10 @@ def main(argv: list[str] | None = None) -> int:
             return asyncio.run(migrate(database_address(args.db)))
         if args.command == "copy-db":
             return asyncio.run(copy_db(args.source, args.target))
+        if args.command == "backup":
+            return asyncio.run(back_up(database_address(args.db), args.path))
+        if args.command == "restore":
+            return asyncio.run(restore_backup(args.path, database_address(args.db)))
         if args.command == "ratings":
             return asyncio.run(rebuild_ratings(database_address(args.db)))
         if args.command == "stats":
@@ -202,6 +214,32 @@ async def copy_db(source: str, target: str) -> int:
         return 1
     print(f"Copied {copied} table{'s' if copied != 1 else ''} with their logs, timers, settings, snapshots, "
           f"pictures, ratings and notification choices; every game replays the same in the copy.")
+    return 0
+
+
+async def back_up(address: str, path: Path) -> int:
+    from bot.cli.backup import backup
+
+    copied, problems = await backup(address, path)
+    for problem in problems:
+        print(f"✗ {problem}", file=sys.stderr)
+    if problems:
+        return 1
+    print(f"Backed up {copied} table{'s' if copied != 1 else ''} into {path}, as of one moment; every game "
+          f"replays the same from the backup. `tileref restore {path}` brings it back into an empty database.")
+    return 0
+
+
+async def restore_backup(path: Path, address: str) -> int:
+    from bot.cli.backup import restore
+
+    restored, problems = await restore(path, address)
+    for problem in problems:
+        print(f"✗ {problem}", file=sys.stderr)
+    if problems:
+        return 1
+    print(f"Restored {restored} table{'s' if restored != 1 else ''} from {path}; every game replays the same "
+          f"as in the backup.")
     return 0
 
 

@@ -65,6 +65,12 @@ class PostgresStore(SqlStore):
         async with self.pool.acquire() as db:
             yield _PostgresSql(db)
 
+    @asynccontextmanager
+    async def _read_snapshot(self) -> AsyncIterator[Connection]:
+        """A read-only, repeatable-read transaction: every read sees the database as of the first."""
+        async with self.pool.acquire() as db, db.transaction(isolation="repeatable_read", readonly=True):
+            yield _PostgresSql(db)
+
     def _sql_statement(self) -> AbstractAsyncContextManager[Connection]:
         """A connection of the pool: one statement on it is its own transaction."""
         return self._read_sql()

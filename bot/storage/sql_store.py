@@ -70,6 +70,11 @@ class SqlStore(Store):
         """A connection to read with, outside any transaction."""
 
     @abstractmethod
+    def _read_snapshot(self) -> AbstractAsyncContextManager[Connection]:
+        """A connection whose reads all see the database as it was at the first of them, however
+        other processes write meanwhile, and which writes nothing (a backup's)."""
+
+    @abstractmethod
     def _sql_statement(self) -> AbstractAsyncContextManager[Connection]:
         """A connection for one statement that writes, committed when the statement returns."""
 
@@ -288,7 +293,8 @@ class SqlStore(Store):
     # ---- copying a database -----------------------------------------------------------------
 
     async def dump(self) -> dict[str, list[dict[str, Any]]]:
-        async with self._read_sql() as db:
+        """Every row of every table, as of one moment (a running bot may go on writing)."""
+        async with self._read_snapshot() as db:
             return {name: [dict(row) for row in await db.fetch(f"SELECT * FROM {name}")] for name in DUMPED}
 
     async def load(self, rows: dict[str, list[dict[str, Any]]]) -> None:

@@ -116,6 +116,18 @@ class SQLiteStore(SqlStore):
     async def _read_sql(self) -> AsyncIterator[Connection]:
         yield _SQLiteSql(self.reader)
 
+    @asynccontextmanager
+    async def _read_snapshot(self) -> AsyncIterator[Connection]:
+        """A connection of its own in one read transaction: in WAL mode its reads see the file as
+        it was at the first, and writers go on meanwhile."""
+        connection = await self._connect()
+        try:
+            await connection.execute("BEGIN")
+            yield _SQLiteSql(connection)
+            await connection.execute("ROLLBACK")
+        finally:
+            await connection.close()
+
     def _sql_statement(self) -> AbstractAsyncContextManager[Connection]:
         """A write transaction of its own (`_sql_transaction`): SQLite writes in nothing less."""
         return self._sql_transaction()
