@@ -145,11 +145,11 @@ def main(argv: list[str] | None = None) -> int:
     stats.add_argument("--page", type=int, default=1, help="the leaderboard's page (10 players a page)")
 
     admin = commands.add_parser("admin", help="an operator's commands")
-    admin_commands = admin.add_subparsers(dest="admin_command", required=True)
-    forget = admin_commands.add_parser("forget", help="remove a player's name and ids from every table, rating and "
-                                                      "setting; their games stay replayable as a former player's")
-    forget.add_argument("user", help="the player's id: discord:<id> (or just the number), console:<name>")
-    forget.add_argument("--yes", action="store_true", help="do it (without it: say what would be forgotten)")
+    admin.add_argument("action", choices=["forget"],
+                       help="forget USER: remove a player's name and ids from every table, rating and setting "
+                            "(their games stay replayable as a former player's)")
+    admin.add_argument("user", help="the player's id: discord:<id> (or just the number), console:<name>")
+    admin.add_argument("--yes", action="store_true", help="do it (without it: say what would be forgotten)")
 
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO if args.verbose or args.command == "run" else logging.WARNING,
