@@ -40,14 +40,14 @@ async def kept_text(store: Store, user_id: str) -> str:
     tables = {row["table_id"] for row in data["seats"]} | {row["table_id"] for row in data["tables_opened"]}
     lines = [
         _("🔒 **What tileref keeps about you**"),
-        _("• Your user id, and the name you had at each table you sat at: {seats} seats, at {tables} tables "
-          "(opened by you: {opened}).").format(seats=len(data["seats"]), tables=len(tables),
+        _("• Your user id, and the name you had at each table you sat at (seats: {seats}; tables: {tables}, of "
+          "them opened by you: {opened}).").format(seats=len(data["seats"]), tables=len(tables),
                                                opened=len(data["tables_opened"])),
         _("• Your moves, in each game's log (a game is kept whole so it can be replayed): {moves}.").format(
             moves=len(data["moves"])),
         _("• Your results in rated games ({results}) and your ratings ({ratings}).").format(
             results=len(data["results"]), ratings=len(data["ratings"])),
-        _("• Your choices of turn notifications: on {servers} servers.").format(servers=len(data["notifications"])),
+        _("• Your choices of turn notifications (servers: {servers}).").format(servers=len(data["notifications"])),
         _("• Pictures you chose for a game: {pictures}.").format(pictures=len(data["pictures"])),
         _("It is kept until you ask to forget it, or the bot's operator does: the games are the record of play, so "
           "nothing expires by itself. `/privacy export` sends you all of it as a file; `/privacy forget` removes "
@@ -87,10 +87,11 @@ def forgotten_text(done: Forgotten) -> str:
     """What a forget did, said to whoever asked."""
     if not done.anything:
         return _("🧹 tileref kept nothing about you: there was nothing to forget.")
-    return _("🧹 Forgotten: your name and ids are gone from {tables} tables ({seats} seats, {moves} log entries, "
-             "{results} results, {ratings} ratings, {announcements} announcements); {notify} notification choices "
-             "and {pictures} pictures deleted. Your games stay replayable, your seat taken by “a former player”."
-             ).format(tables=done.tables, seats=done.seats, moves=done.actions, results=done.results,
-                      ratings=done.ratings, announcements=done.announcements, notify=done.notify,
-                      pictures=done.pictures)
+    return _("🧹 Forgotten: your name and ids are gone (tables: {tables}; seats: {seats}; log entries: {moves}; "
+             "results: {results}; ratings: {ratings}; announcements: {announcements}), and your notification "
+             "choices ({notify}) and pictures ({pictures}) deleted. Your games stay replayable, your seat taken by "
+             "“a former player”.").format(tables=done.tables, seats=done.seats, moves=done.actions,
+                                           results=done.results, ratings=done.ratings,
+                                           announcements=done.announcements, notify=done.notify,
+                                           pictures=done.pictures)
 

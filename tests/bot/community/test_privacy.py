@@ -26,7 +26,7 @@ async def test_what_is_kept_its_export_and_forgetting(tmp_path) -> None:
         await referee.resign("test:done", BOB)
         await started(referee, ALICE, BOB, place="test:open")
         said = plain(await kept_text(store, ALICE.id))
-        assert "2 seats, at 2 tables (opened by you: 2)" in said and "Your results in rated games (1)" in said
+        assert "(seats: 2; tables: 2, of them opened by you: 2)" in said and "Your results in rated games (1)" in said
         assert "kept until you ask to forget it" in said and "/privacy forget" in said
 
         file = await export(store, ALICE.id, referee.clock.now())
@@ -40,7 +40,7 @@ async def test_what_is_kept_its_export_and_forgetting(tmp_path) -> None:
             await forget(store, ALICE.id)
         await referee.resign("test:open", ALICE)
         done = await forget(store, ALICE.id)
-        assert done.seats == 2 and "your name and ids are gone from 2 tables" in forgotten_text(done)
+        assert done.seats == 2 and "your name and ids are gone (tables: 2; seats: 2;" in forgotten_text(done)
         assert "there was nothing to forget" in forgotten_text(await forget(store, ALICE.id))
         assert all(rows == [] for rows in (await store.player_data(ALICE.id)).values())
         board = plain(await leaderboard_text(store, "local", "tronimoes", BOB.id, 1))

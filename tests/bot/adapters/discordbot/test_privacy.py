@@ -13,7 +13,7 @@ async def test_privacy_tells_exports_and_forgets_after_a_confirmation(tileref: H
     s = tileref.s
     thread, _opening = await tileref.open_table(s.alice, s.bob, game="tromino_go")
     told = await (await s.slash(s.alice, s.channel, "privacy")).reply()
-    assert told.ephemeral and "What tileref keeps about you" in told.content and "1 seats, at 1 tables" in told.content
+    assert told.ephemeral and "What tileref keeps about you" in told.content and "(seats: 1; tables: 1," in told.content
 
     exported = await (await s.slash(s.alice, s.channel, "privacy", what="export")).reply()
     assert exported.ephemeral and [name for name, _ in exported.attachments] == ["tileref-my-data.json"]
@@ -29,8 +29,8 @@ async def test_privacy_tells_exports_and_forgets_after_a_confirmation(tileref: H
     await confirmed(s, s.alice, thread, "resign")
     asked = await (await s.slash(s.alice, s.channel, "privacy", what="forget")).reply()
     done = await (await s.click(s.alice, asked, label="Forget me")).reply()
-    assert "Forgotten: your name and ids are gone from 1 tables" in done.content and not done.buttons()
+    assert "Forgotten: your name and ids are gone (tables: 1;" in done.content and not done.buttons()
     table = await tileref.referee.store.table_at(f"discord:{thread.id}")
     assert [seat.name for seat in table.seats] == ["a former player", "bob"]
     again = await (await s.slash(s.alice, s.channel, "privacy")).reply()
-    assert "0 seats, at 0 tables" in again.content
+    assert "(seats: 0; tables: 0," in again.content
