@@ -78,3 +78,22 @@ def test_an_announcement_loses_the_players_mention_and_name() -> None:
     assert without_player(data, "test:alice", ["alice", "Al"], "gone") == {
         "text": "<n:gone> beat <n:bob>; <n:gone> and <n:gone> played", "mentions": ["x"], "kind": "move",
         "log": "abc"}
+
+
+async def test_a_player_who_joined_a_game_under_way_is_renamed_in_their_join(database) -> None:
+    async with running_referee(database, ManualClock()) as referee:
+        assert (await referee.create("test:t", ALICE, "tetromic")).ok
+        await referee.join("test:t", BOB)
+        await referee.start("test:t", ALICE)
+        assert (await referee.join("test:t", CAROL)).ok  # a running Tetromic game lets players join
+        table, game = await referee.view("test:t")
+        assert game.names[2] == "carol" and game.log[-1] == (2, "join carol")
+        position = json.dumps(game.to_position())
+
+        await referee.store.forget_player(CAROL.id, FORMER + "c", named)
+
+        table, again = await referee.view("test:t")
+        assert again.names == ["alice", "bob", "gone"] and again.log[-1] == (2, "join gone")
+        assert again.to_move() == game.to_move() and again.players == 3
+        assert json.dumps(again.to_position()) == position.replace('"carol"', '"gone"')
+        assert table.seats[2].user_id == FORMER + "c"
