@@ -13,6 +13,7 @@
   tileref restore PATH                         bring a backup back into the (empty) database
   tileref ratings rebuild                      compute every rating again from the stored games
   tileref stats [--game G] [--player ID]       leaderboards (or one player's profile) from the ratings
+  tileref admin forget USER --yes              remove a player's name and ids everywhere (their games stay)
 
 The database is `--db` or $TILEREF_DATABASE: an SQLite file (the default, tileref-data/tileref.sqlite3)
 or a PostgreSQL address, postgresql://user:password@host:5432/tileref.
@@ -151,6 +152,13 @@ def main(argv: list[str] | None = None) -> int:
     stats.add_argument("--player", default=None, help="a player's id (discord:<id>, console:local, ai:normal)")
     stats.add_argument("--page", type=int, default=1, help="the leaderboard's page (10 players a page)")
 
+    admin = commands.add_parser("admin", help="an operator's commands")
+    admin.add_argument("action", choices=["forget"],
+                       help="forget USER: remove a player's name and ids from every table, rating and setting "
+                            "(their games stay replayable as a former player's)")
+    admin.add_argument("user", help="the player's id: discord:<id> (or just the number), console:<name>")
+    admin.add_argument("--yes", action="store_true", help="do it (without it: say what would be forgotten)")
+
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO if args.verbose or args.command == "run" else logging.WARNING,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
@@ -173,6 +181,10 @@ def main(argv: list[str] | None = None) -> int:
             return asyncio.run(restore_backup(args.path, database_address(args.db)))
         if args.command == "ratings":
             return asyncio.run(rebuild_ratings(database_address(args.db)))
+        if args.command == "admin":
+            from bot.cli.forget import forget_player
+
+            return asyncio.run(forget_player(database_address(args.db), args.user, confirmed=args.yes))
         if args.command == "stats":
             from bot.cli.stats import show_stats
 

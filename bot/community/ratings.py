@@ -43,6 +43,7 @@ from bot.core.i18n import _, current_language
 from bot.core.records import FINISHED, SeatRecord, TableRecord
 from bot.core.replies import name_token
 from bot.storage.loader import new_game, replay
+from bot.storage.players import FORMER, FORMER_PLAYER
 from bot.storage.standings import (
     DRAW,
     LOSS,
@@ -103,7 +104,10 @@ def player_name(seat: SeatRecord) -> str:
 
 def shown_name(player: str, name: str) -> str:
     """How a rated player (`player_key`, stored `name`) is named to the reader, in the language
-    being spoken: a person by their name; an AI by its level in that language ("IA (fácil)")."""
+    being spoken: a person by their name; an AI by its level in that language ("IA (fácil)"); a
+    forgotten player as "a former player"."""
+    if player.startswith(FORMER):
+        return _(FORMER_PLAYER)
     if not player.startswith("ai:"):
         return name
     return _("AI ({level})").format(level=level_name(player.removeprefix("ai:"), current_language()))

@@ -18,6 +18,7 @@ from bot.core.records import (
     TableRecord,
     Timer,
 )
+from bot.storage.players import Forgotten, forget_player, player_data
 from bot.storage.sql import (
     ACTION_COLUMNS,
     INSERT_NOTICE,
@@ -289,6 +290,16 @@ class SqlStore(Store):
                 "INSERT INTO snapshots (table_id, ply, version, data) VALUES (?, ?, ?, ?) ON CONFLICT (table_id)"
                 " DO UPDATE SET ply = excluded.ply, version = excluded.version, data = excluded.data",
                 table_id, ply, version, data)
+
+    # ---- a player's own data ------------------------------------------------------------------
+
+    async def player_data(self, user_id: str) -> dict[str, list[dict[str, Any]]]:
+        async with self._read_sql() as db:
+            return await player_data(db, user_id)
+
+    async def forget_player(self, user_id: str, anonymous: str, name_in: Callable[[str | None], str]) -> Forgotten:
+        async with self._sql_transaction("ratings") as db:
+            return await forget_player(db, self.dialect, user_id, anonymous, name_in)
 
     # ---- copying a database -----------------------------------------------------------------
 

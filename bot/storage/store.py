@@ -26,6 +26,7 @@ from bot.core.records import (
     TableRecord,
     Timer,
 )
+from bot.storage.players import Forgotten
 from bot.storage.standings import Standings, Write
 
 log = logging.getLogger(__name__)
@@ -91,6 +92,19 @@ class Store(ABC):
     @abstractmethod
     async def load(self, rows: dict[str, list[dict[str, Any]]]) -> None:
         """Write `dump()`'s rows into this (empty) database, ids kept."""
+
+    # ---- a player's own data --------------------------------------------------------------
+
+    @abstractmethod
+    async def player_data(self, user_id: str) -> dict[str, list[dict[str, Any]]]:
+        """Everything kept about one person that is theirs to see, by kind, as plain values
+        (`bot.storage.players.player_data`)."""
+
+    @abstractmethod
+    async def forget_player(self, user_id: str, anonymous: str, name_in: Callable[[str | None], str]) -> Forgotten:
+        """Remove one person's name and identifiers from every table, log, announcement, result,
+        rating and setting in one transaction, their games kept replayable under the anonymous id
+        `anonymous` and the name `name_in(table language)` (`bot.storage.players.forget_player`)."""
 
     # ---- tables -------------------------------------------------------------------------
 

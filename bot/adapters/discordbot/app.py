@@ -23,6 +23,7 @@ from bot.adapters.discordbot.confirm import CancelButton, ConfirmButton
 from bot.adapters.discordbot.context import snowflake
 from bot.adapters.discordbot.lobby import tileref
 from bot.adapters.discordbot.moderation import MODERATOR_COMMANDS
+from bot.adapters.discordbot.privacy import ForgetButton, privacy
 from bot.adapters.discordbot.reactions import MEDIA_COMMANDS, PickMenu
 from bot.adapters.discordbot.replying import out_already, post_notice
 from bot.adapters.discordbot.views import TableButton
@@ -93,7 +94,7 @@ class TilerefBot(commands.Bot):
         self.guild_ids = list(guild_ids or [])
         self.grace_seconds = GRACE_SECONDS
         self.in_flight: set[asyncio.Task[Any]] = set()
-        for command in [tileref, *PLAYER_COMMANDS, *MODERATOR_COMMANDS, *MEDIA_COMMANDS, *COMMUNITY_COMMANDS]:
+        for command in [tileref, *PLAYER_COMMANDS, *MODERATOR_COMMANDS, *MEDIA_COMMANDS, *COMMUNITY_COMMANDS, privacy]:
             self.tree.add_command(command)
         self.media = media or Media.from_environment()
         referee.notify = self.notice
@@ -111,7 +112,7 @@ class TilerefBot(commands.Bot):
     async def setup_hook(self) -> None:
         """Register the persistent buttons and publish the commands (to the test guilds if any,
         which is instant, else globally) if this process is the one that does."""
-        self.add_dynamic_items(TableButton, ConfirmButton, CancelButton, PickMenu)
+        self.add_dynamic_items(TableButton, ConfirmButton, CancelButton, ForgetButton, PickMenu)
         await self.tree.set_translator(Translator())
         if not self.publishes_commands:
             log.info("shards %s: the process holding shard 0 publishes the slash commands", self.shard_ids)
