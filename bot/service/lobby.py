@@ -7,6 +7,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from bot.community.ratings import RATED
+from bot.core import logs
 from bot.core.i18n import DEFAULT as DEFAULT_LANGUAGE
 from bot.core.i18n import LANGUAGES, _, ngettext, refusal_text, speak
 from bot.core.meta import AI_LEVEL, AI_SECONDS, LANGUAGE, REPLAY
@@ -143,6 +144,7 @@ class Lobby:
             existing = await self.store.table_at(place)
             raise Refused(_("there is already a {game} table here").format(
                 game=GAMES[existing.game].title if existing else "")) from None
+        logs.note(table=table.id, place=place, server=guild)
         return self.lobby_reply(table, _("🎲 {player} opened a {game} table.").format(
             player=name_token(user.name), game=GAMES[name].title))
 
