@@ -34,6 +34,7 @@ from dotenv import find_dotenv, load_dotenv
 
 from bot.cli.shards import ShardError, parse_shards
 from bot.core.i18n import LANGUAGES, _, language_of, speak
+from bot.core.logs import configure as configure_logs
 from bot.media.watching import WebSettings
 from bot.storage.address import DEFAULT_DATABASE, DatabaseAddressError, is_postgres, store_for
 from bot.storage.loader import DEFAULT_GAME_CACHE
@@ -160,8 +161,7 @@ def main(argv: list[str] | None = None) -> int:
     admin.add_argument("--yes", action="store_true", help="do it (without it: say what would be forgotten)")
 
     args = parser.parse_args(argv)
-    logging.basicConfig(level=logging.INFO if args.verbose or args.command == "run" else logging.WARNING,
-                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    configure_logs(logging.INFO if args.verbose or args.command == "run" else logging.WARNING)
     try:
         if args.command == "run":
             return run_discord(database_address(args.db), parse_shards(args.shards, args.shard_count))

@@ -71,9 +71,10 @@ class AiMoves:
             agent = level_of(table.seats[turn.seat].agent or "normal") or "normal"
             try:
                 change.apply(turn.seat, action, f"ai:{agent}")
-            except GameError:  # a bug in the agent must not stall the table
-                log.exception("table %s: the AI's move %r was refused; it makes its first legal move", table.id,
-                              action)
+            except GameError as error:  # a bug in the agent must not stall the table
+                # neither the move nor the error's text is logged: they may name a piece of the AI's hand
+                log.error("table %s: the AI's move was refused (%s); it makes its first legal move", table.id,
+                          type(error).__name__)
                 change.apply(turn.seat, game.legal_actions(turn.seat)[0], f"ai:{agent}")
             change.play_forced()
             budget = float(table.meta.get(AI_SECONDS, self.ai_seconds))

@@ -26,6 +26,7 @@ import weakref
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
+from bot.core import logs
 from bot.core.background import Background, woken
 from bot.core.clock import settle
 from bot.core.i18n import speaking
@@ -163,6 +164,10 @@ class AiTurns:
 
     async def _play(self, turn: Timer) -> None:
         """Plan and play one AI turn, and announce the run it ends."""
+        with logs.scope("ai turn", table=turn.table_id, fresh=True):
+            await self._play_turn(turn)
+
+    async def _play_turn(self, turn: Timer) -> None:
         key = (turn.table_id, turn.id or 0)
         try:
             job = await self.moves.job(turn)
@@ -183,10 +188,12 @@ class AiTurns:
         except asyncio.CancelledError:
             raise
         except Exception:
+            logs.outcome("error")
             log.exception("AI turn %s failed; it is tried again when its lease ends", turn)
             await self.flush(turn.table_id)
             return
         if move is None:
+            logs.outcome("stale")
             log.info("AI turn %s went stale while planning; dropped", turn)
             await self.flush(turn.table_id)
             return

@@ -8,6 +8,7 @@ import logging
 from collections.abc import Awaitable, Callable
 
 from bot.community.notifications import reminder_messages
+from bot.core import logs
 from bot.core.i18n import _
 from bot.core.records import DEADLINE, PLAYING, REMINDER, Timer
 from bot.core.refusals import Refused
@@ -41,6 +42,10 @@ class ClockDuties:
     async def on_timer(self, timer: Timer) -> None:
         """Fire a due deadline or reminder and announce what it did (nothing if another process
         or a move handled it first)."""
+        with logs.scope(f"clock {timer.kind}", table=timer.table_id, fresh=True):
+            await self._on_timer(timer)
+
+    async def _on_timer(self, timer: Timer) -> None:
         assert timer.id is not None
         table = await self.store.get_table(timer.table_id)
         if table is None or table.status != PLAYING or table.paused:
@@ -49,9 +54,11 @@ class ClockDuties:
         try:
             reply = await self._fire(table.place, timer)
         except (StaleLog, StaleTable):
+            logs.outcome("stale")
             log.info("timer %s was handled elsewhere first", timer.id)
             return
         except Refused:  # the game ended or stopped meanwhile (another process): its timers go with it
+            logs.outcome("refused")
             log.info("timer %s belongs to a game that is no longer played; dropped", timer.id)
             await self.store.delete_timer(timer.id)
             return

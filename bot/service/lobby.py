@@ -7,6 +7,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from bot.community.ratings import RATED
+from bot.core import logs
 from bot.core.i18n import DEFAULT as DEFAULT_LANGUAGE
 from bot.core.i18n import LANGUAGES, _, ngettext, refusal_text, speak
 from bot.core.meta import AI_LEVEL, AI_SECONDS, LANGUAGE, REPLAY
@@ -143,6 +144,7 @@ class Lobby:
             existing = await self.store.table_at(place)
             raise Refused(_("there is already a {game} table here").format(
                 game=GAMES[existing.game].title if existing else "")) from None
+        logs.note(table=table.id, place=place, server=guild)
         return self.lobby_reply(table, _("🎲 {player} opened a {game} table.").format(
             player=name_token(user.name), game=GAMES[name].title))
 
@@ -157,8 +159,8 @@ class Lobby:
         """Take a seat: in the lobby, or in a running game that lets new players join."""
         table = await self.store.table_at(place)
         if table is not None and table.status == PLAYING:
-            return await self.tables.guarded(self._join_running(place, user))
-        return await self.tables.guarded(self._lobby_change(place, user, "join"))
+            return await self.tables.guarded(self._join_running(place, user), name="join")
+        return await self.tables.guarded(self._lobby_change(place, user, "join"), name="join")
 
     async def _join_running(self, place: str, user: User) -> Reply:
         async with self.tables.lock(place):
@@ -174,13 +176,13 @@ class Lobby:
                 player=name_token(user.name)))
 
     async def leave(self, place: str, user: User) -> Reply:
-        return await self.tables.guarded(self._lobby_change(place, user, "leave"))
+        return await self.tables.guarded(self._lobby_change(place, user, "leave"), name="leave")
 
     async def add_ai(self, place: str, user: User, kind: str | None = None) -> Reply:
         """Seat an AI player: a level ("easy", "normal", "hard"; by default the table's
         `ai_level=` option, else "normal"), "greedy" or "random", or an old name of a level
         ("bot", "strong")."""
-        return await self.tables.guarded(self._lobby_change(place, user, "ai", kind))
+        return await self.tables.guarded(self._lobby_change(place, user, "ai", kind), name="add_ai")
 
     async def _lobby_change(self, place: str, user: User, what: str, kind: str | None = None) -> Reply:
         async with self.tables.lock(place):

@@ -56,7 +56,8 @@ class Moderation:
         default, the one when the command arrives); refused if the game moved on since, so a
         command sent twice applies once."""
         arrived = await self._arrival(place, seen)
-        return await self.tables.guarded(self._as_seen(self._force_pass(place, user, target, arrived), arrived))
+        return await self.tables.guarded(self._as_seen(self._force_pass(place, user, target, arrived), arrived),
+                                         name="force_pass")
 
     async def _arrival(self, place: str, seen: int | None) -> int | None:
         """The log length a moderator's command is based on: `seen`, else the current one."""
@@ -99,7 +100,7 @@ class Moderation:
         """Remove a player: from the lobby, or by resigning on their behalf. `seen` as for
         `force_pass`."""
         arrived = await self._arrival(place, seen)
-        return await self.tables.guarded(self._as_seen(self._kick(place, user, target, arrived), arrived))
+        return await self.tables.guarded(self._as_seen(self._kick(place, user, target, arrived), arrived), name="kick")
 
     async def _kick(self, place: str, user: User, target: str, seen: int | None) -> Reply:
         _moderator(user, _("remove a player"))
@@ -128,12 +129,14 @@ class Moderation:
     async def pause(self, place: str, user: User, *, seen: int | None = None) -> Reply:
         """Stop the turn clock. `seen` as for `force_pass`."""
         arrived = await self._arrival(place, seen)
-        return await self.tables.guarded(self._as_seen(self._pause(place, user, arrived, paused=True), arrived))
+        return await self.tables.guarded(self._as_seen(self._pause(place, user, arrived, paused=True), arrived),
+                                         name="pause")
 
     async def resume(self, place: str, user: User, *, seen: int | None = None) -> Reply:
         """Restart the turn clock where it stopped. `seen` as for `force_pass`."""
         arrived = await self._arrival(place, seen)
-        return await self.tables.guarded(self._as_seen(self._pause(place, user, arrived, paused=False), arrived))
+        return await self.tables.guarded(self._as_seen(self._pause(place, user, arrived, paused=False), arrived),
+                                         name="resume")
 
     async def _pause(self, place: str, user: User, seen: int | None, *, paused: bool) -> Reply:
         _moderator(user, _("pause or resume the clock"))
@@ -169,7 +172,7 @@ class Moderation:
     async def abort(self, place: str, user: User, *, seen: int | None = None) -> Reply:
         """End the table without a result. `seen` as for `force_pass`."""
         arrived = await self._arrival(place, seen)
-        return await self.tables.guarded(self._as_seen(self._abort(place, user, arrived), arrived))
+        return await self.tables.guarded(self._as_seen(self._abort(place, user, arrived), arrived), name="abort")
 
     async def _abort(self, place: str, user: User, seen: int | None) -> Reply:
         _moderator(user, _("stop a game"))
@@ -239,7 +242,8 @@ class Moderation:
         """Take the game back to how it was after move `to`, by replaying the log up to there;
         everything no seat has seen is then dealt again. A finished game is reopened only if
         `reopen`. `seen`: the log length the moderator confirmed at."""
-        return await self.tables.guarded(self._as_seen(self._rollback(place, user, to, reopen, seen), seen))
+        return await self.tables.guarded(self._as_seen(self._rollback(place, user, to, reopen, seen), seen),
+                                         name="rollback")
 
     async def _rollback(self, place: str, user: User, to: int, reopen: bool, seen: int | None) -> Reply:
         _moderator(user, _("roll a game back"))

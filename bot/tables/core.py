@@ -14,6 +14,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 
 from bot.community.ratings import Ratings
+from bot.core import logs
 from bot.core.clock import Clock
 from bot.core.i18n import N_, _, speak
 from bot.core.meta import LANGUAGE, REPLAY
@@ -125,6 +126,7 @@ class Tables:
         Where the store reads the table and its timers as it takes the lock (PostgreSQL, in the
         same round trip), the command's first `table` and first `table_timers` are those; anything
         read again, or after the command has committed, comes from the store."""
+        logs.note(place=place)
         lock = self._locks.get(place)
         if lock is None:
             lock = asyncio.Lock()
@@ -146,6 +148,7 @@ class Tables:
         table = self._first_tables.pop(place) if place in self._first_tables else await self.store.table_at(place)
         if table is None:
             raise Refused(_("there is no game here; start one first"))
+        logs.note(table=table.id, server=table.guild)
         speak(table.meta.get(LANGUAGE))
         return table
 
@@ -212,34 +215,46 @@ class Tables:
         return Change(self.store, table, game, timers, self.clock.now(), await self.reminders(table),
                     beginning=beginning)
 
-    async def guarded(self, command: Awaitable[Reply]) -> Reply:
+    async def guarded(self, command: Awaitable[Reply], *, name: str | None = None) -> Reply:
         """Run a command; a refusal becomes a reply for the caller, and an unexpected error is
         logged and reported without details: as "nothing was changed" only if the command
-        committed nothing (a failure after its commit says the command was carried out)."""
+        committed nothing (a failure after its commit says the command was carried out).
+
+        Its log lines name the command (`name`, else its coroutine's: `_act` is "act") and the
+        table, and one line at its end says how it went and how long it took."""
         committed = COMMITTED.set(False)
+        try:
+            with logs.scope(name or _command_name(command)):
+                return await self._guarded(command)
+        finally:
+            COMMITTED.reset(committed)
+
+    async def _guarded(self, command: Awaitable[Reply]) -> Reply:
         try:
             return await command
         except Refused as refused:
+            logs.outcome("refused")
             reply = refusal(str(refused))
             if isinstance(refused, MovedOn):
                 reply.stale, reply.ply = True, refused.length
             return reply
         except (StaleLog, StaleTable):
+            logs.outcome("stale")
             return refusal(_("the game changed while your command was being handled; please try again"))
         except Unconfirmed as unconfirmed:
+            logs.outcome("unconfirmed")
             log.warning("a commit was not confirmed (in the log: %s)", unconfirmed.stored, exc_info=True)
             await self._signal(None)  # any deadline or AI turn it stored is due to be watched
             return Reply(caller=Message(_(STORED) if unconfirmed.stored else
                                         _(MAYBE_STORED).format(board=command_token("board"))))
         except Exception:
+            logs.outcome("error")
             if COMMITTED.get():
                 log.exception("command failed after its commit")
                 return Reply(caller=Message(_(DONE_BUT).format(board=command_token("board"))))
             log.exception("command failed")
             return refusal(_("something went wrong on our side and nothing was changed; please try again, and "
                              "tell a moderator if it keeps happening"))
-        finally:
-            COMMITTED.reset(committed)
 
     async def commit(self, change: Change, *, undo_after: int | None = None, expected: int | None = None,
                      notices: list[Notice] | None = None, also: Write | None = None,
@@ -362,6 +377,11 @@ class Tables:
         notice = self.notice(table, change.game, text, kind=REPLAY_KIND, now=now + REPLAY_LEASE / 1000)
         notice.lease_until = now + (after or 0.0) + REPLAY_LEASE
         return notice
+
+
+def _command_name(command: Awaitable[Reply]) -> str:
+    """A command's name for the logs, from its coroutine's: `_act` is "act"."""
+    return str(getattr(command, "__name__", "command")).strip("_")
 
 
 def _both(first: Write | None, then: Write | None) -> Write | None:

@@ -21,7 +21,9 @@ from typing import Any, TypeVar
 
 import discord
 
+from bot.adapters.discordbot.context import guild_key
 from bot.adapters.discordbot.delivery import Outgoing, trim
+from bot.core import logs
 from bot.core.i18n import N_, _, language_of, speak
 from bot.tables.notices import ORIGIN
 
@@ -145,12 +147,14 @@ async def answering(interaction: discord.Interaction, *, private: bool = False) 
     answer = Answer(interaction, private=private)
     speak(language_of(str(interaction.locale)))  # until a table's own language takes over
     ORIGIN.set(f"{INTERACTION}{interaction.id}")  # the announcements it commits remember it
-    with busy(interaction.client):
+    # named by the command, never by the interaction's data: a move's option may name a piece of a hand
+    command = interaction.command.qualified_name if interaction.command else f"{interaction.type.name} interaction"
+    server = guild_key(interaction.guild_id) if interaction.guild_id is not None else None
+    with busy(interaction.client), logs.scope(command, server=server, timed=False):
         try:
             yield answer
             if answer.sent == 0:
                 await answer.finish()
         except Exception:
-            command = interaction.command.qualified_name if interaction.command else interaction.data
-            log.exception("handling %s for %s failed", command, interaction.user)
+            log.exception("handling %s for %s failed", command, interaction.user.id)
             await answer.apologize()

@@ -25,11 +25,12 @@ import re
 import discord
 
 from bot.adapters.discordbot.answer import busy
-from bot.adapters.discordbot.context import NO_GAME, place_of, player
+from bot.adapters.discordbot.context import NO_GAME, guild_key, place_of, player
 from bot.adapters.discordbot.delivery import Outgoing, capitalised, direct, personal, post, render
 from bot.adapters.discordbot.permissions import lacking, refused_for_permission, tell_missing
 from bot.adapters.discordbot.replying import post_reply
 from bot.adapters.discordbot.shown import shown_boards
+from bot.core import logs
 from bot.core.i18n import _
 from bot.service.referee import Referee
 
@@ -53,7 +54,7 @@ async def on_message(client: discord.Client, referee: Referee, message: discord.
     if message.author.bot or message.guild is None or not isinstance(message.channel, discord.Thread):
         return
     try:
-        with busy(client):
+        with busy(client), logs.scope("typed move", server=guild_key(message.guild.id), timed=False):
             await _handle(client, referee, message)
     except Exception:
         log.exception("handling a typed message in %s failed", message.channel.id)

@@ -262,7 +262,7 @@ async def _headers(request: web.Request, handler: Handler) -> web.StreamResponse
         response = _problem(request, N_("There is no page here. A table's page address looks like /t/ followed by "
                                         "its link's code; ask for it with /watch."), http.status)
     except Exception:
-        log.exception("web request %s failed", request.path)
+        log.exception("web request %s failed", _route(request))  # not its path: that holds the table's token
         response = _problem(request, N_("Something went wrong on our side; please reload the page in a moment."),
                             500)
     if not response.prepared:
@@ -298,3 +298,9 @@ async def _no_icon(_request: web.Request) -> web.Response:
 
 def _html(body: str, headers: dict[str, str] | None = None) -> web.Response:
     return web.Response(text=body, content_type="text/html", headers={"Cache-Control": "no-cache", **(headers or {})})
+
+
+def _route(request: web.Request) -> str:
+    """The route a request took, as declared ("/t/{token}/part"), never its path."""
+    resource = request.match_info.route.resource
+    return resource.canonical if resource is not None else "an unknown route"

@@ -254,3 +254,18 @@ async def test_a_spanish_page_writes_moves_in_spanish_notation_and_names_the_shu
     assert (await site.referee.rollback("test:pieces", MOD, 2)).ok
     _status, _headers, body = await fetch(site, path)
     assert "se volvieron a barajar las piezas que nadie ha visto" in body.decode()
+
+
+async def test_a_failed_request_is_logged_by_its_route_never_by_its_token(site: Site, caplog, monkeypatch) -> None:
+    path = await open_table(site.referee, "tronimoes")
+    token = path.rsplit("/", 1)[1]
+
+    async def broken(_token: str) -> None:
+        raise RuntimeError("the database is gone")
+
+    monkeypatch.setattr(site.web.store, "table_by_token", broken)
+    status, _headers, _body = await fetch(site, f"{path}/part")
+    assert status == 500
+    failed = [r for r in caplog.records if r.name == "bot.adapters.web.server"]
+    assert [r.getMessage() for r in failed] == ["web request /t/{token}/part failed"]
+    assert all(token not in r.getMessage() for r in caplog.records)
