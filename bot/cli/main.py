@@ -7,6 +7,7 @@
   tileref rules [game]                         how to play
   tileref rules GAME --positions               the game's position format, every field, with an example
   tileref doctor                               what this machine cannot do (fonts for names in pictures)
+  tileref health                               whether the running bot is healthy (exit 0) or not (exit 1)
   tileref migrate                              bring the database's schema up to date
   tileref copy-db FROM TO                      copy every table to another database and check the copy
   tileref backup PATH                          a consistent copy of the database, taken while the bot runs
@@ -132,6 +133,10 @@ def main(argv: list[str] | None = None) -> int:
     rules.add_argument("--lang", type=language_code, default=None, help=f"the language: {', '.join(LANGUAGES)}")
 
     commands.add_parser("doctor", help="say what this machine cannot do (scripts names cannot be drawn in)")
+    health = commands.add_parser("health", help="whether the running bot is healthy: exit 0, or 1 with the reason")
+    health.add_argument("--database-only", action="store_true",
+                        help="check the database here instead of asking the bot's /healthz on TILEREF_WEB's port "
+                             "(the Discord connection is then not checked)")
     commands.add_parser("migrate", help="bring the database's schema up to date")
     copy = commands.add_parser("copy-db", help="copy every table, log, timer and setting to another database")
     copy.add_argument("source", help="the database to copy: an SQLite file or a postgresql:// address")
@@ -171,6 +176,8 @@ def main(argv: list[str] | None = None) -> int:
             except KeyboardInterrupt:  # Ctrl-C before the game began, or twice: every move is already stored
                 print("\n" + _("Saved. Continue with `tileref play --resume`."), flush=True)
                 return 130
+        if args.command == "health":
+            return check_health(database_address(args.db), database_only=args.database_only)
         if args.command == "migrate":
             return asyncio.run(migrate(database_address(args.db)))
         if args.command == "copy-db":
@@ -205,6 +212,20 @@ def main(argv: list[str] | None = None) -> int:
         return doctor()
     parser.print_help()
     return 0
+
+
+def check_health(address: str, *, database_only: bool) -> int:
+    """`tileref health`: 0 healthy, 1 not (the report says why), 2 for settings it cannot read."""
+    from bot.cli.health import health
+    from bot.durable.health import HealthLimits
+
+    try:
+        web = WebSettings.from_env()
+        limits = HealthLimits.from_env()
+    except ValueError as error:
+        print(error, file=sys.stderr)
+        return 2
+    return asyncio.run(health(address, web, limits, database_only=database_only))
 
 
 async def migrate(address: str) -> int:
@@ -292,10 +313,12 @@ def run_discord(database: str, shards: tuple[list[int], int] | None = None) -> i
 
     from bot.cli.doctor import warn_about_fonts
     from bot.cli.serve import serve
+    from bot.durable.health import HealthLimits
 
     try:
         cache_size = game_cache_size(os.environ.get("TILEREF_GAME_CACHE"))
         web = WebSettings.from_env()
+        health_limits = HealthLimits.from_env()
         ai_processes = processes_from(os.environ.get(PROCESSES_SETTING))
     except ValueError as error:
         print(error, file=sys.stderr)
@@ -305,7 +328,7 @@ def run_discord(database: str, shards: tuple[list[int], int] | None = None) -> i
         with contextlib.suppress(KeyboardInterrupt):
             asyncio.run(serve(token, database, shard_ids=shards[0] if shards else None,
                               shard_count=shards[1] if shards else None, cache_size=cache_size,
-                              ai_processes=ai_processes, web=web))
+                              ai_processes=ai_processes, web=web, health=health_limits))
     except discord.LoginFailure:
         print("Discord refused the token in DISCORD_TOKEN. Copy it again from the Developer Portal "
               "(Bot page, Reset Token) into .env and run `tileref run` again.", file=sys.stderr)

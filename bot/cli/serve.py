@@ -14,6 +14,7 @@ from bot.adapters.discordbot.app import build_bot
 from bot.adapters.discordbot.context import PREFIX
 from bot.adapters.web.server import PagesCannotListen, WebServer, start_pages
 from bot.core.clock import Clock
+from bot.durable.health import HealthCheck, HealthLimits
 from bot.media.watching import WebSettings
 from bot.service.referee import Referee
 from bot.storage.address import store_for
@@ -25,21 +26,25 @@ log = logging.getLogger(__name__)
 
 async def serve(token: str, database: str | Path, *, clock: Clock | None = None,
                 guild_ids: Iterable[int] | None = None, shard_ids: Sequence[int] | None = None,
-                shard_count: int | None = None, web: WebSettings | None = None, **referee_options: Any) -> None:
+                shard_count: int | None = None, web: WebSettings | None = None, health: HealthLimits | None = None,
+                **referee_options: Any) -> None:
     """Open the store at `database` (an SQLite file or a PostgreSQL address), start the referee
     (its saved timers included) and run the bot until cancelled or closed; everything is closed
     on the way out. The outbox starts sending once the bot is connected. If Discord refuses the
     Message Content intent, connect without it (typed moves then work only as @mentions) and log
     a warning. With `shard_ids` of `shard_count` it runs those shards of the gateway only.
     `referee_options` go to the `Referee` (e.g. `delivery_lease`). With `web` settings that are
-    on, the spectator pages are served from this process too, and the referee links to them."""
+    on, the spectator pages are served from this process too, and the referee links to them, and
+    `/healthz` on their port says whether this process is healthy (the database, the gateway,
+    the durable work's backlog against the `health` limits)."""
     store = store_for(database)
     await store.open()
     pages: WebServer | None = None
     referee: Referee | None = None
     collector = CollectorMaintenance()
+    checks = HealthCheck(store, health, clock=clock)
     try:
-        started = await _pages(store, web)
+        started = await _pages(store, web, checks)
         pages, public_url = started if started is not None else (None, None)
         referee = Referee(store, clock=clock, public_url=public_url, **referee_options)
         referee.serve(PREFIX)  # Discord's tables only: a terminal game on the same database stays its own
@@ -48,6 +53,7 @@ async def serve(token: str, database: str | Path, *, clock: Clock | None = None,
         for message_content in (True, False):
             bot = build_bot(referee, guild_ids=guild_ids, message_content=message_content, shard_ids=shard_ids,
                             shard_count=shard_count)
+            checks.gateway = bot.gateway_state
             try:
                 async with bot:
                     await bot.start(token)
@@ -66,13 +72,13 @@ async def serve(token: str, database: str | Path, *, clock: Clock | None = None,
         await store.close()
 
 
-async def _pages(store: Store, web: WebSettings | None) -> tuple[WebServer, str] | None:
+async def _pages(store: Store, web: WebSettings | None, health: HealthCheck) -> tuple[WebServer, str] | None:
     """The spectator pages and their links' address, when `web` turns them on and they can
     listen; a bot whose pages cannot listen plays on without them (and says so in its log)."""
     if web is None:
         return None
     try:
-        return await start_pages(store, web)
+        return await start_pages(store, web, health)
     except PagesCannotListen as error:
         log.warning("%s Running without the spectator pages.", error)
         return None

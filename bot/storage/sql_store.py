@@ -13,6 +13,7 @@ from bot.core.records import (
     AI_TURN,
     OPEN_STATUSES,
     ActionRecord,
+    Backlog,
     Notice,
     Settings,
     TableRecord,
@@ -211,6 +212,14 @@ class SqlStore(Store):
         return [notice_record(row) for row in rows]
 
     # ---- timers -----------------------------------------------------------------------------
+
+    async def backlog(self, now: float) -> Backlog:
+        rows = await self._fetch(
+            "SELECT (SELECT MIN(created_at) FROM outbox WHERE delivered_at IS NULL) AS notice,"
+            " (SELECT MIN(due) FROM timers WHERE due <= ? AND kind <> ?) AS timer,"
+            " (SELECT MIN(due) FROM timers WHERE due <= ? AND kind = ?) AS ai_turn", now, AI_TURN, now, AI_TURN)
+        row = rows[0]
+        return Backlog(*(None if row[name] is None else float(row[name]) for name in ("notice", "timer", "ai_turn")))
 
     async def next_due(self) -> float | None:
         rows = await self._fetch("SELECT MIN(due) AS due FROM timers WHERE kind <> ?", AI_TURN)

@@ -20,6 +20,7 @@ from typing import Any
 from bot.core.records import (
     OPEN_STATUSES,
     ActionRecord,
+    Backlog,
     FirstRead,
     Notice,
     Settings,
@@ -184,6 +185,11 @@ class Store(ABC):
         """A table's undelivered notices, oldest first."""
 
     # ---- timers -----------------------------------------------------------------------------
+
+    @abstractmethod
+    async def backlog(self, now: float) -> Backlog:
+        """The oldest undelivered notice, the oldest clock timer due by `now` and the oldest AI
+        turn due by `now`, in one read (for the health check)."""
 
     @abstractmethod
     async def next_due(self) -> float | None:
