@@ -4,13 +4,20 @@ each make it unhealthy, saying which and why; with nothing behind, it is healthy
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import os
 import socket
+import uuid
+from urllib.parse import urlsplit
 
 import pytest
 
 from bot.core.clock import ManualClock
 from bot.durable.health import Gateway, HealthCheck, HealthLimits, HealthReport
-from tests.bot.referees import ALICE, BOB, PLACE, running_referee, started, waiting_user
+from bot.storage.address import store_for
+from tests.bot.referees import ALICE, BOB, running_referee, started, waiting_user
+from tests.conftest import POSTGRES, _drop_schema
 
 LIMITS = HealthLimits(outbox_seconds=60, timer_lag_seconds=30, ai_seconds=120)
 
@@ -54,7 +61,7 @@ async def test_an_announcement_held_past_its_limit_makes_it_unhealthy(database, 
         report = await health.report()
         print("\n".join(report.lines()))
         assert not report.ok and [c.name for c in report.problems] == ["outbox"]
-        ok, reason = check(report, "outbox")
+        reason = check(report, "outbox")[1]
         assert reason == "the oldest undelivered announcement has waited 61 s, over the limit of 60 s"
         assert report.lines()[0] == "unhealthy: outbox"
         for notice in await referee.store.pending_notices(1):
@@ -118,3 +125,83 @@ def test_the_limits_come_from_the_environment():
                                   ai_seconds=600.5)
     with pytest.raises(ValueError, match="TILEREF_HEALTH_AI_SECONDS must be a number of seconds above 0"):
         HealthLimits.from_env({"TILEREF_HEALTH_AI_SECONDS": "soon"})
+
+
+class Proxy:
+    """A TCP relay on a free port of 127.0.0.1 to the PostgreSQL server: `pause` stops carrying
+    bytes (a server that hangs), `cut` closes every connection and stops listening (a server gone)."""
+
+    def __init__(self, host: str, port: int) -> None:
+        self.target = (host, port)
+        self.carrying = asyncio.Event()
+        self.carrying.set()
+        self.writers: list[asyncio.StreamWriter] = []
+        self.server: asyncio.Server | None = None
+        self.port = 0
+        self.gone = False
+
+    async def start(self) -> None:
+        self.server = await asyncio.start_server(self._relay, "127.0.0.1", 0)
+        self.port = self.server.sockets[0].getsockname()[1]
+
+    async def _relay(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        upstream_reader, upstream_writer = await asyncio.open_connection(*self.target)
+        self.writers += [writer, upstream_writer]
+        if self.gone:  # accepted just before the cut
+            for each in (writer, upstream_writer):
+                each.close()
+            return
+        await asyncio.gather(self._pipe(reader, upstream_writer), self._pipe(upstream_reader, writer),
+                             return_exceptions=True)
+
+    async def _pipe(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        try:
+            while data := await reader.read(65536):
+                await self.carrying.wait()
+                writer.write(data)
+                await writer.drain()
+        finally:
+            writer.close()
+
+    def pause(self) -> None:
+        self.carrying.clear()
+
+    async def cut(self) -> None:
+        assert self.server is not None
+        self.gone = True
+        self.server.close()
+        for writer in self.writers:
+            writer.close()
+        self.carrying.set()
+        await asyncio.sleep(0.1)
+
+
+async def test_a_postgresql_server_that_hangs_or_goes_away_makes_it_unhealthy(clock):
+    server = os.environ.get(POSTGRES)
+    if not server:
+        pytest.skip(f"set {POSTGRES} to run the PostgreSQL tests")
+    address = urlsplit(server)
+    proxy = Proxy(address.hostname or "127.0.0.1", address.port or 5432)
+    await proxy.start()
+    schema = f"test_{uuid.uuid4().hex[:12]}"
+    through = address._replace(netloc=f"{address.username}@127.0.0.1:{proxy.port}",
+                               query=f"search_path={schema}").geturl()
+    store = store_for(through)
+    await store.open()
+    try:
+        health = HealthCheck(store, LIMITS, clock=clock)
+        assert (await health.report()).ok
+        proxy.pause()
+        report = await health.report()
+        print("\n".join(report.lines()))
+        assert [c.name for c in report.problems] == ["database"]
+        assert check(report, "database")[1] == "did not answer within 1 s"
+        await proxy.cut()
+        report = await health.report()
+        print("\n".join(report.lines()))
+        assert [c.name for c in report.problems] == ["database"]
+        assert check(report, "database")[1].startswith("unreachable (")
+    finally:
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(store.close(), 5)
+        await _drop_schema(server, schema)
