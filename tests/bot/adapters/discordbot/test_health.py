@@ -14,8 +14,11 @@ import pytest
 from bot.adapters.discordbot.app import TilerefBot
 from bot.adapters.web.server import WebServer
 from bot.cli.main import main
+from bot.cli.serve import serve
 from bot.durable.health import HealthCheck, HealthLimits
+from bot.media.watching import WebSettings
 from tests.bot.adapters.discordbot.harness import Harness
+from tests.standin import DiscordStandIn
 
 
 async def healthz(web: WebServer) -> tuple[int, dict]:
@@ -65,3 +68,29 @@ async def test_tileref_health_says_when_the_bot_does_not_answer(monkeypatch, cap
     code, out = await tileref_health(capsys)
     assert code == 1 and out.startswith("unhealthy: bot\n")
     assert f"http://127.0.0.1:{unused_tcp_port}/healthz did not answer" in out
+
+
+async def test_tileref_run_serves_its_health_on_its_web_port(tmp_path, monkeypatch, capsys, unused_tcp_port):
+    """`serve` (what `tileref run` runs) answers /healthz on TILEREF_WEB's port with its gateway."""
+    web = WebSettings("127.0.0.1", unused_tcp_port, f"http://127.0.0.1:{unused_tcp_port}")
+    monkeypatch.setenv("TILEREF_WEB", f"127.0.0.1:{unused_tcp_port}")
+    async with DiscordStandIn() as s:
+        with s.patch_discord():
+            task = asyncio.create_task(serve(s.token, tmp_path / "served.sqlite3", web=web))
+            try:
+                await s.wait_until(lambda: s.gateway.ready_count > 0 or task.done(), timeout=10,
+                                   what="serve() to connect")
+                deadline = time.monotonic() + 10
+                while (code := (await tileref_health(capsys))[0]) != 0 and time.monotonic() < deadline:
+                    await asyncio.sleep(0.2)  # until discord.py says it is ready
+                assert code == 0
+                await s.stop()
+                deadline = time.monotonic() + 10
+                while (code := (await tileref_health(capsys))[0]) != 1 and time.monotonic() < deadline:
+                    await asyncio.sleep(0.2)
+                code, out = await tileref_health(capsys)
+                assert code == 1 and out.startswith("unhealthy: gateway\n")
+            finally:
+                task.cancel()
+                with pytest.raises(asyncio.CancelledError):
+                    await task
