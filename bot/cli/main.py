@@ -15,6 +15,7 @@
   tileref ratings rebuild                      compute every rating again from the stored games
   tileref stats [--game G] [--player ID]       leaderboards (or one player's profile) from the ratings
   tileref admin forget USER --yes              remove a player's name and ids everywhere (their games stay)
+  tileref admin stuck                          the tables whose announcements, clocks or AI turns are overdue
 
 The database is `--db` or $TILEREF_DATABASE: an SQLite file (the default, tileref-data/tileref.sqlite3)
 or a PostgreSQL address, postgresql://user:password@host:5432/tileref.
@@ -159,10 +160,12 @@ def main(argv: list[str] | None = None) -> int:
     stats.add_argument("--page", type=int, default=1, help="the leaderboard's page (10 players a page)")
 
     admin = commands.add_parser("admin", help="an operator's commands")
-    admin.add_argument("action", choices=["forget"],
+    admin.add_argument("action", choices=["forget", "stuck"],
                        help="forget USER: remove a player's name and ids from every table, rating and setting "
-                            "(their games stay replayable as a former player's)")
-    admin.add_argument("user", help="the player's id: discord:<id> (or just the number), console:<name>")
+                            "(their games stay replayable as a former player's); stuck: list the tables whose "
+                            "announcements, clocks or AI turns are overdue, with why")
+    admin.add_argument("user", nargs="?", help="for forget: the player's id, discord:<id> (or just the number) "
+                                              "or console:<name>")
     admin.add_argument("--yes", action="store_true", help="do it (without it: say what would be forgotten)")
 
     args = parser.parse_args(argv)
@@ -188,7 +191,11 @@ def main(argv: list[str] | None = None) -> int:
             return asyncio.run(restore_backup(args.path, database_address(args.db)))
         if args.command == "ratings":
             return asyncio.run(rebuild_ratings(database_address(args.db)))
+        if args.command == "admin" and args.action == "stuck":
+            return admin_stuck(database_address(args.db))
         if args.command == "admin":
+            if not args.user:
+                parser.error("admin forget needs the player's id, like: tileref admin forget discord:1234 --yes")
             from bot.cli.forget import forget_player
 
             return asyncio.run(forget_player(database_address(args.db), args.user, confirmed=args.yes))
@@ -226,6 +233,20 @@ def check_health(address: str, *, database_only: bool) -> int:
         print(error, file=sys.stderr)
         return 2
     return asyncio.run(health(address, web, limits, database_only=database_only))
+
+
+def admin_stuck(address: str) -> int:
+    """`tileref admin stuck`: 1 if a table is stuck (each said, with why), 0 if none, 2 for limits it
+    cannot read."""
+    from bot.cli.stuck import show_stuck
+    from bot.durable.health import HealthLimits
+
+    try:
+        limits = HealthLimits.from_env()
+    except ValueError as error:
+        print(error, file=sys.stderr)
+        return 2
+    return asyncio.run(show_stuck(address, limits))
 
 
 async def migrate(address: str) -> int:

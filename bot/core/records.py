@@ -123,6 +123,18 @@ class Backlog:
     """When the oldest AI seat's turn that is due but not played fell due."""
 
 
+@dataclass(frozen=True)
+class TableBacklog:
+    """One table's share of the backlog (`Backlog`): which table, and how far behind its work is."""
+
+    table_id: int
+    place: str
+    game: str
+    status: str
+    paused: bool
+    backlog: Backlog
+
+
 @dataclass
 class FirstRead:
     """The table at a place (None if there is none) and its timers, read by a store's command

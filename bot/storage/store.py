@@ -24,6 +24,7 @@ from bot.core.records import (
     FirstRead,
     Notice,
     Settings,
+    TableBacklog,
     TableRecord,
     Timer,
 )
@@ -190,6 +191,11 @@ class Store(ABC):
     async def backlog(self, now: float) -> Backlog:
         """The oldest undelivered notice, the oldest clock timer due by `now` and the oldest AI
         turn due by `now`, in one read (for the health check)."""
+
+    @abstractmethod
+    async def backlog_by_table(self, now: float) -> list[TableBacklog]:
+        """Each table with an undelivered notice, or a clock timer or AI turn due by `now`, with
+        the oldest of each (for `tileref admin stuck`), oldest first."""
 
     @abstractmethod
     async def next_due(self) -> float | None:
