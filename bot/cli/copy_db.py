@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from bot.core.records import ActionRecord, TableRecord
 from bot.storage.address import is_postgres, store_for
 from bot.storage.loader import new_game, replay
 from bot.storage.store import Store
@@ -53,15 +54,23 @@ async def verify(origin: Store, copy: Store) -> list[str]:
             continue
         if table is None or table.seed is None:
             continue
-        try:
-            games = []
-            for store in (origin, copy):
-                game = new_game(table)
-                replay(game, await store.actions(table.id))
-                games.append(game.to_json())
-        except Exception as error:  # a game that no longer replays is exactly what this must report
-            problems.append(f"table {table.id} ({table.game}) does not replay: {error}")
-            continue
-        if games[0] != games[1]:
-            problems.append(f"table {table.id} ({table.game}) replays differently from the copy")
+        problem = replays_alike(table, await origin.actions(table.id), await copy.actions(table.id), "the copy")
+        if problem:
+            problems.append(problem)
     return problems
+
+
+def replays_alike(table: TableRecord, log: list[ActionRecord], copied: list[ActionRecord], copy: str) -> str | None:
+    """Why the table's game does not replay the same from its `log` and from the `copied` one
+    (`copy` names where that is, in the sentence), or None when it does."""
+    try:
+        games = []
+        for actions in (log, copied):
+            game = new_game(table)
+            replay(game, actions)
+            games.append(game.to_json())
+    except Exception as error:  # a game that no longer replays is exactly what this must report
+        return f"table {table.id} ({table.game}) does not replay: {error}"
+    if games[0] != games[1]:
+        return f"table {table.id} ({table.game}) replays differently from {copy}"
+    return None

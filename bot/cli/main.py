@@ -261,39 +261,34 @@ async def migrate(address: str) -> int:
 async def copy_db(source: str, target: str) -> int:
     from bot.cli.copy_db import copy_database
 
-    copied, problems = await copy_database(source, target)
-    for problem in problems:
-        print(f"✗ {problem}", file=sys.stderr)
-    if problems:
-        return 1
-    print(f"Copied {copied} table{'s' if copied != 1 else ''} with their logs, timers, settings, snapshots, "
-          f"pictures, ratings and notification choices; every game replays the same in the copy.")
-    return 0
+    return said(await copy_database(source, target),
+                "Copied {count} with their logs, timers, settings, snapshots, pictures, ratings and notification "
+                "choices; every game replays the same in the copy.")
 
 
 async def back_up(address: str, path: Path) -> int:
     from bot.cli.backup import backup
 
-    copied, problems = await backup(address, path)
-    for problem in problems:
-        print(f"✗ {problem}", file=sys.stderr)
-    if problems:
-        return 1
-    print(f"Backed up {copied} table{'s' if copied != 1 else ''} into {path}, as of one moment; every game "
-          f"replays the same from the backup. `tileref restore {path}` brings it back into an empty database.")
-    return 0
+    return said(await backup(address, path),
+                f"Backed up {{count}} into {path}, as of one moment; every game replays the same from the backup. "
+                f"`tileref restore {path}` brings it back into an empty database.")
 
 
 async def restore_backup(path: Path, address: str) -> int:
     from bot.cli.backup import restore
 
-    restored, problems = await restore(path, address)
+    return said(await restore(path, address), f"Restored {{count}} from {path}; every game replays the same as in "
+                                              "the backup.")
+
+
+def said(outcome: tuple[int, list[str]], done: str) -> int:
+    """Print a copy's problems (1) or, if there are none, `done` with its count of tables (0)."""
+    copied, problems = outcome
     for problem in problems:
         print(f"✗ {problem}", file=sys.stderr)
     if problems:
         return 1
-    print(f"Restored {restored} table{'s' if restored != 1 else ''} from {path}; every game replays the same "
-          f"as in the backup.")
+    print(done.format(count=f"{copied} table{'s' if copied != 1 else ''}"))
     return 0
 
 

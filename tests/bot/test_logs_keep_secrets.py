@@ -16,15 +16,12 @@ What is searched, per game (a sound search needs strings that cannot occur by ch
 
 from __future__ import annotations
 
-import io
 import itertools
 import json
-import logging
 import re
 
 import pytest
 
-from bot.core import logs
 from bot.core.clock import ManualClock
 from bot.media.watching import WATCH
 from bot.service.referee import Referee
@@ -38,21 +35,9 @@ HIDDEN_KEYS = ("hand", "bag", "pool")
 
 
 @pytest.fixture
-def json_logs():
+def json_logs(configured_logs):
     """Every logger at DEBUG, in JSON, into a buffer (as `tileref` sets them up); put back after."""
-    root = logging.getLogger()
-    saved = (list(root.handlers), root.level, {n: logging.getLogger(n).level for n in logs.QUIET_BELOW_INFO})
-    buffer = io.StringIO()
-    logs.configure(logging.DEBUG, format="json", stream=buffer)
-    yield buffer
-    handlers, level, libraries = saved
-    for handler in list(root.handlers):
-        root.removeHandler(handler)
-    for handler in handlers:
-        root.addHandler(handler)
-    root.setLevel(level)
-    for name, library_level in libraries.items():
-        logging.getLogger(name).setLevel(library_level)
+    return configured_logs("json")
 
 
 @pytest.mark.parametrize("game", sorted(GAMES))

@@ -16,27 +16,11 @@ TOKEN = "MTA5ODc2NTQzMjEwOTg3NjU0.GhIjKl.abcdefghijklmnopqrstuvwxyz0123"
 
 
 @pytest.fixture
-def configured(monkeypatch):
-    """`configure` at DEBUG into a buffer, with a Discord token in the environment; the root
-    logger and the libraries' levels put back afterwards. Call it with the format wanted."""
-    root = logging.getLogger()
-    saved = (list(root.handlers), root.level, {n: logging.getLogger(n).level for n in logs.QUIET_BELOW_INFO})
+def configured(monkeypatch, configured_logs):
+    """`configure` at DEBUG into a buffer (`configured_logs`), with a Discord token in the
+    environment. Call it with the format wanted."""
     monkeypatch.setenv("DISCORD_TOKEN", TOKEN)
-
-    def configure(format: str | None = None) -> io.StringIO:
-        buffer = io.StringIO()
-        logs.configure(logging.DEBUG, format=format, stream=buffer)
-        return buffer
-
-    yield configure
-    handlers, level, libraries = saved
-    for handler in list(root.handlers):
-        root.removeHandler(handler)
-    for handler in handlers:
-        root.addHandler(handler)
-    root.setLevel(level)
-    for name, library_level in libraries.items():
-        logging.getLogger(name).setLevel(library_level)
+    return configured_logs
 
 
 def json_lines(buffer: io.StringIO) -> list[dict]:
