@@ -133,10 +133,10 @@ def exposition() -> bytes:
 
 def parse_address(value: str | None) -> tuple[str, int] | None:
     """The (host, port) of a `TILEREF_METRICS` value ("host:port", or ":port" for every
-    interface); None when unset or empty. Raises ValueError when it is not an address."""
+    interface; port 0: any free one); None when unset or empty. Raises ValueError when it is not an address."""
     if value is None or not value.strip():
         return None
     host, sep, port = value.strip().rpartition(":")
-    if not sep or not port.isdigit() or not 0 < int(port) < 65536:
+    if not sep or not port.isdigit() or not 0 <= int(port) < 65536:
         raise ValueError(f"{VARIABLE} must be host:port (e.g. 127.0.0.1:9108), not {value!r}")
     return host.strip("[]") or "0.0.0.0", int(port)

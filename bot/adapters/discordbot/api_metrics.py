@@ -10,6 +10,7 @@ context variable (the trace's callbacks run in the task making the request)."""
 from __future__ import annotations
 
 import functools
+import re
 from contextvars import ContextVar
 from types import SimpleNamespace
 from typing import Any
@@ -21,8 +22,8 @@ from bot.core import metrics
 
 ROUTE: ContextVar[str | None] = ContextVar("tileref_discord_route", default=None)
 """The template of the Discord route being requested in this task ("GET /users/@me")."""
-OTHER = "other"
-"""The route of a request not made through `HTTPClient.request` (the gateway's address, files)."""
+API_PREFIX = re.compile(r"^/api(/v\d+)?")
+NAMED_SEGMENT = re.compile(r"^[a-z@_-]{1,19}$")
 
 
 def trace() -> aiohttp.TraceConfig:
@@ -34,11 +35,20 @@ def trace() -> aiohttp.TraceConfig:
 
 async def _response(_session: aiohttp.ClientSession, _context: SimpleNamespace,
                     params: aiohttp.TraceRequestEndParams) -> None:
-    route = ROUTE.get() or OTHER
+    route = ROUTE.get() or template(params.method, params.url.path)
     status = params.response.status
     metrics.discord_requests.labels(route, str(status)).inc()
     if status == 429:
         metrics.discord_rate_limited.labels(route).inc()
+
+
+def template(method: str, path: str) -> str:
+    """The route of a request not made through `HTTPClient.request` (interaction responses and
+    follow-ups go through discord.py's webhook adapter): its path with each number as `{id}` and
+    anything that could be a token as `{token}` ("POST /interactions/{id}/{token}/callback")."""
+    segments = [s if NAMED_SEGMENT.match(s) else "{id}" if s.isdigit() else "{token}"
+                for s in API_PREFIX.sub("", path).split("/") if s]
+    return f"{method} /{'/'.join(segments)}"
 
 
 def count_routes(http: HTTPClient) -> None:
