@@ -3,6 +3,9 @@ real commands do (a referee game): commands by kind and outcome, moves by game, 
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
@@ -61,3 +64,11 @@ async def test_commands_moves_and_announcements_are_counted_as_a_game_is_played(
         assert value("tileref_delivery_seconds_count") - delivered >= played  # each move's announcement
         metrics.exposition()
         assert value("tileref_outbox_pending") == 0  # every reply counted as delivered when returned
+
+
+def test_the_dashboard_has_a_panel_for_every_metric_and_its_datasource_is_a_variable():
+    dashboard = json.loads((Path(__file__).parents[3] / "deploy" / "grafana-dashboard.json").read_text())
+    exprs = " ".join(t["expr"] for p in dashboard["panels"] for t in p["targets"])
+    assert all(name in exprs for name in FAMILIES)
+    assert [v["name"] for v in dashboard["templating"]["list"]] == ["datasource"]
+    assert {p["datasource"]["uid"] for p in dashboard["panels"]} == {"${datasource}"}
