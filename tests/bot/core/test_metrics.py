@@ -11,7 +11,8 @@ from prometheus_client.parser import text_string_to_metric_families
 
 from bot.core import metrics
 from bot.core.clock import ManualClock
-from tests.bot.referees import ALICE, BOB, CAROL, PLACE, running_referee, started, waiting_user
+from bot.storage.address import store_for
+from tests.bot.referees import ALICE, BOB, CAROL, PLACE, Notices, running_referee, started, waiting_user
 
 FAMILIES = {"tileref_commands", "tileref_command_seconds", "tileref_moves", "tileref_outbox_pending",
             "tileref_delivery_seconds", "tileref_discord_requests", "tileref_discord_rate_limited",
@@ -72,3 +73,49 @@ def test_the_dashboard_has_a_panel_for_every_metric_and_its_datasource_is_a_vari
     assert all(name in exprs for name in FAMILIES)
     assert [v["name"] for v in dashboard["templating"]["list"]] == ["datasource"]
     assert {p["datasource"]["uid"] for p in dashboard["panels"]} == {"${datasource}"}
+
+
+async def test_a_timer_firing_late_is_timed_and_its_duty_counted(tmp_path):
+    clock = ManualClock(1_000_000.0)
+    async with running_referee(tmp_path / "t.sqlite3", clock, notices=Notices()) as referee:
+        await started(referee, ALICE, BOB, turn_time="1h")
+        fired = value("tileref_timer_lag_seconds_count")
+        duties = sum(value("tileref_commands_total", kind=f"clock {kind}", outcome="ok")
+                     for kind in ("deadline", "reminder"))
+        await clock.advance(2 * 3600)
+        await referee.timers.idle()
+        assert value("tileref_timer_lag_seconds_count") > fired
+        assert sum(value("tileref_commands_total", kind=f"clock {kind}", outcome="ok")
+                   for kind in ("deadline", "reminder")) > duties
+
+
+async def test_the_database_pool_is_read_at_scrape_time(database):
+    store = store_for(database)
+    await store.open()
+    try:
+        metrics.exposition()
+        size = value("tileref_db_pool_size")
+        if "postgresql" in database:
+            assert size >= 2 and 0 <= value("tileref_db_pool_in_use") <= size
+    finally:
+        await store.close()
+    metrics.exposition()
+    assert value("tileref_db_pool_size") == 0  # a closed store is no longer read
+
+
+async def test_ai_turns_are_counted_and_leave_the_queue_when_played(tmp_path):
+    clock = ManualClock(1_000_000.0)
+    async with running_referee(tmp_path / "t.sqlite3", clock) as referee:
+        turns = value("tileref_commands_total", kind="ai turn", outcome="ok")
+        queued = value("tileref_ai_queue")
+        assert (await referee.create(PLACE, ALICE, "tronimoes")).ok
+        assert (await referee.add_ai(PLACE, ALICE, "random")).ok
+        assert (await referee.start(PLACE, ALICE)).ok
+        for _ in range(20):
+            await referee.ai.idle()
+            user = await waiting_user(referee)
+            move = (await referee.suggestions(PLACE, user, "", limit=1))[0]
+            assert (await referee.act(PLACE, user, move)).ok
+        await referee.ai.idle()
+        assert value("tileref_commands_total", kind="ai turn", outcome="ok") > turns
+        assert value("tileref_ai_queue") == queued
