@@ -42,8 +42,9 @@ def test_the_address_is_host_and_port_and_unset_is_off():
             metrics.parse_address(wrong)
 
 
-async def test_commands_moves_and_announcements_are_counted_as_a_game_is_played(tmp_path):
+async def test_commands_moves_and_announcements_are_counted_as_a_game_is_played(tmp_path, monkeypatch):
     clock = ManualClock(1_000_000.0)
+    monkeypatch.setattr(metrics, "_pending", {})  # other tests' databases number their notices alike
     async with running_referee(tmp_path / "t.sqlite3", clock) as referee:
         await started(referee, ALICE, BOB)
         acts, refused = value("tileref_commands_total", kind="act", outcome="ok"), \
@@ -119,3 +120,24 @@ async def test_ai_turns_are_counted_and_leave_the_queue_when_played(tmp_path):
         await referee.ai.idle()
         assert value("tileref_commands_total", kind="ai turn", outcome="ok") > turns
         assert value("tileref_ai_queue") == queued
+
+
+async def test_an_announcement_is_pending_until_its_delivery_is_confirmed(tmp_path, monkeypatch):
+    monkeypatch.setattr(metrics, "_pending", {})
+    clock = ManualClock(1_000_000.0)
+    async with running_referee(tmp_path / "t.sqlite3", clock, confirms_delivery=True) as referee:
+        opening = await started(referee, ALICE, BOB)
+        await referee.delivered(opening)
+        metrics.exposition()
+        assert value("tileref_outbox_pending") == 0
+        user = await waiting_user(referee)
+        reply = await referee.act(PLACE, user, (await referee.suggestions(PLACE, user, "", limit=1))[0])
+        metrics.exposition()
+        assert value("tileref_outbox_pending") == len(reply.notices) > 0
+        delivered, waited = value("tileref_delivery_seconds_count"), value("tileref_delivery_seconds_sum")
+        await clock.advance(3)
+        await referee.delivered(reply)
+        metrics.exposition()
+        assert value("tileref_outbox_pending") == 0
+        assert value("tileref_delivery_seconds_count") == delivered + len(reply.notices)
+        assert value("tileref_delivery_seconds_sum") - waited >= 3 * len(reply.notices)  # committed 3 s before
