@@ -7,6 +7,7 @@
   tileref rules [game]                         how to play
   tileref rules GAME --positions               the game's position format, every field, with an example
   tileref doctor                               what this machine cannot do (fonts for names in pictures)
+  tileref health                               whether the running bot is healthy (exit 0) or not (exit 1)
   tileref migrate                              bring the database's schema up to date
   tileref copy-db FROM TO                      copy every table to another database and check the copy
   tileref backup PATH                          a consistent copy of the database, taken while the bot runs
@@ -14,6 +15,7 @@
   tileref ratings rebuild                      compute every rating again from the stored games
   tileref stats [--game G] [--player ID]       leaderboards (or one player's profile) from the ratings
   tileref admin forget USER --yes              remove a player's name and ids everywhere (their games stay)
+  tileref admin stuck                          the tables whose announcements, clocks or AI turns are overdue
 
 The database is `--db` or $TILEREF_DATABASE: an SQLite file (the default, tileref-data/tileref.sqlite3)
 or a PostgreSQL address, postgresql://user:password@host:5432/tileref.
@@ -132,6 +134,10 @@ def main(argv: list[str] | None = None) -> int:
     rules.add_argument("--lang", type=language_code, default=None, help=f"the language: {', '.join(LANGUAGES)}")
 
     commands.add_parser("doctor", help="say what this machine cannot do (scripts names cannot be drawn in)")
+    health = commands.add_parser("health", help="whether the running bot is healthy: exit 0, or 1 with the reason")
+    health.add_argument("--database-only", action="store_true",
+                        help="check the database here instead of asking the bot's /healthz on TILEREF_WEB's port "
+                             "(the Discord connection is then not checked)")
     commands.add_parser("migrate", help="bring the database's schema up to date")
     copy = commands.add_parser("copy-db", help="copy every table, log, timer and setting to another database")
     copy.add_argument("source", help="the database to copy: an SQLite file or a postgresql:// address")
@@ -154,10 +160,12 @@ def main(argv: list[str] | None = None) -> int:
     stats.add_argument("--page", type=int, default=1, help="the leaderboard's page (10 players a page)")
 
     admin = commands.add_parser("admin", help="an operator's commands")
-    admin.add_argument("action", choices=["forget"],
+    admin.add_argument("action", choices=["forget", "stuck"],
                        help="forget USER: remove a player's name and ids from every table, rating and setting "
-                            "(their games stay replayable as a former player's)")
-    admin.add_argument("user", help="the player's id: discord:<id> (or just the number), console:<name>")
+                            "(their games stay replayable as a former player's); stuck: list the tables whose "
+                            "announcements, clocks or AI turns are overdue, with why")
+    admin.add_argument("user", nargs="?", help="for forget: the player's id, discord:<id> (or just the number) "
+                                              "or console:<name>")
     admin.add_argument("--yes", action="store_true", help="do it (without it: say what would be forgotten)")
 
     args = parser.parse_args(argv)
@@ -171,6 +179,8 @@ def main(argv: list[str] | None = None) -> int:
             except KeyboardInterrupt:  # Ctrl-C before the game began, or twice: every move is already stored
                 print("\n" + _("Saved. Continue with `tileref play --resume`."), flush=True)
                 return 130
+        if args.command == "health":
+            return check_health(database_address(args.db), database_only=args.database_only)
         if args.command == "migrate":
             return asyncio.run(migrate(database_address(args.db)))
         if args.command == "copy-db":
@@ -181,7 +191,11 @@ def main(argv: list[str] | None = None) -> int:
             return asyncio.run(restore_backup(args.path, database_address(args.db)))
         if args.command == "ratings":
             return asyncio.run(rebuild_ratings(database_address(args.db)))
+        if args.command == "admin" and args.action == "stuck":
+            return admin_stuck(database_address(args.db))
         if args.command == "admin":
+            if not args.user:
+                parser.error("admin forget needs the player's id, like: tileref admin forget discord:1234 --yes")
             from bot.cli.forget import forget_player
 
             return asyncio.run(forget_player(database_address(args.db), args.user, confirmed=args.yes))
@@ -205,6 +219,34 @@ def main(argv: list[str] | None = None) -> int:
         return doctor()
     parser.print_help()
     return 0
+
+
+def check_health(address: str, *, database_only: bool) -> int:
+    """`tileref health`: 0 healthy, 1 not (the report says why), 2 for settings it cannot read."""
+    from bot.cli.health import health
+    from bot.durable.health import HealthLimits
+
+    try:
+        web = WebSettings.from_env()
+        limits = HealthLimits.from_env()
+    except ValueError as error:
+        print(error, file=sys.stderr)
+        return 2
+    return asyncio.run(health(address, web, limits, database_only=database_only))
+
+
+def admin_stuck(address: str) -> int:
+    """`tileref admin stuck`: 1 if a table is stuck (each said, with why), 0 if none, 2 for limits it
+    cannot read."""
+    from bot.cli.stuck import show_stuck
+    from bot.durable.health import HealthLimits
+
+    try:
+        limits = HealthLimits.from_env()
+    except ValueError as error:
+        print(error, file=sys.stderr)
+        return 2
+    return asyncio.run(show_stuck(address, limits))
 
 
 async def migrate(address: str) -> int:
@@ -294,12 +336,14 @@ def run_discord(database: str, shards: tuple[list[int], int] | None = None) -> i
     from bot.cli.serve import serve
     from bot.core.metrics import VARIABLE as METRICS_VARIABLE
     from bot.core.metrics import parse_address
+    from bot.durable.health import HealthLimits
 
     try:
         cache_size = game_cache_size(os.environ.get("TILEREF_GAME_CACHE"))
         web = WebSettings.from_env()
         metrics_address = os.environ.get(METRICS_VARIABLE)
         parse_address(metrics_address)
+        health_limits = HealthLimits.from_env()
         ai_processes = processes_from(os.environ.get(PROCESSES_SETTING))
     except ValueError as error:
         print(error, file=sys.stderr)
@@ -309,7 +353,8 @@ def run_discord(database: str, shards: tuple[list[int], int] | None = None) -> i
         with contextlib.suppress(KeyboardInterrupt):
             asyncio.run(serve(token, database, shard_ids=shards[0] if shards else None,
                               shard_count=shards[1] if shards else None, cache_size=cache_size,
-                              ai_processes=ai_processes, web=web, metrics_address=metrics_address))
+                              ai_processes=ai_processes, web=web, health=health_limits,
+                              metrics_address=metrics_address))
     except discord.LoginFailure:
         print("Discord refused the token in DISCORD_TOKEN. Copy it again from the Developer Portal "
               "(Bot page, Reset Token) into .env and run `tileref run` again.", file=sys.stderr)

@@ -17,6 +17,7 @@ from bot.adapters.web.metrics_endpoint import MetricsEndpoint, start_metrics
 from bot.adapters.web.server import PagesCannotListen, WebServer, start_pages
 from bot.core import metrics
 from bot.core.clock import Clock
+from bot.durable.health import HealthCheck, HealthLimits
 from bot.media.watching import WebSettings
 from bot.service.referee import Referee
 from bot.storage.address import store_for
@@ -28,15 +29,17 @@ log = logging.getLogger(__name__)
 
 async def serve(token: str, database: str | Path, *, clock: Clock | None = None,
                 guild_ids: Iterable[int] | None = None, shard_ids: Sequence[int] | None = None,
-                shard_count: int | None = None, web: WebSettings | None = None, metrics_address: str | None = None,
-                **referee_options: Any) -> None:
+                shard_count: int | None = None, web: WebSettings | None = None, health: HealthLimits | None = None,
+                metrics_address: str | None = None, **referee_options: Any) -> None:
     """Open the store at `database` (an SQLite file or a PostgreSQL address), start the referee
     (its saved timers included) and run the bot until cancelled or closed; everything is closed
     on the way out. The outbox starts sending once the bot is connected. If Discord refuses the
     Message Content intent, connect without it (typed moves then work only as @mentions) and log
     a warning. With `shard_ids` of `shard_count` it runs those shards of the gateway only.
     `referee_options` go to the `Referee` (e.g. `delivery_lease`). With `web` settings that are
-    on, the spectator pages are served from this process too, and the referee links to them.
+    on, the spectator pages are served from this process too, and the referee links to them, and
+    `/healthz` on their port says whether this process is healthy (the database, the gateway,
+    the durable work's backlog against the `health` limits).
     With `metrics_address` ("host:port", `TILEREF_METRICS`) `/metrics` is served there."""
     store = store_for(database)
     await store.open()
@@ -44,9 +47,10 @@ async def serve(token: str, database: str | Path, *, clock: Clock | None = None,
     endpoint: MetricsEndpoint | None = None
     referee: Referee | None = None
     collector = CollectorMaintenance()
+    checks = HealthCheck(store, health, clock=clock)
     try:
         endpoint = await _metrics(metrics_address)
-        started = await _pages(store, web)
+        started = await _pages(store, web, checks)
         pages, public_url = started if started is not None else (None, None)
         referee = Referee(store, clock=clock, public_url=public_url, **referee_options)
         referee.serve(PREFIX)  # Discord's tables only: a terminal game on the same database stays its own
@@ -56,6 +60,7 @@ async def serve(token: str, database: str | Path, *, clock: Clock | None = None,
             bot = build_bot(referee, guild_ids=guild_ids, message_content=message_content, shard_ids=shard_ids,
                             shard_count=shard_count)
             metrics.watch_gateway(functools.partial(_gateway_latency, bot))
+            checks.gateway = bot.gateway_state
             try:
                 async with bot:
                     await bot.start(token)
@@ -77,13 +82,13 @@ async def serve(token: str, database: str | Path, *, clock: Clock | None = None,
         await store.close()
 
 
-async def _pages(store: Store, web: WebSettings | None) -> tuple[WebServer, str] | None:
+async def _pages(store: Store, web: WebSettings | None, health: HealthCheck) -> tuple[WebServer, str] | None:
     """The spectator pages and their links' address, when `web` turns them on and they can
     listen; a bot whose pages cannot listen plays on without them (and says so in its log)."""
     if web is None:
         return None
     try:
-        return await start_pages(store, web)
+        return await start_pages(store, web, health)
     except PagesCannotListen as error:
         log.warning("%s Running without the spectator pages.", error)
         return None

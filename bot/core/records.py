@@ -110,6 +110,31 @@ AI_TURN = "ai"
 not a clock's deadline."""
 
 
+@dataclass(frozen=True)
+class Backlog:
+    """How far behind the durable work is, as the times (clock seconds) its oldest waiting item
+    began waiting; None where nothing waits. Read by the health check."""
+
+    oldest_notice: float | None
+    """When the oldest undelivered announcement in the outbox was committed."""
+    oldest_due_timer: float | None
+    """When the oldest clock timer (deadline or reminder) that is due but not fired fell due."""
+    oldest_ai_turn: float | None
+    """When the oldest AI seat's turn that is due but not played fell due."""
+
+
+@dataclass(frozen=True)
+class TableBacklog:
+    """One table's share of the backlog (`Backlog`): which table, and how far behind its work is."""
+
+    table_id: int
+    place: str
+    game: str
+    status: str
+    paused: bool
+    backlog: Backlog
+
+
 @dataclass
 class FirstRead:
     """The table at a place (None if there is none) and its timers, read by a store's command

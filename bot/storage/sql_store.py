@@ -13,8 +13,10 @@ from bot.core.records import (
     AI_TURN,
     OPEN_STATUSES,
     ActionRecord,
+    Backlog,
     Notice,
     Settings,
+    TableBacklog,
     TableRecord,
     Timer,
 )
@@ -212,6 +214,27 @@ class SqlStore(Store):
 
     # ---- timers -----------------------------------------------------------------------------
 
+    async def backlog(self, now: float) -> Backlog:
+        rows = await self._fetch(
+            "SELECT (SELECT MIN(created_at) FROM outbox WHERE delivered_at IS NULL) AS notice,"
+            " (SELECT MIN(due) FROM timers WHERE due <= ? AND kind <> ?) AS timer,"
+            " (SELECT MIN(due) FROM timers WHERE due <= ? AND kind = ?) AS ai_turn", now, AI_TURN, now, AI_TURN)
+        return backlog_record(rows[0])
+
+    async def backlog_by_table(self, now: float) -> list[TableBacklog]:
+        rows = await self._fetch(
+            "SELECT t.id, t.place, t.game, t.status, t.paused,"
+            " (SELECT MIN(created_at) FROM outbox o WHERE o.table_id = t.id AND o.delivered_at IS NULL) AS notice,"
+            " (SELECT MIN(due) FROM timers m WHERE m.table_id = t.id AND m.due <= ? AND m.kind <> ?) AS timer,"
+            " (SELECT MIN(due) FROM timers m WHERE m.table_id = t.id AND m.due <= ? AND m.kind = ?) AS ai_turn"
+            " FROM tables t WHERE t.id IN (SELECT table_id FROM outbox WHERE delivered_at IS NULL"
+            " UNION SELECT table_id FROM timers WHERE due <= ?) ORDER BY t.id",
+            now, AI_TURN, now, AI_TURN, now)
+        found = [TableBacklog(row["id"], row["place"], row["game"], row["status"], bool(row["paused"]),
+                              backlog_record(row)) for row in rows]
+        return sorted(found, key=lambda t: min(w for w in (t.backlog.oldest_notice, t.backlog.oldest_due_timer,
+                                                           t.backlog.oldest_ai_turn) if w is not None))
+
     async def next_due(self) -> float | None:
         rows = await self._fetch("SELECT MIN(due) AS due FROM timers WHERE kind <> ?", AI_TURN)
         return float(rows[0]["due"]) if rows and rows[0]["due"] is not None else None
@@ -316,6 +339,11 @@ class SqlStore(Store):
                                      *row.values())
             for statement in self.dialect.after_load:
                 await db.execute(statement)
+
+
+def backlog_record(row: Row) -> Backlog:
+    """The oldest waiting times of a row's `notice`, `timer` and `ai_turn` columns (NULL: nothing)."""
+    return Backlog(*(None if row[name] is None else float(row[name]) for name in ("notice", "timer", "ai_turn")))
 
 
 async def live_actions(db: Connection, table_id: int) -> int:

@@ -20,9 +20,11 @@ from typing import Any
 from bot.core.records import (
     OPEN_STATUSES,
     ActionRecord,
+    Backlog,
     FirstRead,
     Notice,
     Settings,
+    TableBacklog,
     TableRecord,
     Timer,
 )
@@ -184,6 +186,16 @@ class Store(ABC):
         """A table's undelivered notices, oldest first."""
 
     # ---- timers -----------------------------------------------------------------------------
+
+    @abstractmethod
+    async def backlog(self, now: float) -> Backlog:
+        """The oldest undelivered notice, the oldest clock timer due by `now` and the oldest AI
+        turn due by `now`, in one read (for the health check)."""
+
+    @abstractmethod
+    async def backlog_by_table(self, now: float) -> list[TableBacklog]:
+        """Each table with an undelivered notice, or a clock timer or AI turn due by `now`, with
+        the oldest of each (for `tileref admin stuck`), oldest first."""
 
     @abstractmethod
     async def next_due(self) -> float | None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import math
 import time
 from collections.abc import Iterable, Sequence
 from typing import Any
@@ -30,6 +31,7 @@ from bot.adapters.discordbot.views import TableButton
 from bot.core.i18n import DEFAULT as DEFAULT_LANGUAGE
 from bot.core.i18n import in_language, language_of
 from bot.core.replies import Reply
+from bot.durable.health import Gateway
 from bot.media.search import Media
 from bot.service.referee import Referee
 
@@ -143,6 +145,22 @@ class TilerefBot(commands.Bot):
         log.info("connected to Discord as %s (%s servers)%s", self.user, len(self.guilds),
                  "" if self.intents.message_content else "; typed moves only work as @mentions")
 
+    def gateway_state(self) -> Gateway:
+        """Whether this process is connected to Discord's gateway (every shard it runs, if it runs
+        some), with the heartbeat latency (for the health check)."""
+        if self.is_closed():
+            return Gateway(False, detail="the bot is closed")
+        if not self.is_ready():
+            return Gateway(False, detail="still connecting")
+        if isinstance(self, commands.AutoShardedBot):
+            closed = sorted(shard_id for shard_id, shard in self.shards.items() if shard.is_closed())
+            if closed or not self.shards:
+                return Gateway(False, detail=f"shards {closed or 'none'} disconnected, reconnecting")
+        elif self.ws is None or not self.ws.open:
+            return Gateway(False, detail="disconnected, reconnecting")
+        latency = self.latency
+        return Gateway(True, latency if math.isfinite(latency) else None)
+
     async def on_message(self, message: discord.Message) -> None:
         """Typed moves; prefix commands are not used."""
         await typed.on_message(self, self.referee, message)
@@ -200,7 +218,7 @@ class ShardedTilerefBot(TilerefBot, commands.AutoShardedBot):
 
 def build_bot(referee: Referee, *, guild_ids: Iterable[int] | None = None, message_content: bool = True,
               media: Media | None = None, shard_ids: Sequence[int] | None = None, shard_count: int | None = None,
-              **options: Any) -> commands.Bot:
+              **options: Any) -> TilerefBot:
     """A bot for `referee` (it becomes the referee's `notify`). Slash commands are synced to
     `guild_ids` if given, else globally. With `shard_ids` and `shard_count` it connects those
     shards of the gateway (discord.py's AutoShardedBot). Extra options go to `commands.Bot`

@@ -27,6 +27,7 @@ from bot.core import metrics
 from bot.core.background import woken
 from bot.core.i18n import DEFAULT, LANGUAGES, N_, _, language_of, speaking
 from bot.core.records import DEADLINE, TableRecord
+from bot.durable.health import HealthCheck
 from bot.media.spectator import Spectacle, Timeline, Timelines, log_key, public_position
 from bot.media.watching import WebSettings
 from bot.storage.store import Store
@@ -58,13 +59,15 @@ class PagesCannotListen(Exception):
     set instead."""
 
 
-async def start_pages(store: Store, settings: WebSettings) -> tuple[WebServer, str] | None:
+async def start_pages(store: Store, settings: WebSettings, health: HealthCheck | None = None
+                      ) -> tuple[WebServer, str] | None:
     """The spectator pages of every table in `store`, listening where `settings` say, and the
-    address links to them start with; None when the settings turn them off. Raises
-    PagesCannotListen (nothing left open) when the address cannot be listened on."""
+    address links to them start with; None when the settings turn them off. `/healthz` answers
+    `health`'s report (default: the store's checks only). Raises PagesCannotListen (nothing left
+    open) when the address cannot be listened on."""
     if settings.host is None:
         return None
-    pages = WebServer(store, host=settings.host, port=settings.port)
+    pages = WebServer(store, host=settings.host, port=settings.port, health=health)
     try:
         await pages.start()
     except OSError as error:
@@ -87,10 +90,13 @@ def listen_problem(error: OSError) -> str:
 
 
 class WebServer:
-    """The spectator pages of every table in `store`, served at `host:port` once `start`ed."""
+    """The spectator pages of every table in `store`, served at `host:port` once `start`ed, and
+    `/healthz`, the process's health (`health`; default: the store's checks only)."""
 
-    def __init__(self, store: Store, *, host: str = "127.0.0.1", port: int = 8080) -> None:
+    def __init__(self, store: Store, *, host: str = "127.0.0.1", port: int = 8080,
+                 health: HealthCheck | None = None) -> None:
         self.store = store
+        self.health = health or HealthCheck(store)
         self.host = host
         self.port = port
         self.feed = LiveFeed(store)
@@ -108,6 +114,7 @@ class WebServer:
         app.router.add_get("/t/{token}/live", self.live)
         app.router.add_get("/static/{name}", self.static)
         app.router.add_get("/favicon.ico", _no_icon)
+        app.router.add_get("/healthz", self.healthz)
         return app
 
     async def start(self) -> None:
@@ -208,6 +215,12 @@ class WebServer:
         kind = "text/javascript" if name.endswith(".js") else "text/css"
         return web.Response(body=(STATIC / name).read_bytes(), content_type=kind,
                             headers={"Cache-Control": "public, max-age=3600"})
+
+    async def healthz(self, _request: web.Request) -> web.Response:
+        """The process's health as JSON (`HealthReport.as_json`): 200 when healthy, else 503."""
+        report = await self.health.report()
+        return web.Response(text=json.dumps(report.as_json(), ensure_ascii=False), content_type="application/json",
+                            status=200 if report.ok else 503, headers={"Cache-Control": "no-store"})
 
     # ---- reading a table ------------------------------------------------------------------------
 
