@@ -329,11 +329,15 @@ def run_discord(database: str, shards: tuple[list[int], int] | None = None) -> i
 
     from bot.cli.doctor import warn_about_fonts
     from bot.cli.serve import serve
+    from bot.core.metrics import VARIABLE as METRICS_VARIABLE
+    from bot.core.metrics import parse_address
     from bot.durable.health import HealthLimits
 
     try:
         cache_size = game_cache_size(os.environ.get("TILEREF_GAME_CACHE"))
         web = WebSettings.from_env()
+        metrics_address = os.environ.get(METRICS_VARIABLE)
+        parse_address(metrics_address)
         health_limits = HealthLimits.from_env()
         ai_processes = processes_from(os.environ.get(PROCESSES_SETTING))
     except ValueError as error:
@@ -344,7 +348,8 @@ def run_discord(database: str, shards: tuple[list[int], int] | None = None) -> i
         with contextlib.suppress(KeyboardInterrupt):
             asyncio.run(serve(token, database, shard_ids=shards[0] if shards else None,
                               shard_count=shards[1] if shards else None, cache_size=cache_size,
-                              ai_processes=ai_processes, web=web, health=health_limits))
+                              ai_processes=ai_processes, web=web, health=health_limits,
+                              metrics_address=metrics_address))
     except discord.LoginFailure:
         print("Discord refused the token in DISCORD_TOKEN. Copy it again from the Developer Portal "
               "(Bot page, Reset Token) into .env and run `tileref run` again.", file=sys.stderr)

@@ -3,6 +3,7 @@ until cancelled."""
 
 from __future__ import annotations
 
+import functools
 import logging
 from collections.abc import Iterable, Sequence
 from pathlib import Path
@@ -12,7 +13,9 @@ import discord
 
 from bot.adapters.discordbot.app import build_bot
 from bot.adapters.discordbot.context import PREFIX
+from bot.adapters.web.metrics_endpoint import MetricsEndpoint, start_metrics
 from bot.adapters.web.server import PagesCannotListen, WebServer, start_pages
+from bot.core import metrics
 from bot.core.clock import Clock
 from bot.durable.health import HealthCheck, HealthLimits
 from bot.media.watching import WebSettings
@@ -27,7 +30,7 @@ log = logging.getLogger(__name__)
 async def serve(token: str, database: str | Path, *, clock: Clock | None = None,
                 guild_ids: Iterable[int] | None = None, shard_ids: Sequence[int] | None = None,
                 shard_count: int | None = None, web: WebSettings | None = None, health: HealthLimits | None = None,
-                **referee_options: Any) -> None:
+                metrics_address: str | None = None, **referee_options: Any) -> None:
     """Open the store at `database` (an SQLite file or a PostgreSQL address), start the referee
     (its saved timers included) and run the bot until cancelled or closed; everything is closed
     on the way out. The outbox starts sending once the bot is connected. If Discord refuses the
@@ -36,14 +39,17 @@ async def serve(token: str, database: str | Path, *, clock: Clock | None = None,
     `referee_options` go to the `Referee` (e.g. `delivery_lease`). With `web` settings that are
     on, the spectator pages are served from this process too, and the referee links to them, and
     `/healthz` on their port says whether this process is healthy (the database, the gateway,
-    the durable work's backlog against the `health` limits)."""
+    the durable work's backlog against the `health` limits).
+    With `metrics_address` ("host:port", `TILEREF_METRICS`) `/metrics` is served there."""
     store = store_for(database)
     await store.open()
     pages: WebServer | None = None
+    endpoint: MetricsEndpoint | None = None
     referee: Referee | None = None
     collector = CollectorMaintenance()
     checks = HealthCheck(store, health, clock=clock)
     try:
+        endpoint = await _metrics(metrics_address)
         started = await _pages(store, web, checks)
         pages, public_url = started if started is not None else (None, None)
         referee = Referee(store, clock=clock, public_url=public_url, **referee_options)
@@ -53,6 +59,7 @@ async def serve(token: str, database: str | Path, *, clock: Clock | None = None,
         for message_content in (True, False):
             bot = build_bot(referee, guild_ids=guild_ids, message_content=message_content, shard_ids=shard_ids,
                             shard_count=shard_count)
+            metrics.watch_gateway(functools.partial(_gateway_latency, bot))
             checks.gateway = bot.gateway_state
             try:
                 async with bot:
@@ -64,6 +71,9 @@ async def serve(token: str, database: str | Path, *, clock: Clock | None = None,
                 log.warning("Discord refused the Message Content intent (turn it on in the Developer Portal, "
                             "Bot page); connecting without it: typed moves work only as @mentions")
     finally:
+        metrics.watch_gateway(None)
+        if endpoint is not None:
+            await endpoint.stop()
         if pages is not None:
             await pages.stop()
         await collector.stop()
@@ -82,3 +92,18 @@ async def _pages(store: Store, web: WebSettings | None, health: HealthCheck) -> 
     except PagesCannotListen as error:
         log.warning("%s Running without the spectator pages.", error)
         return None
+
+
+async def _metrics(address: str | None) -> MetricsEndpoint | None:
+    """The `/metrics` endpoint at `address`, when set and it can listen; a bot whose metrics
+    cannot listen plays on without them (and says so in its log)."""
+    try:
+        return await start_metrics(address)
+    except OSError as error:
+        log.warning("/metrics cannot listen on %s (%s); running without metrics.", address, error)
+        return None
+
+
+def _gateway_latency(bot: discord.Client) -> float:
+    """The gateway's heartbeat latency in seconds; NaN while not connected."""
+    return bot.latency if bot.is_ready() and not bot.is_closed() else float("nan")

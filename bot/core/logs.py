@@ -4,7 +4,8 @@ command took, as plain lines or (`TILEREF_LOG_FORMAT=json`) one JSON object a li
 A command, clock duty or AI turn opens a `scope`; what learns more on the way (the command core
 reading the table) adds it with `note`. Every record logged inside carries the scope's fields
 (`ContextFilter`), and `scope` logs one line when it ends: the command, its outcome (ok, refused,
-error) and its duration.
+error) and its duration; the same line counts it in `metrics` (by command and outcome, with its
+duration), so the logs and `/metrics` agree.
 
 No log line may hold a hand, a bag, a seed or a token. Our own log calls name tables, seats,
 timers and notices by number, never actions or texts; `configure` keeps the libraries quiet
@@ -27,6 +28,8 @@ from contextvars import ContextVar
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import IO, Any
+
+from bot.core import metrics
 
 FORMAT_VARIABLE = "TILEREF_LOG_FORMAT"
 """The environment variable choosing the format: `json`, or `plain` (the default)."""
@@ -107,6 +110,7 @@ def scope(command: str | None = None, *, server: str | None = None, table: int |
             duration = (time.perf_counter() - started) * 1000
             commands_log.info("ended %s after %.1f ms", ending.value, duration,
                               extra={"duration_ms": round(duration, 1), "outcome": ending.value})
+            metrics.command_ended(current().command, ending.value, duration / 1000)
         _OUTCOME.reset(outcome_token)
         CONTEXT.reset(token)
 

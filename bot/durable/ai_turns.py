@@ -26,7 +26,7 @@ import weakref
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
-from bot.core import logs
+from bot.core import logs, metrics
 from bot.core.background import Background, woken
 from bot.core.clock import settle
 from bot.core.i18n import speaking
@@ -143,12 +143,14 @@ class AiTurns:
             self._unplanned.add(key)
             task = asyncio.ensure_future(self._play(turn))
             self._busy[key] = task
+            metrics.ai_queue.inc()
             task.add_done_callback(lambda _t, key=key: self._done(key))
             started += 1
         return started
 
     def _done(self, key: tuple[int, int]) -> None:
-        self._busy.pop(key, None)
+        if self._busy.pop(key, None) is not None:
+            metrics.ai_queue.dec()
         self._unplanned.discard(key)
         self.wake()
 

@@ -17,6 +17,7 @@ import asyncio
 import logging
 from collections.abc import Awaitable, Callable, Collection
 
+from bot.core import metrics
 from bot.core.background import Background
 from bot.core.clock import Clock
 from bot.core.records import Notice
@@ -102,7 +103,9 @@ class OutboxSender:
             else:
                 log.warning("sending notices %s failed; trying again later", ids, exc_info=True)
             return 0
-        await self.store.notices_delivered(ids, self.clock.now())
+        now = self.clock.now()
+        await self.store.notices_delivered(ids, now)
+        metrics.notices_delivered(ids, now, {n.id: n.created_at for n in batch if n.id is not None})
         return len(ids)
 
     async def _run(self) -> None:

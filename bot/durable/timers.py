@@ -11,6 +11,7 @@ import logging
 from collections.abc import Awaitable, Callable
 from typing import Protocol
 
+from bot.core import metrics
 from bot.core.background import Background
 from bot.core.clock import Clock, settle
 from bot.core.records import Timer
@@ -84,6 +85,7 @@ class TimerDispatcher:
             assert timer.id is not None
             if self._failed.get(timer.id, 0) > now:
                 continue
+            metrics.timer_lag.observe(max(0.0, now - timer.due))
             try:
                 await self.fire(timer)
                 self._failed.pop(timer.id, None)

@@ -24,6 +24,7 @@ from typing import Any
 
 import asyncpg
 
+from bot.core import metrics
 from bot.core.records import ActionRecord, FirstRead, Notice, TableRecord, Timer
 from bot.storage.schema import COMMIT_FUNCTION, LOCK_FUNCTION, LOCKS, PG_MIGRATIONS
 from bot.storage.sql import POSTGRES, Connection, Row, notice_values, numbered, saved_values, tables_with_seat_rows
@@ -98,6 +99,7 @@ class PostgresStore(SqlStore):
         except BaseException:
             await self.close()
             raise
+        metrics.watch_pool(self.pool_use)
 
     async def migrate(self) -> int:
         """Bring the schema up to date (one process at a time); returns the schema version."""
@@ -169,6 +171,13 @@ class PostgresStore(SqlStore):
             if pool is not None:
                 await pool.close()
         self._pool = self._locks = None
+        metrics.forget_pool(self.pool_use)
+
+    def pool_use(self) -> tuple[int, int]:
+        """The connections of both pools (commands' and their locks'): (in use, open)."""
+        pools = [p for p in (self._pool, self._locks) if p is not None]
+        size = sum(p.get_size() for p in pools)
+        return size - sum(p.get_idle_size() for p in pools), size
 
     @property
     def pool(self) -> asyncpg.Pool:

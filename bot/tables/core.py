@@ -14,7 +14,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 
 from bot.community.ratings import Ratings
-from bot.core import logs
+from bot.core import logs, metrics
 from bot.core.clock import Clock
 from bot.core.i18n import N_, _, speak
 from bot.core.meta import LANGUAGE, REPLAY
@@ -114,7 +114,9 @@ class Tables:
     async def delivered(self, reply: Reply) -> None:
         """The transport delivered `reply`: its announcements are not to be sent again."""
         if reply.notices:
-            await self.store.notices_delivered(reply.notices, self.clock.now())
+            now = self.clock.now()
+            await self.store.notices_delivered(reply.notices, now)
+            metrics.notices_delivered(reply.notices, now)
 
     # ---- reading a table --------------------------------------------------------------------
 
@@ -267,6 +269,8 @@ class Tables:
         except BaseException:
             self.games.forget(change.table.id)
             raise
+        metrics.moves_committed(change.table.game, len(change.actions))
+        metrics.notices_committed([(n.id, n.created_at) for n in notices or []])
         await self._after_commit(change, timers)
 
     async def _after_commit(self, change: Change, timers: list[Timer]) -> None:

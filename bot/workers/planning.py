@@ -22,6 +22,7 @@ import pickle
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
+from bot.core import metrics
 from bot.workers.pools import stop_now, worker_pool
 from engine import Game
 from engine.ai import seat_rng
@@ -98,12 +99,13 @@ class PlanningPool:
     async def plan_view(self, view: bytes, seat: int, name: str, budget: float) -> str:
         """As `plan`, on a view already handed over (`handover`)."""
         loop = asyncio.get_running_loop()
-        try:
-            return await loop.run_in_executor(self._pool(), choose, view, seat, name, budget)
-        except BrokenProcessPool:
-            log.warning("a planning process died; starting the pool again")
-            self._executor = None
-            return await loop.run_in_executor(self._pool(), choose, view, seat, name, budget)
+        with metrics.ai_planning_seconds.time():
+            try:
+                return await loop.run_in_executor(self._pool(), choose, view, seat, name, budget)
+            except BrokenProcessPool:
+                log.warning("a planning process died; starting the pool again")
+                self._executor = None
+                return await loop.run_in_executor(self._pool(), choose, view, seat, name, budget)
 
     def close(self) -> None:
         """Stop the workers (a plan still running is abandoned)."""

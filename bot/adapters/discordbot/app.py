@@ -15,7 +15,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.adapters.discordbot import typed
+from bot.adapters.discordbot import api_metrics, typed
 from bot.adapters.discordbot.answer import GRACE_SECONDS, Answer
 from bot.adapters.discordbot.buttons import pressed
 from bot.adapters.discordbot.commands import PLAYER_COMMANDS
@@ -90,8 +90,10 @@ class TilerefBot(commands.Bot):
     def __init__(self, referee: Referee, *, guild_ids: Iterable[int] | None = None, message_content: bool = True,
                  media: Media | None = None, **options: Any) -> None:
         options.setdefault("allowed_mentions", discord.AllowedMentions.none())
+        options.setdefault("http_trace", api_metrics.trace())
         super().__init__(command_prefix=commands.when_mentioned, intents=intents(message_content=message_content),
                          help_command=None, tree_cls=Tree, **options)
+        api_metrics.count_routes(self.http)  # its API calls are counted by route in `/metrics`
         self.referee = referee
         self.guild_ids = list(guild_ids or [])
         self.grace_seconds = GRACE_SECONDS

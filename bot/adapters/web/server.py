@@ -23,6 +23,7 @@ from aiohttp import web
 import renderers
 from bot.adapters.web import pages
 from bot.adapters.web.feed import LiveFeed
+from bot.core import metrics
 from bot.core.background import woken
 from bot.core.i18n import DEFAULT, LANGUAGES, N_, _, language_of, speaking
 from bot.core.records import DEADLINE, TableRecord
@@ -190,6 +191,7 @@ class WebServer:
                                                "X-Accel-Buffering": "no"})
         await response.prepare(request)
         changed = self.feed.watch(table.id)
+        metrics.web_watchers.inc()
         try:
             await response.write(b"retry: 1000\n\n")
             while True:
@@ -202,6 +204,7 @@ class WebServer:
         except ConnectionResetError:
             pass
         finally:
+            metrics.web_watchers.dec()
             self.feed.unwatch(table.id, changed)
         return response
 

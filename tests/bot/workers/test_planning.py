@@ -11,6 +11,7 @@ import random
 
 import pytest
 
+from bot.core import metrics
 from bot.workers.planning import PROCESSES_SETTING, PlanningPool, default_processes, handover, processes_from
 from engine import GAMES
 from engine.ai import GreedyAgent, RandomAgent
@@ -52,6 +53,17 @@ async def test_a_worker_process_chooses_what_the_agent_chooses_on_the_real_game(
             assert await pool.plan(game, seat, "random", 0.0) == RandomAgent().choose(game, seat)
     finally:
         pool.close()
+
+
+async def test_planning_time_is_measured():
+    before = metrics.REGISTRY.get_sample_value("tileref_ai_planning_seconds_count") or 0.0
+    pool = PlanningPool(1)
+    try:
+        game = played("tronimoes", 2, 5, 0)
+        await pool.plan(game, game.to_move()[0], "greedy", 0.0)
+    finally:
+        pool.close()
+    assert metrics.REGISTRY.get_sample_value("tileref_ai_planning_seconds_count") == before + 1
 
 
 async def test_planning_runs_in_another_process():

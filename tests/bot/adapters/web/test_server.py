@@ -13,6 +13,7 @@ import aiohttp
 import pytest
 
 from bot.adapters.web.server import WebServer
+from bot.core import metrics
 from bot.core.clock import ManualClock
 from bot.core.i18n import speaking
 from bot.service.referee import Referee
@@ -184,10 +185,12 @@ async def test_live_stream_says_when_a_move_is_committed_by_another_process(data
             if other_store is not None:
                 await other_store.open()
                 mover = Referee(other_store, clock=clock, render=False, confirms_delivery=False, ai_seconds=0.0)
+            watchers = metrics.REGISTRY.get_sample_value("tileref_web_watchers")
             async with aiohttp.ClientSession() as session, \
                     session.get(f"http://127.0.0.1:{web.port}{path}/live") as stream:
                 assert stream.headers["Content-Type"].startswith("text/event-stream")
                 await stream.content.readuntil(b"\n\n")  # the retry line
+                assert metrics.REGISTRY.get_sample_value("tileref_web_watchers") == watchers + 1
                 await asyncio.sleep(0.2)
                 await play_moves(mover, "tronimoes", 1)
                 message = await asyncio.wait_for(stream.content.readuntil(b"\n\n"), 5)
