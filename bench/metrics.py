@@ -24,20 +24,19 @@ import statistics
 import tempfile
 import time
 import timeit
-import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from types import ModuleType
 
 import aiohttp
-import benchpath  # noqa: F401  (must come before the project's imports)
+import benchpath  # (must come before the project's imports)
 from prometheus_client.parser import text_string_to_metric_families
 
 from bot.adapters.web.metrics_endpoint import start_metrics
 from bot.core import metrics
 from bot.service.referee import Referee
-from bot.storage.address import is_postgres, store_for
+from bot.storage.address import store_for
 
 
 def _referee_bench() -> ModuleType:
@@ -108,11 +107,7 @@ async def main() -> None:
     parser.add_argument("--database", help="a PostgreSQL address (default: an SQLite file in a temporary folder)")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
-        address = args.database or str(Path(folder) / "bench.sqlite3")
-        schema = None
-        if is_postgres(address):
-            schema = f"bench_{uuid.uuid4().hex[:10]}"
-            address = f"{address}{'&' if '?' in address else '?'}search_path={schema}"
+        address, schema = benchpath.scratch_database(folder, args.database)
         kind = "postgresql" if schema else "sqlite"
         store = store_for(address)
         await store.open()

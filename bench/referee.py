@@ -34,15 +34,14 @@ import statistics
 import sys
 import tempfile
 import time
-import uuid
 from pathlib import Path
 from typing import Any
 
-import benchpath  # noqa: F401  (must come before the project's imports)
+import benchpath  # (must come before the project's imports)
 
 from bot.core.records import User
 from bot.service.referee import Referee
-from bot.storage.address import is_postgres, store_for
+from bot.storage.address import store_for
 from bot.workers.memory import CollectorMaintenance
 
 PLAYERS = [User(f"bench:{i}", f"player{i}") for i in range(6)]
@@ -84,11 +83,12 @@ async def one_move(referee: Referee, place: str, rng: random.Random) -> float | 
     seat = game.to_move()[0]
     user = next(u for u in PLAYERS if u.id == table.seats[seat].user_id)
     action = rng.choice(game.legal_actions(seat))
+    seen = len(game.log)  # the game in memory moves on with the next command: what this move was chosen on
     begin = time.perf_counter()
-    reply = await referee.act(place, user, action, seen=len(game.log))
+    reply = await referee.act(place, user, action, seen=seen)
     elapsed = time.perf_counter() - begin
     if not reply.ok:  # refused only because another worker moved on this table first
-        assert await referee.log_length(place) != len(game.log), reply.caller
+        assert await referee.log_length(place) != seen, reply.caller
         return None
     return elapsed
 
@@ -224,11 +224,7 @@ def in_processes(address: str, places: list[str], seconds: float, processes: int
 
 async def main(args: argparse.Namespace) -> None:
     with tempfile.TemporaryDirectory() as folder:
-        address = args.database or str(Path(folder) / "bench.sqlite3")
-        schema = None
-        if is_postgres(address):
-            schema = f"bench_{uuid.uuid4().hex[:10]}"
-            address = f"{address}{'&' if '?' in address else '?'}search_path={schema}"
+        address, schema = benchpath.scratch_database(folder, args.database)
         store = store_for(address)
         await store.open()
         kind = "postgresql" if schema else "sqlite"
