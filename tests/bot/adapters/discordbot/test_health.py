@@ -94,3 +94,37 @@ async def test_tileref_run_serves_its_health_on_its_web_port(tmp_path, monkeypat
                 task.cancel()
                 with pytest.raises(asyncio.CancelledError):
                     await task
+
+
+async def test_serve_answers_metrics_at_its_own_address_with_the_gateways_latency(tmp_path, unused_tcp_port_factory):
+    """`serve` with TILEREF_METRICS's address (`metrics_address`) serves /metrics there, the
+    gateway's latency included once it is connected; the pages' port does not serve it."""
+    pages, metrics = unused_tcp_port_factory(), unused_tcp_port_factory()
+    web = WebSettings("127.0.0.1", pages, f"http://127.0.0.1:{pages}")
+    async with DiscordStandIn() as s:
+        with s.patch_discord():
+            task = asyncio.create_task(serve(s.token, tmp_path / "served.sqlite3", web=web,
+                                             metrics_address=f"127.0.0.1:{metrics}"))
+            try:
+                await s.wait_until(lambda: s.gateway.ready_count > 0 or task.done(), timeout=10,
+                                   what="serve() to connect")
+                latency = None
+                async with aiohttp.ClientSession() as session:
+                    deadline = time.monotonic() + 10
+                    while time.monotonic() < deadline:
+                        async with session.get(f"http://127.0.0.1:{metrics}/metrics") as response:
+                            assert response.status == 200
+                            text = await response.text()
+                        line = next(x for x in text.splitlines() if x.startswith("tileref_gateway_latency_seconds "))
+                        latency = float(line.split()[1])
+                        if latency == latency:  # not NaN: the gateway has measured a heartbeat
+                            break
+                        await asyncio.sleep(0.2)
+                    async with session.get(f"http://127.0.0.1:{pages}/metrics") as response:
+                        assert response.status == 404
+                assert latency is not None and latency == latency and latency >= 0
+                assert "tileref_discord_requests_total" in text
+            finally:
+                task.cancel()
+                with pytest.raises(asyncio.CancelledError):
+                    await task
