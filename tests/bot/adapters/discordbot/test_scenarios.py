@@ -177,7 +177,8 @@ async def test_a_game_an_ai_move_ends_says_so_with_ratings_then_its_replay_and_t
         except AssertionError as timeout:  # say every message since the resignation, whole, and the outbox
             rows = [(r["id"], r["ply"], r["delivered_at"] is not None, r.get("merged_into"), str(r["data"])[-200:])
                     for r in (await store.dump())["outbox"] if r["table_id"] == table.id and r["seat"] is None]
-            shown = [(m.id, m.kind, m.loading, m.content[-300:]) for m in s.messages[mark:] if m.channel_id == thread.id]
+            shown = [(m.id, m.kind, m.loading, m.content[-300:]) for m in s.messages[mark:]
+                     if m.channel_id == thread.id]
             raise AssertionError(f"{timeout}\nmessages: {shown}\noutbox: {rows}") from None
         for _ in range(200):
             if gifs(s, thread):
