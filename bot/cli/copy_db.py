@@ -4,10 +4,8 @@ PostgreSQL and back), then prove the copy by replaying every game from both and 
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from bot.core.records import ActionRecord, TableRecord
-from bot.storage.address import is_postgres, store_for
+from bot.storage.address import missing_file, store_for
 from bot.storage.loader import new_game, replay
 from bot.storage.store import Store
 
@@ -34,10 +32,8 @@ async def copy_database(source: str, target: str) -> tuple[int, list[str]]:
 
 def missing(address: str) -> str | None:
     """Why there is no database to copy at `address` (an SQLite file that does not exist), or None."""
-    if is_postgres(address):
-        return None
-    file = Path(address.removeprefix("sqlite:///"))
-    return None if file.is_file() else f"there is no database at {file}"
+    file = missing_file(store_for(address))
+    return None if file is None else f"there is no database at {file}"
 
 
 async def verify(origin: Store, copy: Store) -> list[str]:

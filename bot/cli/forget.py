@@ -18,7 +18,7 @@ KINDS = (("seats", "seats"), ("tables_opened", "tables opened"), ("moves", "log 
 def player_id(given: str) -> str:
     """A player's id as stored: `discord:<id>` for a bare Discord id, else as given."""
     given = given.strip()
-    return f"discord:{given}" if given.isdigit() else given
+    return f"discord:{given}" if given.isascii() and given.isdigit() else given
 
 
 async def forget_player(address: str, given: str, *, confirmed: bool) -> int:

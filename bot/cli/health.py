@@ -15,8 +15,7 @@ import aiohttp
 from bot.core.clock import SystemClock
 from bot.durable.health import Check, HealthLimits, HealthReport, database_checks, database_failed
 from bot.media.watching import WebSettings
-from bot.storage.address import store_for
-from bot.storage.sqlite import SQLiteStore
+from bot.storage.address import missing_file, store_for
 
 ASK_SECONDS = 5.0
 """How long the bot's `/healthz` may take to answer (its own database check takes at most 1 s)."""
@@ -66,8 +65,8 @@ async def check_database(database: str | Path, limits: HealthLimits, why_no_gate
     schema migrations), and the gateway's marked as not checked (`why_no_gateway`)."""
     gateway = Check("gateway", True, None, None, f"not checked: {why_no_gateway}; ask the bot's /healthz for it")
     store = store_for(database)
-    if isinstance(store, SQLiteStore) and not store.path.exists():
-        return HealthReport((Check("database", False, None, None, f"there is no database file at {store.path}"),
+    if (file := missing_file(store)) is not None:
+        return HealthReport((Check("database", False, None, None, f"there is no database file at {file}"),
                              gateway))
     try:
         await asyncio.wait_for(store.open(), OPEN_SECONDS)

@@ -136,7 +136,8 @@ def parse_address(value: str | None) -> tuple[str, int] | None:
     interface; port 0: any free one); None when unset or empty. Raises ValueError when it is not an address."""
     if value is None or not value.strip():
         return None
-    host, sep, port = value.strip().rpartition(":")
-    if not sep or not port.isdigit() or not 0 <= int(port) < 65536:
+    host, sep, port_text = value.strip().rpartition(":")
+    port = int(port_text) if sep and port_text.isascii() and port_text.isdigit() else None
+    if port is None or not 0 <= port < 65536:
         raise ValueError(f"{VARIABLE} must be host:port (e.g. 127.0.0.1:9108), not {value!r}")
-    return host.strip("[]") or "0.0.0.0", int(port)
+    return host.strip("[]") or "0.0.0.0", port

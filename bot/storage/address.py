@@ -31,3 +31,11 @@ def store_for(address: str | Path | None) -> Store:
             f"TILEREF_DATABASE must be a file path (tileref-data/tileref.sqlite3, or sqlite:///path) or a "
             f"PostgreSQL address (postgresql://user:password@host:5432/tileref), not {text.split('://')[0]}://…")
     return SQLiteStore(text.removeprefix("sqlite:///") if text.startswith("sqlite:///") else text)
+
+
+def missing_file(store: Store) -> Path | None:
+    """The file an SQLite store names when it is not there (opening the store would create it
+    empty); None when it is there, or for PostgreSQL."""
+    if isinstance(store, SQLiteStore) and not store.path.exists():
+        return store.path
+    return None

@@ -46,7 +46,7 @@ def template(method: str, path: str) -> str:
     """The route of a request not made through `HTTPClient.request` (interaction responses and
     follow-ups go through discord.py's webhook adapter): its path with each number as `{id}` and
     anything that could be a token as `{token}` ("POST /interactions/{id}/{token}/callback")."""
-    segments = [s if NAMED_SEGMENT.match(s) else "{id}" if s.isdigit() else "{token}"
+    segments = [s if NAMED_SEGMENT.match(s) else "{id}" if s.isascii() and s.isdigit() else "{token}"
                 for s in API_PREFIX.sub("", path).split("/") if s]
     return f"{method} /{'/'.join(segments)}"
 

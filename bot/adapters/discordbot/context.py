@@ -38,9 +38,8 @@ def guild_key(guild_id: int) -> str:
 
 def snowflake(user_id: str | None) -> int | None:
     """The Discord id inside a referee user id (`discord:123` -> 123); None for other transports."""
-    if user_id and user_id.startswith(PREFIX) and user_id[len(PREFIX):].isdigit():
-        return int(user_id[len(PREFIX):])
-    return None
+    number = user_id[len(PREFIX):] if user_id and user_id.startswith(PREFIX) else ""
+    return int(number) if number.isascii() and number.isdigit() else None
 
 
 def role_id(stored: str | None) -> int | None:

@@ -38,3 +38,4 @@ async def test_an_operator_forgets_a_player(tmp_path, capsys) -> None:
 
 def test_a_bare_number_is_a_discord_id() -> None:
     assert player_id("123") == "discord:123" and player_id("console:me") == "console:me"
+    assert player_id("①②") == "①②"  # not an id written with the digits 0 to 9: taken as given

@@ -37,7 +37,7 @@ def test_the_address_is_host_and_port_and_unset_is_off():
     assert metrics.parse_address("127.0.0.1:9108") == ("127.0.0.1", 9108)
     assert metrics.parse_address(":9108") == ("0.0.0.0", 9108)
     assert metrics.parse_address("[::1]:9108") == ("::1", 9108)
-    for wrong in ("9108x", "host", "host:x", "host:70000"):
+    for wrong in ("9108x", "host", "host:x", "host:70000", "host:²", "host:９１０８"):
         with pytest.raises(ValueError, match="TILEREF_METRICS"):
             metrics.parse_address(wrong)
 
