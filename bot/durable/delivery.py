@@ -9,14 +9,13 @@ import logging
 import renderers
 from bot.core.i18n import N_, _, speak
 from bot.core.meta import LANGUAGE
-from bot.core.records import PLAYING, Notice, TableRecord
+from bot.core.records import Notice, TableRecord
 from bot.core.replies import Attachment, Message, Reply
 from bot.durable.ai_runs import RUN
 from bot.durable.outbox import SWEEP_SECONDS, OutboxSender
 from bot.media.replay_animation import REPLAY_KIND
 from bot.storage.loader import new_game, replay
 from bot.tables.core import Tables
-from bot.tables.move_reply import addressed
 from bot.tables.notices import log_digest, nonce_of
 
 log = logging.getLogger(__name__)
@@ -92,7 +91,7 @@ class Deliveries:
         if reply.public is None and not reply.private:
             return
         if table is not None:
-            addressed(reply, table, await self.tables.games.get(table) if table.status == PLAYING else None)
+            await self.tables.addressed(reply, table)
         await self.tables.notify(reply)
 
     async def _told_again_one_by_one(self, notices: list[Notice], undone_to: int) -> bool:

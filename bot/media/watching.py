@@ -66,10 +66,14 @@ def new_token() -> str:
     return secrets.token_urlsafe(TOKEN_BYTES)
 
 
+def page_address(public_url: str, token: str) -> str:
+    """The address of the spectator page whose token is `token`."""
+    return f"{public_url.rstrip('/')}/t/{token}"
+
+
 async def page_link(store: Store, table_id: int, public_url: str) -> str:
     """The address of a table's spectator page (its token made and stored if it has none)."""
-    token = await store.watch_token(table_id, new_token())
-    return f"{public_url.rstrip('/')}/t/{token}"
+    return page_address(public_url, await store.watch_token(table_id, new_token()))
 
 
 class WebLinks:
@@ -85,7 +89,7 @@ class WebLinks:
         web server; else ""."""
         if self.public_url is None or not table.meta.get(WATCH):
             return ""
-        link = f"{self.public_url.rstrip('/')}/t/{table.meta[WATCH]}"
+        link = page_address(self.public_url, table.meta[WATCH])
         return "\n" + _("👀 Watch it live and replay it on the web: {link}").format(link=link)
 
     async def page(self, table: TableRecord) -> str | None:
@@ -93,5 +97,5 @@ class WebLinks:
         if self.public_url is None:
             return None
         if table.meta.get(WATCH):
-            return f"{self.public_url.rstrip('/')}/t/{table.meta[WATCH]}"
+            return page_address(self.public_url, table.meta[WATCH])
         return await page_link(self.store, table.id, self.public_url)

@@ -14,7 +14,6 @@ from bot.core.refusals import Refused
 from bot.core.replies import Message, Reply
 from bot.media.watching import WebLinks
 from bot.tables.core import Tables
-from bot.tables.move_reply import addressed
 from bot.words import narration
 from bot.words.wording import actor_note, lobby_text, logged_entry, named
 from engine import GAMES, Game
@@ -122,7 +121,7 @@ class Reading:
         if link:
             text += " " + _("Step through it: {link}").format(link=link)
         reply = Reply(public=Message(text, [made]), table_id=table.id, place=place, status=table.status)
-        return addressed(reply, table, await self.tables.games.get(table) if table.status == PLAYING else None)
+        return await self.tables.addressed(reply, table)
 
     async def view(self, place: str) -> tuple[TableRecord, Game] | None:
         """The table and its game as last committed (for transports that draw their own board)."""

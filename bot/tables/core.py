@@ -297,6 +297,12 @@ class Tables:
             except Exception:
                 log.exception("a commit's listener %r failed", listener)
 
+    async def addressed(self, reply: Reply, table: TableRecord) -> Reply:
+        """`reply` with its buttons and recipients (`move_reply.addressed`), from the table and, while
+        it is played, its game as last committed."""
+        game = await self.games.get(table) if table.status == PLAYING else None
+        return move_reply.addressed(reply, table, game)
+
     def notice(self, table: TableRecord, game: Game, text: str, *, seat: int | None = None,
                mentions: list[str] | None = None, board: bool = False, kind: str = "move",
                now: float | None = None, lease: float | None = None, origin: str = "") -> Notice:
