@@ -135,10 +135,6 @@ class SqlStore(Store):
         return await self._tables(f"{in_statuses} AND substr(place, 1, ?) = ? ORDER BY id DESC LIMIT ?",
                                   *chosen, len(place_prefix), place_prefix, limit)
 
-    async def all_tables(self) -> list[TableRecord]:
-        """Every table, oldest first."""
-        return await self._tables("TRUE ORDER BY id")
-
     async def _tables(self, where: str, *args: Any) -> list[TableRecord]:
         """The tables `where` (a condition, and what follows it) selects, with their seats."""
         async with self._read_sql() as db:
