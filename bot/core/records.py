@@ -144,6 +144,11 @@ class FirstRead:
     timers: list[Timer]
 
 
+DELIVERY_LEASE = 30.0
+"""Seconds an announcement is left to the process that committed it before the outbox sends it
+instead (the default; `Referee(delivery_lease=…)` sets another)."""
+
+
 @dataclass
 class Notice:
     """One announcement in the outbox: committed with the change that caused it, delivered after,

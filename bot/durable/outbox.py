@@ -20,12 +20,11 @@ from collections.abc import Awaitable, Callable, Collection
 from bot.core import metrics
 from bot.core.background import Background
 from bot.core.clock import Clock
-from bot.core.records import Notice
+from bot.core.records import DELIVERY_LEASE, Notice
 from bot.storage.store import Store, served
 
 log = logging.getLogger(__name__)
 
-DEFAULT_LEASE = 30.0
 SWEEP_SECONDS = 10.0
 GIVE_UP_AFTER = 20
 """Attempts after which a notice that keeps failing is dropped (and logged)."""
@@ -46,7 +45,7 @@ class OutboxSender:
     the process that delivers theirs."""
 
     def __init__(self, store: Store, clock: Clock, send: Callable[[list[Notice]], Awaitable[None]], *,
-                 lease: float = DEFAULT_LEASE, every: float = SWEEP_SECONDS,
+                 lease: float = DELIVERY_LEASE, every: float = SWEEP_SECONDS,
                  places: Callable[[], Collection[str] | None] = lambda: None) -> None:
         self.store = store
         self.clock = clock

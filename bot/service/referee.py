@@ -17,6 +17,7 @@ from typing import Any
 
 from bot.community.ratings import Ratings
 from bot.core.clock import Clock, SystemClock
+from bot.core.records import DELIVERY_LEASE
 from bot.core.replies import Reply
 from bot.durable.ai_turns import DEFAULT_AI_LEASE, AiTurns
 from bot.durable.clock_duties import ClockDuties
@@ -30,7 +31,7 @@ from bot.service.play import Play
 from bot.service.reading import Reading
 from bot.storage.loader import DEFAULT_GAME_CACHE, GameLoader
 from bot.storage.store import Store
-from bot.tables.core import DEFAULT_LEASE, Tables
+from bot.tables.core import Tables
 from bot.workers.planning import PlanningPool
 
 
@@ -72,7 +73,7 @@ class Referee:
                  notify: Callable[[Reply], Awaitable[None]] | None = None, snapshot_every: int = 50,
                  cache_size: int = DEFAULT_GAME_CACHE, seeds: Callable[[], int] | None = None,
                  confirms_delivery: bool = True,
-                 delivery_lease: float = DEFAULT_LEASE, outbox_every: float = SWEEP_SECONDS,
+                 delivery_lease: float = DELIVERY_LEASE, outbox_every: float = SWEEP_SECONDS,
                  ai_seconds: float = 2.0, move_help: bool = True, planner: PlanningPool | None = None,
                  ai_processes: int | None = None, ai_lease: float = DEFAULT_AI_LEASE,
                  public_url: str | None = None) -> None:

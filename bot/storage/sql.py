@@ -14,7 +14,7 @@ from dataclasses import asdict, dataclass
 from functools import cached_property, lru_cache
 from typing import Any, Protocol
 
-from bot.core.records import ActionRecord, Notice, SeatRecord, Settings, TableRecord, Timer
+from bot.core.records import DELIVERY_LEASE, ActionRecord, Notice, SeatRecord, Settings, TableRecord, Timer
 
 Row = Mapping[str, Any]
 """A row as both drivers give it: its values by column name."""
@@ -184,8 +184,6 @@ NOTICE_COLUMNS = "id, table_id, place, ply, seat, data, created_at, attempts"
 INSERT_NOTICE = ("INSERT INTO outbox (table_id, place, ply, seat, data, created_at, lease_until)"
                  " VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id")
 
-OUTBOX_LEASE = 30.0
-"""Seconds a notice is left to the process that made it before another may send it."""
 
 
 def action_record(row: Row) -> ActionRecord:
@@ -202,7 +200,7 @@ def timer_record(row: Row) -> Timer:
 def notice_values(notice: Notice) -> list[Any]:
     """`INSERT_NOTICE`'s parameters but the table's id."""
     return [notice.place, notice.ply, notice.seat, json.dumps(notice.data()), notice.created_at,
-            notice.lease_until or notice.created_at + OUTBOX_LEASE]
+            notice.lease_until or notice.created_at + DELIVERY_LEASE]
 
 
 def notice_record(row: Row) -> Notice:

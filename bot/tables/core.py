@@ -18,7 +18,19 @@ from bot.core import logs, metrics
 from bot.core.clock import Clock
 from bot.core.i18n import N_, _, speak
 from bot.core.meta import LANGUAGE, REPLAY
-from bot.core.records import ABORTED, DEADLINE, FINISHED, LOBBY, PLAYING, Notice, Settings, TableRecord, Timer, User
+from bot.core.records import (
+    ABORTED,
+    DEADLINE,
+    DELIVERY_LEASE,
+    FINISHED,
+    LOBBY,
+    PLAYING,
+    Notice,
+    Settings,
+    TableRecord,
+    Timer,
+    User,
+)
 from bot.core.refusals import MovedOn, Refused
 from bot.core.replies import Message, Reply, command_token, refusal
 from bot.media.replay_animation import REPLAY_KIND, Replays
@@ -34,8 +46,6 @@ from engine import Game
 
 log = logging.getLogger(__name__)
 
-DEFAULT_LEASE = 30.0
-"""Seconds an announcement is left to the process that committed it before the outbox sends it."""
 REPLAY_LEASE = 5.0
 """Seconds the end-of-game replay waits in the outbox, so the last move's message comes first."""
 DONE_BUT = N_("✅ Your command was carried out, but something went wrong on our side afterwards: its announcement "
@@ -61,7 +71,7 @@ class Tables:
     message ends with how to type a move."""
 
     def __init__(self, store: Store, clock: Clock, *, render: bool = True, confirms_delivery: bool = True,
-                 delivery_lease: float = DEFAULT_LEASE, move_help: bool = True,
+                 delivery_lease: float = DELIVERY_LEASE, move_help: bool = True,
                  cache_size: int = DEFAULT_GAME_CACHE, snapshot_every: int = 50) -> None:
         self.store = store
         self.clock = clock
