@@ -201,9 +201,14 @@ class AiTurns:
             return
         run = self._runs.setdefault(turn.table_id, Run())
         if run.moves and len(told_together([*run.moves, move]).text) > LONGEST_ANNOUNCEMENT:
-            await self.flush(turn.table_id)  # what fits in one message first: none is cut to fit
-            run = self._runs.setdefault(turn.table_id, Run())
-        run.moves.append(move)
+            # what fits in one message first (none is cut to fit). The move starts the next run at
+            # once, before anything is awaited: a later AI move committed meanwhile joins the run
+            # after it, never before it (runs are told in the order of the log)
+            earlier, run = run, Run(moves=[move])
+            self._runs[turn.table_id] = run
+            await self._announce(turn.table_id, earlier)
+        else:
+            run.moves.append(move)
         if move.more and time.monotonic() - run.started < self.split_after:
             await self.claim()
             if any(k[0] == turn.table_id and k != key for k in self._busy):
@@ -221,14 +226,27 @@ class AiTurns:
         before it commits (`Tables.finish`): it returns once every AI move committed before the
         command has been announced, one being announced meanwhile included, so the thread keeps
         the order of the log."""
+        async with self._announcing_lock(table_id):
+            run = self._runs.pop(table_id, None)
+            if run is not None:
+                await self._told(table_id, run)
+
+    async def _announce(self, table_id: int, run: Run) -> None:
+        """Announce `run`, already taken off the table's runs, after any announcement under way."""
+        async with self._announcing_lock(table_id):
+            await self._told(table_id, run)
+
+    def _announcing_lock(self, table_id: int) -> asyncio.Lock:
         lock = self._announcing.get(table_id)
         if lock is None:
             lock = self._announcing[table_id] = asyncio.Lock()
-        async with lock:
-            run = self._runs.pop(table_id, None)
-            if run is None or not run.moves:
-                return
-            try:
-                await self.moves.announce(run.moves)
-            except Exception:
-                log.exception("announcing AI moves of table %s failed; the outbox sends them", table_id)
+        return lock
+
+    async def _told(self, table_id: int, run: Run) -> None:
+        """Announce a run's moves as one message (the announcing lock held)."""
+        if not run.moves:
+            return
+        try:
+            await self.moves.announce(run.moves)
+        except Exception:
+            log.exception("announcing AI moves of table %s failed; the outbox sends them", table_id)
