@@ -137,34 +137,39 @@ def describe_within(game: Game, limit: int = LIMIT, viewer: int | None = None) -
 
 def fit(header: str, parts: list[Part], limit: int) -> str:
     """`header` and as much of `parts` as fits in `limit` characters with the closing note that
-    names what is left out (see `describe_within`)."""
-    lines = [header]
-    left_out: list[str] = []
-    for index, part in enumerate(parts):
-        shown: list[str] = []
-        for item in part.items:
-            candidate = part.text([*shown, item])
-            note = _left_out_note([*left_out, *_omitted(part, len(part.items) - len(shown) - 1),
-                                   *(o for p in parts[index + 1:] for o in _omitted(p, len(p.items)))])
-            if len("\n".join([*lines, candidate, note])) <= limit:
-                shown.append(item)
-            else:
-                break
-        if shown:
-            lines.append(part.text(shown))
-        left_out.extend(_omitted(part, len(part.items) - len(shown)))
-    note = _left_out_note(left_out)
-    text = "\n".join([*lines, note]) if note else "\n".join(lines)
+    names what is left out (see `describe_within`). Parts take turns: every part's first item
+    is kept before any part's second, so a cut leaves something of each part."""
+    shown: list[list[str]] = [[] for _ in parts]
+    full: set[int] = set()
+    for depth in range(max((len(p.items) for p in parts), default=0)):
+        for index, part in enumerate(parts):
+            if index in full or depth >= len(part.items):
+                continue
+            shown[index].append(part.items[depth])
+            if len(_cut_text(header, parts, shown)) > limit:
+                shown[index].pop()
+                full.add(index)
+    text = _cut_text(header, parts, shown)
     if len(text) > limit:  # even the header does not fit: cut it, keeping the note whole
+        note = _left_out_note([o for p in parts for o in _omitted(p, len(p.items))])
+        if len(note) > limit // 2:
+            note = say(N_("Cut short: /board describe gives the whole description."))
         room = limit - len(note) - 2
-        text = (lines[0][: max(0, room)] + "…\n" + note)[:limit]
+        text = (header[: max(0, room)] + "…\n" + note)[:limit]
     return text
+
+
+def _cut_text(header: str, parts: list[Part], shown: list[list[str]]) -> str:
+    lines = [header, *(part.text(items) for part, items in zip(parts, shown, strict=True) if items)]
+    note = _left_out_note([o for part, items in zip(parts, shown, strict=True)
+                           for o in _omitted(part, len(part.items) - len(items))])
+    return "\n".join([*lines, note] if note else lines)
 
 
 def _omitted(part: Part, count: int) -> list[str]:
     if count <= 0:
         return []
-    what = say(part.what or part.heading).lower()
+    what = say(part.what or part.heading)
     if count == len(part.items):
         return [say(N_("{what} ({count})")).format(what=what, count=count)]
     return [say(N_("{count} more {what}")).format(what=what, count=count)]
