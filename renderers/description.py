@@ -171,7 +171,7 @@ def _omitted(part: Part, count: int) -> list[str]:
         return []
     what = say(part.what or part.heading)
     if count == len(part.items):
-        return [say(N_("{what} ({count})")).format(what=what, count=count)]
+        return [f"{what} ({count})"]
     return [say(N_("{count} more {what}")).format(what=what, count=count)]
 
 

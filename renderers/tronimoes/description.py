@@ -54,7 +54,7 @@ def describe_parts(game: Game, view: dict[str, Any]) -> list[Part]:
             if s["foot"] else seat_name(game.names, i)
             for i, s in enumerate(seats) if s["footed"]]
     dead_players = [seat_name(game.names, i) for i, s in enumerate(seats) if s["dead"]]
-    counts = [say(N_("{name} {count}")).format(name=s["name"], count=s["hand_size"]) for s in seats]
+    counts = [f"{s['name']} {s['hand_size']}" for s in seats]
     counts.append(say(N_("the bag {count}")).format(count=view["bag_size"]))
     return [
         Part(N_("Round"), round_items, N_("round details")),
