@@ -96,7 +96,10 @@ def _header(game: Game) -> list[str]:
 
 def _hand(game: Game, viewer: int) -> Part:
     hand = game.view(viewer).get("hand") or []
-    items = [_piece(piece) for piece in hand]
+    if isinstance(hand, dict):  # kinds held, counted (Tronix: {"CX": 2})
+        items = [f"{kind} ×{count}" for kind, count in hand.items() if count]
+    else:
+        items = [_piece(piece) for piece in hand]
     return Part(N_("Your hand"), items or [say(N_("empty"))], N_("pieces of your hand"))
 
 
