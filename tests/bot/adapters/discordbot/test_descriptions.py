@@ -4,8 +4,11 @@ caller alone with the whole description, their own hand included and nobody else
 
 from __future__ import annotations
 
+import random
+
 import renderers
 from bot.adapters.discordbot.context import user_key
+from bot.core.records import User as RefereeUser
 from engine.ai import GreedyAgent
 from tests.bot.adapters.discordbot.harness import Harness
 
@@ -48,3 +51,18 @@ async def test_board_describe_answers_privately_with_the_whole_board_and_only_th
     spectator = await (await s.slash(s.carol, thread, "board", describe=True)).replies(1)
     assert all(m.ephemeral for m in spectator) and "Your hand" not in "\n".join(m.content for m in spectator)
     s.assert_clean()
+
+
+async def test_a_description_longer_than_a_message_comes_whole_over_several_private_messages(
+        tileref: Harness) -> None:
+    s = tileref.s
+    thread, _opening = await tileref.open_table(s.alice, s.bob, game="tronix")
+    rng = random.Random(4)
+    while len(renderers.describe(game := await tileref.game(thread))) <= 2000:
+        seat = game.to_move()[0]
+        user = RefereeUser(f"discord:{(s.alice, s.bob)[seat].id}", ("alice", "bob")[seat])
+        assert (await tileref.referee.act(tileref.place(thread), user, rng.choice(game.legal_actions(seat)))).ok
+    answers = await (await s.slash(s.bob, thread, "board", describe=True)).replies(2)
+    assert len(answers) >= 2 and all(m.ephemeral and len(m.content) <= 2000 for m in answers)
+    game, table = await tileref.game(thread), await tileref.table(thread)
+    assert "\n".join(m.content for m in answers) == renderers.describe(game, table.seat_of(user_key(s.bob.id)))
