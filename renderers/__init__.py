@@ -3,11 +3,14 @@
 `render(game, viewer=None, feet=None)` draws any registered game's public board and
 `render_hand(game, seat)` a player's private hand, `text_board(game)` the board as text for a
 terminal; `RENDERERS` maps game names to the packages that draw them (each has `board`, `hand`,
-`text` and `LEGEND`). Registering a game is one import and one line below.
+`text` and `LEGEND`, and `describe_parts`, the board in words). `describe(game, viewer=None)`
+says the whole board in words and `describe_within(game, limit=1024, viewer=None)` at most
+`limit` characters of it (see `renderers.description`). Registering a game is one import and one line below.
 """
 
 from renderers import tetromic, triominoes, tromino_go, tronimoes, tronix
 from renderers.common import RENDERERS, NoRenderer, render, render_hand, text_board
+from renderers.description import describe, describe_within
 
 RENDERERS["tronimoes"] = tronimoes
 RENDERERS["tetromic"] = tetromic
@@ -15,4 +18,4 @@ RENDERERS["tromino_go"] = tromino_go
 RENDERERS["triominoes"] = triominoes
 RENDERERS["tronix"] = tronix
 
-__all__ = ["RENDERERS", "NoRenderer", "render", "render_hand", "text_board"]
+__all__ = ["RENDERERS", "NoRenderer", "describe", "describe_within", "render", "render_hand", "text_board"]

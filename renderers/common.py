@@ -323,6 +323,9 @@ class GameRenderer(Protocol):
 
     def text(self, game: Any, colour: bool = False) -> str: ...
 
+    def describe_parts(self, game: Any, view: dict[str, Any]) -> list[Any]:
+        """The position in words, as `renderers.description.Part`s (see `renderers.describe`)."""
+
     LEGEND: str
 
 

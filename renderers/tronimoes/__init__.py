@@ -1,6 +1,8 @@
-"""Tronimoes pictures and text: `board` (public), `hand` (one player's), `text` (the console's)."""
+"""Tronimoes pictures and text: `board` (public), `hand` (one player's), `text` (the console's),
+`describe_parts` (the board in words)."""
 
+from renderers.tronimoes.description import describe_parts
 from renderers.tronimoes.pictures import board, hand
 from renderers.tronimoes.text_board import LEGEND, text
 
-__all__ = ["LEGEND", "board", "hand", "text"]
+__all__ = ["LEGEND", "board", "describe_parts", "hand", "text"]

@@ -620,3 +620,13 @@ async def test_a_game_a_bots_move_ends_says_in_the_terminal_what_it_did_to_ratin
         assert (await referee.table_at(place)).status == "finished"
     ratings = [line for line in "\n".join(out).splitlines() if line.startswith("📈 Ratings:")]
     assert len(ratings) == 1 and "ada" in ratings[0] and "AI (greedy)" in ratings[0], ratings
+
+
+async def test_describe_in_the_terminal_says_the_whole_board_in_words_with_only_your_hand(tmp_path):
+    said = await _console_lines(tmp_path, "tronimoes", ["me", "greedy"], ["describe", "help"])
+    assert "Tronimoes board. " in said and "Lines: " in said and "Your hand: " in said
+    assert "Tiles in hand: " in said and "Left out here" not in said and "/board" not in said
+    help_text = said.split("Other commands:")[1].split("• ")[0]
+    assert "describe" in help_text and "the whole board in words" in help_text
+    spanish = await _console_lines(tmp_path / "es", "tronimoes", ["me", "greedy"], ["describir"])
+    assert "Tronimoes board. " in spanish  # the table speaks English: the Spanish word works too
