@@ -2,12 +2,15 @@
 
 `render(game, viewer=None, feet=None)` draws any registered game's public board and
 `render_hand(game, seat)` a player's private hand, `text_board(game)` the board as text for a
-terminal; `RENDERERS` maps game names to the packages that draw them (each has `board`, `hand`,
-`text` and `LEGEND`). Registering a game is one import and one line below.
+terminal, `spoken_moves(game, seat)` a player's legal moves grouped to be read aloud (and
+`typed_moves(line)` a group read back); `RENDERERS` maps game names to the packages that draw
+them (each has `board`, `hand`, `text`, `LEGEND` and `spoken_groups`).
+Registering a game is one import and one line below.
 """
 
 from renderers import tetromic, triominoes, tromino_go, tronimoes, tronix
 from renderers.common import RENDERERS, NoRenderer, render, render_hand, text_board
+from renderers.spoken import spoken_moves, typed_moves
 
 RENDERERS["tronimoes"] = tronimoes
 RENDERERS["tetromic"] = tetromic
@@ -15,4 +18,4 @@ RENDERERS["tromino_go"] = tromino_go
 RENDERERS["triominoes"] = triominoes
 RENDERERS["tronix"] = tronix
 
-__all__ = ["RENDERERS", "NoRenderer", "render", "render_hand", "text_board"]
+__all__ = ["RENDERERS", "NoRenderer", "render", "render_hand", "spoken_moves", "text_board", "typed_moves"]

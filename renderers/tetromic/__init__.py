@@ -1,6 +1,7 @@
 """Tetromic pictures and text: `board` (every board, public), `hand` (one player's pieces), `text`."""
 
 from renderers.tetromic.pictures import board, hand
+from renderers.tetromic.spoken_moves import spoken_groups
 from renderers.tetromic.text_board import LEGEND, text
 
-__all__ = ["LEGEND", "board", "hand", "text"]
+__all__ = ["LEGEND", "board", "hand", "spoken_groups", "text"]
