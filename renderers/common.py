@@ -323,6 +323,9 @@ class GameRenderer(Protocol):
 
     def text(self, game: Any, colour: bool = False) -> str: ...
 
+    def spoken_groups(self, game: Any, seat: int) -> list[Any]:
+        """`seat`'s legal moves grouped to be read aloud (`renderers.spoken.Group`s)."""
+
     LEGEND: str
 
 
