@@ -52,9 +52,9 @@ def _turn(game: Game) -> str:
     if outcome is not None:
         winners = [game.names[s] for s in outcome.winners]
         if not winners:
-            return say(N_("The game is over: {reason}.")).format(reason=outcome.reason.rstrip("."))
+            return say(N_("The game is over: {reason}.")).format(reason=say(outcome.reason).rstrip("."))
         return say(N_("The game is over: {winners} won ({reason}).")).format(
-            winners=", ".join(winners), reason=outcome.reason.rstrip("."))
+            winners=", ".join(winners), reason=say(outcome.reason).rstrip("."))
     waiting = [seat_name(game.names, s) for s in game.to_move()]
     if not waiting:
         return say(N_("Nobody is to move."))
@@ -94,9 +94,15 @@ def _header(game: Game) -> list[str]:
     return [say(N_("{game} board.")).format(game=game.title), _turn(game), _scores(game), last_move(game)]
 
 
-def _hand(game: Game, viewer: int) -> Part:
-    hand = game.view(viewer).get("hand") or []
-    items = [_piece(piece) for piece in hand]
+def _hand(game: Game, viewer: int) -> Part | None:
+    """The viewer's own hand, or None in a game without hands (Tromino Go)."""
+    hand = game.view(viewer).get("hand")
+    if hand is None:
+        return None
+    if isinstance(hand, dict):  # kinds held, counted (Tronix: {"CX": 2})
+        items = [f"{kind} ×{count}" for kind, count in hand.items() if count]
+    else:
+        items = [_piece(piece) for piece in hand]
     return Part(N_("Your hand"), items or [say(N_("empty"))], N_("pieces of your hand"))
 
 
@@ -108,12 +114,11 @@ def _piece(piece: Any) -> str:
     return str(piece)
 
 
-def _parts(game: Game, viewer: int | None) -> tuple[list[str], list[Part]]:
+def _parts(game: Game, viewer: int | None) -> tuple[str, list[Part]]:
     describe_parts = getattr(renderer_for(game), "describe_parts", None)
     parts: list[Part] = list(describe_parts(game, game.view(None))) if describe_parts else []
-    if viewer is not None and 0 <= viewer < game.players:
-        parts.insert(0, _hand(game, viewer))
-    return _header(game), parts
+    own = _hand(game, viewer) if viewer is not None and 0 <= viewer < game.players else None
+    return " ".join(_header(game)), [own, *parts] if own is not None else parts
 
 
 def describe(game: Game, viewer: int | None = None) -> str:
@@ -121,18 +126,22 @@ def describe(game: Game, viewer: int | None = None) -> str:
     position in words (each game's parts). Only what everyone sees, plus `viewer`'s own hand when
     `viewer` is a seat."""
     header, parts = _parts(game, viewer)
-    return "\n".join([" ".join(header), *(p.text() for p in parts if p.items)])
+    return _whole(header, parts)
+
+
+def _whole(header: str, parts: list[Part]) -> str:
+    return "\n".join([header, *(p.text() for p in parts if p.items)])
 
 
 def describe_within(game: Game, limit: int = LIMIT, viewer: int | None = None) -> str:
     """`describe`, in at most `limit` characters. Where the whole does not fit, the parts keep
     as many of their items as fit, in order, and the end says what was left out and that
     `/board describe` gives the description whole."""
-    whole = describe(game, viewer)
+    header, parts = _parts(game, viewer)
+    whole = _whole(header, parts)
     if len(whole) <= limit:
         return whole
-    header, parts = _parts(game, viewer)
-    return fit(" ".join(header), [p for p in parts if p.items], limit)
+    return fit(header, [p for p in parts if p.items], limit)
 
 
 def fit(header: str, parts: list[Part], limit: int) -> str:
@@ -171,7 +180,7 @@ def _omitted(part: Part, count: int) -> list[str]:
         return []
     what = say(part.what or part.heading)
     if count == len(part.items):
-        return [say(N_("{what} ({count})")).format(what=what, count=count)]
+        return [f"{what} ({count})"]
     return [say(N_("{count} more {what}")).format(what=what, count=count)]
 
 

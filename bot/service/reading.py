@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 
+import renderers
 from bot.core.durations import format_duration
 from bot.core.i18n import DEFAULT as DEFAULT_LANGUAGE
 from bot.core.i18n import _, ngettext
@@ -51,6 +52,27 @@ class Reading:
                 text = _("⛔ This game was stopped by a moderator.")
             return Reply(caller=Message(named(text, table), await self.tables.pictures.board(game, table.id, viewer)),
                          table_id=table.id, place=place, ply=len(game.log), status=table.status)
+
+    async def describe(self, place: str, user: User | None = None) -> Reply:
+        """The whole board in words (`renderers.describe`: whose turn, the scores, the last move,
+        the position as a player needs it), for the caller alone; a seated caller also hears
+        their own hand, and nothing else anyone hides."""
+        return await self.tables.guarded(self._describe(place, user))
+
+    async def _describe(self, place: str, user: User | None) -> Reply:
+        async with self.tables.lock(place):
+            table = await self.tables.table(place)
+            if table.status == LOBBY:
+                return Reply(caller=Message(lobby_text(table)), table_id=table.id, place=place, status=table.status)
+            game = await self.tables.games.get(table)
+            if game.name not in renderers.RENDERERS:
+                raise Refused(_("this game has no board to describe"))
+            viewer = table.seat_of(user.id) if user is not None else None
+            text = renderers.describe(game, viewer)
+            if table.status == ABORTED:
+                text = _("⛔ This game was stopped by a moderator.") + "\n" + text
+            return Reply(caller=Message(named(text, table)), table_id=table.id, place=place, ply=len(game.log),
+                         status=table.status)
 
     async def history(self, place: str, user: User | None = None, *, page: int = 1) -> Reply:
         """The log in notation, with who and when, newest last: page 1 the latest moves, at most

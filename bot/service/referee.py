@@ -203,6 +203,7 @@ class Referee:
     choose_picture = _CarriedOutBy("play")
 
     board = _CarriedOutBy("reading")
+    describe = _CarriedOutBy("reading")
     history = _CarriedOutBy("reading")
     watch = _CarriedOutBy("reading")
     replay = _CarriedOutBy("reading")

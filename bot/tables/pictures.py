@@ -27,6 +27,17 @@ log = logging.getLogger(__name__)
 NO_PICTURE = N_("(The board picture could not be drawn this time; `{board}` shows it.)")
 
 
+def described_board(game: Game) -> str:
+    """What a posted board picture carries as its description (Discord's attachment description,
+    read by screen readers): the public board in words, within Discord's 1,024 characters, saying
+    what it leaves out (`/board describe` gives it whole). Never a hand: the picture is public."""
+    return renderers.describe_within(game, DESCRIPTION_LIMIT)
+
+
+DESCRIPTION_LIMIT = 1024
+"""The most characters Discord takes as an attachment's description."""
+
+
 class BoardPictures:
     """Draws boards and hands. `render`: False draws nothing (tests, benchmarks).
 
@@ -51,7 +62,8 @@ class BoardPictures:
         """The public board picture, with the pictures players chose (their chicken-feet) and the
         earliest deadline; `viewer` is emphasised (nothing hidden is ever drawn). `game` must not
         change while it is drawn (a command's own game, under its lock, or a copy). `elsewhere`:
-        drawn in the drawing process (for announcements nobody is waiting on)."""
+        drawn in the drawing process (for announcements nobody is waiting on). The picture carries
+        the board in words as its description (`described_board`)."""
         if not self.render or game.name not in renderers.RENDERERS:
             return []
         feet = {seat: decoded(data) for seat, (data, _source) in (await self.store.pictures(table_id, FOOT)).items()
@@ -59,13 +71,15 @@ class BoardPictures:
         if deadlines is None:
             deadlines = {t.seat: t.due for t in await self.store.timers(table_id) if t.kind == DEADLINE}
         deadline = min(deadlines.values(), default=None)
+        loop = asyncio.get_running_loop()
+        # in this command's context, so the picture and its words speak the table's language
+        described = loop.run_in_executor(self.thread, contextvars.copy_context().run, described_board, game)
         if elsewhere:
             data = await self.process.render(game, viewer, feet=feet or None, deadline=deadline)
         else:
             draw = functools.partial(renderers.render, game, viewer, feet=feet or None, deadline=deadline)
-            # in this command's context, so the picture speaks the table's language
-            data = await asyncio.get_running_loop().run_in_executor(self.thread, contextvars.copy_context().run, draw)
-        return [Attachment(f"{game.name}-move-{len(game.log)}.png", data, _("the board"))]
+            data = await loop.run_in_executor(self.thread, contextvars.copy_context().run, draw)
+        return [Attachment(f"{game.name}-move-{len(game.log)}.png", data, await described)]
 
     async def attach_board(self, reply: Reply, game: Game, table_id: int, *,
                            deadlines: Mapping[int, float] | None = None) -> None:

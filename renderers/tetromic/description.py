@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine import Game
-from engine.tetromic.pieces import ORIENTATIONS, placed_cells
+from engine.tetromic.pieces import ORIENTATIONS
 from renderers.common import N_, say
 from renderers.description import Part, seat_name
 
@@ -21,16 +21,20 @@ def _on_cells(rows: list[str]) -> set[tuple[int, int]]:
 
 
 def _clearers(on: set[tuple[int, int]], width: int, height: int, y: int) -> list[str]:
-    """Every placement (`T-u 2,3`) that fills all the empty cells of row `y`."""
+    """Every placement (`T-u 2,3`) that fills all the empty cells of row `y` (a row with more
+    than four empty cells has none: a piece covers at most four cells of a row)."""
     empty = {(x, y) for x in range(width) if (x, y) not in on}
+    if not empty or len(empty) > 4:
+        return []
+    first = min(empty)
     found = []
-    for name in ORIENTATIONS:
-        for ax in range(width):
-            for ay in range(max(0, y - 3), y + 1):
-                cells = set(placed_cells(name, (ax, ay)))
-                if (empty <= cells and not cells & on
-                        and all(0 <= cx < width and 0 <= cy < height for cx, cy in cells)):
-                    found.append(f"{name} {ax},{ay}")
+    for name, offsets in ORIENTATIONS.items():
+        for dx, dy in offsets:  # the piece's cell that lands on the row's first empty cell
+            ax, ay = first[0] - dx, first[1] - dy
+            cells = [(ax + ox, ay + oy) for ox, oy in offsets]
+            if all(0 <= cx < width and 0 <= cy < height and (cx, cy) not in on for cx, cy in cells) \
+                    and empty.issubset(cells):
+                found.append(f"{name} {ax},{ay}")
     return found
 
 

@@ -70,7 +70,7 @@ def describe_parts(game: Game, view: dict[str, Any]) -> list[Part]:
                  else say(N_("{cell} (no tile left fits there)")).format(cell=cell_name(cell)))
         hexagons.append(say(N_("around a {number}: a tile at {where} closes it")).format(
             number=values.get(point, "?"), where=where))
-    counts = [say(N_("{name} {count}")).format(name=s["name"], count=s["hand_size"]) for s in view["seats"]]
+    counts = [f"{s['name']} {s['hand_size']}" for s in view["seats"]]
     counts.append(say(N_("the well {count}")).format(count=view["well_size"]))
     return [
         Part(N_("Round"), game_items, N_("round details")),

@@ -17,6 +17,10 @@ def _line_name(game: Game, line: Any) -> str:
     return say(N_("free line {number}")).format(number=str(line).removeprefix("free"))
 
 
+def _tiles(count: int) -> str:
+    return say(N_("1 tile")) if count == 1 else say(N_("{count} tiles")).format(count=count)
+
+
 def _open(entry: dict[str, Any]) -> str:
     squares = " ".join(entry["open"]) or "-"
     if not entry["started"]:
@@ -43,9 +47,9 @@ def describe_parts(game: Game, view: dict[str, Any]) -> list[Part]:
     for entry in view["lines"]:
         name = _line_name(game, entry["line"])
         if entry["dead"]:
-            dead.append(say(N_("{line}, {count} tiles")).format(line=name, count=entry["length"]))
+            dead.append(f"{name}, {_tiles(entry['length'])}")
             continue
-        text = say(N_("{line}: {open}, {count} tiles")).format(line=name, open=_open(entry), count=entry["length"])
+        text = f"{name}: {_open(entry)}, {_tiles(entry['length'])}"
         owner = entry["owner"]
         if owner is not None and seats[owner]["footed"]:
             text += say(N_(" (chicken-footed: others may lay on it)"))
@@ -54,7 +58,7 @@ def describe_parts(game: Game, view: dict[str, Any]) -> list[Part]:
             if s["foot"] else seat_name(game.names, i)
             for i, s in enumerate(seats) if s["footed"]]
     dead_players = [seat_name(game.names, i) for i, s in enumerate(seats) if s["dead"]]
-    counts = [say(N_("{name} {count}")).format(name=s["name"], count=s["hand_size"]) for s in seats]
+    counts = [f"{s['name']} {s['hand_size']}" for s in seats]
     counts.append(say(N_("the bag {count}")).format(count=view["bag_size"]))
     return [
         Part(N_("Round"), round_items, N_("round details")),

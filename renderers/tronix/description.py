@@ -81,7 +81,8 @@ def describe_parts(game: Game, view: dict[str, Any]) -> list[Part]:
         count = len(line.cells())
         template = N_("1 card: {ends}") if count == 1 else N_("{count} cards: {ends}")
         lines.append(say(template).format(count=count, ends=shown))
-    teams = [say(N_("{name} {team}, {count} cards in hand")).format(
+    teams = [say(N_("{name} {team}, 1 card in hand") if s["hand_size"] == 1 else
+                 N_("{name} {team}, {count} cards in hand")).format(
         name=s["name"], team=say(_COLOUR_WORDS.get(s["team"], s["team"])), count=s["hand_size"])
         for s in view["seats"]]
     return [

@@ -19,6 +19,7 @@ MAX_EMBED_TOTAL = 6000
 MAX_FILES = 10
 MAX_FILE_SIZE = 10 * 1024 * 1024
 MAX_CHOICES = 25
+MAX_ATTACHMENT_DESCRIPTION = 1024
 COMMAND_NAME = re.compile(r"^[-_'\w]{1,32}$")
 
 
@@ -71,6 +72,10 @@ def check_message(
     problems += check_components(
         payload.get("components") or [], v2=bool(int(payload.get("flags") or 0) & (1 << 15))
     )
+    for i, attachment in enumerate(payload.get("attachments") or []):
+        if isinstance(attachment, dict):
+            problems += _too_long(f"attachments.{i}.description", attachment.get("description"),
+                                  MAX_ATTACHMENT_DESCRIPTION)
     if len(files) > MAX_FILES:
         problems.append(("files", "BASE_TYPE_MAX_LENGTH", f"Must be {MAX_FILES} or fewer in length."))
     for name, data in files:

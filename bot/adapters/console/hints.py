@@ -23,6 +23,7 @@ HELP_LINES: tuple[tuple[str, str, str], ...] = (
      N_("your best moves now; with all, every move; with a start, the moves beginning with it")),
     ("hand", N_("hand"), N_("what you hold (the picture is saved too)")),
     ("board", N_("board"), N_("the board again")),
+    ("describe", N_("describe"), N_("the whole board in words (for screen readers)")),
     ("history", N_("history [page]"), N_("the moves so far")),
     ("rules", N_("rules"), N_("how to play")),
     ("react", N_("react <words>"), N_("find a GIF or sticker and react with it")),

@@ -215,6 +215,8 @@ class ConsoleSession:
                 await self._show_hand(place)
             elif what == "board":
                 await self._show_board(place)
+            elif what == "describe":
+                await self._show(await self.referee.describe(place, self.user))
             elif what == "history":
                 page = whole_number(rest.split(" ")[0]) if rest else 1
                 if page is None:

@@ -18,6 +18,7 @@ COMMANDS = {
     "hints": "hints", "moves": "hints", "pistas": "hints", "jugadas": "hints",
     "hand": "hand", "mano": "hand",
     "board": "board", "tablero": "board",
+    "describe": "describe", "describir": "describe", "descripción": "describe", "descripcion": "describe",
     "history": "history", "historial": "history",
     "rules": "rules", "reglas": "rules",
     "react": "react", "reaccionar": "react",

@@ -99,9 +99,14 @@ async def hand(interaction: discord.Interaction) -> None:
 
 
 @app_commands.command(name="board", description=N_("Show the board and whose turn it is (only you see it)"))
-@app_commands.describe(player=N_("Put this player's part of the board first (games with a board per player)"))
+@app_commands.describe(player=N_("Put this player's part of the board first (games with a board per player)"),
+                       describe=N_("Say the whole board in words instead of the picture (for screen readers)"))
 @app_commands.guild_only()
-async def board(interaction: discord.Interaction, player: discord.Member | None = None) -> None:
+async def board(interaction: discord.Interaction, player: discord.Member | None = None,
+                describe: bool = False) -> None:
+    if describe:
+        await run(interaction, lambda referee, place, user: referee.describe(place, user), private=True)
+        return
     target = user_key(player.id) if player is not None else None
     await run(interaction, lambda referee, place, user: referee.board(place, user, player=target), private=True)
 

@@ -85,7 +85,11 @@ def _status(spectacle: Spectacle) -> str:
 def _board(spectacle: Spectacle, token: str) -> str:
     ply, last = spectacle.ply, spectacle.last
     base = f"/t/{escape(token)}"
+    import renderers  # (here, not at the top: the page's other parts are edited elsewhere)
+
     alt = _("The board after move {ply}").format(ply=ply) if ply else _("The board as dealt")
+    if spectacle.game.name in renderers.RENDERERS:  # the board in words, within 1,024 as on Discord
+        alt = f"{alt}. {renderers.describe_within(spectacle.game, 1024 - len(alt) - 2)}"
     steps = [(0, "⏮", _("Start")), (max(0, ply - 1), "◀", _("Back one move")),
              (min(last, ply + 1), "▶", _("Forward one move")), (last, "⏭", _("Now"))]
     links = "".join(f'<a href="{base}?ply={target}" data-ply="{target}" aria-label="{escape(label)}" '

@@ -660,3 +660,13 @@ async def test_a_screen_reader_user_plays_a_whole_game_in_the_terminal_from_the_
     title = GAMES[game].title
     described = [text for text in player.heard if title in text and "Your moves:" in text]
     assert len(described) >= player.moves_made - 1, "the board is described before the moves are offered"
+
+
+async def test_describe_in_the_terminal_says_the_whole_board_in_words_with_only_your_hand(tmp_path):
+    said = await _console_lines(tmp_path, "tronimoes", ["me", "greedy"], ["describe", "help"])
+    assert "Tronimoes board. " in said and "Lines: " in said and "Your hand: " in said
+    assert "Tiles in hand: " in said and "Left out here" not in said and "/board" not in said
+    help_text = said.split("Other commands:")[1].split("• ")[0]
+    assert "describe" in help_text and "the whole board in words" in help_text
+    spanish = await _console_lines(tmp_path / "es", "tronimoes", ["me", "greedy"], ["describir"])
+    assert "Tronimoes board. " in spanish  # the table speaks English: the Spanish word works too

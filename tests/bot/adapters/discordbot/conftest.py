@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.bot.adapters.discordbot.harness import Harness, running
+from tests.bot.adapters.discordbot.harness import Harness, assert_described, running
 from tests.standin import DiscordStandIn
 
 
@@ -23,4 +23,5 @@ async def tileref(standin: DiscordStandIn, tmp_path: Path) -> AsyncIterator[Harn
     async with running(standin, tmp_path / "tileref.sqlite3") as harness:
         yield harness
     standin.assert_clean()
+    assert_described(standin)
 

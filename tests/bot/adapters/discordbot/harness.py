@@ -3,6 +3,7 @@ what the referee knows."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -98,6 +99,18 @@ async def confirmed(s: DiscordStandIn, user: User, thread: Channel, command: str
     answers = await (await s.click(user, preview, label="Confirm")).replies(2)
     answer = next(m for m in answers if m.kind == "create")
     return preview, answer
+
+
+BOARD_PICTURE = re.compile(r"-move-[0-9]+\.png$")
+"""How the bot names a board picture it posts (`bot.tables.pictures`)."""
+
+
+def assert_described(s: DiscordStandIn) -> None:
+    """Every board picture the bot posted carries its description, the board in words (at most
+    Discord's 1,024 characters: the stand-in refuses longer ones)."""
+    pictures = [a for a in s.files.values() if BOARD_PICTURE.search(a.filename)]
+    bare = [a.filename for a in pictures if not a.description]
+    assert not bare, f"board pictures posted without a description: {bare}"
 
 
 def hand_images(message: RecordedMessage) -> list[str]:

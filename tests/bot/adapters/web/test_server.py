@@ -12,6 +12,7 @@ from html import escape
 import aiohttp
 import pytest
 
+import renderers
 from bot.adapters.web.server import WebServer
 from bot.core import metrics
 from bot.core.clock import ManualClock
@@ -272,3 +273,18 @@ async def test_a_failed_request_is_logged_by_its_route_never_by_its_token(site: 
     failed = [r for r in caplog.records if r.name == "bot.adapters.web.server"]
     assert [r.getMessage() for r in failed] == ["web request /t/{token}/part failed"]
     assert all(token not in r.getMessage() for r in caplog.records)
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+async def test_the_board_pictures_text_alternative_is_the_board_in_words(site: Site, name: str) -> None:
+    path = await open_table(site.referee, name)
+    await play_moves(site.referee, name, 6)
+    view = await site.referee.view(PLACE)
+    assert view is not None
+    game = view[1]
+    _status, _headers, body = await fetch(site, path)
+    alt = re.search(r'<img src="[^"]*board\.png[^"]*" alt="([^"]*)"', body.decode())
+    assert alt is not None
+    prefix = f"The board after move {len(game.log)}"
+    assert alt.group(1) == escape(f"{prefix}. {renderers.describe_within(game, 1024 - len(prefix) - 2)}")
+    assert len(prefix) + 2 + len(renderers.describe_within(game, 1024 - len(prefix) - 2)) <= 1024
