@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from engine.tronimoes.placement import lay_table
 from renderers.common import N_, say
 from renderers.spoken import Group, clean, grouped
 
@@ -15,26 +16,24 @@ if TYPE_CHECKING:
 def spoken_groups(game: Game, seat: int) -> list[Group]:
     """`seat`'s legal moves: one group a line end the lays go on, the spacer's, and the rest."""
     table: Any = game
-    view = game.view(seat)
     grid = table.grid
-    lines = [line for line in view["lines"] if not line["dead"]]
+    placed = lay_table(table, seat)
+    ends = {line["line"]: line["open"] for line in game.view(seat)["lines"]}
 
     def title(action: str) -> str:
         words = action.split(" ")
         if words[0] == "spacer":
             return say(N_("the spacer, from a line end six squares"))
-        if ":" not in words[0] or len(words) < 3:
+        if action not in placed:
             return say(N_("other moves"))
-        first, needs = grid.parse_square(words[1]), int(words[0].split(":")[0])
-        near = [(line, end) for line in lines for end in line["open"]
-                if line["next"] == needs and grid.adjacent(first, grid.parse_square(end))]
-        if len({line["line"] for line, _ in near}) == 1:
-            line, end = near[0]
-            label = clean(say(table.line_label(line["line"], seat)))
-            return say(N_("on {line}, end {square}, needs {number}")).format(line=label, square=end, number=needs)
-        if near:
-            return say(N_("next to {square}, needs {number}")).format(square=near[0][1], number=needs)
-        return say(N_("from {square}, with a {number}")).format(square=words[1], number=needs)
+        key, needs, first = placed[action].line, int(words[0].split(":")[0]), grid.parse_square(words[1])
+        if key is None:
+            return say(N_("a new free line off the spacer, needs {number}")).format(number=needs)
+        label = clean(say(table.line_label(key, seat)))
+        end = next((square for square in ends.get(key, []) if grid.adjacent(first, grid.parse_square(square))), None)
+        if end is None:
+            return say(N_("on {line}, needs {number}")).format(line=label, number=needs)
+        return say(N_("on {line}, end {square}, needs {number}")).format(line=label, square=end, number=needs)
 
     def prefix_words(action: str) -> int:
         """Lays share their tile and first square, spacers their first end, passes the word."""
