@@ -126,6 +126,9 @@ def main(argv: list[str] | None = None) -> int:
     play.add_argument("--boards", help="folder for the board pictures (default: next to the database)")
     play.add_argument("--resume", action="store_true", help="continue your last unfinished terminal game")
     play.add_argument("--no-colour", "--no-color", dest="colour", action="store_false", help="plain text")
+    play.add_argument("--screen-reader", action="store_true",
+                      help="words only: the board described after every move instead of drawn, no colour, "
+                           "and your legal moves grouped on your turn")
 
     rules = commands.add_parser("rules", help="how to play a game")
     rules.add_argument("game", nargs="?")
@@ -386,7 +389,7 @@ async def play_console(args: argparse.Namespace) -> int:
     boards = Path(args.boards) if args.boards else \
         (DEFAULT_DATABASE.parent if is_postgres(database) else Path(database).parent) / "boards"
     session = ConsoleSession(referee, local_user(args.name), ask=ask_terminal, say=print, boards=boards,
-                             colour=colour)
+                             colour=colour, screen_reader=args.screen_reader)
     try:
         if args.resume:
             place = await session.resume(name=args.name, language=args.lang, ai_seconds=args.ai_seconds)

@@ -48,6 +48,7 @@ async def kept_text(store: Store, user_id: str) -> str:
         _("• Your results in rated games ({results}) and your ratings ({ratings}).").format(
             results=len(data["results"]), ratings=len(data["ratings"])),
         _("• Your choices of turn notifications (servers: {servers}).").format(servers=len(data["notifications"])),
+        *([_("• Your choice of text-first play (`/accessibility text on`).")] if data.get("accessibility") else []),
         _("• Pictures you chose for a game: {pictures}.").format(pictures=len(data["pictures"])),
         _("It is kept until you ask to forget it, or the bot's operator does: the games are the record of play, so "
           "nothing expires by itself. `/privacy export` sends you all of it as a file; `/privacy forget` removes "

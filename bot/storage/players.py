@@ -75,13 +75,14 @@ async def player_data(db: Connection, user_id: str) -> dict[str, list[dict[str, 
     ratings = await db.fetch("SELECT guild, game, name, mu, sigma, score, games, wins, draws FROM ratings"
                              " WHERE player = ? ORDER BY guild, game", user_id)
     notify = await db.fetch("SELECT guild, mode FROM notify WHERE user_id = ? ORDER BY guild", user_id)
+    accessibility = await db.fetch("SELECT text_play FROM accessibility WHERE user_id = ?", user_id)
     pictures = await db.fetch(
         "SELECT p.table_id, p.seat, p.kind, p.source, p.created_at FROM pictures p JOIN seats s"
         " ON s.table_id = p.table_id AND s.seat = p.seat WHERE s.user_id = ? ORDER BY p.table_id", user_id)
     return {"seats": [_plain(r) for r in seats], "tables_opened": [_plain(r) for r in opened],
             "moves": [_plain(r) for r in actions], "results": [_plain(r) for r in results],
             "ratings": [_plain(r) for r in ratings], "notifications": [_plain(r) for r in notify],
-            "pictures": [_plain(r) for r in pictures]}
+            "accessibility": [_plain(r) for r in accessibility], "pictures": [_plain(r) for r in pictures]}
 
 
 async def _ids(db: Connection, sql: str, *args: Any) -> set[int]:
@@ -153,6 +154,8 @@ async def forget_player(db: Connection, dialect: Dialect, user_id: str, anonymou
     done.ratings = await db.changes("UPDATE ratings SET player = ?, name = ? WHERE player = ?",
                                     anonymous, name_in(None), user_id)
     done.notify = await db.changes("DELETE FROM notify WHERE user_id = ?", user_id)
+    # text-first play is a choice of private messages too: counted with the notification choices
+    done.notify += await db.changes("DELETE FROM accessibility WHERE user_id = ?", user_id)
     return done
 
 

@@ -197,6 +197,14 @@ MIGRATIONS: list[str] = [
     """
     ALTER TABLE outbox ADD COLUMN merged_into INTEGER;
     """,
+    # 9: accessibility choices, per player on every server (`/accessibility text on`: the board in
+    # words and the legal moves grouped, privately with each turn)
+    """
+    CREATE TABLE accessibility (
+        user_id TEXT PRIMARY KEY,
+        text_play INTEGER NOT NULL
+    );
+    """,
 ]
 
 

@@ -306,6 +306,26 @@ class Standings:
                              " DO UPDATE SET mode = excluded.mode", user_id, guild, mode)
 
 
+    # ---- accessibility ----------------------------------------------------------------------
+
+    async def text_play_choices(self, users: Sequence[str]) -> set[str]:
+        """Those of `users` who chose text-first play (`/accessibility text on`), on every server."""
+        if not users:
+            return set()
+        rows = await self._fetch(f"SELECT user_id FROM accessibility WHERE text_play = 1 AND user_id IN"
+                                 f" ({marks(len(users))})", *users)
+        return {row["user_id"] for row in rows}
+
+    async def set_text_play(self, user_id: str, on: bool) -> None:
+        """Remember whether `user_id` wants text-first play; off forgets the choice."""
+        async with self._transaction(f"accessibility:{user_id}") as db:
+            if on:
+                await db.execute("INSERT INTO accessibility (user_id, text_play) VALUES (?, 1) ON CONFLICT (user_id)"
+                                 " DO UPDATE SET text_play = excluded.text_play", user_id)
+            else:
+                await db.execute("DELETE FROM accessibility WHERE user_id = ?", user_id)
+
+
 async def record_in(db: Sql, table_id: int, guild: str, game: str, players: Sequence[str],
                     rate: Rate) -> list[Result] | None:
     """Rate one finished game, once, in the transaction `db` (holding the lock of its server and

@@ -363,6 +363,7 @@ class Tables:
         told.story, told.ending = [named(p, table) for p in told.story], [named(p, table) for p in told.ending]
         reply.public.text = told.text
         await move_reply.tell_turns(self.store, change, reply)
+        await move_reply.tell_turns_in_words(self.store, change, reply)
         notices = []
         now = self.clock.now()
         notices.append(self.notice(table, change.game, reply.public.text, mentions=reply.mentions, board=True,

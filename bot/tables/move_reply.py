@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import logging
 
+from bot.community.accessibility import text_play_messages
 from bot.community.notifications import turn_messages
 from bot.community.ratings import Ratings
 from bot.core.i18n import N_, _, said
@@ -57,6 +58,21 @@ async def tell_turns(store: Store, change: Change, reply: Reply) -> None:
     table = change.table
     told = [s for s in pinged_seats(change) if table.seats[s].user_id != change.began_by]
     for seat, text in (await turn_messages(store, table, told, change.deadlines)).items():
+        message = reply.private.setdefault(seat, Message())
+        message.text = f"{message.text}\n{text}".strip()
+
+
+async def tell_turns_in_words(store: Store, change: Change, reply: Reply) -> None:
+    """Add to each seat's private part of `reply`, for the players who chose text-first play
+    (`/accessibility text on`), the board in words and their legal moves: for every seat whose
+    turn began with this change, and for one that moved and is still to move (a draw before
+    laying, a double's extra turn, a simultaneous phase), whose moves have changed."""
+    table, game = change.table, change.game
+    if table.status != PLAYING or game.outcome() is not None:
+        return
+    acted = {a.seat for a in change.actions if a.seat >= 0}
+    seats = [s for s in game.to_move() if s in change.fresh or s in acted]
+    for seat, text in (await text_play_messages(store, table, game, seats)).items():
         message = reply.private.setdefault(seat, Message())
         message.text = f"{message.text}\n{text}".strip()
 

@@ -2,6 +2,7 @@
 
 from renderers.tetromic.description import describe_parts
 from renderers.tetromic.pictures import board, hand
+from renderers.tetromic.spoken_moves import spoken_groups
 from renderers.tetromic.text_board import LEGEND, text
 
-__all__ = ["LEGEND", "board", "describe_parts", "hand", "text"]
+__all__ = ["LEGEND", "board", "describe_parts", "hand", "spoken_groups", "text"]

@@ -3,6 +3,7 @@
 
 from renderers.tronimoes.description import describe_parts
 from renderers.tronimoes.pictures import board, hand
+from renderers.tronimoes.spoken_moves import spoken_groups
 from renderers.tronimoes.text_board import LEGEND, text
 
-__all__ = ["LEGEND", "board", "describe_parts", "hand", "text"]
+__all__ = ["LEGEND", "board", "describe_parts", "hand", "spoken_groups", "text"]

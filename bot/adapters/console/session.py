@@ -31,12 +31,12 @@ class ConsoleSession:
     with `ask` and printed with `say`; board pictures are saved under `boards`."""
 
     def __init__(self, referee: Referee, user: User, *, ask: Ask, say: Say, boards: Path,
-                 colour: bool = False, media: Media | None = None) -> None:
+                 colour: bool = False, media: Media | None = None, screen_reader: bool = False) -> None:
         self.referee = referee
         self.user = user
         self.ask = ask
         self.say = say
-        self.screen = Screen(say, colour=colour, boards=boards, clock=referee.clock)
+        self.screen = Screen(say, colour=colour, boards=boards, clock=referee.clock, screen_reader=screen_reader)
         self.media = media or Media.from_environment()
         self.place: str | None = None
         """The place of the table this session plays: the only one whose announcements it
@@ -285,7 +285,7 @@ class ConsoleSession:
         shown = await self.referee.view(reply.place) if reply.place and reply.place == self.place else None
         if shown is not None and (reply.ply is None or reply.ply != self._seen):
             self._seen = len(shown[1].log)
-            self.screen.board(shown[1])
+            self.screen.board(shown[1], shown[0].seat_of(self.user.id))
         if reply.public.text:
             self.say(self.screen.text(reply.public.text))
         self.screen.say_saved(self.screen.save_images(reply.public.attachments, reply.table_id))
@@ -308,11 +308,12 @@ class ConsoleSession:
         table, game = shown
         self._seen = len(game.log)
         self.screen.legend_shown = False
-        self.screen.board(game)
+        self.screen.board(game, table.seat_of(self.user.id))
         if reply.caller and reply.caller.text:
             self.say(self.screen.text(reply.caller.text))
         self.screen.say_saved(self.screen.save_images(reply.caller.attachments if reply.caller else [], reply.table_id))
-        self.screen.hand(game, table.seat_of(self.user.id), always=True)
+        seat = table.seat_of(self.user.id)
+        self.screen.hand(game, seat, always=not self.screen.screen_reader)
 
     async def _show_hand(self, place: str) -> None:
         """The player's hand in words (as `Screen.hand` prints it), its picture saved."""

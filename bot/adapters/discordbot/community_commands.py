@@ -1,5 +1,6 @@
-"""What carries over between games: `/leaderboard`, `/profile`, `/games` and `/notify`. Every
-answer is for the caller alone and reads this server's records only."""
+"""What carries over between games: `/leaderboard`, `/profile`, `/games`, `/notify` and
+`/accessibility`. Every answer is for the caller alone and reads this server's records only (the
+accessibility choice is the player's own, on every server)."""
 
 from __future__ import annotations
 
@@ -98,4 +99,32 @@ async def notify(interaction: discord.Interaction, when: str) -> None:
         await answer.tell(text)
 
 
-COMMUNITY_COMMANDS: list[app_commands.Command[Any, ..., Any]] = [leaderboard, profile, games, notify]
+TEXT_PLAY_SAID = {
+    "on": N_("🔊 Text-first play is on: with each turn of yours, in any game on any server, I send you privately the "
+             "board in words and your legal moves grouped to be read aloud; type any of them as it is written. "
+             "`/accessibility text off` stops it."),
+    "off": N_("Text-first play is off: turns come with the board picture only. `/accessibility text on` brings the "
+              "words back."),
+}
+
+
+@app_commands.command(name="accessibility", description=N_("Play by words: the board described and your moves "
+                                                           "listed privately with each turn"))
+@app_commands.describe(text=N_("on: the board in words and your moves grouped, privately with each turn; off: not"))
+@app_commands.choices(text=[app_commands.Choice(name=N_("on"), value="on"),
+                            app_commands.Choice(name=N_("off"), value="off")])
+async def accessibility(interaction: discord.Interaction, text: str) -> None:
+    store = _referee(interaction).store
+    async with answering(interaction, private=True) as answer:
+        if text not in TEXT_PLAY_SAID:
+            await answer.tell(_("Choose on or off, like `/accessibility text on`."))
+            return
+        await answer.run(store.standings.set_text_play(user_key(interaction.user.id), text == "on"))
+        said = _(TEXT_PLAY_SAID[text])
+        if text == "on":
+            said += " " + _("Direct messages from members of the server must be open to you for the turns that "
+                            "others begin to reach you.")
+        await answer.tell(said)
+
+
+COMMUNITY_COMMANDS: list[app_commands.Command[Any, ..., Any]] = [leaderboard, profile, games, notify, accessibility]

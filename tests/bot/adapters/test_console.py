@@ -24,6 +24,7 @@ from bot.adapters.console import ConsoleSession, local_user
 from bot.core.clock import ManualClock
 from bot.core.records import FINISHED
 from bot.storage.address import store_for
+from engine import GAMES
 from engine.tetromic import Tetromic
 from tests.bot.referees import running_referee
 
@@ -620,6 +621,45 @@ async def test_a_game_a_bots_move_ends_says_in_the_terminal_what_it_did_to_ratin
         assert (await referee.table_at(place)).status == "finished"
     ratings = [line for line in "\n".join(out).splitlines() if line.startswith("📈 Ratings:")]
     assert len(ratings) == 1 and "ada" in ratings[0] and "AI (greedy)" in ratings[0], ratings
+
+
+LEAN = {"tronimoes": ("", ["me", "bot"]), "triominoes": ("rounds=1", ["me", "bot"]),
+        "tromino_go": ("", ["me", "bot"]), "tronix": ("deck_size=12 quiet_limit=5", ["me", "bot"]),
+        "tetromic": ("width=4 height=5 target_level=2", ["me", "bot"])}
+"""Each game as small as its options make it, against one AI seat: whole games that stay quick."""
+BOX_DRAWING = re.compile("[\u2500-\u259f\x1b]")
+
+
+@pytest.mark.parametrize("game", sorted(LEAN))
+async def test_a_screen_reader_user_plays_a_whole_game_in_the_terminal_from_the_words_alone(tmp_path, game):
+    from tests.bot.screen_reader_player import ScreenReaderPlayer
+
+    options, players = LEAN[game]
+    out: list[str] = []
+    player = ScreenReaderPlayer(seed=3)
+    read_up_to = [0]
+
+    async def ask(prompt: str) -> str | None:
+        """Read what was printed since the last prompt, and type a move it offers."""
+        text = "\n".join(out[read_up_to[0]:])
+        read_up_to[0] = len(out)
+        return player.choose(text) or "board"
+
+    async with running_referee(tmp_path / "t.sqlite3", ManualClock()) as referee:
+        session = ConsoleSession(referee, local_user("ada"), ask=ask, say=out.append, boards=tmp_path / "boards",
+                                 colour=True, screen_reader=True)
+        place = await session.new_game(game, players, options)
+        assert place is not None
+        await session.play(place)
+        table = await referee.table_at(place)
+        assert table.status == FINISHED
+    printed = "\n".join(out)
+    assert "The game is over." in printed and player.moves_made >= 3
+    assert not BOX_DRAWING.search(printed), "no box drawing and no colour codes for a screen reader"
+    assert "✗" not in printed, "every move the player read was legal"
+    title = GAMES[game].title
+    described = [text for text in player.heard if title in text and "Your moves:" in text]
+    assert len(described) >= player.moves_made - 1, "the board is described before the moves are offered"
 
 
 async def test_describe_in_the_terminal_says_the_whole_board_in_words_with_only_your_hand(tmp_path):

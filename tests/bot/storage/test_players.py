@@ -97,3 +97,18 @@ async def test_a_player_who_joined_a_game_under_way_is_renamed_in_their_join(dat
         assert again.to_move() == game.to_move() and again.players == 3
         assert json.dumps(again.to_position()) == position.replace('"carol"', '"gone"')
         assert table.seats[2].user_id == FORMER + "c"
+
+
+async def test_text_first_play_is_one_choice_a_player_exports_and_forgets(database) -> None:
+    async with running_referee(database, ManualClock()) as referee:
+        standings = referee.store.standings
+        await standings.set_text_play(ALICE.id, True)
+        await standings.set_text_play(ALICE.id, True)  # said twice: still one choice
+        await standings.set_text_play(BOB.id, True)
+        await standings.set_text_play(BOB.id, False)
+        assert await standings.text_play_choices([ALICE.id, BOB.id, CAROL.id]) == {ALICE.id}
+        assert await standings.text_play_choices([]) == set()
+        assert (await referee.store.player_data(ALICE.id))["accessibility"] == [{"text_play": 1}]
+        done = await referee.store.forget_player(ALICE.id, FORMER + "a", named)
+        assert done.notify == 1
+        assert await standings.text_play_choices([ALICE.id]) == set()

@@ -1,4 +1,4 @@
-"""Every query behind /leaderboard, /profile, /games, /notify and the ratings is answered from an
+"""Every query behind /leaderboard, /profile, /games, /notify, /accessibility and the ratings is answered from an
 index: SQLite's own query plans, for each statement the commands really run, show no table scan.
 Ratings stored by an older tileref read as today's after the migration."""
 
@@ -59,6 +59,7 @@ async def test_the_commands_queries_use_indexes(tmp_path) -> None:
         await profile_text(store, "test:guild", ALICE.id, "alice")
         await games_text(store, "test:guild", BOB.id)
         await store.standings.notify_choices("test:guild", [ALICE.id, BOB.id])
+        await store.standings.text_play_choices([ALICE.id, BOB.id])
         await store.standings.ratings_of("test:guild", "tronimoes", [ALICE.id])
         assert len(seen) >= 10
         for sql, args in seen:

@@ -1,0 +1,74 @@
+"""A player's legal moves in words (`renderers.spoken_moves`): every legal action is offered
+exactly once, written so that typing what is read plays it, in English and at a Spanish table
+(with the Spanish notation words), at every moment of seeded random games of every game."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+
+from bot.core.i18n import speaking
+from engine import GAMES
+from engine.ai import heuristics
+from engine.core import Game
+from renderers import spoken_moves, typed_moves
+
+MOMENTS = 25
+"""Positions checked per game and seed: every few moves of a random game."""
+
+
+def offered(game: Game, seat: int, language: str) -> Counter[str]:
+    """The canonical actions the groups' words offer `seat`, each as often as it is written."""
+    lines = spoken_moves(game, seat, language)
+    assert all(line.strip() for line in lines)
+    return Counter(game.parse(seat, type(game).canonical(move, language))
+                   for line in lines for move in typed_moves(line))
+
+
+@pytest.mark.parametrize("language", ["en", "es"])
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_every_legal_move_is_offered_once_in_words_the_player_can_type_back(name: str, language: str) -> None:
+    cls = GAMES[name]
+    players = min(cls.max_players, 4)
+    checked = 0
+    for seed in range(3):
+        game = cls.new(players, seed=seed)
+        rng = random.Random(seed)
+        for step in range(600):
+            if game.outcome() is not None:
+                break
+            if step % 5 == 0:
+                with speaking(language):
+                    for seat in game.to_move():
+                        legal = game.legal_actions(seat)
+                        assert offered(game, seat, language) == Counter(legal), f"seed {seed}, move {step}"
+                        checked += 1
+                if checked >= MOMENTS * (seed + 1):
+                    break
+            seat = rng.choice(game.to_move())
+            game.apply(seat, rng.choice(heuristics(game).playing(game, seat)))
+    assert checked >= MOMENTS
+
+
+def test_a_seat_without_a_move_hears_no_groups() -> None:
+    game = GAMES["tronimoes"].new(3, seed=1)
+    waiting = next(seat for seat in range(3) if seat not in game.to_move())
+    assert spoken_moves(game, waiting) == []
+
+
+def test_tronimoes_lays_are_grouped_by_the_line_end_they_go_on() -> None:
+    game = GAMES["tronimoes"].new(3, seed=3)
+    rng = random.Random(1)
+    for _ in range(40):
+        seat = game.to_move()[0]
+        game.apply(seat, rng.choice(sorted(game.legal_actions(seat))))
+    seat = game.to_move()[0]
+    lines = spoken_moves(game, seat)
+    assert lines[0].startswith("on your line, end a9, needs 3: 3:3 b9, then b8, c9, b10")
+    assert lines[-1] == "other moves: draw"
+    with speaking("es"):
+        spanish = spoken_moves(game, seat, "es")
+    assert spanish[0].startswith("en tu línea, extremo a9, pide 3: 3:3 b9, luego b8, c9, b10")
+    assert spanish[-1] == "otras jugadas: robar"
