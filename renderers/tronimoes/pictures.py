@@ -9,7 +9,10 @@ What the board shows (see `draw_board`):
   neutral for the round leader and free lines, grey for dead lines;
 * a gold star on the round leader and a white star on each free-line leader;
 * a numbered badge (the seat number, or `F1` for a free line) at each open end of a living line,
-  sitting on the edge the line can grow across;
+  sitting on the edge the line can grow across, and where each line leaves the round leader;
+  the same number, smaller, on every joint between two tiles of a line: whose line a tile is on,
+  and where the line runs, never rest on its colour alone (nor in the high-contrast look, where
+  every line is ink);
 * a chicken-footed player's foot picture at the open end of their line, or on the square they
   reserved when they were footed before their line started;
 * the spacer while it is down (a white star and arrows at the far end, where the free-line
@@ -164,6 +167,7 @@ def draw_board(view: View, *, you: int | None = None,
         boxes = (layout.box(*tile.squares[0]), layout.box(*tile.squares[1]))
         paste_tile(image, style_of(tile), cell, boxes, tile.pips)
     _draw_leader_marks(image, layout, tiles)
+    _draw_junctions(image, layout, tiles)
     for line in view["lines"] if view["phase"] == "playing" else ():
         key = line["line"]
         if line["dead"] or not line["started"] or key not in heads:
@@ -247,6 +251,43 @@ def _edge_point(layout: GridLayout, square: Square, direction: Square, push: flo
 
 def _paste_centred(image: Image.Image, sprite: Image.Image, centre: tuple[float, float]) -> None:
     image.paste(sprite, (round(centre[0] - sprite.width / 2), round(centre[1] - sprite.height / 2)), sprite)
+
+
+def _joint(before: Tile, after: Tile) -> tuple[Square, Square] | None:
+    """Where `after` joins `before` on a line: a square of each, side by side, with the same
+    pips (the square `after` was laid from first), or None if they do not touch."""
+    best = None
+    for i, a in enumerate(before.squares):
+        for j, b in enumerate(after.squares):
+            if abs(a[0] - b[0]) + abs(a[1] - b[1]) == 1 and before.pips[i] == after.pips[j]:
+                if j == 0:
+                    return a, b
+                best = best or (a, b)
+    return best
+
+
+def _draw_junctions(image: Image.Image, layout: GridLayout, tiles: list[Tile]) -> None:
+    """On every joint between two tiles of a line, a small badge with the line's number (the
+    line's colour, grey once it is dead); where a player's line leaves the round leader, a
+    larger one."""
+    leader = next((tile for tile in tiles if tile.line == "leader"), None)
+    last: dict[int | str, Tile] = {}
+    small, large = max(14, layout.cell * 5 // 16), layout.cell * 7 // 16
+    for tile in tiles:
+        if tile.line == "leader":
+            continue
+        before = last.get(tile.line)
+        if before is None and isinstance(tile.line, int):
+            before, size = leader, large
+        else:
+            size = small
+        last[tile.line] = tile
+        joint = _joint(before, tile) if before is not None else None
+        if joint is None:
+            continue
+        (ax, ay), (bx, by) = (layout.centre(*joint[0]), layout.centre(*joint[1]))
+        colour = DEAD if tile.dead else line_colour(tile.line)
+        _paste_centred(image, badge(line_badge_text(tile.line), colour, size, ring=INK), ((ax + bx) / 2, (ay + by) / 2))
 
 
 def _draw_end_badge(image: Image.Image, layout: GridLayout, head: Tile, square: Square,
