@@ -81,7 +81,7 @@ def seat_colour(seat: int) -> RGB:
 
 
 def seat_colour_name(seat: int) -> str:
-    """The colour's name, for text ("vermillion")."""
+    """The colour's name, for text ("dark red")."""
     return SEAT_COLOURS[seat % len(SEAT_COLOURS)][0]
 
 

@@ -83,6 +83,14 @@ def language_code(text: str) -> str:
     return code
 
 
+def palette_name(text: str) -> str:
+    """`--palette`: a look the pictures can be drawn in."""
+    mode = text.strip().lower()
+    if mode not in MODES:
+        raise argparse.ArgumentTypeError(f"choose one of {', '.join(MODES)}; not '{text}'")
+    return mode
+
+
 def system_language() -> str | None:
     """The language of the terminal's locale ($LANGUAGE, $LC_ALL, $LC_MESSAGES, $LANG), if tileref speaks it."""
     for variable in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
@@ -122,7 +130,7 @@ def main(argv: list[str] | None = None) -> int:
                       help=f"the table's language: {', '.join(LANGUAGES)} (default: your system's, else en; with "
                            "--resume, the game's own)")
     play.add_argument("--options", default="", help="game options as key=value, e.g. ouroboros=off")
-    play.add_argument("--palette", choices=MODES, default=None,
+    play.add_argument("--palette", type=palette_name, default=None,
                       help="how the board pictures look: normal (in colour) or mono (high contrast, in greys; "
                            "seats told apart by their numbers, letters and shapes) (default: normal; with --resume, "
                            "the game's own unless given)")
