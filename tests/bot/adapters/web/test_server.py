@@ -5,12 +5,14 @@ PostgreSQL included), and that no ply's page or position shows a tile in anyone'
 from __future__ import annotations
 
 import asyncio
+import io
 import json
 import re
 from html import escape
 
 import aiohttp
 import pytest
+from PIL import Image
 
 from bot.adapters.web.server import WebServer
 from bot.core import metrics
@@ -272,3 +274,12 @@ async def test_a_failed_request_is_logged_by_its_route_never_by_its_token(site: 
     failed = [r for r in caplog.records if r.name == "bot.adapters.web.server"]
     assert [r.getMessage() for r in failed] == ["web request /t/{token}/part failed"]
     assert all(token not in r.getMessage() for r in caplog.records)
+
+
+async def test_the_board_picture_of_a_palette_mono_table_is_in_greys(site: Site) -> None:
+    path = await open_table(site.referee, "tronimoes", options="palette=mono")
+    await play_moves(site.referee, "tronimoes", 3)
+    status, headers, body = await fetch(site, f"{path}/board.png")
+    image = Image.open(io.BytesIO(body)).convert("RGB")
+    assert status == 200 and headers["Content-Type"] == "image/png"
+    assert all(r == g == b for _, (r, g, b) in image.getcolors(1 << 20) or [])
