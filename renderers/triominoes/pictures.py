@@ -1,7 +1,9 @@
 """Triominoes pictures: the table of triangles with each corner's number, each tile tinted and
-edged in the colour of the player who laid it (the colours of the scores in the header), rows
-labelled down the left (`r0`) and columns along the top and bottom (`c-1`, on two staggered
-lines, each with a tick to its column's middle), so a cell reads off as `r0c-1`; every open cell
+edged in the colour of the player who laid it and marked at its centre with that player's shape
+(the colours and shapes of the scores in the header: the shape tells players apart where colour
+does not), rows labelled down the left (`r0`) and columns along the top and bottom (`c-1`, on
+two staggered lines, each with a tick to its column's middle), so a cell reads off as `r0c-1`;
+every open cell
 some unplayed tile could fill numbered for `122 at 7`; the last tile haloed, the hexagon or
 bridge it just made outlined; a header with whose turn it is, the well and the scores. A board
 too big to show at full size is drawn with smaller triangles, its texts keeping their size, so
