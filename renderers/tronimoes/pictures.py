@@ -32,6 +32,7 @@ from PIL import Image, ImageDraw
 from renderers.common import DEAD, HIGHLIGHT, INK, NEUTRAL, WHITE, GridLayout, encode_png, grid_canvas, seat_colour
 from renderers.dominoes import TileStyle, inset, paste_tile
 from renderers.glyphs import badge, framed_picture, star
+from renderers.palettes import mono
 from renderers.text import draw_text, text_width
 from renderers.tronimoes import panel
 from renderers.tronimoes.style import (
@@ -286,7 +287,7 @@ def _draw_junctions(image: Image.Image, layout: GridLayout, tiles: list[Tile]) -
         if joint is None:
             continue
         (ax, ay), (bx, by) = (layout.centre(*joint[0]), layout.centre(*joint[1]))
-        colour = DEAD if tile.dead else line_colour(tile.line)
+        colour = DEAD if tile.dead else WHITE if mono() else line_colour(tile.line)  # small digits read best in ink
         _paste_centred(image, badge(line_badge_text(tile.line), colour, size, ring=INK), ((ax + bx) / 2, (ay + by) / 2))
 
 

@@ -22,7 +22,7 @@ from renderers.glyphs import SHAPES, seat_shape
 from renderers.palettes import PALETTES, Palette, drawing_in, grey_of, mono, set_grey, use_palette
 from renderers.tronimoes import pictures as tronimoes_pictures
 from renderers.tronimoes.style import cell_size
-from tests.renderers.golden import decode
+from tests.renderers.golden import assert_golden, decode
 from tests.renderers.positions import late_six, seeded
 
 PLAYERS = {"tronimoes": 6, "tromino_go": 2, "triominoes": 6, "tronix": 8, "tetromic": 8}
@@ -168,3 +168,11 @@ def test_a_blend_of_two_colours_is_the_same_blend_of_their_greys():
     from renderers.common import blend_palette, mix
     blend_palette([a, b], [(a, b, 3)])
     assert grey_of(mix(a, b, 0.25)) == 50
+
+
+@pytest.mark.parametrize("name", ["tronimoes", "triominoes", "tronix", "tromino_go", "tetromic"])
+def test_palette_mono_pictures_match_their_golden_pictures(name):
+    """Looked at: every line in ink with its numbers, every seat's shape, letters and dashes."""
+    game = late_six() if name == "tronimoes" else played(name, 40)
+    with drawing_in("mono"):
+        assert_golden(f"mono_{name}", render(game))
