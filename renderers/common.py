@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from PIL import Image, ImageDraw
 
 from engine.core import Term
+from renderers.palettes import grey_of, mono, note_blend, set_grey
 from renderers.text import COLOUR_GLYPHS, digit_height, draw_text, note_page
 
 if TYPE_CHECKING:
@@ -30,17 +31,23 @@ RGB = tuple[int, int, int]
 # Palette
 
 SEAT_COLOURS: list[tuple[str, RGB]] = [
-    ("blue", (0x00, 0x72, 0xB2)),
-    ("vermillion", (0xD5, 0x5E, 0x00)),
-    ("sky blue", (0x56, 0xB4, 0xE9)),
-    ("reddish purple", (0xCC, 0x79, 0xA7)),
-    ("orange", (0xE6, 0x9F, 0x00)),
-    ("bluish green", (0x00, 0x9E, 0x73)),
+    ("light blue", (0x88, 0xBB, 0xFF)),
+    ("dark red", (0xAA, 0x11, 0x00)),
+    ("purple", (0x66, 0x00, 0x88)),
+    ("violet", (0xBB, 0x00, 0xFF)),
+    ("teal", (0x00, 0x88, 0x77)),
+    ("orange", (0xEE, 0x77, 0x11)),
 ]
-"""Seat i plays in colour i: six Okabe–Ito colours (yellow left out: too pale on a light board),
-ordered so that the first k seats are as far apart as possible for every k, for normal vision
-and simulated protanopia, deuteranopia and tritanopia (Machado et al. 2009; the closest pair
-of all six is still ~16 CIELAB ΔE apart under every simulation)."""
+"""Seat i plays in colour i (Tronimoes, Triominoes). Chosen by search (bench/palettes.py tells
+how) so that every pair stays at least 24 apart in CAM02-UCS for normal vision and simulated
+protanopia, deuteranopia and tritanopia (colorspacious, severity 100), and every colour at
+least 20 from the board, the paper, white, ink, the neutral and dead greys and the highlight;
+ordered so that the first k seats are as far apart as possible for every k (two seats: 58).
+Every seat also carries its number (on its lines' ends, its tiles, its badges), so no one needs
+the colour to tell seats apart."""
+
+MONO_SEAT: RGB = (0x1E, 0x1E, 0x1E)
+"""Every seat's colour in the high-contrast look (`palette=mono`): ink."""
 
 NEUTRAL: RGB = (0x33, 0x33, 0x33)
 """Lines that belong to nobody: the round leader and free lines."""
@@ -60,14 +67,21 @@ HIGHLIGHT: RGB = (0xFF, 0xD8, 0x1F)
 """The last move and playable tiles: a yellow no seat uses."""
 WHITE: RGB = (0xFF, 0xFF, 0xFF)
 
+for _colour, _grey in ((PAPER, 255), (BOARD, 240), (GRID_LINE, 200), (MUTED, 70), (INK, 0), (NEUTRAL, 0),
+                       (DEAD, 150), (HIGHLIGHT, 168), (WHITE, 255)):
+    set_grey(_colour, _grey)
+
 
 def seat_colour(seat: int) -> RGB:
-    """The RGB colour of a seat (seats beyond six reuse the palette)."""
+    """The RGB colour of a seat (seats beyond six reuse the palette); ink in the high-contrast
+    look."""
+    if mono():
+        return MONO_SEAT
     return SEAT_COLOURS[seat % len(SEAT_COLOURS)][1]
 
 
 def seat_colour_name(seat: int) -> str:
-    """The colour's name, for text ("vermillion")."""
+    """The colour's name, for text ("dark red")."""
     return SEAT_COLOURS[seat % len(SEAT_COLOURS)][0]
 
 
@@ -256,7 +270,9 @@ def blend_palette(flat: Iterable[RGB], blends: Iterable[tuple[RGB, RGB, int]]) -
     colours: dict[RGB, None] = dict.fromkeys(flat)
     for a, b, steps in blends:
         for k in range(1, steps + 1):
-            colours.setdefault(mix(a, b, k / (steps + 1)))
+            blended = mix(a, b, k / (steps + 1))
+            colours.setdefault(blended)
+            note_blend(blended, a, b, k / (steps + 1))
     if len(colours) > PALETTE_SIZE:
         raise ValueError(f"a palette holds {PALETTE_SIZE} colours, not {len(colours)}")
     return list(colours)
@@ -298,14 +314,33 @@ def encode_png(image: Image.Image, palette: Image.Image | None = None) -> bytes:
     """PNG bytes for `image`, with no metadata or timestamp, so the same picture always gives the
     same bytes. With a `palette` (see `palette_image`) every pixel becomes its nearest palette
     colour (no dithering) and the PNG is stored with 8-bit indices: several times smaller and
-    faster to write than RGB."""
+    faster to write than RGB. In the high-contrast look (`palette=mono`) the picture is stored
+    in greys (see `renderers.palettes.grey_of`)."""
     note_page(image)
     if palette is not None and image.mode == "RGB":
         palette = _with_colour_glyphs(palette, image.info.get(COLOUR_GLYPHS, []))
         image = image.quantize(palette=palette, dither=Image.Dither.NONE)
+    if mono():
+        image = in_greys(image)
     out = io.BytesIO()
     image.save(out, format="PNG", compress_level=4)
     return out.getvalue()
+
+
+def in_greys(image: Image.Image) -> Image.Image:
+    """`image` with every colour replaced by its grey in the high-contrast look: a palette image
+    keeps its pixels and gets grey entries; any other is first reduced to 256 colours."""
+    if image.mode != "P":
+        image = image.convert("RGB").quantize(colors=PALETTE_SIZE, method=Image.Quantize.FASTOCTREE,
+                                              dither=Image.Dither.NONE)
+    flat = image.getpalette() or []
+    greys: list[int] = []
+    for i in range(0, len(flat) - 2, 3):
+        grey = grey_of((flat[i], flat[i + 1], flat[i + 2]))
+        greys += [grey, grey, grey]
+    image = image.copy()
+    image.putpalette(greys)
+    return image
 
 
 # ---------------------------------------------------------------------------------------------

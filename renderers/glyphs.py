@@ -27,7 +27,7 @@ def badge(text: str, colour: RGB, size: int, *, ring: RGB = WHITE) -> Image.Imag
     draw.ellipse((0, 0, size * SCALE - 1, size * SCALE - 1), fill=ring)
     draw.ellipse((edge, edge, size * SCALE - 1 - edge, size * SCALE - 1 - edge), fill=colour)
     small = big.reduce(SCALE)
-    text_size = int(size * (0.62 if len(text) == 1 else 0.46))
+    text_size = int(size * (0.7 if len(text) == 1 else 0.5))  # a Tronimoes open end's digit: 9 px in the preview
     ImageDraw.Draw(small).text((size / 2, size / 2 + 0.5), text, fill=ink_on(colour), font=font(text_size),
                                anchor="mm", stroke_width=1, stroke_fill=ink_on(colour))
     return small
@@ -107,3 +107,40 @@ def _framed_foot(size: int, colour: RGB) -> Image.Image:
     offset = ring + (inner - foot.width) // 2
     medallion.alpha_composite(foot, (offset, offset))
     return medallion
+
+
+SHAPES = ("circle", "square", "triangle", "diamond", "pentagon", "cross")
+"""The shape of each seat's mark, by seat (Triominoes): told apart without colour."""
+
+
+@lru_cache(maxsize=64)
+def seat_shape(seat: int, colour: RGB, size: int, *, outline: RGB = INK) -> Image.Image:
+    """A `size`-pixel mark in `colour` edged with `outline`, shaped by `seat` (SHAPES, in turn):
+    a seat's sign where its number would not fit."""
+    full = size * SCALE
+    big = Image.new("RGBA", (full, full), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(big)
+    edge = max(SCALE * 2, full // 7)
+    shape = SHAPES[seat % len(SHAPES)]
+    m = edge / 2
+    if shape == "circle":
+        draw.ellipse((m, m, full - 1 - m, full - 1 - m), fill=colour, outline=outline, width=edge)
+        return big.reduce(SCALE)
+    if shape == "square":
+        inset = full * 0.1
+        draw.rectangle((inset, inset, full - 1 - inset, full - 1 - inset), fill=colour, outline=outline, width=edge)
+        return big.reduce(SCALE)
+    if shape == "cross":
+        arm = full * 0.2
+        points = [(full / 2 - arm, m), (full / 2 + arm, m), (full / 2 + arm, full / 2 - arm),
+                  (full - m, full / 2 - arm), (full - m, full / 2 + arm), (full / 2 + arm, full / 2 + arm),
+                  (full / 2 + arm, full - m), (full / 2 - arm, full - m), (full / 2 - arm, full / 2 + arm),
+                  (m, full / 2 + arm), (m, full / 2 - arm), (full / 2 - arm, full / 2 - arm)]
+    else:
+        sides, turn = {"triangle": 3, "diamond": 4, "pentagon": 5}[shape], -math.pi / 2
+        radius = full / 2 - m
+        centre_y = full / 2 + (full * 0.08 if sides == 3 else 0)
+        points = [(full / 2 + radius * math.cos(turn + 2 * math.pi * k / sides),
+                   centre_y + radius * math.sin(turn + 2 * math.pi * k / sides)) for k in range(sides)]
+    draw.polygon(points, fill=colour, outline=outline, width=edge)
+    return big.reduce(SCALE)

@@ -44,6 +44,7 @@ from bot.storage.store import Store
 from bot.workers.planning import PROCESSES_SETTING, processes_from
 from engine import GAMES
 from engine.digits import decimal_number, whole_number
+from renderers.palettes import MODES
 
 NO_TOKEN = """\
 tileref needs a Discord bot token to run on Discord, and none was found.
@@ -80,6 +81,14 @@ def language_code(text: str) -> str:
     if code not in LANGUAGES:
         raise argparse.ArgumentTypeError(f"choose one of {', '.join(LANGUAGES)}; not '{text}'")
     return code
+
+
+def palette_name(text: str) -> str:
+    """`--palette`: a look the pictures can be drawn in."""
+    mode = text.strip().lower()
+    if mode not in MODES:
+        raise argparse.ArgumentTypeError(f"choose one of {', '.join(MODES)}; not '{text}'")
+    return mode
 
 
 def system_language() -> str | None:
@@ -121,6 +130,10 @@ def main(argv: list[str] | None = None) -> int:
                       help=f"the table's language: {', '.join(LANGUAGES)} (default: your system's, else en; with "
                            "--resume, the game's own)")
     play.add_argument("--options", default="", help="game options as key=value, e.g. ouroboros=off")
+    play.add_argument("--palette", type=palette_name, default=None,
+                      help="how the board pictures look: normal (in colour) or mono (high contrast, in greys; "
+                           "seats told apart by their numbers, letters and shapes) (default: normal; with --resume, "
+                           "the game's own unless given)")
     play.add_argument("--name", help="your name at the table (default: your login name; with --resume, the name "
                                      "you had)")
     play.add_argument("--boards", help="folder for the board pictures (default: next to the database)")
@@ -392,13 +405,15 @@ async def play_console(args: argparse.Namespace) -> int:
                              colour=colour, screen_reader=args.screen_reader)
     try:
         if args.resume:
-            place = await session.resume(name=args.name, language=args.lang, ai_seconds=args.ai_seconds)
+            place = await session.resume(name=args.name, language=args.lang, ai_seconds=args.ai_seconds,
+                                         palette=args.palette)
         else:
             players = [p.strip().lower() for p in args.players.split(",") if p.strip()]
             chosen = args.lang or system_language()
             thinking = args.ai_seconds if args.ai_seconds is not None else DEFAULT_AI_SECONDS
             options = ", ".join(part for part in (args.options, f"lang={chosen}" if chosen else "",
-                                                  f"ai_seconds={thinking:g}") if part)
+                                                  f"ai_seconds={thinking:g}",
+                                                  f"palette={args.palette}" if args.palette else "") if part)
             place = await session.new_game(args.game.lower(), players, options)
         if place is None:
             return 1

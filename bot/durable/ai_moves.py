@@ -8,7 +8,7 @@ from collections.abc import Awaitable, Callable
 
 from bot.core.i18n import DEFAULT as DEFAULT_LANGUAGE
 from bot.core.i18n import speak
-from bot.core.meta import AI_SECONDS, LANGUAGE
+from bot.core.meta import AI_SECONDS, LANGUAGE, PALETTE
 from bot.core.records import PLAYING, Timer
 from bot.core.refusals import Refused
 from bot.core.replies import Reply
@@ -19,6 +19,7 @@ from bot.tables.notices import nonce_of
 from bot.workers.planning import handover
 from engine import GameError
 from engine.levels import level_of, planning_seconds
+from renderers.palettes import use_palette
 
 log = logging.getLogger(__name__)
 
@@ -110,5 +111,6 @@ class AiMoves:
         table = await self.store.get_table(reply.table_id) if reply.table_id is not None else None
         if table is not None and reply.public is not None:
             speak(table.meta.get(LANGUAGE))
+            use_palette(table.meta.get(PALETTE))
             await self.tables.pictures.attach_board_at(reply, table, reply.ply)
         await self.announce_reply(reply)

@@ -8,7 +8,7 @@ import logging
 
 import renderers
 from bot.core.i18n import N_, _, speak
-from bot.core.meta import LANGUAGE
+from bot.core.meta import LANGUAGE, PALETTE
 from bot.core.records import Notice, TableRecord
 from bot.core.replies import Attachment, Message, Reply
 from bot.durable.ai_runs import RUN
@@ -17,6 +17,7 @@ from bot.media.replay_animation import REPLAY_KIND
 from bot.storage.loader import new_game, replay
 from bot.tables.core import Tables
 from bot.tables.notices import log_digest, nonce_of
+from renderers.palettes import use_palette
 
 log = logging.getLogger(__name__)
 
@@ -64,6 +65,7 @@ class Deliveries:
         first = notices[0]
         table = await self.store.get_table(first.table_id)
         speak(table.meta.get(LANGUAGE) if table is not None else None)  # its notes and late pictures too
+        use_palette(table.meta.get(PALETTE) if table is not None else None)
         reply = Reply(table_id=first.table_id, place=first.place, ply=first.ply,
                       status=table.status if table else None, notices=[n.id for n in notices if n.id is not None])
         undone_to = await self._rolled_back_since(table, first) if table is not None else None

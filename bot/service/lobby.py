@@ -10,7 +10,7 @@ from bot.community.ratings import RATED
 from bot.core import logs
 from bot.core.i18n import DEFAULT as DEFAULT_LANGUAGE
 from bot.core.i18n import LANGUAGES, _, ngettext, refusal_text, speak
-from bot.core.meta import AI_LEVEL, AI_SECONDS, LANGUAGE, REPLAY
+from bot.core.meta import AI_LEVEL, AI_SECONDS, LANGUAGE, PALETTE, REPLAY
 from bot.core.records import ABORTED, LOBBY, PLAYING, SeatRecord, Settings, TableRecord, User
 from bot.core.refusals import Refused, duration, language, parse_options
 from bot.core.replies import Message, Reply, clean_name, name_token
@@ -25,6 +25,7 @@ from bot.words.wording import level_word, lobby_text
 from engine import GAMES, GameError
 from engine.digits import decimal_number
 from engine.levels import AGENTS, LEVELS, level_of
+from renderers.palettes import MODES, use_palette
 
 BOT_NAMES = ["Pip", "Dot", "Bones", "Tilly", "Domi", "Rook", "Nib", "Cubby"]
 RETRIES = 5
@@ -93,6 +94,9 @@ class Lobby:
                 raise Refused(_("`replay` says whether an animated replay is posted when the game ends: "
                                 "`replay=on` or `replay=off`, not '{value}'").format(value=echo(replay)))
             parsed[REPLAY] = replay.strip().lower()
+        palette = parsed.pop(PALETTE, None)
+        if palette is not None:
+            parsed[PALETTE] = palette_named(palette)
         ai_level = parsed.pop(AI_LEVEL, None)
         if ai_level is not None:
             parsed[AI_LEVEL] = level_named(ai_level)
@@ -101,7 +105,7 @@ class Lobby:
             parsed[RATED] = "off" if _switch(rated, RATED) is False else "on"
         try:
             chosen = GAMES[name].Options.parse({k: v for k, v in parsed.items()
-                                                if k not in (AI_SECONDS, AI_LEVEL, LANGUAGE, RATED, REPLAY)})
+                                                if k not in (AI_SECONDS, AI_LEVEL, LANGUAGE, PALETTE, RATED, REPLAY)})
         except GameError as error:
             raise Refused(refusal_text(error)) from None
         turn_seconds = GAMES[name].default_turn_seconds_for(chosen) or Settings("").turn_seconds
@@ -128,6 +132,8 @@ class Lobby:
         name, parsed, turn_seconds = await self._vetted(game, options, turn_time, guild)
         meta: dict[str, Any] = {AI_SECONDS: float(parsed.pop(AI_SECONDS))} if AI_SECONDS in parsed else {}
         meta[REPLAY] = parsed.pop(REPLAY, "on") == "on"
+        meta[PALETTE] = parsed.pop(PALETTE, MODES[0])
+        use_palette(meta[PALETTE])
         if AI_LEVEL in parsed:
             meta[AI_LEVEL] = parsed.pop(AI_LEVEL)
         if parsed.pop(RATED, "on") == "off":
@@ -352,6 +358,16 @@ def hosting(table: TableRecord, user: User, refused: str) -> None:
     seat = table.seat_of(host)
     raise Refused(refused.format(player=name_token(table.seats[seat].name) if seat is not None else
                                  _("whoever opened this table")))
+
+
+def palette_named(value: str) -> str:
+    """The look (`renderers.palettes.MODES`) a `palette=` option names, or Refused saying which
+    there are."""
+    mode = value.strip().lower()
+    if mode not in MODES:
+        raise Refused(_("`palette` is how the pictures look: `palette=normal` (in colour) or `palette=mono` "
+                        "(high contrast, in greys), not '{value}'").format(value=echo(value)))
+    return mode
 
 
 def level_named(kind: str) -> str:

@@ -4,16 +4,17 @@ about themselves at a table."""
 from __future__ import annotations
 
 from bot.core.i18n import LANGUAGES, _, ngettext, refusal_text, speak
-from bot.core.meta import AI_SECONDS, FOOT, LANGUAGE
+from bot.core.meta import AI_SECONDS, FOOT, LANGUAGE, PALETTE
 from bot.core.records import LOBBY, PLAYING, TableRecord, User
 from bot.core.refusals import Refused, language
 from bot.core.replies import Message, Reply, clean_name, command_token, name_token, refusal
 from bot.core.typing_rules import echo, is_move_text, strip_markdown
-from bot.service.lobby import hosting
+from bot.service.lobby import hosting, palette_named
 from bot.tables.change import confirmed
 from bot.tables.core import Tables
 from bot.words.wording import chat, without_echo
 from engine import GAMES, Game, GameError, NotationError, NotYourTurn
+from renderers.palettes import MONO, use_palette
 
 LONGEST_MOVE = 500
 
@@ -37,6 +38,7 @@ class Play:
             move = cls.command_moves.get(command, command) if cls is not None else command
             return await self.act(place, user, f"{move} {argument}".strip(), seen=seen)
         speak(table.meta.get(LANGUAGE))
+        use_palette(table.meta.get(PALETTE))
         told = cls.command_help.get(command)
         text = _(told) if told else _("{game} has no `{command}`.").format(game=cls.title, command=command)
         return refusal(text, table_id=table.id, place=place)
@@ -150,20 +152,25 @@ class Play:
                          ply=len(game.log), status=table.status)
 
     async def adjust(self, place: str, user: User, *, name: str | None = None, language_code: str | None = None,
-                     ai_seconds: float | None = None) -> Reply:
+                     ai_seconds: float | None = None, palette: str | None = None) -> Reply:
         """Change, in the game being played at `place`, the caller's name at the table, and (for
-        its host or a moderator) the table's language or how long its AI seats plan a move: a
-        terminal game resumed with a new `--name`, `--lang` or `--ai-seconds`. The answer says
-        what changed, in the table's language."""
-        return await self.tables.guarded(self._adjust(place, user, name, language_code, ai_seconds))
+        its host or a moderator) the table's language, how long its AI seats plan a move or how
+        its pictures look: a terminal game resumed with a new `--name`, `--lang`, `--ai-seconds`
+        or `--palette`. The answer says what changed, in the table's language."""
+        return await self.tables.guarded(self._adjust(place, user, name, language_code, ai_seconds, palette))
 
     async def _adjust(self, place: str, user: User, name: str | None, language_code: str | None,
-                      ai_seconds: float | None) -> Reply:
+                      ai_seconds: float | None, palette: str | None = None) -> Reply:
         async with self.tables.lock(place):
             table, game, seat = await self.tables.playing_seat(place, user)
-            if language_code is not None or ai_seconds is not None:
+            if language_code is not None or ai_seconds is not None or palette is not None:
                 hosting(table, user, _("only {player} or a moderator can change this table"))
             said = []
+            if palette is not None:
+                table.meta[PALETTE] = palette = palette_named(palette)
+                use_palette(palette)
+                said.append(_("Pictures at this table are now drawn in high contrast, in greys.") if palette == MONO
+                            else _("Pictures at this table are now drawn in colour."))
             if language_code is not None:
                 table.meta[LANGUAGE] = language(language_code)
                 speak(table.meta[LANGUAGE])

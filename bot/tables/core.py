@@ -17,7 +17,7 @@ from bot.community.ratings import Ratings
 from bot.core import logs, metrics
 from bot.core.clock import Clock
 from bot.core.i18n import N_, _, speak
-from bot.core.meta import LANGUAGE, REPLAY
+from bot.core.meta import LANGUAGE, PALETTE, REPLAY
 from bot.core.records import (
     ABORTED,
     DEADLINE,
@@ -43,6 +43,7 @@ from bot.tables.notices import ORIGIN, log_digest, nonce_of
 from bot.tables.pictures import BoardPictures
 from bot.words.wording import named
 from engine import Game
+from renderers.palettes import use_palette
 
 log = logging.getLogger(__name__)
 
@@ -162,6 +163,7 @@ class Tables:
             raise Refused(_("there is no game here; start one first"))
         logs.note(table=table.id, server=table.guild)
         speak(table.meta.get(LANGUAGE))
+        use_palette(table.meta.get(PALETTE))
         return table
 
     async def table_at(self, place: str) -> TableRecord | None:
@@ -170,6 +172,7 @@ class Tables:
         table = await self.store.table_at(place)
         if table is not None:
             speak(table.meta.get(LANGUAGE))
+            use_palette(table.meta.get(PALETTE))
         return table
 
     async def playing(self, place: str, table: TableRecord | None = None) -> tuple[TableRecord, Game]:

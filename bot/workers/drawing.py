@@ -3,9 +3,10 @@ AI seats' runs): drawing a picture takes tens of milliseconds of Python, which i
 process would hold up every other table's commands meanwhile (even from a thread: they share
 one interpreter lock).
 
-The worker gets a copy of the game (pickled) and the language being spoken, and answers with the
-PNG bytes of its public board, exactly as `renderers.render` draws it in the bot for that table
-(nothing hidden is drawn: the renderers draw from the public view).
+The worker gets a copy of the game (pickled), the language being spoken and the look being drawn
+(the table's `palette=`), and answers with the PNG bytes of its public board, exactly as
+`renderers.render` draws it in the bot for that table (nothing hidden is drawn: the renderers
+draw from the public view).
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ import renderers
 from bot.core.i18n import current_language, speaking
 from bot.workers.pools import stop_now, worker_pool
 from engine import Game
+from renderers.palettes import NORMAL, current_palette, drawing_in
 
 T = TypeVar("T")
 
@@ -32,9 +34,9 @@ def draw(copy: bytes, viewer: int | None, feet: Mapping[int, Image.Image] | None
     return renderers.render(pickle.loads(copy), viewer, feet=feet, deadline=deadline)
 
 
-def _spoken(language: str, function: Callable[..., T], args: tuple[Any, ...]) -> T:
-    """In the worker: `function(*args)`, its words in `language`."""
-    with speaking(language):
+def _spoken(language: str, function: Callable[..., T], args: tuple[Any, ...], palette: str = NORMAL) -> T:
+    """In the worker: `function(*args)`, its words in `language`, its pictures in `palette`'s look."""
+    with speaking(language), drawing_in(palette):
         return function(*args)
 
 
@@ -57,15 +59,16 @@ class DrawingPool:
         return await self.call(draw, pickle.dumps(game), viewer, feet, deadline)
 
     async def call(self, function: Callable[..., T], *args: Any) -> T:
-        """`function(*args)` run in the worker, in the language being spoken (`function` must be
+        """`function(*args)` run in the worker, in the language being spoken and the look being
+        drawn (`function` must be
         a module-level function; it and `args` are pickled at once)."""
-        language = current_language()
+        language, palette = current_language(), current_palette()
         loop = asyncio.get_running_loop()
         try:
-            return await loop.run_in_executor(self._pool(), _spoken, language, function, args)
+            return await loop.run_in_executor(self._pool(), _spoken, language, function, args, palette)
         except BrokenProcessPool:
             self._executor = None
-            return await loop.run_in_executor(self._pool(), _spoken, language, function, args)
+            return await loop.run_in_executor(self._pool(), _spoken, language, function, args, palette)
 
     def close(self) -> None:
         if self._executor is not None:

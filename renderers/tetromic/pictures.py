@@ -30,10 +30,12 @@ from renderers.common import (
     deadline_text,
     encode_png,
     hatch_tile,
+    ink_on,
     legible,
     mix,
     say,
 )
+from renderers.palettes import Palette, mono, register, set_grey
 from renderers.text import draw_lines, draw_text, fit_name, fit_text, leading, text_width, wrap_text
 
 CELL = 34
@@ -45,15 +47,41 @@ LABELS = 16
 TITLE = 22
 PER_ROW = 4
 KIND_COLOURS: dict[str, RGB] = {
-    "I": (0x56, 0xB4, 0xE9), "O": (0xE6, 0x9F, 0x00), "L": (0xD5, 0x5E, 0x00),
-    "S": (0x00, 0x9E, 0x73), "T": (0xCC, 0x79, 0xA7),
+    "I": (0x00, 0x99, 0x88), "O": (0x77, 0xFF, 0x00), "L": (0xEE, 0x00, 0x00),
+    "S": (0x00, 0x22, 0x88), "T": (0xAA, 0x55, 0xFF),
 }
-"""Okabe–Ito colours, one per kind; each cell also shows its kind's letter."""
+"""One colour per kind (teal, lime, red, navy, violet), chosen by search (bench/palettes.py) so
+that every pair stays at least 30 apart in CAM02-UCS for every colour vision; each cell also
+shows its kind's letter. Tetromic has no seat colours: every seat has a board of its own, under
+its name."""
+MONO_KINDS: dict[str, RGB] = {"I": (0xB8, 0xB8, 0xB8), "O": (0xA0, 0xA0, 0xA0), "L": (0x90, 0x90, 0x90),
+                              "S": (0xAC, 0xAC, 0xAC), "T": (0x98, 0x98, 0x98)}
+"""The kinds in the high-contrast look: greys under black letters, the letter telling the kind."""
 EMPTY: RGB = (0xE9, 0xE4, 0xD8)
 GRID: RGB = (0xCF, 0xC6, 0xB2)
 HATCH: RGB = (0x9A, 0x93, 0x86)
 HIDDEN: RGB = (0xB9, 0xB2, 0xA3)
 """A piece in someone's hand: its kind is theirs to know."""
+register("tetromic", Palette("tetromic", "kinds of piece", tuple(KIND_COLOURS.items()), (
+    ("empty cell", EMPTY), ("paper", PAPER), ("ink", INK), ("grid", GRID))))
+"""The kinds fill cells on the empty board, between its grid lines, next to ink outlines. (The
+grey hatching of a just-cleared row is a striped pattern on empty cells, never a solid fill, so
+it is not listed.)"""
+for _colour, _grey in ((EMPTY, 255), (GRID, 120), (HATCH, 90), (HIDDEN, 150)):
+    set_grey(_colour, _grey)
+
+
+def kind_colour(kind: str) -> RGB:
+    """The colour of a kind's cells (a grey in the high-contrast look)."""
+    return MONO_KINDS[kind] if mono() else KIND_COLOURS[kind]
+
+
+def letter_colour(fill: RGB) -> RGB:
+    """The colour of a kind's letter on its cell: a darker (on dark cells lighter) shade of the
+    cell, ink in the high-contrast look."""
+    if mono():
+        return INK
+    return mix(fill, ink_on(fill), 0.55)
 
 
 @dataclass(frozen=True)
@@ -206,11 +234,11 @@ def _panel(image: Image.Image, view: Mapping[str, Any], seat: int, at: Layout, p
         for x in range(width):
             x0, y0 = grid_left + x * CELL, grid_top + (height - 1 - y) * CELL
             cell = row[x]
-            fill = KIND_COLOURS.get(cell, EMPTY)
+            fill = kind_colour(cell) if cell in KIND_COLOURS else EMPTY
             draw.rectangle((x0, y0, x0 + CELL - 1, y0 + CELL - 1), fill=fill, outline=GRID)
             if cell in KIND_COLOURS:
                 draw_text(image, (x0 + CELL / 2, y0 + CELL / 2), cell, min(sizes.labels, CELL - 6),
-                          mix(fill, INK, 0.55), anchor="mm")
+                          letter_colour(fill), anchor="mm", bold=mono())
             elif y in cleared:
                 image.paste(hatch_tile(CELL - 2, EMPTY, HATCH), (x0 + 1, y0 + 1))
     for x, y in info.get("last", []):
@@ -273,7 +301,7 @@ def hand_image(view: Mapping[str, Any], *, over: bool = False) -> Image.Image:
     for index, kind in enumerate(kinds):
         left = 14 + index * 110
         cells = ORIENTATIONS[BY_KIND[kind][0]]
-        colour = KIND_COLOURS[kind] if kind in playable else mix(KIND_COLOURS[kind], WHITE, 0.55)
+        colour = kind_colour(kind) if kind in playable else mix(kind_colour(kind), WHITE, 0.55)
         span_y = max(y for _, y in cells)
         for x, y in cells:
             x0, y0 = left + x * ICON * 2, top + (span_y - y) * ICON * 2

@@ -1,7 +1,9 @@
 """Triominoes pictures: the table of triangles with each corner's number, each tile tinted and
-edged in the colour of the player who laid it (the colours of the scores in the header), rows
-labelled down the left (`r0`) and columns along the top and bottom (`c-1`, on two staggered
-lines, each with a tick to its column's middle), so a cell reads off as `r0c-1`; every open cell
+edged in the colour of the player who laid it and marked at its centre with that player's shape
+(the colours and shapes of the scores in the header: the shape tells players apart where colour
+does not), rows labelled down the left (`r0`) and columns along the top and bottom (`c-1`, on
+two staggered lines, each with a tick to its column's middle), so a cell reads off as `r0c-1`;
+every open cell
 some unplayed tile could fill numbered for `122 at 7`; the last tile haloed, the hexagon or
 bridge it just made outlined; a header with whose turn it is, the well and the scores. A board
 too big to show at full size is drawn with smaller triangles, its texts keeping their size, so
@@ -27,6 +29,7 @@ from renderers.common import (
     N_,
     PAPER,
     RGB,
+    SEAT_COLOURS,
     WHITE,
     blend_palette,
     deadline_text,
@@ -38,6 +41,8 @@ from renderers.common import (
     say,
     seat_colour,
 )
+from renderers.glyphs import seat_shape
+from renderers.palettes import Palette, mono, register, set_grey
 from renderers.text import draw_lines, draw_text, fit_name, fit_text, leading, text_width, wrap_text
 
 SIDE = 76
@@ -49,6 +54,8 @@ GRID_ROOM = (560, 500)
 INWARD = 0.36
 """How far from a triangle's centre towards a corner its number sits (of the whole way): far
 enough in that the numbers of the tiles meeting at a corner stay apart."""
+BOARD_INWARD = 0.41
+"""The same on the table, where the tile's centre carries the number of the seat that laid it."""
 DIGITS = 0.31
 """A corner number's size, of the triangle's side."""
 HEIGHT = SIDE * math.sqrt(3) / 2
@@ -68,7 +75,14 @@ TILE: RGB = (0xFF, 0xFC, 0xF2)
 EMPTY: RGB = (0xE4, 0xDD, 0xCC)
 GRID: RGB = (0xD3, 0xCA, 0xB4)
 BONUS: RGB = (0xB0, 0x00, 0x3C)
-SPOT_FILL: RGB = (0x3A, 0x6E, 0xA5)
+SPOT_FILL: RGB = (0x00, 0x00, 0x00)
+"""The numbered open spots: black discs (blacker than ink), told apart from every seat's colour."""
+register("triominoes", Palette("triominoes", "seats", tuple(SEAT_COLOURS), (
+    ("tile", TILE), ("empty cell", EMPTY), ("paper", PAPER), ("ink", INK), ("highlight", HIGHLIGHT))))
+"""The seats' colours edge their tiles (on the tile's face, next to the ink outline) and mark
+their scores on the paper; the tile's face is the colour's light tint."""
+for _colour, _grey in ((TILE, 255), (EMPTY, 232), (GRID, 205), (BONUS, 60)):
+    set_grey(_colour, _grey)
 
 Cell = tuple[int, int]
 Point = tuple[float, float]
@@ -267,8 +281,13 @@ def board_image(view: Mapping[str, Any], deadline: float | None = None) -> Image
 
 
 def face(seat: int | None) -> RGB:
-    """The face of a tile laid by `seat`: a light tint of their colour (plain when unknown)."""
-    return TILE if seat is None else mix(seat_colour(seat), WHITE, TINT)
+    """The face of a tile laid by `seat`: a light tint of their colour (plain when unknown, and
+    in the high-contrast look)."""
+    return TILE if seat is None or mono() else _tint(seat_colour(seat))
+
+
+def _tint(colour: RGB) -> RGB:
+    return mix(colour, WHITE, TINT)
 
 
 TINT = 0.8
@@ -298,8 +317,20 @@ def _tile(image: Image.Image, at: Layout, cell: Cell, numbers: Sequence[int], se
         draw.polygon(corners, outline=INK, width=1)
     cx, cy = centre
     for (x, y), number in zip(corners, numbers, strict=True):
-        draw_text(image, (cx + (x - cx) * INWARD, cy + (y - cy) * INWARD), str(number), at.digit, INK,
+        draw_text(image, (cx + (x - cx) * BOARD_INWARD, cy + (y - cy) * BOARD_INWARD), str(number), at.digit, INK,
                   anchor="mm", bold=True)
+    if seat is not None:  # who laid it, by their mark's shape: never the colour alone
+        _paste_centred(image, seat_shape(seat, seat_colour(seat), seat_mark(at)), centre)
+
+
+def seat_mark(at: Layout) -> int:
+    """The size of the mark (its shape the seat's, see `renderers.glyphs.SHAPES`) at the centre
+    of a tile, telling who laid it."""
+    return max(10, round(at.side * 0.19))
+
+
+def _paste_centred(image: Image.Image, sprite: Image.Image, centre: Point) -> None:
+    image.paste(sprite, (round(centre[0] - sprite.width / 2), round(centre[1] - sprite.height / 2)), sprite)
 
 
 def _bonus_marks(draw: ImageDraw.ImageDraw, at: Layout, last: Mapping[str, Any]) -> None:
@@ -378,7 +409,7 @@ def _header(image: Image.Image, view: Mapping[str, Any], at: Layout) -> None:
         if outcome and index in outcome["winners"]:
             draw.rounded_rectangle((x - 5, y - half, x + 25 + text_width(label, size, bold=True), y + half),
                                    radius=5, fill=HIGHLIGHT)
-        draw.rectangle((x, y - 7, x + 14, y + 7), fill=MUTED if gone else seat_colour(index))
+        _paste_centred(image, seat_shape(index, MUTED if gone else seat_colour(index), 17), (x + 7, y))
         draw_text(image, (x + 20, y), label, size, MUTED if gone else INK, anchor="lm", bold=bold)
     top = max(y for *_, y in at.scores) + 18
     draw_lines(image, 12, top, list(at.stage), at.sizes.stage, MUTED)
@@ -386,8 +417,8 @@ def _header(image: Image.Image, view: Mapping[str, Any], at: Layout) -> None:
 
 @lru_cache(maxsize=1)
 def _palette() -> Image.Image:
-    seats = [seat_colour(i) for i in range(6)]
-    faces = [face(i) for i in range(6)]
+    seats = [colour for _, colour in SEAT_COLOURS]
+    faces = [_tint(colour) for colour in seats]
     flat = [PAPER, INK, MUTED, WHITE, HIGHLIGHT, TILE, EMPTY, GRID, BONUS, SPOT_FILL, *seats, *faces]
     blends = [(INK, PAPER, 6), (MUTED, PAPER, 6), (INK, TILE, 6), (WHITE, SPOT_FILL, 6), (WHITE, INK, 6),
               (MUTED, EMPTY, 3), (GRID, EMPTY, 2), (HIGHLIGHT, TILE, 2), (HIGHLIGHT, EMPTY, 2), (INK, HIGHLIGHT, 3),
@@ -396,7 +427,8 @@ def _palette() -> Image.Image:
               *((INK, tint, 5) for tint in faces),
               *((colour, tint, 2) for colour, tint in zip(seats, faces, strict=True)),
               *((INK, colour, 4) for colour in seats), *((HIGHLIGHT, tint, 1) for tint in faces),
-              *((BONUS, tint, 2) for tint in faces)]
+              *((BONUS, tint, 2) for tint in faces), *((WHITE, colour, 3) for colour in seats),
+              (WHITE, MUTED, 3), (INK, MUTED, 2)]
     return palette_image(blend_palette(flat, blends))
 
 

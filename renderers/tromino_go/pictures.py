@@ -36,6 +36,7 @@ from renderers.common import (
     palette_image,
     say,
 )
+from renderers.palettes import Palette, register, set_grey
 from renderers.text import draw_lines, draw_text, fit_text, leading, text_width, wrap_text
 from renderers.tromino_go.text_board import shown
 
@@ -66,6 +67,12 @@ EMPTY: RGB = (0xEC, 0xE7, 0xDC)
 GRID: RGB = (0xD6, 0xCE, 0xBD)
 NML: RGB = (0x9A, 0x93, 0x86)
 SURROUNDED: RGB = (0xB0, 0x00, 0x3C)
+register("tromino_go", Palette("tromino_go", "seats", (("blue", FIRST), ("orange", SECOND)), (
+    ("empty cell", EMPTY), ("paper", PAPER), ("ink", INK), ("no man's land", NML), ("surrounded", SURROUNDED))))
+"""The two sides fill their trominoes' cells on the empty grid, ink-outlined; their letters
+(capitals for the first player, lower case for the second) tell them apart without colour."""
+for _colour, _grey in ((FIRST, 25), (SECOND, 215), (EMPTY, 248), (GRID, 200), (NML, 110), (SURROUNDED, 120)):
+    set_grey(_colour, _grey)  # the high-contrast look: black and light grey sides, as in Go
 
 Cell = tuple[int, int]
 

@@ -9,7 +9,10 @@ What the board shows (see `draw_board`):
   neutral for the round leader and free lines, grey for dead lines;
 * a gold star on the round leader and a white star on each free-line leader;
 * a numbered badge (the seat number, or `F1` for a free line) at each open end of a living line,
-  sitting on the edge the line can grow across;
+  sitting on the edge the line can grow across, and where each line leaves the round leader;
+  the same number, smaller, on every joint between two tiles of a line: whose line a tile is on,
+  and where the line runs, never rest on its colour alone (nor in the high-contrast look, where
+  every line is ink);
 * a chicken-footed player's foot picture at the open end of their line, or on the square they
   reserved when they were footed before their line started;
 * the spacer while it is down (a white star and arrows at the far end, where the free-line
@@ -19,7 +22,8 @@ What the board shows (see `draw_board`):
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import math
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
@@ -29,6 +33,7 @@ from PIL import Image, ImageDraw
 from renderers.common import DEAD, HIGHLIGHT, INK, NEUTRAL, WHITE, GridLayout, encode_png, grid_canvas, seat_colour
 from renderers.dominoes import TileStyle, inset, paste_tile
 from renderers.glyphs import badge, framed_picture, star
+from renderers.palettes import mono
 from renderers.text import draw_text, text_width
 from renderers.tronimoes import panel
 from renderers.tronimoes.style import (
@@ -163,7 +168,8 @@ def draw_board(view: View, *, you: int | None = None,
     for tile in tiles:
         boxes = (layout.box(*tile.squares[0]), layout.box(*tile.squares[1]))
         paste_tile(image, style_of(tile), cell, boxes, tile.pips)
-    _draw_leader_marks(image, layout, tiles)
+    joints = _draw_junctions(image, layout, tiles)
+    _draw_leader_marks(image, layout, tiles, joints)
     for line in view["lines"] if view["phase"] == "playing" else ():
         key = line["line"]
         if line["dead"] or not line["started"] or key not in heads:
@@ -249,6 +255,46 @@ def _paste_centred(image: Image.Image, sprite: Image.Image, centre: tuple[float,
     image.paste(sprite, (round(centre[0] - sprite.width / 2), round(centre[1] - sprite.height / 2)), sprite)
 
 
+def _joint(before: Tile, after: Tile) -> tuple[Square, Square] | None:
+    """Where `after` joins `before` on a line: a square of each, side by side, with the same
+    pips (the square `after` was laid from first), or None if they do not touch."""
+    best = None
+    for i, a in enumerate(before.squares):
+        for j, b in enumerate(after.squares):
+            if abs(a[0] - b[0]) + abs(a[1] - b[1]) == 1 and before.pips[i] == after.pips[j]:
+                if j == 0:
+                    return a, b
+                best = best or (a, b)
+    return best
+
+
+def _draw_junctions(image: Image.Image, layout: GridLayout, tiles: list[Tile]) -> list[tuple[float, float]]:
+    """On every joint between two tiles of a line, a small badge with the line's number (the
+    line's colour, grey once it is dead); where a player's line leaves the round leader, a
+    larger one. Returns where the badges are."""
+    placed: list[tuple[float, float]] = []
+    leader = next((tile for tile in tiles if tile.line == "leader"), None)
+    last: dict[int | str, Tile] = {}
+    small, large = max(14, layout.cell * 5 // 16), layout.cell * 7 // 16
+    for tile in tiles:
+        if tile.line == "leader":
+            continue
+        before = last.get(tile.line)
+        if before is None and isinstance(tile.line, int):
+            before, size = leader, large
+        else:
+            size = small
+        last[tile.line] = tile
+        joint = _joint(before, tile) if before is not None else None
+        if joint is None:
+            continue
+        (ax, ay), (bx, by) = (layout.centre(*joint[0]), layout.centre(*joint[1]))
+        colour = DEAD if tile.dead else WHITE if mono() else line_colour(tile.line)  # small digits read best in ink
+        placed.append(((ax + bx) / 2, (ay + by) / 2))
+        _paste_centred(image, badge(line_badge_text(tile.line), colour, size, ring=INK), placed[-1])
+    return placed
+
+
 def _draw_end_badge(image: Image.Image, layout: GridLayout, head: Tile, square: Square,
                     occupied: set[Square], key: int | str, spacer: set[Square]) -> None:
     """The numbered badge marking an open end of a living line (off the spacer)."""
@@ -308,17 +354,27 @@ def _draw_halo(image: Image.Image, layout: GridLayout, squares: tuple[Square, ..
                                             width=max(2, layout.cell // 32))
 
 
-def _draw_leader_marks(image: Image.Image, layout: GridLayout, tiles: list[Tile]) -> None:
-    """A gold star on the round leader, a white one on each free-line leader (grey once dead)."""
+def _draw_leader_marks(image: Image.Image, layout: GridLayout, tiles: list[Tile],
+                       joints: Sequence[tuple[float, float]] = ()) -> None:
+    """A gold star on the round leader, a white one on each free-line leader (grey once dead), in
+    the tile's top left corner, or the corner farthest from the joints' badges when those would
+    cover it."""
     seen: set[int | str] = set()
     size = layout.cell // 2
     for tile in tiles:
         if tile.line in seen or isinstance(tile.line, int):
             continue
         seen.add(tile.line)
-        left = min(layout.box(*s)[0] for s in tile.squares)
-        top = min(layout.box(*s)[1] for s in tile.squares)
-        corner = (left + inset(layout.cell) + size * 0.3, top + inset(layout.cell) + size * 0.3)
+        left = min(layout.box(*s)[0] for s in tile.squares) + inset(layout.cell) + size * 0.3
+        top = min(layout.box(*s)[1] for s in tile.squares) + inset(layout.cell) + size * 0.3
+        right = max(layout.box(*s)[2] for s in tile.squares) - inset(layout.cell) - size * 0.3
+        bottom = max(layout.box(*s)[3] for s in tile.squares) - inset(layout.cell) - size * 0.3
+        corners = [(left, top), (right, top), (left, bottom), (right, bottom)]
+
+        def room(point: tuple[float, float]) -> float:
+            return min((math.dist(point, joint) for joint in joints), default=math.inf)
+
+        corner = next((c for c in corners if room(c) >= layout.cell * 0.6), max(corners, key=room))
         if tile.line == "leader":
             sprite = star(size, INK, HIGHLIGHT)
         else:

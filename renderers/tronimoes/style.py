@@ -31,6 +31,7 @@ from renderers.common import (
     seat_colour,
 )
 from renderers.dominoes import TileStyle
+from renderers.palettes import Palette, mono, register, set_grey
 
 LEADER_STYLE = TileStyle(NEUTRAL, WHITE, INK, NEUTRAL)
 """The round leader belongs to nobody: neutral frame, white face."""
@@ -45,6 +46,14 @@ DIM_STYLE = TileStyle(DIM_FRAME, DIM_FACE, DIM_PIPS, DIM_FRAME)
 GONE_CARD = (0xEE, 0xEE, 0xEE)
 """A dead or departed seat's card in the header."""
 SPACER_FILL, SPACER_STRIPE = (0xF7, 0xEE, 0xD6), (0xC9, 0xBD, 0xA0)
+register("tronimoes", Palette("tronimoes", "seats", tuple(SEAT_COLOURS), (
+    ("board", BOARD), ("paper", PAPER), ("white", WHITE), ("ink", INK), ("neutral", NEUTRAL), ("dead", DEAD),
+    ("highlight", HIGHLIGHT), ("spacer", SPACER_FILL))))
+"""The seats' colours are drawn as tile frames on the board, badges on tiles and white, cards on
+the paper; beside them the leader's and free lines' neutral, dead lines' grey, the highlight."""
+for _colour, _grey in ((DEAD_FACE, 230), (DEAD_PIPS, 110), (DIM_FRAME, 110), (DIM_FACE, 240), (DIM_PIPS, 60),
+                       (GONE_CARD, 225), (SPACER_FILL, 250), (SPACER_STRIPE, 170)):
+    set_grey(_colour, _grey)
 
 
 def seat_style(seat: int) -> TileStyle:
@@ -59,24 +68,33 @@ def playable_style(seat: int) -> TileStyle:
     return TileStyle(colour, WHITE, INK, colour)
 
 
+FACE, CARD, RESERVED = 0.16, 0.10, 0.30
+"""How much of a seat's colour tints its tiles' faces, its header card and its reserved square."""
+
+
 def face_tint(colour: RGB) -> RGB:
-    return mix(WHITE, colour, 0.16)
+    """A player's tile face: white in the high-contrast look."""
+    return WHITE if mono() else mix(WHITE, colour, FACE)
 
 
 def card_tint(colour: RGB) -> RGB:
-    return mix(WHITE, colour, 0.10)
+    """A player's header card: white in the high-contrast look."""
+    return WHITE if mono() else mix(WHITE, colour, CARD)
 
 
 def reserved_tint(colour: RGB) -> RGB:
-    return mix(WHITE, colour, 0.30)
+    """A reserved foot square: white in the high-contrast look."""
+    return WHITE if mono() else mix(WHITE, colour, RESERVED)
 
 
 def _colours() -> list[RGB]:
     seats = [colour for _, colour in SEAT_COLOURS]
     flat = [PAPER, BOARD, GRID_LINE, MUTED, INK, WHITE, HIGHLIGHT, DEAD, NEUTRAL, DEAD_FACE, DEAD_PIPS,
             DIM_FRAME, DIM_FACE, DIM_PIPS, GONE_CARD, SPACER_FILL, SPACER_STRIPE]
+    tints = {colour: (mix(WHITE, colour, FACE), mix(WHITE, colour, CARD), mix(WHITE, colour, RESERVED))
+             for colour in seats}
     for colour in seats:
-        flat += [colour, face_tint(colour), card_tint(colour), reserved_tint(colour)]
+        flat += [colour, *tints[colour]]
     text = [(INK, PAPER, 3), (INK, BOARD, 3), (INK, WHITE, 3), (MUTED, PAPER, 2), (MUTED, GONE_CARD, 2),
             (INK, GONE_CARD, 2), (INK, HIGHLIGHT, 2), (INK, SPACER_FILL, 2), (DEAD_PIPS, DEAD_FACE, 2),
             (DIM_PIPS, DIM_FACE, 2), (DEAD, BOARD, 2), (DEAD, DEAD_FACE, 1), (DIM_FRAME, PAPER, 2),
@@ -85,9 +103,10 @@ def _colours() -> list[RGB]:
             (WHITE, BOARD, 2), (INK, DEAD, 2)]
     blends: list[tuple[RGB, RGB, int]] = list(text)
     for colour in seats:
-        blends += [(INK, face_tint(colour), 3), (INK, card_tint(colour), 3), (colour, BOARD, 2),
-                   (colour, face_tint(colour), 1), (colour, WHITE, 2), (ink_on(colour), colour, 2),
-                   (INK, colour, 2), (colour, HIGHLIGHT, 1), (colour, PAPER, 1), (colour, reserved_tint(colour), 1)]
+        face, card, reserved = tints[colour]
+        blends += [(INK, face, 3), (INK, card, 3), (colour, BOARD, 2), (colour, face, 1), (colour, WHITE, 2),
+                   (ink_on(colour), colour, 2), (INK, colour, 2), (colour, HIGHLIGHT, 1), (colour, PAPER, 1),
+                   (colour, reserved, 1)]
     return blend_palette(flat, blends)
 
 

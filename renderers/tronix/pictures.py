@@ -36,6 +36,7 @@ from renderers.common import (
     palette_image,
     say,
 )
+from renderers.palettes import Palette, mono, note_blend, register, set_grey
 from renderers.text import draw_lines, draw_text, fit_text, leading, wrap_items, wrap_text
 
 CELL = 56
@@ -54,14 +55,22 @@ NAME_ROOM = 200
 """The most pixels a name takes; longer names are shortened with an ellipsis."""
 MARGIN = 1
 MIN_WIDTH = 560
-GREEN: RGB = (0x00, 0x9E, 0x73)
-PINK: RGB = (0xCC, 0x5F, 0xA0)
+GREEN: RGB = (0x00, 0x78, 0x3C)
+PINK: RGB = (0xFF, 0x5F, 0xC3)
 CARD: RGB = (0xFF, 0xFC, 0xF2)
 EMPTY: RGB = (0xE8, 0xE2, 0xD3)
 GRID: RGB = (0xD6, 0xCE, 0xBD)
 GHOST = 0.72
 """How far a card just scored fades towards the background."""
 COLOURS = {"green": GREEN, "pink": PINK}
+register("tronix", Palette("tronix", "teams (line colours)", (("green", GREEN), ("pink", PINK)), (
+    ("card", CARD), ("empty cell", EMPTY), ("paper", PAPER), ("ink", INK), ("highlight", HIGHLIGHT))))
+"""A dark green and a light pink, chosen by search (bench/palettes.py) so that they stay apart
+for every colour vision (at least 35 in CAM02-UCS); green lines are solid and pink ones dashed."""
+for _colour, _grey in ((GREEN, 0), (PINK, 125), (CARD, 255), (EMPTY, 232), (GRID, 205)):
+    set_grey(_colour, _grey)  # the high-contrast look: black solid green lines, grey dashed pink ones
+for _colour in (GREEN, PINK, CARD, INK):
+    note_blend(mix(_colour, EMPTY, GHOST), _colour, EMPTY, GHOST)
 PHASES = {"placement": N_("Placement"), "god": N_("God Mode"), "over": N_("Game over")}
 RESULTS = {None: N_("a draw"), "green": N_("green wins"), "pink": N_("pink wins")}
 """How a finished game's result is written, by the winning team the engine names (None: a draw)."""
@@ -159,7 +168,8 @@ def board_image(view: Mapping[str, Any], deadline: float | None = None) -> Image
         card(draw, at.box(cell), entry["pattern"])
         if cell == last:
             x0, y0, x1, y1 = at.box(cell)
-            draw.rectangle((x0 + 1, y0 + 1, x1 - 2, y1 - 2), outline=HIGHLIGHT, width=max(3, at.cell // 14))
+            draw.rectangle((x0 + 1, y0 + 1, x1 - 2, y1 - 2), outline=INK if mono() else HIGHLIGHT,
+                           width=max(3, at.cell // 14))
         if cell == locked:
             padlock(draw, at.box(cell), entry["pattern"])
     _labels(image, at)
@@ -339,7 +349,8 @@ def _header(image: Image.Image, view: Mapping[str, Any], header: Header) -> None
                                    radius=6, fill=HIGHLIGHT)
         middle = y + row // 2
         draw.rectangle((x, middle - 10, x + 26, middle + 10), fill=CARD, outline=INK)
-        draw.line((x + 3, middle, x + 23, middle), fill=colour, width=5)
+        for start, end in ((3, 23),) if team == "green" else ((3, 10), (16, 23)):  # pink dashed, as on the cards
+            draw.line((x + start, middle, x + end, middle), fill=colour, width=5)
         draw_text(image, (x + 34, middle), label, sizes.team, INK, anchor="lm", bold=True)
         draw_lines(image, x + 34, y + row, header.members[team], sizes.stage, INK)
         x = image.width // 2

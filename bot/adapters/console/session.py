@@ -142,17 +142,17 @@ class ConsoleSession:
         return await self.referee.check_new(game, options=options, levels=[p for p in players if p != "me"])
 
     async def resume(self, *, name: str | None = None, language: str | None = None,
-                     ai_seconds: float | None = None) -> str | None:
+                     ai_seconds: float | None = None, palette: str | None = None) -> str | None:
         """The newest unfinished console game this person sits at: its board and their hand
-        are printed again. The game keeps its language, its AI players' thinking time and the
-        person's name at the table, unless new ones are given."""
+        are printed again. The game keeps its language, its AI players' thinking time, its
+        pictures' look and the person's name at the table, unless new ones are given."""
         for table in await self.referee.store.find_tables(place_prefix=PLACE_PREFIX, statuses=(PLAYING,)):
             seat = table.seat_of(self.user.id)
             if seat is not None and not await self._left(table.place, seat):
                 changed = ""
-                if name is not None or language is not None or ai_seconds is not None:
+                if name is not None or language is not None or ai_seconds is not None or palette is not None:
                     reply = await self.referee.adjust(table.place, self.user, name=name, language_code=language,
-                                                      ai_seconds=ai_seconds)
+                                                      ai_seconds=ai_seconds, palette=palette)
                     if not self.screen.accepted(reply):
                         return None
                     changed = reply.caller.text if reply.caller else ""

@@ -147,7 +147,9 @@ def rules_text(name: str) -> str:
     return "\n\n".join(part for part in (_(cls.summary) if cls.summary else f"**{cls.title}**",
                                           _("**Typing moves**") + "\n" + _(cls.notation_help),
                                           _("**Options** (`/tileref new options:`)") + "\n" + cls.Options.describe(_)
-                                          + "\n" + _("`rated=off`: the game does not count for the ratings."),
+                                          + "\n" + _("`rated=off`: the game does not count for the ratings.")
+                                          + "\n" + _("`palette=mono`: the pictures in high contrast, in greys (seats "
+                                                     "told apart by their numbers, shapes, letters and dashes)."),
                                           player_count_text(cls.player_counts())) if part)
 
 

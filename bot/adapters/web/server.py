@@ -26,12 +26,14 @@ from bot.adapters.web.feed import LiveFeed
 from bot.core import metrics
 from bot.core.background import woken
 from bot.core.i18n import DEFAULT, LANGUAGES, N_, _, language_of, speaking
+from bot.core.meta import PALETTE
 from bot.core.records import DEADLINE, TableRecord
 from bot.durable.health import HealthCheck
 from bot.media.spectator import Spectacle, Timeline, Timelines, log_key, public_position
 from bot.media.watching import WebSettings
 from bot.storage.store import Store
 from engine.digits import whole_number
+from renderers.palettes import drawing_in
 
 log = logging.getLogger(__name__)
 
@@ -167,7 +169,8 @@ class WebServer:
         data = self._boards.get(key)
         if data is None:
             game = timeline.game_at(ply)
-            data = await asyncio.to_thread(renderers.render, game, None)
+            with drawing_in(table.meta.get(PALETTE)):  # the thread draws in the table's look
+                data = await asyncio.to_thread(renderers.render, game, None)
             self._boards[key] = data
             while len(self._boards) > BOARDS_KEPT:
                 self._boards.popitem(last=False)

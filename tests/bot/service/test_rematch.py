@@ -11,7 +11,7 @@ from tests.bot.referees import ALICE, BOB, CAROL, MOD, PLACE, running_referee, t
 
 
 async def a_finished_game(referee) -> None:
-    assert (await referee.create(PLACE, ALICE, "tronimoes", options="rated=off", turn_time="3h")).ok
+    assert (await referee.create(PLACE, ALICE, "tronimoes", options="rated=off, palette=mono", turn_time="3h")).ok
     for player in (BOB, CAROL):
         await referee.join(PLACE, player)
     await referee.add_ai(PLACE, ALICE, "greedy")
@@ -29,7 +29,7 @@ async def test_a_rematch_invites_everyone_and_starts_when_all_have_joined(tmp_pa
         table = await referee.table_at("test:again")
         assert table is not None and table.status == LOBBY and table.turn_seconds == 3 * 3600
         assert [s.user_id or s.agent for s in table.seats] == [CAROL.id, "greedy"]
-        assert table.options == {} and table.meta["rated"] is False
+        assert table.options == {} and table.meta["rated"] is False and table.meta["palette"] == "mono"
         again = await referee.rematch(PLACE, "test:third", ALICE)
         assert not again.ok and "already open" in text(again)
         assert (await referee.join("test:again", BOB)).status == LOBBY

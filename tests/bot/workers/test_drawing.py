@@ -8,6 +8,7 @@ from bot.core.clock import ManualClock
 from bot.core.i18n import speaking
 from bot.workers.drawing import DrawingPool
 from engine import GAMES
+from renderers.palettes import drawing_in
 from tests.bot.referees import running_referee
 
 
@@ -39,3 +40,16 @@ async def test_the_referees_drawing_thread_draws_in_the_language_being_spoken(tm
         with speaking("es"):
             [picture] = await referee.tables.pictures.board(spanish_table(), 1, deadlines={})
     assert picture.data == drawn_in("es")
+
+
+async def test_the_drawing_process_draws_in_the_look_being_drawn():
+    """A table with `palette=mono` gets its AI seats' boards, drawn in the process, in greys too."""
+    pool = DrawingPool()
+    try:
+        with drawing_in("mono"):
+            drawn = await pool.render(spanish_table(), None)
+            here = renderers.render(spanish_table(), None)
+        plain = await pool.render(spanish_table(), None)
+    finally:
+        pool.close()
+    assert drawn == here and plain == renderers.render(spanish_table(), None) and drawn != plain

@@ -70,7 +70,7 @@ async def test_board_and_rules(tileref: Harness) -> None:
     rules = await (await s.slash(s.carol, thread, "rules")).replies(1)
     text = "\n".join(m.content for m in rules)
     assert all(m.ephemeral and len(m.content) <= 2000 for m in rules)
-    assert "Tronimoes" in text and "3:5 c4 d4" in text and "ouroboros" in text
+    assert "Tronimoes" in text and "3:5 c4 d4" in text and "ouroboros" in text and "palette=mono" in text
     elsewhere = await (await s.slash(s.carol, s.channel, "rules", game="tronimoes")).reply()
     assert elsewhere.ephemeral and GAMES["tronimoes"].title in elsewhere.content
 

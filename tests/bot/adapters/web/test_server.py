@@ -5,12 +5,14 @@ PostgreSQL included), and that no ply's page or position shows a tile in anyone'
 from __future__ import annotations
 
 import asyncio
+import io
 import json
 import re
 from html import escape
 
 import aiohttp
 import pytest
+from PIL import Image
 
 import renderers
 from bot.adapters.web.server import WebServer
@@ -288,3 +290,10 @@ async def test_the_board_pictures_text_alternative_is_the_board_in_words(site: S
     prefix = f"The board after move {len(game.log)}"
     assert alt.group(1) == escape(f"{prefix}. {renderers.describe_within(game, 1024 - len(prefix) - 2)}")
     assert len(prefix) + 2 + len(renderers.describe_within(game, 1024 - len(prefix) - 2)) <= 1024
+async def test_the_board_picture_of_a_palette_mono_table_is_in_greys(site: Site) -> None:
+    path = await open_table(site.referee, "tronimoes", options="palette=mono")
+    await play_moves(site.referee, "tronimoes", 3)
+    status, headers, body = await fetch(site, f"{path}/board.png")
+    image = Image.open(io.BytesIO(body)).convert("RGB")
+    assert status == 200 and headers["Content-Type"] == "image/png"
+    assert all(r == g == b for _, (r, g, b) in image.getcolors(1 << 20) or [])
