@@ -7,7 +7,7 @@ terminal; `RENDERERS` maps game names to the packages that draw them (each has `
 """
 
 from renderers import tetromic, triominoes, tromino_go, tronimoes, tronix
-from renderers.common import RENDERERS, NoRenderer, render, render_hand, text_board
+from renderers.common import RENDERERS, NoRenderer, board_parts, render, render_hand, text_board
 
 RENDERERS["tronimoes"] = tronimoes
 RENDERERS["tetromic"] = tetromic
@@ -15,4 +15,4 @@ RENDERERS["tromino_go"] = tromino_go
 RENDERERS["triominoes"] = triominoes
 RENDERERS["tronix"] = tronix
 
-__all__ = ["RENDERERS", "NoRenderer", "render", "render_hand", "text_board"]
+__all__ = ["RENDERERS", "NoRenderer", "board_parts", "render", "render_hand", "text_board"]
