@@ -80,8 +80,9 @@
     });
   }
 
-  // Items from `fromPly` on are replaced by `itemsHtml` (the server's `<li value=N>…` items);
-  // returns the items added.
+  // Items from `fromPly` on are replaced by `itemsHtml` (the server's `<li value=N>…` items,
+  // `pages.move_items`); the newest is announced when the page follows the game live. Returns
+  // the items added.
   function appendMoves(fromPly, itemsHtml) {
     const ol = list();
     if (!ol) return [];
@@ -98,7 +99,18 @@
     syncRounds();
     highlight(shown());
     if (follow) ol.scrollTop = ol.scrollHeight;
+    if (added.length && live()) say(added[added.length - 1].dataset.said);
     return added;
+  }
+
+  // The board picture now at `src`; each part (Tetromic's boards one at a time) at `src` with
+  // `part=N` added.
+  function setBoardPicture(src) {
+    const whole = main.querySelector(".board img.whole");
+    if (whole) whole.src = src;
+    for (const image of main.querySelectorAll(".board img.part")) {
+      image.src = src + (src.includes("?") ? "&" : "?") + "part=" + image.dataset.board;
+    }
   }
 
   function syncMoves(fresh) {  // bring the list in line with a freshly fetched one
@@ -118,7 +130,7 @@
     return active && main.contains(active) && active.dataset ? active.dataset.focus : undefined;
   }
 
-  function apply(html, headers, step) {
+  function apply(html, headers, step) {  // a fetched `/part`: swap the parts, sync the list
     const fresh = document.createElement("template");
     fresh.innerHTML = html;
     const key = focusedKey();
@@ -128,12 +140,11 @@
     }) && list() && fresh.content.querySelector(".moves ol");
     main.dataset.ply = headers.get("X-Ply");
     main.dataset.last = headers.get("X-Last");
-    let added = [];
     if (fits) {
       for (const name of parts) {
         main.querySelector('[data-part="' + name + '"]').replaceWith(fresh.content.querySelector('[data-part="' + name + '"]'));
       }
-      added = syncMoves(fresh.content);
+      syncMoves(fresh.content);
     } else {
       main.replaceChildren(fresh.content);
     }
@@ -145,7 +156,6 @@
       if (again) again.focus({ preventScroll: true });
     }
     setup();
-    return added;
   }
 
   async function pump() {  // fetch what is pending, one at a time; steps asked meanwhile queue
@@ -161,12 +171,10 @@
         const html = await response.text();
         if (pending !== undefined && pending.step && !asked.step) continue;  // a step overtook it
         main.dataset.live = asked.ply === null ? "1" : "0";
-        const added = apply(html, response.headers, asked.step);
-        if (asked.step) {
+        apply(html, response.headers, asked.step);
+        if (asked.step && pending === undefined) {
           const counter = main.querySelector(".steps .counter");
-          if (pending === undefined && counter) say(counter.textContent);
-        } else if (added.length && live()) {
-          say(added[added.length - 1].dataset.said);
+          if (counter) say(counter.textContent);
         }
       }
     } catch (error) {
@@ -308,7 +316,7 @@
     else reveal(ol, current);
   })();
 
-  window.tileref = { appendMoves: appendMoves, refresh: refresh, go: go };
+  window.tileref = { appendMoves: appendMoves, setBoardPicture: setBoardPicture, refresh: refresh, go: go };
 
   if (window.EventSource) {
     const stream = new EventSource(base + "/live");

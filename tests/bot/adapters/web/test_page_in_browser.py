@@ -234,6 +234,9 @@ async def test_tetromic_shows_one_board_at_a_time_on_a_phone_the_others_a_tap_aw
     assert await page.evaluate(f"{shown}[0].dataset.board") == "1"
     ARTEFACTS.mkdir(parents=True, exist_ok=True)
     await page.screenshot(path=str(ARTEFACTS / "tetromic-phone-second-board.png"), full_page=True)
+    await page.evaluate(f"window.tileref.setBoardPicture('{path}/board.png?ply=0')")  # as a live update does
+    await until(page, f"{shown}.length === 1 && {shown}[0].src.endsWith('{path}/board.png?ply=0&part=1') && "
+                      f"{shown}[0].complete && {shown}[0].naturalWidth > 0")
     await page.set_viewport_size(LAPTOP)
     await until(page, f"{shown}.length === 1 && {shown}[0].classList.contains('whole')")
     assert page.problems == []
