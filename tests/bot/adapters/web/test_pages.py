@@ -18,6 +18,7 @@ import renderers
 from bot.adapters.web import pages
 from bot.core.i18n import speaking
 from bot.media.spectator import Entry, Spectacle
+from bot.storage.standings import Rating
 from tests.bot.adapters.web.conftest import PLACE, Site, open_table, play_moves, players
 
 
@@ -182,3 +183,23 @@ async def test_a_spectators_board_has_no_players_instructions(site: Site) -> Non
     with speaking("en"):
         assert body == renderers.render(game, None, instructions=False)
         assert body != renderers.render(game, None)  # which tells how to type a move
+
+
+async def test_the_players_ratings_on_the_tables_server_show_beside_them(site: Site) -> None:
+    seated = players("tronix")
+    reply = await site.referee.create("test:rated", seated[0], "tronix", guild="guild:1")
+    for user in seated[1:]:
+        assert (await site.referee.join("test:rated", user)).ok
+    assert (await site.referee.start("test:rated", seated[0])).ok
+    link = re.search(r"https?://\S+(/t/[\w-]+)", reply.public.text if reply.public else "")
+    assert link
+    settled = Rating("guild:1", "tronix", seated[0].id, seated[0].name, mu=27.0, sigma=2.0, games=12, wins=8)
+    elsewhere = Rating("guild:2", "tronix", seated[1].id, seated[1].name, mu=30.0, sigma=2.0, games=12, wins=9)
+    await site.referee.store.standings.replace_all([], [settled, elsewhere])
+    _status, _headers, body = await fetch(site, link.group(1))
+    html = body.decode()
+    assert '<th scope="col">Rating</th>' in html
+    rows = re.findall(r'<tr[^>]*><th scope="row">(Player\d)[^<]*(?:<span[^>]*>[^<]*</span>)?</th>'
+                      r'<td class="score">[^<]*</td><td>([^<]*)</td>', html)
+    assert rows == [("Player0", str(settled.shown)), ("Player1", "")], \
+        "this server's rating shows; one on another server does not"
