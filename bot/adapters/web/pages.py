@@ -102,6 +102,11 @@ def board_address(token: str, ply: int) -> str:
     return f"/t/{token}/board.png?ply={ply}"
 
 
+def part_address(picture: str, part: int) -> str:
+    """Where one part of the board picture at `picture` is (Tetromic: one seat's board alone)."""
+    return f"{picture}{'&' if '?' in picture else '?'}part={part}"
+
+
 def board_alt(spectacle: Spectacle) -> str:
     """The board picture's text alternative: which move it is after, whose turn it is (or the
     result), the scores and the last move, in a few short sentences."""
@@ -185,16 +190,17 @@ def _board(spectacle: Spectacle, token: str, extras: Extras) -> str:
     ply, last = spectacle.ply, spectacle.last
     base = f"/t/{escape(token)}"
     alt = escape(board_alt(spectacle))
-    picture = escape(board_address(token, ply))
+    picture = board_address(token, ply)
     steps = [("start", 0, "⏮", _("Start")), ("back", max(0, ply - 1), "◀", _("Back one move")),
              ("forward", min(last, ply + 1), "▶", _("Forward one move")), ("now", last, "⏭", _("Now"))]
     links = "".join(f'<a href="{base}?ply={target}" data-ply="{target}" data-focus="step-{key}" '
                     f'aria-label="{escape(label)}" title="{escape(label)}">{mark}</a>'
                     for key, target, mark, label in steps)
     counter = escape(_("Move {ply} of {last}").format(ply=ply, last=last))
-    figure = f'<img class="whole" src="{picture}" alt="{alt}">'
+    figure = f'<img class="whole" src="{escape(picture)}" alt="{alt}">'
     if extras.parts > 1:  # a phone shows the parts instead (lazy: only the shown pictures load)
-        figure = (f'<figure class="picture has-parts"><img class="whole" loading="lazy" src="{picture}" alt="{alt}">'
+        figure = (f'<figure class="picture has-parts"><img class="whole" loading="lazy" src="{escape(picture)}" '
+                  f'alt="{alt}">'
                   f"{_parts(spectacle, picture, extras.parts)}</figure>")
     else:
         figure = f'<figure class="picture">{figure}</figure>'
@@ -219,7 +225,7 @@ def _parts(spectacle: Spectacle, picture: str, count: int) -> str:
     tabs = "".join(f'<button type="button" data-board="{i}" data-focus="board-{i}" aria-pressed="false">'
                    f"{escape(name)}</button>" for i, name in enumerate(names))
     alt = board_alt(spectacle)
-    images = "".join(f'<img class="part" data-board="{i}" loading="lazy" src="{picture}&amp;part={i}" '
+    images = "".join(f'<img class="part" data-board="{i}" loading="lazy" src="{escape(part_address(picture, i))}" '
                      f'alt="{escape(_("{player}’s board.").format(player=name) + " " + alt)}">'
                      for i, name in enumerate(names))
     return (f'<div class="parts"><div class="tabs" role="group" aria-label="{escape(_("Boards"))}" hidden>'
