@@ -28,13 +28,13 @@ from bot.community.ratings import player_key
 from bot.core import metrics
 from bot.core.background import woken
 from bot.core.i18n import DEFAULT, LANGUAGES, N_, _, language_of, speaking
-from bot.core.records import DEADLINE, TableRecord
+from bot.core.records import DEADLINE, ActionRecord, TableRecord
 from bot.durable.health import HealthCheck
 from bot.media.replay_animation import Replays
-from bot.media.spectator import Spectacle, Timeline, Timelines, log_key, public_position
+from bot.media.spectator import Entry, Spectacle, Timeline, Timelines, log_key, public_position
 from bot.media.watching import WebSettings
 from bot.storage.store import Store
-from engine import GAMES
+from engine import GAMES, Game
 from engine.digits import whole_number
 
 log = logging.getLogger(__name__)
@@ -224,7 +224,8 @@ class WebServer:
         """The game's log in notation and the public position after every move, as JSON."""
         table, timeline, _ply_asked = await self._timeline(request)
         with speaking(table.meta.get("lang") or DEFAULT):
-            record = await asyncio.to_thread(game_record, table, timeline)
+            record = await asyncio.to_thread(game_record, table, timeline.game_at(0), list(timeline.actions),
+                                             list(timeline.entries))
         return web.Response(text=json.dumps(record, ensure_ascii=False), content_type="application/json",
                             headers={"Content-Disposition": f'attachment; filename="{table.game}-record.json"',
                                      "Cache-Control": "no-cache"})
@@ -353,18 +354,19 @@ def game_record_text(table: TableRecord, timeline: Timeline) -> str:
     return "\n".join(lines) + "\n"
 
 
-def game_record(table: TableRecord, timeline: Timeline) -> dict[str, object]:
-    """The game's record: its players, every move in notation with what it caused, and the
-    public position (`public_position`: nothing hidden) as dealt and after each move."""
-    game = timeline.game_at(0)
+def game_record(table: TableRecord, game: Game, actions: list[ActionRecord], entries: list[Entry]
+                ) -> dict[str, object]:
+    """The game's record: its players, every move in notation with what it caused (`entries`),
+    and the public position (`public_position`: nothing hidden) as dealt (`game`, which is
+    played on) and after each of `actions`."""
     positions = [public_position(game)]
-    for record in timeline.actions:
+    for record in actions:
         game.replay_one(record.seat, record.action)
         positions.append(public_position(game))
     return {"game": table.game, "title": GAMES[table.game].title,
             "players": [seat.name for seat in table.seats],
             "moves": [{"ply": entry.ply, "seat": entry.seat if entry.action else None, "who": entry.who,
-                       "move": entry.action, "events": list(entry.events)} for entry in timeline.entries],
+                       "move": entry.action, "events": list(entry.events)} for entry in entries],
             "positions": positions}
 
 
