@@ -12,7 +12,7 @@ game is one import and one line below.
 """
 
 from renderers import tetromic, triominoes, tromino_go, tronimoes, tronix
-from renderers.common import RENDERERS, NoRenderer, render, render_hand, text_board
+from renderers.common import RENDERERS, NoRenderer, board_parts, render, render_hand, text_board
 from renderers.description import describe, describe_within
 from renderers.spoken import spoken_moves, typed_moves
 
@@ -22,5 +22,5 @@ RENDERERS["tromino_go"] = tromino_go
 RENDERERS["triominoes"] = triominoes
 RENDERERS["tronix"] = tronix
 
-__all__ = ["RENDERERS", "NoRenderer", "describe", "describe_within", "render", "render_hand", "spoken_moves",
-           "text_board", "typed_moves"]
+__all__ = ["RENDERERS", "NoRenderer", "board_parts", "describe", "describe_within", "render", "render_hand",
+           "spoken_moves", "text_board", "typed_moves"]

@@ -385,15 +385,34 @@ def renderer_for(game: Game) -> GameRenderer:
 
 
 def render(game: Game, viewer: int | None = None, *, feet: Mapping[int, Image.Image] | None = None,
-           deadline: float | None = None) -> bytes:
+           deadline: float | None = None, instructions: bool = True, part: int | None = None) -> bytes:
     """The public board of any game with a renderer, as PNG bytes. `viewer` only emphasises
     that seat; no hidden information is ever drawn. `feet` maps seats to pictures where the
     game has a use for them (Tronimoes: the chicken-foot image). `deadline` (seconds since the
-    epoch) is when the turn or phase shown ends, for games whose header shows it."""
+    epoch) is when the turn or phase shown ends, for games whose header shows it.
+    `instructions=False` leaves out what only players need ("Type ready to start round 2"):
+    a spectator's picture. `part` draws one of the board's `board_parts(game)` parts alone
+    (Tetromic: one seat's board); ValueError when the game has no such part."""
     draw: Any = renderer_for(game).board
-    if deadline is not None and "deadline" in inspect.signature(draw).parameters:
-        return bytes(draw(game, viewer, feet=feet, deadline=deadline))
-    return bytes(draw(game, viewer, feet=feet))
+    accepted = inspect.signature(draw).parameters
+    extra: dict[str, Any] = {}
+    if deadline is not None and "deadline" in accepted:
+        extra["deadline"] = deadline
+    if not instructions and "instructions" in accepted:
+        extra["instructions"] = False
+    if part is not None:
+        if not 0 <= part < board_parts(game):
+            raise ValueError(f"this {game.name} board has no part {part}")
+        if "part" in accepted:
+            extra["part"] = part
+    return bytes(draw(game, viewer, feet=feet, **extra))
+
+
+def board_parts(game: Game) -> int:
+    """How many parts of the board can be drawn alone (`render(..., part=i)`): one per seat for
+    games whose picture is a board per seat side by side (Tetromic), else 1 (the whole board)."""
+    count: Any = getattr(renderer_for(game), "board_parts", None)
+    return int(count(game)) if callable(count) else 1
 
 
 def _moment_as_written(moment: float) -> str:

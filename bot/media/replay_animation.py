@@ -35,7 +35,7 @@ def replay_frames(table: TableRecord, actions: list[ActionRecord]) -> tuple[list
     durations = []
     with speaking(table.meta.get("lang")):
         for ply in range(timeline.length + 1):
-            frames.append(renderers.render(timeline.game_at(ply), None))
+            frames.append(renderers.render(timeline.game_at(ply), None, instructions=False))
             ends_round = ply > 0 and timeline.entries[ply - 1].round_end
             durations.append(LAST_MS if ply == timeline.length else ROUND_END_MS if ends_round else MOVE_MS)
     return frames, durations

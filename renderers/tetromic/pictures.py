@@ -136,11 +136,20 @@ class Layout:
 
 
 def board(game: Any, viewer: int | None = None, *, feet: Mapping[int, Image.Image] | None = None,
-          deadline: float | None = None) -> bytes:
+          deadline: float | None = None, part: int | None = None) -> bytes:
     """Every board of the game (PNG); `viewer`'s comes first and is framed; the header says when
-    the phase ends, or who won."""
+    the phase ends, or who won. `part`: only that seat's board, under the same header (for a
+    phone, where the boards side by side would be too small)."""
     outcome = game.outcome()
-    return encode_png(board_image(game.view(None), viewer, deadline, winners=outcome.winners if outcome else None))
+    winners = outcome.winners if outcome else None
+    if part is not None:
+        return encode_png(seat_board_image(game.view(None), part, deadline, winners=winners))
+    return encode_png(board_image(game.view(None), viewer, deadline, winners=winners))
+
+
+def board_parts(game: Any) -> int:
+    """The boards that can be drawn alone: one per seat."""
+    return int(game.players)
 
 
 def order(view: Mapping[str, Any], viewer: int | None) -> list[int]:
@@ -194,6 +203,21 @@ def board_image(view: Mapping[str, Any], viewer: int | None = None, deadline: fl
     draw_lines(image, GAP, 12, at.title, at.sizes.title, INK, bold=True)
     for place, seat in enumerate(order(view, viewer)):
         _panel(image, view, seat, at, place, framed=seat == viewer, winners=winners)
+    return image
+
+
+def seat_board_image(view: Mapping[str, Any], seat: int, deadline: float | None = None, *,
+                     winners: tuple[int, ...] | None = None) -> Image.Image:
+    """`seat`'s board alone as an RGB image, under the whole game's header (see `board`)."""
+    if winners is None and view.get("winner") is not None:
+        winners = (view["winner"],)
+    title = _title(view, deadline, winners)
+    alone = {**view, "seats": [view["seats"][seat]]}
+    at = layout(alone, title)
+    image = Image.new("RGB", (at.width, at.height), PAPER)
+    draw_lines(image, GAP, 12, at.title, at.sizes.title, INK, bold=True)
+    _panel(image, alone, 0, at, 0, framed=False,
+           winners=None if winners is None else (0,) if seat in winners else ())
     return image
 
 

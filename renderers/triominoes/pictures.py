@@ -192,8 +192,9 @@ def shown(view: Mapping[str, Any]) -> tuple[list[dict[str, Any]], list[str], str
     return view["board"], [] if view.get("outcome") else view["spots"], None
 
 
-def layout(view: Mapping[str, Any], deadline: float | None = None) -> Layout:
-    """Where everything goes, for the picture with that `deadline` in its header."""
+def layout(view: Mapping[str, Any], deadline: float | None = None, *, instructions: bool = True) -> Layout:
+    """Where everything goes, for the picture with that `deadline` in its header (and how to
+    type a move, unless `instructions` is False)."""
     tiles, spots, banner = shown(view)
     cells = [_cell(t["at"]) for t in tiles] + [_cell(s) for s in spots] or [(0, 0)]
     low_r, high_r = min(r for r, _ in cells) - MARGIN, max(r for r, _ in cells) + MARGIN
@@ -205,7 +206,7 @@ def layout(view: Mapping[str, Any], deadline: float | None = None) -> Layout:
     width = max(int(label + grid_width + 16), MIN_WIDTH)
     sizes = Sizes().at(width)
     left = label + (width - label - 16 - grid_width) / 2
-    title_text, stage_text = _header_texts(view, deadline, sizes)
+    title_text, stage_text = _header_texts(view, deadline, sizes, instructions=instructions)
     title = tuple(wrap_text(title_text, sizes.title, width - 24, bold=True, lines=3))
     scores = score_places(view, width, 10 + leading(sizes.title) * len(title) + 16, sizes.score)
     stage = tuple(wrap_text(stage_text, sizes.stage, width - 24, lines=4))
@@ -247,14 +248,15 @@ def score_places(view: Mapping[str, Any], width: int, top: float = 48.0,
 
 
 def board(game: Any, viewer: int | None = None, *, feet: Mapping[int, Image.Image] | None = None,
-          deadline: float | None = None) -> bytes:
-    """The public table as PNG bytes (`deadline`: when the player to act runs out of time)."""
-    return encode_png(board_image(game.view(None), deadline), _palette())
+          deadline: float | None = None, instructions: bool = True) -> bytes:
+    """The public table as PNG bytes (`deadline`: when the player to act runs out of time;
+    `instructions=False`: without how to type a move, for spectators)."""
+    return encode_png(board_image(game.view(None), deadline, instructions=instructions), _palette())
 
 
-def board_image(view: Mapping[str, Any], deadline: float | None = None) -> Image.Image:
+def board_image(view: Mapping[str, Any], deadline: float | None = None, *, instructions: bool = True) -> Image.Image:
     tiles, spots, banner = shown(view)
-    at = layout(view, deadline)
+    at = layout(view, deadline, instructions=instructions)
     image = Image.new("RGB", (at.width, at.height), PAPER)
     draw = ImageDraw.Draw(image)
     _header(image, view, at)
@@ -366,8 +368,10 @@ def _labels(image: Image.Image, at: Layout) -> None:
             draw_text(image, (x, y), f"c{c}", size, MUTED, anchor="mm", bold=True)
 
 
-def _header_texts(view: Mapping[str, Any], deadline: float | None, sizes: Sizes = Sizes()) -> tuple[str, str]:
-    """The title and the stage line, names shortened."""
+def _header_texts(view: Mapping[str, Any], deadline: float | None, sizes: Sizes = Sizes(), *,
+                  instructions: bool = True) -> tuple[str, str]:
+    """The title and the stage line, names shortened (the stage line says how to type a move
+    unless `instructions` is False)."""
     seats = view["seats"]
     outcome = view.get("outcome")
     if outcome:
@@ -388,8 +392,13 @@ def _header_texts(view: Mapping[str, Any], deadline: float | None, sizes: Sizes 
         title += say(N_(": opens with {tiles}")).format(tiles=tiles)
     elif mover["drawn"]:
         title += say(N_(" (drew {count})")).format(count=mover["drawn"])
-    stage = say(N_("Well: {count} tile · type a tile and a numbered spot: 1-2-2 at 7") if view["well_size"] == 1 else
-                N_("Well: {count} tiles · type a tile and a numbered spot: 1-2-2 at 7")).format(count=view["well_size"])
+    if instructions:
+        stage = say(N_("Well: {count} tile · type a tile and a numbered spot: 1-2-2 at 7") if view["well_size"] == 1
+                    else N_("Well: {count} tiles · type a tile and a numbered spot: 1-2-2 at 7")).format(
+            count=view["well_size"])
+    else:
+        stage = say(N_("Well: {count} tile") if view["well_size"] == 1 else N_("Well: {count} tiles")).format(
+            count=view["well_size"])
     if deadline is not None:
         stage = say(N_("Well: {count} · {player} must play by {when}")).format(
             count=view["well_size"], player=fit_text(str(mover["name"]), sizes.stage, NAME_ROOM),

@@ -52,10 +52,13 @@ def _signed(value: int) -> str:
 class Header:
     """The band above the board, laid out for an image `width` pixels wide; `height` is known
     before drawing so the canvas can be made to fit. `you` is the seat to mark "(you)"; `feet`
-    the players' own foot pictures (shown small next to "footed")."""
+    the players' own foot pictures (shown small next to "footed"); `instructions=False` leaves
+    out what only players need to read (who still has to type `ready`)."""
 
-    def __init__(self, view: View, you: int | None, feet: Mapping[int, Image.Image], width: int) -> None:
+    def __init__(self, view: View, you: int | None, feet: Mapping[int, Image.Image], width: int, *,
+                 instructions: bool = True) -> None:
         self.view = view
+        self.instructions = instructions
         self.you = you
         self.feet = feet
         self.width = width
@@ -104,6 +107,8 @@ class Header:
             text = say(N_("Round {round} is over: {how} (+2).") if winner is not None else
                        N_("Round {round} is over: {how}.")).format(round=result["round"], how=how)
             waiting = [seat_name(view, s, bold=True) for s in view.get("to_move", [])]
+            if not self.instructions:
+                return text
             if len(waiting) == self.seats:
                 text += " " + say(N_("Type ready to start round {round}.")).format(round=view["round"] + 1)
             elif waiting:

@@ -60,11 +60,12 @@ View = Mapping[str, Any]
 
 
 def board(game: Tronimoes, viewer: int | None = None, *,
-          feet: Mapping[int, Image.Image] | None = None) -> bytes:
+          feet: Mapping[int, Image.Image] | None = None, instructions: bool = True) -> bytes:
     """The public board as PNG bytes. Drawn from `game.view(None)` only; `viewer` merely marks
-    that seat as "you" in the header. `feet` gives a picture per seat for the chicken foot."""
+    that seat as "you" in the header. `feet` gives a picture per seat for the chicken foot.
+    `instructions=False`: no words for players only ("Type ready to start round 2")."""
     public = game.view(None)
-    image = draw_board(public, you=_checked(public, viewer), feet=feet)
+    image = draw_board(public, you=_checked(public, viewer), feet=feet, instructions=instructions)
     return encode_png(image, palette(foot_pictures(feet or {}, footed_seats(public))))
 
 
@@ -146,13 +147,13 @@ def line_badge_text(key: int | str) -> str:
 
 
 def draw_board(view: View, *, you: int | None = None,
-               feet: Mapping[int, Image.Image] | None = None) -> Image.Image:
+               feet: Mapping[int, Image.Image] | None = None, instructions: bool = True) -> Image.Image:
     """The board picture for a public view (`Tronimoes.view(None)`). It reads no hand: a view
     with or without `hand` gives the same picture."""
     columns, rows = int(view["width"]), int(view["height"])
     cell = cell_size(columns)
     width = GridLayout(columns, rows, cell, 0, 0).width
-    header = panel.Header(view, you, feet or {}, width)
+    header = panel.Header(view, you, feet or {}, width, instructions=instructions)
     image, layout = grid_canvas(columns, rows, cell, header=header.height)
     header.draw(image)
 

@@ -16,6 +16,7 @@ import logging
 import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
+from functools import partial
 from pathlib import Path
 
 from aiohttp import web
@@ -23,15 +24,18 @@ from aiohttp import web
 import renderers
 from bot.adapters.web import pages
 from bot.adapters.web.feed import LiveFeed
+from bot.community.ratings import player_key
 from bot.core import metrics
 from bot.core.background import woken
 from bot.core.i18n import DEFAULT, LANGUAGES, N_, _, language_of, speaking
 from bot.core.meta import PALETTE
-from bot.core.records import DEADLINE, TableRecord
+from bot.core.records import DEADLINE, ActionRecord, TableRecord
 from bot.durable.health import HealthCheck
-from bot.media.spectator import Spectacle, Timeline, Timelines, log_key, public_position
+from bot.media.replay_animation import Replays
+from bot.media.spectator import Entry, Spectacle, Timeline, Timelines, log_key, public_position
 from bot.media.watching import WebSettings
 from bot.storage.store import Store
+from engine import GAMES, Game
 from engine.digits import whole_number
 from renderers.palettes import drawing_in
 
@@ -69,7 +73,8 @@ async def start_pages(store: Store, settings: WebSettings, health: HealthCheck |
     open) when the address cannot be listened on."""
     if settings.host is None:
         return None
-    pages = WebServer(store, host=settings.host, port=settings.port, health=health)
+    pages = WebServer(store, host=settings.host, port=settings.port, health=health,
+                      public_url=settings.public_url if settings.port else None)
     try:
         await pages.start()
     except OSError as error:
@@ -93,17 +98,21 @@ def listen_problem(error: OSError) -> str:
 
 class WebServer:
     """The spectator pages of every table in `store`, served at `host:port` once `start`ed, and
-    `/healthz`, the process's health (`health`; default: the store's checks only)."""
+    `/healthz`, the process's health (`health`; default: the store's checks only). `public_url`:
+    where readers reach it (for link previews' absolute addresses; default: the address each
+    request was made to)."""
 
     def __init__(self, store: Store, *, host: str = "127.0.0.1", port: int = 8080,
-                 health: HealthCheck | None = None) -> None:
+                 health: HealthCheck | None = None, public_url: str | None = None) -> None:
         self.store = store
+        self.public_url = public_url.rstrip("/") if public_url else None
+        self.replays = Replays(store)
         self.health = health or HealthCheck(store)
         self.host = host
         self.port = port
         self.feed = LiveFeed(store)
         self.timelines = Timelines()
-        self._boards: OrderedDict[tuple[int, int, str], bytes] = OrderedDict()
+        self._boards: OrderedDict[tuple[int, int, str, int | None], bytes] = OrderedDict()
         self._runner: web.AppRunner | None = None
         self.app = self._application()
 
@@ -113,6 +122,9 @@ class WebServer:
         app.router.add_get("/t/{token}/part", self.part)
         app.router.add_get("/t/{token}/board.png", self.board)
         app.router.add_get("/t/{token}/position.json", self.position)
+        app.router.add_get("/t/{token}/replay.gif", self.replay)
+        app.router.add_get("/t/{token}/record.txt", self.record_text)
+        app.router.add_get("/t/{token}/record.json", self.record_json)
         app.router.add_get("/t/{token}/live", self.live)
         app.router.add_get("/static/{name}", self.static)
         app.router.add_get("/favicon.ico", _no_icon)
@@ -133,6 +145,7 @@ class WebServer:
 
     async def stop(self) -> None:
         await self.feed.stop()
+        self.replays.close()
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None
@@ -145,10 +158,11 @@ class WebServer:
         language = table.meta.get("lang") or DEFAULT
         if table.seed is None:  # not dealt yet: the lobby, or stopped in it
             with speaking(language):
-                return _html(pages.lobby_page(table, token, language))
+                return _html(pages.lobby_page(table, token, language, self._origin(request)))
         spectacle = await self._spectacle(request, table)
+        extras = await self._extras(request, table, spectacle, language)
         with speaking(language):
-            return _html(pages.page(spectacle, token, language))
+            return _html(pages.page(spectacle, token, language, extras))
 
     async def part(self, request: web.Request) -> web.Response:
         table = await self._table(request)
@@ -157,20 +171,22 @@ class WebServer:
             with speaking(language):
                 return _html(pages.lobby_part(table), headers={"X-Ply": "0", "X-Last": "0"})
         spectacle = await self._spectacle(request, table)
+        extras = await self._extras(request, table, spectacle, language)
         with speaking(language):
-            body = pages.main_part(spectacle, request.match_info["token"])
+            body = pages.main_part(spectacle, request.match_info["token"], extras)
         return _html(body, headers={"X-Ply": str(spectacle.ply), "X-Last": str(spectacle.last)})
 
     async def board(self, request: web.Request) -> web.Response:
         table, timeline, ply = await self._timeline(request)
         if table.game not in renderers.RENDERERS:
             raise BadAddress(N_("This game has no board picture."), 404)
-        key = (table.id, ply, log_key(timeline.actions[:ply]))
+        part = _part(request, renderers.board_parts(timeline.final))
+        key = (table.id, ply, log_key(timeline.actions[:ply]), part)
         data = self._boards.get(key)
         if data is None:
             game = timeline.game_at(ply)
-            with drawing_in(table.meta.get(PALETTE)):  # the thread draws in the table's look
-                data = await asyncio.to_thread(renderers.render, game, None)
+            with speaking(table.meta.get("lang") or DEFAULT), drawing_in(table.meta.get(PALETTE)):
+                data = await asyncio.to_thread(partial(renderers.render, game, None, instructions=False, part=part))
             self._boards[key] = data
             while len(self._boards) > BOARDS_KEPT:
                 self._boards.popitem(last=False)
@@ -186,6 +202,35 @@ class WebServer:
         data["ply"] = ply
         return web.Response(text=json.dumps(data, ensure_ascii=False, indent=1), content_type="application/json",
                             headers={"Content-Disposition": f'attachment; filename="{table.game}-{ply}.json"'})
+
+    async def replay(self, request: web.Request) -> web.Response:
+        """The whole game so far as an animated GIF (drawn in a worker process, kept by its log)."""
+        table, timeline, _ply_asked = await self._timeline(request)
+        if table.game not in renderers.RENDERERS:
+            raise BadAddress(N_("This game has no board picture."), 404)
+        animation = await self.replays.animation(table, timeline.actions)
+        return web.Response(body=animation.data, content_type="image/gif",
+                            headers={"Content-Disposition": f'attachment; filename="{animation.filename}"',
+                                     "Cache-Control": "no-cache"})
+
+    async def record_text(self, request: web.Request) -> web.Response:
+        """The game's log in notation, one numbered move a line, in the table's language."""
+        table, timeline, _ply_asked = await self._timeline(request)
+        with speaking(table.meta.get("lang") or DEFAULT):
+            text = game_record_text(table, timeline)
+        return web.Response(text=text, content_type="text/plain", charset="utf-8",
+                            headers={"Content-Disposition": f'attachment; filename="{table.game}-moves.txt"',
+                                     "Cache-Control": "no-cache"})
+
+    async def record_json(self, request: web.Request) -> web.Response:
+        """The game's log in notation and the public position after every move, as JSON."""
+        table, timeline, _ply_asked = await self._timeline(request)
+        with speaking(table.meta.get("lang") or DEFAULT):
+            record = await asyncio.to_thread(game_record, table, timeline.game_at(0), list(timeline.actions),
+                                             list(timeline.entries))
+        return web.Response(text=json.dumps(record, ensure_ascii=False), content_type="application/json",
+                            headers={"Content-Disposition": f'attachment; filename="{table.game}-record.json"',
+                                     "Cache-Control": "no-cache"})
 
     async def live(self, request: web.Request) -> web.StreamResponse:
         """Server-sent events: `change` with the log length whenever the table changes."""
@@ -227,6 +272,27 @@ class WebServer:
 
     # ---- reading a table ------------------------------------------------------------------------
 
+    def _origin(self, request: web.Request) -> str:
+        """Where readers reach this server: `public_url`, else the address this request was made to."""
+        return self.public_url or f"{request.scheme}://{request.host}"
+
+    async def _extras(self, request: web.Request, table: TableRecord, spectacle: Spectacle,
+                      language: str) -> pages.Extras:
+        """What the page shows besides the spectacle: the link preview's origin, the players'
+        ratings on the table's server, how many parts the board is shown in on a phone."""
+        ratings: dict[int, str] = {}
+        if table.guild is not None and table.seats:
+            found = await self.store.standings.ratings_of(table.guild, table.game,
+                                                          [player_key(seat) for seat in table.seats])
+            with speaking(language):
+                for seat in table.seats:
+                    rating = found.get(player_key(seat))
+                    if rating is not None:
+                        ratings[seat.seat] = str(rating.shown) + (" " + _("(provisional)") if rating.provisional
+                                                                  else "")
+        parts = renderers.board_parts(spectacle.game) if table.game in renderers.RENDERERS else 1
+        return pages.Extras(self._origin(request), ratings, parts)
+
     async def _table(self, request: web.Request) -> TableRecord:
         token = request.match_info["token"]
         table = await self.store.table_by_token(token) if 10 <= len(token) <= 64 else None
@@ -263,6 +329,47 @@ def _ply(request: web.Request, last: int) -> int:
         raise BadAddress(N_("ply is a move number from 0 (the start) to {last} (now), like ?ply={example}; not "
                             "'{value}'."), last=last, example=max(0, last // 2), value=text[:20])
     return ply
+
+
+def _part(request: web.Request, parts: int) -> int | None:
+    """The `?part=` asked for (None: the whole board), BadAddress unless it is one of the
+    board's parts, written with the digits 0–9."""
+    text = request.query.get("part")
+    if text is None or text == "":
+        return None
+    part = whole_number(text)
+    if part is None or not 0 <= part < parts:
+        raise BadAddress(N_("part is the number of one board, from 0 to {last}, like ?part=0; not '{value}'."),
+                         last=parts - 1, value=text[:20])
+    return part
+
+
+def game_record_text(table: TableRecord, timeline: Timeline) -> str:
+    """The log in notation: a title line, the players, then "N. Name: move" a line (a chance
+    entry says what happened, never its seed), each followed by what it caused, indented."""
+    lines = [f"{GAMES[table.game].title} · tileref",
+             _("Players: {players}").format(players=", ".join(seat.name for seat in table.seats)), ""]
+    for entry in timeline.entries:
+        did = f"{entry.who}: {entry.action}" if entry.action else (entry.events[0] if entry.events else "")
+        lines.append(f"{entry.ply}. {did}")
+        lines.extend(f"    {said}" for said in (entry.events if entry.action else entry.events[1:]))
+    return "\n".join(lines) + "\n"
+
+
+def game_record(table: TableRecord, game: Game, actions: list[ActionRecord], entries: list[Entry]
+                ) -> dict[str, object]:
+    """The game's record: its players, every move in notation with what it caused (`entries`),
+    and the public position (`public_position`: nothing hidden) as dealt (`game`, which is
+    played on) and after each of `actions`."""
+    positions = [public_position(game)]
+    for record in actions:
+        game.replay_one(record.seat, record.action)
+        positions.append(public_position(game))
+    return {"game": table.game, "title": GAMES[table.game].title,
+            "players": [seat.name for seat in table.seats],
+            "moves": [{"ply": entry.ply, "seat": entry.seat if entry.action else None, "who": entry.who,
+                       "move": entry.action, "events": list(entry.events)} for entry in entries],
+            "positions": positions}
 
 
 @web.middleware

@@ -3,11 +3,14 @@
 
 from __future__ import annotations
 
+import asyncio
 import random
 import re
+import shutil
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -20,6 +23,34 @@ from tests.bot.referees import running_referee
 
 PLACE = "test:web"
 ARTEFACTS = Path(__file__).resolve().parents[4] / "tmp" / "artefacts"
+"""Where the browser tests keep their screenshots (the repository's tmp/artefacts)."""
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--no-first-run"]
+
+
+async def until(page: Any, script: str, seconds: float = 5.0) -> None:
+    """Wait until `script` (an expression, functions allowed: the page's policy forbids the
+    `eval` that `wait_for_function` needs) is true in the page."""
+    for _ in range(int(seconds / 0.05)):
+        if await page.evaluate(script):
+            return
+        await asyncio.sleep(0.05)
+    raise AssertionError(f"still false after {seconds} s: {script}")
+
+
+@pytest.fixture
+async def browser() -> AsyncIterator[object]:
+    """Debian's Chromium, driven by Playwright (the test is skipped without either)."""
+    playwright_api = pytest.importorskip("playwright.async_api")
+    if not shutil.which(CHROMIUM):
+        pytest.skip("Chromium is not installed (apt-get install -y chromium)")
+    async with playwright_api.async_playwright() as playwright:
+        launched = await playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        try:
+            yield launched
+        finally:
+            await launched.close()
 
 
 @dataclass

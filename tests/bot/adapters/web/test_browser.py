@@ -5,31 +5,14 @@ at 360 and 1280 px wide are kept in tmp/artefacts."""
 
 from __future__ import annotations
 
-import shutil
-from collections.abc import AsyncIterator
-
 import pytest
 
 from engine import GAMES
-from tests.bot.adapters.web.conftest import ARTEFACTS, Site, open_table, play_moves
+from tests.bot.adapters.web.conftest import ARTEFACTS, Site, open_table, play_moves, until
 
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"]
-
-playwright_api = pytest.importorskip("playwright.async_api")
-
-
-@pytest.fixture
-async def browser() -> AsyncIterator[object]:
-    if not shutil.which(CHROMIUM):
-        pytest.skip("Chromium is not installed (apt-get install -y chromium)")
-    async with playwright_api.async_playwright() as playwright:
-        launched = await playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        try:
-            yield launched
-        finally:
-            await launched.close()
+pytest.importorskip("playwright.async_api")
+SHOWN_BOARD = ("[...document.querySelectorAll('.board img')].some(i => i.offsetParent !== null && i.complete && "
+               "i.naturalWidth > 0)")
 
 
 @pytest.mark.parametrize("game", sorted(GAMES))
@@ -44,13 +27,14 @@ async def test_page_follows_the_game_live_and_steps_back_in_a_real_browser(site:
     page.on("console", lambda message: problems.append(message.text) if message.type == "error" else None)
     page.on("pageerror", lambda error: problems.append(str(error)))
     await page.goto(site.base + path)
-    await page.wait_for_function("document.querySelector('.board img').complete && "
-                                 "document.querySelector('.board img').naturalWidth > 0")
+    await until(page, "document.querySelector('.board img.whole').complete && "
+                                 "document.querySelector('.board img.whole').naturalWidth > 0")
     assert await page.locator(".moves li").count() == played
     assert await page.locator(".players tbody tr").count() >= 2
     await page.screenshot(path=str(ARTEFACTS / f"{game}-1280.png"), full_page=True)
     await page.set_viewport_size({"width": 360, "height": 740})
     await page.screenshot(path=str(ARTEFACTS / f"{game}-360.png"), full_page=True)
+    print(f"screenshots of {game} at 1280 and 360 px in {ARTEFACTS}")
     width = await page.evaluate("document.documentElement.scrollWidth")
     assert width <= 360, f"the page is {width} px wide on a 360 px phone"
 
@@ -65,13 +49,13 @@ async def test_page_follows_the_game_live_and_steps_back_in_a_real_browser(site:
 
     await page.keyboard.press("ArrowLeft")
     await page.wait_for_selector(f"#spectacle[data-ply='{last - 1}']", timeout=5000)
-    assert f"ply={last - 1}" in (await page.locator(".board img").get_attribute("src") or "")
+    assert f"ply={last - 1}" in (await page.locator(".board img.whole").get_attribute("src") or "")
     assert await page.evaluate("window.sameDocument === true")
-    await page.wait_for_function("document.querySelector('.board img').complete")
+    await until(page, SHOWN_BOARD)
 
     await page.goto(f"{site.base}{path}?ply=1")
     assert await page.locator("#spectacle").get_attribute("data-ply") == "1"
     assert await page.locator(".moves li.current").get_attribute("value") == "1"
-    await page.wait_for_function("document.querySelector('.board img').naturalWidth > 0")
+    await until(page, SHOWN_BOARD)
     await context.close()
     assert problems == [], problems

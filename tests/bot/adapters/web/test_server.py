@@ -285,11 +285,14 @@ async def test_the_board_pictures_text_alternative_is_the_board_in_words(site: S
     assert view is not None
     game = view[1]
     _status, _headers, body = await fetch(site, path)
-    alt = re.search(r'<img src="[^"]*board\.png[^"]*" alt="([^"]*)"', body.decode())
+    alt = re.search(r'<img class="whole"[^>]* alt="([^"]*)"', body.decode())
     assert alt is not None
-    prefix = f"The board after move {len(game.log)}"
-    assert alt.group(1) == escape(f"{prefix}. {renderers.describe_within(game, 1024 - len(prefix) - 2)}")
-    assert len(prefix) + 2 + len(renderers.describe_within(game, 1024 - len(prefix) - 2)) <= 1024
+    prefix = f"The board after move {len(game.log)} of {len(game.log)}."
+    words = renderers.describe_within(game, 1024 - len(prefix) - 1)
+    assert alt.group(1) == escape(f"{prefix} {words}")
+    assert len(prefix) + 1 + len(words) <= 1024
+
+
 async def test_the_board_picture_of_a_palette_mono_table_is_in_greys(site: Site) -> None:
     path = await open_table(site.referee, "tronimoes", options="palette=mono")
     await play_moves(site.referee, "tronimoes", 3)
