@@ -48,7 +48,8 @@ class Bank:
         """The bank a table's meta keeps (None for a table without one)."""
         if not isinstance(data, dict) or "start" not in data:
             return None
-        return cls(int(data["start"]), int(data.get("increment", 0)), int(data.get("cap", data["start"])))
+        start = int(data["start"])
+        return cls(start, int(data.get("increment") or 0), int(data.get("cap") or start))
 
     def after_move(self, left: float) -> float:
         """The bank after a move made with `left` seconds still in it (never below zero): the

@@ -49,8 +49,8 @@ from bot.storage.sql import (
     timer_record,
 )
 from bot.storage.standings import Standings
-from bot.storage.vacations import Vacations
 from bot.storage.store import DUMPED, PlaceTaken, StaleTable, Store
+from bot.storage.vacations import Vacations
 
 log = logging.getLogger(__name__)
 

@@ -34,10 +34,11 @@ from bot.core.records import (
     TableRecord,
     Timer,
 )
-from bot.core.running_time import Interval, running_seconds, runs_out_at
+from bot.core.running_time import Interval, off_at, running_seconds, runs_out_at
 from bot.core.time_controls import Bank
 from bot.storage.standings import Write
 from bot.storage.store import PlaceTaken, StaleLog, StaleTable, Store
+from bot.storage.vacations import VacationTaken
 from bot.tables.deadlines import bank_points, plan_clock, plan_timers
 from engine import Event, Game
 from engine.core import CHANCE, RESIGN
@@ -241,6 +242,15 @@ class Change:
         turn = self.table.turn_seconds or 0
         return self.game.deadline(since, turn) - since
 
+    def away(self) -> dict[int, float]:
+        """The waiting seats whose players are unavailable now (on vacation), and until when."""
+        found = {}
+        for seat in self.waiting:
+            interval = off_at(self.now, self.off.get(seat, ()))
+            if interval is not None:
+                found[seat] = interval[1]
+        return found
+
     def hold_clocks(self) -> None:
         """A moderator pauses the clock: with a bank, what each waiting seat's clock has run
         so far is taken from its bank now (nothing runs while paused)."""
@@ -313,7 +323,7 @@ class Change:
             await self.store.commit(self.table.id, expected=self.start_length if expected is None else expected,
                                     actions=self.actions, table=self.table, timers=timers, undo_after=undo_after,
                                     notices=notices, also=also, delete_timer=spent)
-        except (StaleLog, StaleTable, PlaceTaken):
+        except (StaleLog, StaleTable, PlaceTaken, VacationTaken):
             raise
         except Exception as error:
             stored = await self.stored()

@@ -33,8 +33,8 @@ from bot.core.records import (
     User,
 )
 from bot.core.refusals import MovedOn, Refused
-from bot.core.running_time import Interval, Unavailability
 from bot.core.replies import Message, Reply, command_token, refusal
+from bot.core.running_time import Interval, Unavailability, off_at
 from bot.media.replay_animation import REPLAY_KIND, Replays
 from bot.storage.loader import DEFAULT_GAME_CACHE, GameLoader
 from bot.storage.standings import Sql, Write
@@ -228,6 +228,16 @@ class Tables:
             for user_id, intervals in (await source(table)).items():
                 by_user.setdefault(user_id, []).extend(intervals)
         return {s.seat: by_user[s.user_id] for s in table.seats if s.user_id in by_user}
+
+    async def away(self, table: TableRecord) -> dict[int, float]:
+        """The seats whose players are unavailable now (on vacation), and until when."""
+        now = self.clock.now()
+        found = {}
+        for seat, off in (await self.unavailable(table)).items():
+            interval = off_at(now, off)
+            if interval is not None:
+                found[seat] = interval[1]
+        return found
 
     async def reminders(self, table: TableRecord) -> list[str]:
         """When the table's players are reminded before their deadline (the server's setting)."""
