@@ -117,7 +117,8 @@ class Lobby:
             if control.kind == BANK and clock is not None:
                 raise Refused(_("`turn_time` is a fixed time per turn, and this table has a bank (`clock={clock}`): "
                                 "leave out one of the two").format(clock=echo(clock)))
-            control = TimeControl(PER_MOVE, duration(turn_time))
+            seconds = duration(turn_time)
+            control = TimeControl(PER_MOVE, seconds) if seconds is not None else TimeControl(NONE)
         if control.kind == BANK:
             assert control.bank is not None
             parsed[CLOCK] = clock if clock is not None else settings.clock if settings and settings.clock else ""

@@ -9,9 +9,9 @@ from datetime import UTC, datetime
 from html import escape
 
 from bot.core.i18n import _
-from bot.core.records import ABORTED, FINISHED, LOBBY, TableRecord
+from bot.core.records import ABORTED, FINISHED, LOBBY, PLAYING, TableRecord
 from bot.media.spectator import Spectacle
-from bot.words.wording import pieces_count
+from bot.words.wording import clock_text, pieces_count
 from engine import GAMES
 
 ASSETS = "/static"
@@ -79,6 +79,8 @@ def _status(spectacle: Spectacle) -> str:
                  f'data-deadline="{due:.0f}">{stamp:%Y-%m-%d %H:%M} UTC</time></span>')
     elif spectacle.live and table.paused:
         clock = f' <span class="clock">{escape(_("The clock is paused."))}</span>'
+    if table.status in (LOBBY, PLAYING):
+        clock += f' <span class="clock-kind">{escape(clock_text(table))}</span>'
     return f'<p class="status" role="status">{escape(text)}{clock}</p>'
 
 
