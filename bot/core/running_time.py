@@ -63,3 +63,16 @@ def runs_out_at(since: float, budget: float, off: Iterable[Interval]) -> float:
 def off_at(when: float, off: Iterable[Interval]) -> Interval | None:
     """The (joined) interval of `off` that `when` falls in, or None."""
     return next(((a, b) for a, b in merged(off) if a <= when < b), None)
+
+
+def deadline_at(since: float, budget: float, off: Iterable[Interval], now: float | None = None) -> float:
+    """When a clock started at `since` with `budget` seconds runs out (`runs_out_at`); but a clock
+    that has run out by `now` while its player is unavailable (a vacation day spent as it ran
+    out, or spent by another of their games meanwhile) runs out when that interval ends."""
+    intervals = merged(off)
+    due = runs_out_at(since, budget, intervals)
+    if now is not None and due <= now:
+        current = off_at(now, intervals)
+        if current is not None:
+            return current[1]
+    return due

@@ -94,9 +94,11 @@ def parse_time_control(text: str) -> TimeControl:
     if not plus:  # `3d/7d`: no increment
         start_text, _slash, cap_text = cleaned.partition("/")
         increment_text = "0"
+    if not start_text or not increment_text or (_slash and not cap_text):
+        raise ValueError(_bad_clock(text))
     try:
         start = parse_duration(start_text)
-        increment = 0 if increment_text in ("0", "") else parse_duration(increment_text)
+        increment = 0 if increment_text == "0" else parse_duration(increment_text)
         cap = parse_duration(cap_text) if cap_text else start
     except ValueError:
         raise ValueError(_bad_clock(text)) from None

@@ -117,8 +117,11 @@ class Vacations:
 
 async def _take(db: Sql, vacation: Vacation, allowance: int) -> int:
     """Check and write a vacation with the player's lock held; the days left in its year."""
+    # a declared vacation may not overlap another; a day spent automatically, only not begin
+    # within one (a bank that ran out then has its clock stopped already)
+    until = vacation.ends if vacation.kind == DECLARED else vacation.starts + 1e-6
     overlapping = await db.fetch("SELECT 1 AS found FROM vacations WHERE guild = ? AND user_id = ? AND starts < ?"
-                                 " AND ends > ?", vacation.guild, vacation.user_id, vacation.ends, vacation.starts)
+                                 " AND ends > ?", vacation.guild, vacation.user_id, until, vacation.starts)
     if overlapping:
         raise VacationTaken(OVERLAP)
     rows = await db.fetch("SELECT spent FROM vacation_days WHERE guild = ? AND user_id = ? AND year = ?",

@@ -34,7 +34,7 @@ from bot.core.records import (
     TableRecord,
     Timer,
 )
-from bot.core.running_time import Interval, off_at, running_seconds, runs_out_at
+from bot.core.running_time import Interval, deadline_at, off_at, running_seconds
 from bot.core.time_controls import Bank
 from bot.storage.standings import Write
 from bot.storage.store import PlaceTaken, StaleLog, StaleTable, Store
@@ -233,7 +233,7 @@ class Change:
         if seat not in self.waiting or not self.table.turn_seconds:
             return None
         _ply, since = self.waiting[seat]
-        return runs_out_at(since, self._budget(seat, since), self.off.get(seat, ()))
+        return deadline_at(since, self._budget(seat, since), self.off.get(seat, ()), self.now)
 
     def _budget(self, seat: int, since: float) -> float:
         """The running seconds the turn that began at `since` may last."""

@@ -15,7 +15,7 @@ from collections.abc import Callable, Mapping, Sequence
 
 from bot.core.durations import reminder_offsets
 from bot.core.records import DEADLINE, REMINDER, Timer
-from bot.core.running_time import Interval, runs_out_at
+from bot.core.running_time import Interval, deadline_at, runs_out_at
 
 BANK_REMINDER_SHARE = 0.75
 """A bank's first reminder: when this share of what was left when the turn began has run."""
@@ -35,7 +35,7 @@ def plan_clock(table_id: int, waiting: Mapping[int, tuple[int, float]], previous
     for seat, (ply, since) in sorted(waiting.items()):
         budget = budgets[seat]
         unavailable = (off or {}).get(seat, ())
-        due = runs_out_at(since, budget, unavailable)
+        due = deadline_at(since, budget, unavailable, now)
         kept = [t for t in previous if t.seat == seat and t.ply == ply]
         if any(t.kind == DEADLINE and abs(t.due - due) < 1e-6 for t in kept):
             timers += [Timer(table_id, t.seat, t.kind, t.due, t.ply) for t in kept]
