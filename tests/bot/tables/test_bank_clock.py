@@ -246,3 +246,16 @@ async def test_players_moving_at_once_each_run_their_own_bank(tmp_path, clock):
         if game.outcome() is None:
             assert await deadlines(referee, table_id) == {0: clock.now() + DAY - 2 * HOUR,
                                                           1: clock.now() + DAY - 5 * HOUR}
+
+
+async def test_a_players_vacations_are_in_their_data_and_forgotten_with_them(tmp_path, clock):
+    from bot.community.privacy import forget, forgotten_text, kept_text
+
+    async with running_referee(tmp_path / "t.sqlite3", clock) as referee:
+        assert (await referee.vacation(GUILD, CAROL, "tomorrow", "tomorrow")).ok
+        assert [row["days"] for row in (await referee.store.player_data(CAROL.id))["vacations"]] == [1]
+        assert "Your vacations, declared or spent when a bank ran out: 1." in await kept_text(referee.store, CAROL.id)
+        done = await forget(referee.store, CAROL.id)
+        assert "Your vacations (1) deleted too." in forgotten_text(done)
+        assert await referee.store.vacations.of_player(GUILD, CAROL.id, 0) == []
+        assert await referee.store.vacations.days_spent(GUILD, CAROL.id, year_of(clock.now())) == 0
