@@ -259,3 +259,24 @@ async def test_a_players_vacations_are_in_their_data_and_forgotten_with_them(tmp
         assert "Your vacations (1) deleted too." in forgotten_text(done)
         assert await referee.store.vacations.of_player(GUILD, CAROL.id, 0) == []
         assert await referee.store.vacations.days_spent(GUILD, CAROL.id, year_of(clock.now())) == 0
+
+
+async def test_any_source_of_unavailable_hours_stops_a_clock_as_a_vacation_does(tmp_path, clock):
+    """The step quiet hours plug into: a source giving a player's unavailable intervals."""
+    async with running_referee(tmp_path / "t.sqlite3", clock) as referee:
+        table_id = await opened(referee, ALICE, BOB, options="clock=10h")
+        seat, user = await waiting(referee)
+        start = clock.now()
+        assert (await deadlines(referee, table_id))[seat] == start + 10 * HOUR
+
+        async def nights(table):
+            return {user.id: [(start + 2 * HOUR, start + 9 * HOUR)]}
+
+        referee.tables.unavailable_when(nights)
+        await clock.advance(10 * HOUR)  # the old deadline: asked again, the clock says 7 hours later
+        await referee.timers.idle()
+        assert await timeouts(referee, table_id) == 0
+        assert (await deadlines(referee, table_id))[seat] == start + 17 * HOUR
+        await clock.advance(7 * HOUR)
+        await referee.timers.idle()
+        assert await timeouts(referee, table_id) >= 1
