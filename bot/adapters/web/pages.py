@@ -32,7 +32,8 @@ def lobby_part(table: TableRecord) -> str:
     names = "".join(f"<li>{escape(seat.name)}</li>" for seat in table.seats)
     waiting = (_("The game has not started yet.") if table.status == LOBBY
                else _("This game was stopped by a moderator."))
-    return (f'<div class="play"><p class="status" role="status">{escape(waiting)}</p></div>'
+    clock = f' <span class="clock-kind">{escape(clock_text(table))}</span>' if table.status == LOBBY else ""
+    return (f'<div class="play"><p class="status" role="status">{escape(waiting)}{clock}</p></div>'
             f'<aside><section class="players"><h2>{escape(_("Players"))}</h2><ul>{names}</ul></section></aside>')
 
 
