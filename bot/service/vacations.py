@@ -9,18 +9,24 @@ planned now is planned again when its deadline comes, which asks the clock befor
 
 from __future__ import annotations
 
+import datetime
 import logging
 
 from bot.community.vacations import allows_vacations, vacation_span
 from bot.core.i18n import _, ngettext
 from bot.core.records import PLAYING, User
 from bot.core.refusals import Refused
-from bot.core.replies import Message, Reply, deadline_token
+from bot.core.replies import Message, Reply
 from bot.storage.store import StaleLog, StaleTable
 from bot.storage.vacations import DECLARED, OVERLAP, Vacation, VacationTaken, year_of
 from bot.tables.core import Tables
 
 log = logging.getLogger(__name__)
+
+
+def utc_moment(when: float) -> str:
+    """`2026-12-24 00:00 UTC`: a vacation's bounds, as the days it was declared in are counted."""
+    return datetime.datetime.fromtimestamp(when, datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")
 
 
 class VacationDesk:
@@ -67,7 +73,7 @@ class VacationDesk:
             "vacations. {left} vacation days left in {year}.",
             "🏖️ Vacation from {start} to {end} ({days} days): your clocks stop then in all your games here that "
             "allow vacations. {left} vacation days left in {year}.", days).format(
-            start=deadline_token(begin), end=deadline_token(end), days=days, left=left, year=year)))
+            start=utc_moment(begin), end=utc_moment(end), days=days, left=left, year=year)))
 
     @staticmethod
     def _too_long(days: int, left: int, allowance: int, year: int) -> str:
@@ -84,8 +90,8 @@ class VacationDesk:
         lines = [_("🏖️ You have {left} of {allowance} vacation days left in {year} here. Declare one with "
                    "`/vacation from:YYYY-MM-DD to:YYYY-MM-DD`.").format(left=left, allowance=allowance, year=year)]
         for vacation in await self.store.vacations.of_player(guild, user.id, now):
-            lines.append(_("· from {start} to {end}").format(start=deadline_token(vacation.starts),
-                                                           end=deadline_token(vacation.ends)))
+            lines.append(_("· from {start} to {end}").format(start=utc_moment(vacation.starts),
+                                                           end=utc_moment(vacation.ends)))
         return "\n".join(lines)
 
     async def _plan_again(self, guild: str, user_id: str) -> None:
