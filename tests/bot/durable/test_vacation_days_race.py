@@ -63,7 +63,8 @@ async def _alice_waiting_at(referee: Referee, place: str, partner: User) -> int:
 async def test_a_vacation_day_is_never_spent_twice_by_two_processes_or_a_killed_one(database, clock):
     async with running_referee(database, clock) as referee:
         assert (await referee.update_settings(GUILD, MANAGER, vacation_days="5")).ok
-        tables = [await _alice_waiting_at(referee, place, partner) for place, partner in zip(PLACES, (BOB, CAROL))]
+        tables = [await _alice_waiting_at(referee, place, partner) for place, partner in
+                  zip(PLACES, (BOB, CAROL), strict=True)]
     readies = [SPAWN.Event(), SPAWN.Event()]
     doomed = SPAWN.Process(target=_clock_worker, args=(database, 30.0, readies[0]))
     survivor = SPAWN.Process(target=_clock_worker, args=(database, 5.0, readies[1]))
