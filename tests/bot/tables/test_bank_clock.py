@@ -280,3 +280,21 @@ async def test_any_source_of_unavailable_hours_stops_a_clock_as_a_vacation_does(
         await clock.advance(7 * HOUR)
         await referee.timers.idle()
         assert await timeouts(referee, table_id) >= 1
+
+
+async def test_a_restarted_process_plans_the_same_clock_from_what_the_table_committed(tmp_path, clock):
+    path = tmp_path / "t.sqlite3"
+    async with running_referee(path, clock) as referee:
+        table_id = await opened(referee, ALICE, BOB, options="clock=1d+2h/2d")
+        for hours in (3, 5, 1):
+            await clock.advance(hours * HOUR)
+            await play_a_turn(referee)
+        await clock.advance(4 * HOUR)
+        assert (await referee.vacation(GUILD, ALICE, "tomorrow", "tomorrow")).ok
+        stored = {(t.seat, t.kind, t.due) for t in await referee.store.timers(table_id)}
+        banks = (await referee.table_at(PLACE)).meta[BANKS]
+    async with running_referee(path, clock) as again:
+        table, game = await again.tables.playing(PLACE)
+        change = await again.tables.change(table, game)
+        assert {(t.seat, t.kind, t.due) for t in change.plan()} == stored
+        assert table.meta[BANKS] == banks
