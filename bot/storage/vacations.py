@@ -14,7 +14,7 @@ The SQL is written once and runs on both databases (`bot.storage.sql.Sql`).
 from __future__ import annotations
 
 import datetime
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 from typing import Any
@@ -102,7 +102,7 @@ class Vacations:
         async with self._transaction(_lock(vacation.guild, vacation.user_id)) as db:
             return await _take(db, vacation, allowance)
 
-    def spend_day(self, guild: str, user_id: str, now: float, allowance: int) -> Callable[[Sql], Any]:
+    def spend_day(self, guild: str, user_id: str, now: float, allowance: int) -> Callable[[Sql], Awaitable[None]]:
         """The writes spending one vacation day from `now` (a bank that ran out), to make inside
         the commit that announces it: VacationTaken (and nothing written) if the player is
         already on vacation at `now` or has no day left this year."""
