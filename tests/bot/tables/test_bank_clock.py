@@ -87,9 +87,9 @@ async def test_a_turn_lasts_what_is_left_in_the_bank_and_a_move_adds_the_increme
         assert await timeouts(referee, table_id) == 0
 
 
-async def test_an_empty_bank_spends_a_vacation_day_and_only_then_times_out_at_the_exact_moment(tmp_path, clock):
+async def test_an_empty_bank_spends_a_vacation_day_and_only_then_times_out_at_the_exact_moment(database, clock):
     notices = Notices()
-    async with running_referee(tmp_path / "t.sqlite3", clock, notices=notices) as referee:
+    async with running_referee(database, clock, notices=notices) as referee:
         assert (await referee.update_settings(GUILD, MANAGER, vacation_days="1")).ok
         table_id = await opened(referee, ALICE, BOB, options="clock=1h/1h")
         seat, user = await waiting(referee)
@@ -152,8 +152,8 @@ async def test_a_table_with_vacation_off_times_out_when_the_bank_runs_out(tmp_pa
         assert await referee.store.vacations.days_spent(GUILD, user.id, year_of(clock.now())) == 0
 
 
-async def test_a_declared_vacation_stops_the_clock_in_every_game_of_the_player_that_allows_it(tmp_path, clock):
-    async with running_referee(tmp_path / "t.sqlite3", clock) as referee:
+async def test_a_declared_vacation_stops_the_clock_in_every_game_of_the_player_that_allows_it(database, clock):
+    async with running_referee(database, clock) as referee:
         table_id = await opened(referee, ALICE, BOB, options="clock=1d/1d")
         seat, user = await waiting(referee)
         before = (await deadlines(referee, table_id))[seat]
@@ -282,8 +282,8 @@ async def test_any_source_of_unavailable_hours_stops_a_clock_as_a_vacation_does(
         assert await timeouts(referee, table_id) >= 1
 
 
-async def test_a_restarted_process_plans_the_same_clock_from_what_the_table_committed(tmp_path, clock):
-    path = tmp_path / "t.sqlite3"
+async def test_a_restarted_process_plans_the_same_clock_from_what_the_table_committed(database, clock):
+    path = database
     async with running_referee(path, clock) as referee:
         table_id = await opened(referee, ALICE, BOB, options="clock=1d+2h/2d")
         for hours in (3, 5, 1):
