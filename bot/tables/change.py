@@ -219,14 +219,6 @@ class Change:
         assert self.bank is not None
         return self.banks.get(seat, float(self.bank.start))
 
-    def time_left(self, seat: int) -> float | None:
-        """The running seconds `seat`'s clock has left now in its current turn (None if it has
-        no clock running)."""
-        if seat not in self.waiting or not self.table.turn_seconds:
-            return None
-        _ply, since = self.waiting[seat]
-        return self._budget(seat, since) - running_seconds(since, self.now, self.off.get(seat, ()))
-
     def runs_out(self, seat: int) -> float | None:
         """When `seat`'s current turn runs out, counting its player's unavailable intervals
         (None if it has no clock running)."""
