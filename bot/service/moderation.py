@@ -162,9 +162,10 @@ class Moderation:
                 length = len(game.log)
                 if change.bank is not None:  # each bank goes on from what it held when paused
                     change.release_clocks()
-                for seat in list(change.waiting) if change.bank is None else []:
-                    remaining = left.get(str(seat), table.turn_seconds or 0)
-                    change.waiting[seat] = (length, now - ((table.turn_seconds or 0) - remaining))
+                else:
+                    for seat in list(change.waiting):
+                        remaining = left.get(str(seat), table.turn_seconds or 0)
+                        change.waiting[seat] = (length, now - ((table.turn_seconds or 0) - remaining))
                 text = _("▶️ {moderator} resumed the clock.").format(moderator=name_token(user.name))
             change.plan()
             await self.tables.commit(change)
