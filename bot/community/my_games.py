@@ -9,6 +9,7 @@ from bot.core.meta import WAITING
 from bot.core.records import LOBBY, TableRecord
 from bot.core.replies import deadline_token, link_token, name_token
 from bot.storage.store import Store
+from bot.words.wording import clock_text
 from engine import GAMES
 
 SHOWN = 25
@@ -20,7 +21,7 @@ def _title(table: TableRecord) -> str:
 
 
 def _yours(table: TableRecord, seat: int, deadlines: dict[int, float]) -> str:
-    link = link_token(table.place, table.guild)
+    link = f"{clock_text(table)} · {link_token(table.place, table.guild)}"
     due = deadlines.get(seat)
     if table.paused:
         return _("**{game}**: your turn (the clock is paused) · {link}").format(game=_title(table), link=link)
@@ -32,8 +33,8 @@ def _yours(table: TableRecord, seat: int, deadlines: dict[int, float]) -> str:
 
 def _theirs(table: TableRecord, waiting: list[int]) -> str:
     names = ", ".join(name_token(table.seats[s].name) for s in waiting if s < len(table.seats)) or _("the AI players")
-    return _("**{game}**: waiting for {players} · {link}").format(game=_title(table), players=names,
-                                                                  link=link_token(table.place, table.guild))
+    return _("**{game}**: waiting for {players} · {link}").format(
+        game=_title(table), players=names, link=f"{clock_text(table)} · {link_token(table.place, table.guild)}")
 
 
 def _lobby(table: TableRecord) -> str:

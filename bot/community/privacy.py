@@ -50,6 +50,8 @@ async def kept_text(store: Store, user_id: str) -> str:
         _("• Your choices of turn notifications (servers: {servers}).").format(servers=len(data["notifications"])),
         *([_("• Your choice of text-first play (`/accessibility text on`).")] if data.get("accessibility") else []),
         _("• Pictures you chose for a game: {pictures}.").format(pictures=len(data["pictures"])),
+        _("• Your vacations, declared or spent when a bank ran out: {vacations}.").format(
+            vacations=len(data.get("vacations", []))),
         _("It is kept until you ask to forget it, or the bot's operator does: the games are the record of play, so "
           "nothing expires by itself. `/privacy export` sends you all of it as a file; `/privacy forget` removes "
           "your name and ids everywhere, your games staying replayable with your seat taken by “a former "
@@ -94,5 +96,6 @@ def forgotten_text(done: Forgotten) -> str:
              "“a former player”.").format(tables=done.tables, seats=done.seats, moves=done.actions,
                                            results=done.results, ratings=done.ratings,
                                            announcements=done.announcements, notify=done.notify,
-                                           pictures=done.pictures)
+                                           pictures=done.pictures) + (
+        " " + _("Your vacations ({vacations}) deleted too.").format(vacations=done.vacations) if done.vacations else "")
 

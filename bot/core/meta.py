@@ -18,3 +18,13 @@ QUESTS = "quests"
 """The seats already sent on their vision quest."""
 FOOT = "foot"
 """The kind of picture a chicken-footed player chose (drawn at the end of their line)."""
+CLOCK = "clock"
+"""A table option: its bank (`bot.core.time_controls.Bank.data`) when its time control is a bank;
+absent for a fixed time per move (the table's `turn_seconds`) or no clock."""
+VACATION = "vacation"
+"""A table option: whether its players' vacations stop their clocks here (True unless `vacation=off`)."""
+BANKS = "banks"
+"""Each seat's bank (seconds, by seat number as text) as it stood when its current or last turn began."""
+BEGAN = "began"
+"""Each clocked seat's current turn: `[ply, moment it began]` by seat number as text (its deadline
+is computed from it, the seat's bank or the turn time, and the seat's unavailable intervals)."""

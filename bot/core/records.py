@@ -203,7 +203,12 @@ class Settings:
     media_rating: str = "g"
     """The strictest content rating of GIFs and stickers searched here: g, pg, pg-13 or r."""
     event_reactions: bool = False
+    """Whether the bot posts a reaction picture on a kill, a round won, a hexagon, …"""
     language: str | None = None
     """The language of new tables here (None: each table speaks its creator's language)."""
-    """Whether the bot posts a reaction picture on a kill, a round won, a hexagon, …"""
+    clock: str | None = None
+    """The time control of new tables here, as `clock=` writes it (`3d+1d/7d`, `none`); None: a
+    fixed time per turn (`turn_seconds`)."""
+    vacation_days: int = 21
+    """Each player's vacation days per calendar year on this server."""
 

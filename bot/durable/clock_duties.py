@@ -1,6 +1,11 @@
 """The clock's duties: firing due deadlines and reminders, and announcing what they did.
 
-The timer dispatcher (`timers`) wakes whenever a commit leaves the table timers."""
+The timer dispatcher (`timers`) wakes whenever a commit leaves the table timers.
+
+A deadline is when a seat's clock runs out as last planned; before it makes a seat's timeout move,
+the duty asks `bot.durable.vacation_days` whether the seat's time is really up: its player may
+have gone on vacation since, or have a vacation day to spend on an empty bank. Only a seat whose
+bank and vacation are both spent times out."""
 
 from __future__ import annotations
 
@@ -14,7 +19,9 @@ from bot.core.records import DEADLINE, PLAYING, REMINDER, Timer
 from bot.core.refusals import Refused
 from bot.core.replies import Message, Reply, deadline_token, mention, name_token
 from bot.durable.timers import TimerDispatcher
+from bot.durable.vacation_days import VacationDays, writes_of
 from bot.storage.store import StaleLog, StaleTable
+from bot.storage.vacations import VacationTaken
 from bot.tables.core import Tables
 from bot.tables.move_reply import addressed
 from bot.tables.notices import nonce_of
@@ -32,6 +39,7 @@ class ClockDuties:
         self.clock = tables.clock
         self.announce = announce
         self.timers = TimerDispatcher(tables.store, tables.clock, self.on_timer)
+        self.vacations = VacationDays(tables)
         tables.on_commit(self._committed)
 
     def _committed(self, timers: list[Timer] | None) -> None:
@@ -53,7 +61,7 @@ class ClockDuties:
             return
         try:
             reply = await self._fire(table.place, timer)
-        except (StaleLog, StaleTable):
+        except (StaleLog, StaleTable, VacationTaken):
             logs.outcome("stale")
             log.info("timer %s was handled elsewhere first", timer.id)
             return
@@ -78,7 +86,8 @@ class ClockDuties:
             seat = table.seats[timer.seat]
             if timer.kind == REMINDER:
                 deadline = next((t.due for t in current if t.kind == DEADLINE and t.seat == timer.seat), None)
-                if deadline is None or deadline <= self.clock.now():
+                if deadline is None or deadline <= self.clock.now() or await self.vacations.moved(
+                        table, game, current, timer.seat, deadline):
                     await self.store.delete_timer(timer.id)
                     return None
                 who = mention(seat.user_id, seat.name) if seat.user_id else name_token(seat.name)
@@ -100,8 +109,13 @@ class ClockDuties:
             late = sorted({t.seat for t in current if t.kind == DEADLINE and t.due <= now and t.seat in game.to_move()}
                           | {timer.seat})
             change = await self.tables.change(table, game, current)
+            late, away = await self.vacations.still_in_time(change, late, now)
+            if not late:  # nobody's time is up after all: the clock is planned again
+                return await self.vacations.hold_over(change, timer, away)
             for late_seat in late:  # every seat whose time ran out: one announcement (a phase that ends)
                 if late_seat in change.game.to_move():
                     change.time_out(late_seat, "clock")
             names = narration.join([name_token(table.seats[s].name) for s in late])
-            return await self.tables.finish(change, headline=_("⏰ {players} ran out of time.").format(players=names))
+            ran_out = _("⏰ {players} ran out of time.").format(players=names)
+            headline = "\n".join([*(day.text for day in away), ran_out])
+            return await self.tables.finish(change, headline=headline, also=writes_of(away))

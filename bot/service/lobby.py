@@ -10,10 +10,11 @@ from bot.community.ratings import RATED
 from bot.core import logs
 from bot.core.i18n import DEFAULT as DEFAULT_LANGUAGE
 from bot.core.i18n import LANGUAGES, _, ngettext, refusal_text, speak
-from bot.core.meta import AI_LEVEL, AI_SECONDS, LANGUAGE, PALETTE, REPLAY
+from bot.core.meta import AI_LEVEL, AI_SECONDS, CLOCK, LANGUAGE, PALETTE, REPLAY, VACATION
 from bot.core.records import ABORTED, LOBBY, PLAYING, SeatRecord, Settings, TableRecord, User
 from bot.core.refusals import Refused, duration, language, parse_options
 from bot.core.replies import Message, Reply, clean_name, name_token
+from bot.core.time_controls import BANK, NONE, PER_MOVE, TimeControl, parse_time_control
 from bot.core.typing_rules import echo
 from bot.media.watching import WATCH, WebLinks, new_token
 from bot.service import rematch
@@ -103,16 +104,34 @@ class Lobby:
         rated = parsed.pop(RATED, None)
         if rated is not None:
             parsed[RATED] = "off" if _switch(rated, RATED) is False else "on"
+        vacation = parsed.pop(VACATION, None)
+        if vacation is not None:
+            parsed[VACATION] = "off" if _switch(vacation, VACATION) is False else "on"
+        clock = parsed.pop(CLOCK, None)
         try:
             chosen = GAMES[name].Options.parse({k: v for k, v in parsed.items()
-                                                if k not in (AI_SECONDS, AI_LEVEL, LANGUAGE, PALETTE, RATED, REPLAY)})
+                                                if k not in (AI_SECONDS, AI_LEVEL, LANGUAGE, PALETTE, RATED, REPLAY,
+                                                             VACATION)})
         except GameError as error:
             raise Refused(refusal_text(error)) from None
         turn_seconds = GAMES[name].default_turn_seconds_for(chosen) or Settings("").turn_seconds
         if settings is not None and settings.turn_seconds_set:
             turn_seconds = settings.turn_seconds
+        control = time_control(clock if clock is not None else settings.clock if settings else None)
         if turn_time is not None:
-            turn_seconds = duration(turn_time)
+            if control.kind == BANK and clock is not None:
+                raise Refused(_("`turn_time` is a fixed time per turn, and this table has a bank (`clock={clock}`): "
+                                "leave out one of the two").format(clock=echo(clock)))
+            seconds = duration(turn_time)
+            control = TimeControl(PER_MOVE, seconds) if seconds is not None else TimeControl(NONE)
+        if control.kind == BANK:
+            assert control.bank is not None
+            parsed[CLOCK] = clock if clock is not None else settings.clock if settings and settings.clock else ""
+            turn_seconds = control.bank.start
+        elif control.kind == NONE:
+            turn_seconds = None
+        elif control.turn_seconds is not None:
+            turn_seconds = control.turn_seconds
         return name, parsed, turn_seconds
 
     async def language_for(self, options: Any, guild: str | None, language: str | None) -> str:
@@ -138,6 +157,12 @@ class Lobby:
             meta[AI_LEVEL] = parsed.pop(AI_LEVEL)
         if parsed.pop(RATED, "on") == "off":
             meta[RATED] = False
+        if parsed.pop(VACATION, "on") == "off":
+            meta[VACATION] = False
+        clock = parsed.pop(CLOCK, None)
+        bank = time_control(clock).bank if clock else None
+        if bank is not None:
+            meta[CLOCK] = bank.data()
         server = (await self.store.settings(guild)).language if guild else None
         meta[LANGUAGE] = parsed.pop(LANGUAGE, None) or server or language or DEFAULT_LANGUAGE
         speak(meta[LANGUAGE])
@@ -386,6 +411,17 @@ def host_of(table: TableRecord) -> str:
     if table.seat_of(table.created_by) is not None:
         return table.created_by
     return next((s.user_id for s in table.seats if s.user_id), table.created_by)
+
+
+def time_control(text: str | None) -> TimeControl:
+    """The time control `clock=` (or the server's default) chose; per move when none was; Refused,
+    saying what to write, when it cannot be read."""
+    if text is None or not text.strip():
+        return TimeControl(PER_MOVE)
+    try:
+        return parse_time_control(text)
+    except ValueError as error:
+        raise Refused(str(error)) from None
 
 
 def _switch(value: str, option: str) -> bool:

@@ -26,9 +26,10 @@ from bot.core.records import (
 from bot.core.refusals import MovedOn, Refused, duration
 from bot.core.refusals import language as read_language
 from bot.core.replies import Message, Reply, command_token, name_token
+from bot.core.time_controls import PER_MOVE
 from bot.core.typing_rules import echo
 from bot.media.search import RATINGS
-from bot.service.lobby import Lobby
+from bot.service.lobby import Lobby, time_control
 from bot.storage.loader import new_game, replay
 from bot.storage.store import PlaceTaken, StaleLog
 from bot.tables.change import confirmed
@@ -151,6 +152,7 @@ class Moderation:
             if paused:
                 left = {str(t.seat): max(0.0, t.due - now) for t in timers if t.kind == DEADLINE}
                 table.meta["clock_left"] = left
+                change.hold_clocks()  # a bank: what ran so far is taken from it now
                 table.paused = True
                 text = _("⏸️ {moderator} paused the clock.").format(moderator=name_token(user.name))
             else:
@@ -158,14 +160,17 @@ class Moderation:
                 table.paused = False
                 change.timers_before = []
                 length = len(game.log)
-                for seat in list(change.waiting):
-                    remaining = left.get(str(seat), table.turn_seconds or 0)
-                    change.waiting[seat] = (length, now - ((table.turn_seconds or 0) - remaining))
+                if change.bank is not None:  # each bank goes on from what it held when paused
+                    change.release_clocks()
+                else:
+                    for seat in list(change.waiting):
+                        remaining = left.get(str(seat), table.turn_seconds or 0)
+                        change.waiting[seat] = (length, now - ((table.turn_seconds or 0) - remaining))
                 text = _("▶️ {moderator} resumed the clock.").format(moderator=name_token(user.name))
             change.plan()
             await self.tables.commit(change)
-            reply = Reply(public=Message(named(f"{text}\n{narration.who_is_next(table, game, change.deadlines)}",
-                                                table)),
+            turn = narration.who_is_next(table, game, change.deadlines, change.away())
+            reply = Reply(public=Message(named(f"{text}\n{turn}", table)),
                           table_id=table.id, place=place, ply=len(game.log), status=table.status)
             return addressed(reply, table, game)
 
@@ -277,18 +282,36 @@ class Moderation:
     async def update_settings(self, guild: str, user: User, *, turn_time: str | None = None,
                               reminders: str | None = None, moderator_role: str | None = None,
                               allowed_games: str | None = None, media_rating: str | None = None,
-                              event_reactions: bool | None = None, language: str | None = None) -> Reply:
+                              event_reactions: bool | None = None, language: str | None = None,
+                              clock: str | None = None, vacation_days: str | None = None) -> Reply:
         """Change a server's defaults (server managers only); anything not given stays as it is.
-        `language` "" forgets the server's language (each table then speaks its opener's)."""
+        `language` "" forgets the server's language (each table then speaks its opener's). `clock`:
+        new tables' time control (`clock=` of `/tileref new`; `move` goes back to a fixed time per
+        turn); `vacation_days`: each player's vacation days a year."""
         return await self.tables.guarded(self._update_settings(
-            guild, user, turn_time, reminders, moderator_role, allowed_games, media_rating, event_reactions, language))
+            guild, user, turn_time, reminders, moderator_role, allowed_games, media_rating, event_reactions, language,
+            clock, vacation_days))
 
     async def _update_settings(self, guild: str, user: User, turn_time: str | None, reminders: str | None,
                                moderator_role: str | None, allowed_games: str | None, media_rating: str | None,
-                               event_reactions: bool | None, language: str | None) -> Reply:
+                               event_reactions: bool | None, language: str | None, clock: str | None = None,
+                               vacation_days: str | None = None) -> Reply:
         if not user.manager:
             raise Refused(_("only people who may manage this server can change its settings"))
         changes: dict[str, Any] = {}
+        if clock is not None:
+            control = time_control(clock)
+            changes["clock"] = None if control.kind == PER_MOVE and control.turn_seconds is None else clock.strip()
+            if control.kind == PER_MOVE and control.turn_seconds is not None:  # `clock=12h`: the turn time
+                changes["clock"] = None
+                changes["turn_seconds"] = control.turn_seconds
+                changes["turn_seconds_set"] = True
+        if vacation_days is not None:
+            days = vacation_days.strip()
+            if not days.isascii() or not days.isdigit() or int(days) > 366:
+                raise Refused(_("`vacation_days` is each player's vacation days a year here, a whole number from 0 "
+                                "to 366, like 21; not '{value}'").format(value=echo(vacation_days)))
+            changes["vacation_days"] = int(days)
         if language is not None:
             changes["language"] = read_language(language) if language else None
         if media_rating is not None:

@@ -29,6 +29,7 @@ from bot.service.lobby import Lobby
 from bot.service.moderation import Moderation
 from bot.service.play import Play
 from bot.service.reading import Reading
+from bot.service.vacations import VacationDesk
 from bot.storage.loader import DEFAULT_GAME_CACHE, GameLoader
 from bot.storage.store import Store
 from bot.tables.core import Tables
@@ -88,6 +89,7 @@ class Referee:
         self.play = Play(self.tables)
         self.reading = Reading(self.tables, self.links)
         self.moderation = Moderation(self.tables, self.lobby)
+        self.vacations = VacationDesk(self.tables)
         self.deliveries = Deliveries(self.tables, outbox_every=outbox_every)
         self.duties = ClockDuties(self.tables, self.deliveries.announce)
         self._own_planner = planner is None
@@ -222,3 +224,5 @@ class Referee:
     rollback = _CarriedOutBy("moderation")
     settings = _CarriedOutBy("moderation")
     update_settings = _CarriedOutBy("moderation")
+
+    vacation = _CarriedOutBy("vacations")

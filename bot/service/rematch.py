@@ -26,9 +26,9 @@ INVITED_UNTIL = "invited_until"
 """The table meta key holding when a rematch's invitations run out (a Unix time)."""
 INVITATION_SECONDS = 24 * 3600
 """How long the seats of a rematch are held for the invited at most (less if the turn time is)."""
-CARRIED = ("lang", "ai_seconds", "rated", "palette")
+CARRIED = ("lang", "ai_seconds", "rated", "palette", "clock", "vacation")
 """Meta keys a rematch keeps: the table's language, its AI players' thinking time, `rated=off`,
-its pictures' look (`palette=mono`)."""
+its pictures' look (`palette=mono`), its bank and whether vacations stop its clock."""
 
 
 def check(old: TableRecord | None, user: User) -> None:

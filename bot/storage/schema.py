@@ -205,6 +205,27 @@ MIGRATIONS: list[str] = [
         text_play INTEGER NOT NULL
     );
     """,
+    # 10: players' vacations (intervals when their clocks stop on a server) and the days spent each year
+    """
+    CREATE TABLE vacations (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        guild TEXT NOT NULL,
+        user_id TEXT NOT NULL,
+        starts REAL NOT NULL,
+        ends REAL NOT NULL,
+        days INTEGER NOT NULL,
+        kind TEXT NOT NULL,
+        year INTEGER NOT NULL
+    );
+    CREATE INDEX vacations_by_player ON vacations(guild, user_id, ends);
+    CREATE TABLE vacation_days (
+        guild TEXT NOT NULL,
+        user_id TEXT NOT NULL,
+        year INTEGER NOT NULL,
+        spent INTEGER NOT NULL,
+        PRIMARY KEY (guild, user_id, year)
+    );
+    """,
 ]
 
 

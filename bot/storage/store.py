@@ -30,6 +30,7 @@ from bot.core.records import (
 )
 from bot.storage.players import Forgotten
 from bot.storage.standings import Standings, Write
+from bot.storage.vacations import Vacations
 
 log = logging.getLogger(__name__)
 
@@ -62,15 +63,17 @@ ANY_TABLE = -1
 """What change listeners are told when any table may have changed (a change feed was lost)."""
 
 DUMPED = ("tables", "seats", "actions", "timers", "settings", "snapshots", "outbox", "pictures", "results", "ratings",
-          "notify", "watch_links", "accessibility")
+          "notify", "watch_links", "accessibility", "vacations", "vacation_days")
 """Every table of the schema, parents first: what `dump` and `load` move between databases."""
 
 
 class Store(ABC):
     """What the referee needs from persistence. Every write is durable when it returns.
-    `standings` holds what carries over between games: ratings, results, notification choices."""
+    `standings` holds what carries over between games: ratings, results, notification choices;
+    `vacations` the players' vacations and the days they spent."""
 
     standings: Standings
+    vacations: Vacations
 
     @abstractmethod
     async def open(self) -> None: ...

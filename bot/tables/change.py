@@ -9,6 +9,12 @@ one transaction. When the game then waits for an AI seat, the timers include an 
 Every new turn gets a fresh deadline: the game's `turn_count` says when one begins (the same
 seat's next turn included, and each new round). Within a turn (a draw before laying) the deadline
 stands, so nobody can stall by acting without ending their turn.
+
+With a bank (`bot.core.time_controls.Bank`), each seat's turn may last what is left in its bank;
+when the turn ends, the time its clock ran is taken from the bank and the increment added (up to
+the cap). A seat's clock never runs while its player is unavailable (`off`: vacations, and any
+other source `Tables` is given). The banks and when each turn began are kept in the table's meta,
+so they are committed with the table and every process computes the same deadlines.
 """
 
 from __future__ import annotations
@@ -16,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Sequence
 from contextvars import ContextVar
 
-from bot.core.meta import WAITING
+from bot.core.meta import BANKS, BEGAN, CLOCK, WAITING
 from bot.core.records import (
     AI_TURN,
     DEADLINE,
@@ -28,9 +34,12 @@ from bot.core.records import (
     TableRecord,
     Timer,
 )
+from bot.core.running_time import Interval, deadline_at, off_at, running_seconds
+from bot.core.time_controls import Bank
 from bot.storage.standings import Write
 from bot.storage.store import PlaceTaken, StaleLog, StaleTable, Store
-from bot.tables.deadlines import plan_timers
+from bot.storage.vacations import VacationTaken
+from bot.tables.deadlines import bank_points, plan_clock, plan_timers
 from engine import Event, Game
 from engine.core import CHANCE, RESIGN
 
@@ -66,9 +75,11 @@ class Change:
     (a player's turn, an AI seat's turn and a timer are other things)."""
 
     def __init__(self, store: Store, table: TableRecord, game: Game, timers_before: list[Timer], now: float,
-                 reminders: list[str], *, beginning: bool = False) -> None:
+                 reminders: list[str], *, beginning: bool = False,
+                 off: dict[int, list[Interval]] | None = None) -> None:
         """`beginning`: the game (re)starts here (a deal, a rollback), so every seat it waits for
-        begins a turn now."""
+        begins a turn now. `off`: each seat's intervals when its player is unavailable (its
+        clock does not run then)."""
         self.store = store
         self.table = table
         self.game = game
@@ -82,9 +93,19 @@ class Change:
         number of events told before it (where it goes in the story of the turn)."""
         self.timers_before = timers_before
         self.timers_after: list[Timer] | None = None
+        self.off = off or {}
+        self.bank = Bank.from_data(table.meta.get(CLOCK)) if table.turn_seconds else None
+        self.banks: dict[int, float] = {int(s): float(v) for s, v in dict(table.meta.get(BANKS) or {}).items()}
+        """Each seat's bank when its current (or last) turn began (bank tables)."""
         turn = table.turn_seconds or 0
-        self.waiting: dict[int, tuple[int, float]] = {
-            t.seat: (t.ply, t.due - turn) for t in timers_before if t.kind == DEADLINE}
+        began = table.meta.get(BEGAN)
+        self.waiting: dict[int, tuple[int, float]]
+        if beginning:
+            self.waiting = {}
+        elif isinstance(began, dict):
+            self.waiting = {int(s): (int(v[0]), float(v[1])) for s, v in began.items()}
+        else:  # a table from before turns were noted in its meta
+            self.waiting = {t.seat: (t.ply, t.due - turn) for t in timers_before if t.kind == DEADLINE}
         self.fresh: set[int] = set()
         """Seats whose turn began during this command (they are the ones to ping)."""
         self.began_by: str | None = None
@@ -131,7 +152,9 @@ class Change:
         events: list[Event] = []
         for action in self.game.timeout_actions(seat):
             events += self.apply(seat, action, actor)
-        self.waiting.pop(seat, None)
+        ended = self.waiting.pop(seat, None)
+        if ended is not None:
+            self._settle(seat, ended[1])
         self._observe()
         return events
 
@@ -165,16 +188,76 @@ class Change:
 
     def _observe(self) -> None:
         """Start a fresh clock for seats whose turn just began; stop it for those that stopped."""
+        before = dict(self.waiting)
         count = self.game.turn_count()
         if count != self._turn_count:
             self._turn_count = count
             self.waiting.clear()
         people = {s for s in self.game.to_move() if not self.table.seats[s].is_ai}
         self.waiting = {s: v for s, v in self.waiting.items() if s in people}
+        for seat, (_ply, since) in before.items():
+            if seat not in self.waiting:
+                self._settle(seat, since)
         for seat in sorted(people - self.waiting.keys()):
             self.waiting[seat] = (len(self.game.log), self.now)
             self.fresh.add(seat)
         self.fresh &= people
+
+    # ---- the clock --------------------------------------------------------------------------
+
+    def _settle(self, seat: int, since: float) -> None:
+        """A bank seat's turn that began at `since` has ended now: the time its clock ran is
+        taken from its bank and the increment added (up to the cap). While the clock is
+        paused by a moderator, nothing more is taken."""
+        if self.bank is None:
+            return
+        ran = 0.0 if self.table.paused else running_seconds(since, self.now, self.off.get(seat, ()))
+        self.banks[seat] = self.bank.after_move(self.bank_of(seat) - ran)
+
+    def bank_of(self, seat: int) -> float:
+        """What `seat`'s bank held when its current (or last) turn began."""
+        assert self.bank is not None
+        return self.banks.get(seat, float(self.bank.start))
+
+    def runs_out(self, seat: int) -> float | None:
+        """When `seat`'s current turn runs out, counting its player's unavailable intervals
+        (None if it has no clock running)."""
+        if seat not in self.waiting or not self.table.turn_seconds:
+            return None
+        _ply, since = self.waiting[seat]
+        return deadline_at(since, self._budget(seat, since), self.off.get(seat, ()), self.now)
+
+    def _budget(self, seat: int, since: float) -> float:
+        """The running seconds the turn that began at `since` may last."""
+        if self.bank is not None:
+            return self.bank_of(seat)
+        turn = self.table.turn_seconds or 0
+        return self.game.deadline(since, turn) - since
+
+    def away(self) -> dict[int, float]:
+        """The waiting seats whose players are unavailable now (on vacation), and until when."""
+        found = {}
+        for seat in self.waiting:
+            interval = off_at(self.now, self.off.get(seat, ()))
+            if interval is not None:
+                found[seat] = interval[1]
+        return found
+
+    def hold_clocks(self) -> None:
+        """A moderator pauses the clock: with a bank, what each waiting seat's clock has run
+        so far is taken from its bank now (nothing runs while paused)."""
+        if self.bank is None:
+            return
+        for seat, (ply, since) in list(self.waiting.items()):
+            ran = running_seconds(since, self.now, self.off.get(seat, ()))
+            self.banks[seat] = max(0.0, self.bank_of(seat) - ran)
+            self.waiting[seat] = (ply, self.now)
+
+    def release_clocks(self) -> None:
+        """A moderator resumes a bank table's clock: every waiting seat's turn goes on from now
+        with what its bank held when the clock stopped."""
+        for seat, (ply, _since) in list(self.waiting.items()):
+            self.waiting[seat] = (ply, self.now)
 
     # ---- finishing --------------------------------------------------------------------------
 
@@ -186,12 +269,24 @@ class Change:
         """The timers the table will have after this command (also `deadlines`)."""
         if self.game.outcome() is not None and self.table.status == PLAYING:
             self.table.status = FINISHED
-        self.table.meta[WAITING] = sorted(self.waiting) if self.table.status == PLAYING else []
-        if self.table.status != PLAYING or self.table.paused:
+        playing = self.table.status == PLAYING
+        self.table.meta[WAITING] = sorted(self.waiting) if playing else []
+        self.table.meta[BEGAN] = {str(s): [ply, since] for s, (ply, since) in sorted(self.waiting.items())
+                                  } if playing else {}
+        if self.bank is not None:
+            self.table.meta[BANKS] = {str(s): self.bank_of(s) for s in range(len(self.table.seats))
+                                      if not self.table.seats[s].is_ai}
+        if not playing or self.table.paused:
             self.timers_after = []
             return self.timers_after
-        self.timers_after = plan_timers(self.table.id, self.waiting, self.timers_before,
-                                        self.table.turn_seconds, self.reminders, self.game.deadline)
+        if self.bank is not None:
+            budgets = {seat: self.bank_of(seat) for seat in self.waiting}
+            self.timers_after = plan_clock(self.table.id, self.waiting, self.timers_before, budgets,
+                                           lambda budget: bank_points(budget, self.reminders), self.off, self.now)
+        else:
+            self.timers_after = plan_timers(self.table.id, self.waiting, self.timers_before,
+                                            self.table.turn_seconds, self.reminders, self.game.deadline,
+                                            self.off, self.now)
         robot = self.ai_seat()
         if robot is not None:  # an AI seat's turn: due now (or since it first was, if it still is)
             ply = len(self.game.log)
@@ -220,7 +315,7 @@ class Change:
             await self.store.commit(self.table.id, expected=self.start_length if expected is None else expected,
                                     actions=self.actions, table=self.table, timers=timers, undo_after=undo_after,
                                     notices=notices, also=also, delete_timer=spent)
-        except (StaleLog, StaleTable, PlaceTaken):
+        except (StaleLog, StaleTable, PlaceTaken, VacationTaken):
             raise
         except Exception as error:
             stored = await self.stored()

@@ -14,6 +14,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 
 from bot.community.ratings import Ratings
+from bot.community.vacations import vacation_intervals
 from bot.core import logs, metrics
 from bot.core.clock import Clock
 from bot.core.i18n import N_, _, speak
@@ -33,6 +34,7 @@ from bot.core.records import (
 )
 from bot.core.refusals import MovedOn, Refused
 from bot.core.replies import Message, Reply, command_token, refusal
+from bot.core.running_time import Interval, Unavailability, off_at
 from bot.media.replay_animation import REPLAY_KIND, Replays
 from bot.storage.loader import DEFAULT_GAME_CACHE, GameLoader
 from bot.storage.standings import Sql, Write
@@ -97,6 +99,7 @@ class Tables:
         (see `lock`)."""
         self._commit_listeners: list[CommitListener] = []
         self._before_finish: list[Callable[[int], Awaitable[None]]] = []
+        self._unavailability: list[Unavailability] = [vacation_intervals(store)]
 
     def close(self) -> None:
         self.pictures.close()
@@ -214,6 +217,31 @@ class Tables:
         """When each clocked seat's turn runs out."""
         return {t.seat: t.due for t in await self.table_timers(table) if t.kind == DEADLINE}
 
+    def unavailable_when(self, source: Unavailability) -> None:
+        """Stop players' clocks during the intervals `source` gives too (see `Unavailability`)."""
+        self._unavailability.append(source)
+
+    async def unavailable(self, table: TableRecord) -> dict[int, list[Interval]]:
+        """Each seat's intervals when its player's clock does not run at this table, from every
+        source (none for a table without a clock)."""
+        if not table.turn_seconds:
+            return {}
+        by_user: dict[str, list[Interval]] = {}
+        for source in self._unavailability:
+            for user_id, intervals in (await source(table)).items():
+                by_user.setdefault(user_id, []).extend(intervals)
+        return {s.seat: by_user[s.user_id] for s in table.seats if s.user_id in by_user}
+
+    async def away(self, table: TableRecord) -> dict[int, float]:
+        """The seats whose players are unavailable now (on vacation), and until when."""
+        now = self.clock.now()
+        found = {}
+        for seat, off in (await self.unavailable(table)).items():
+            interval = off_at(now, off)
+            if interval is not None:
+                found[seat] = interval[1]
+        return found
+
     async def reminders(self, table: TableRecord) -> list[str]:
         """When the table's players are reminded before their deadline (the server's setting)."""
         if table.guild is None:
@@ -228,7 +256,7 @@ class Tables:
         the change that deals the game."""
         timers = [] if beginning else await self.table_timers(table) if timers is None else timers
         return Change(self.store, table, game, timers, self.clock.now(), await self.reminders(table),
-                    beginning=beginning)
+                      beginning=beginning, off=await self.unavailable(table))
 
     async def guarded(self, command: Awaitable[Reply], *, name: str | None = None) -> Reply:
         """Run a command; a refusal becomes a reply for the caller, and an unexpected error is

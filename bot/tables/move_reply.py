@@ -32,7 +32,7 @@ def move_reply(change: Change, *, headline: str = "", move_help: bool = True) ->
     table, game = change.table, change.game
     told = Announcement(
         story=[headline, narration.what_happened(change.events, narration.forced_lines(table, game, change.forced))],
-        ending=[narration.who_is_next(table, game, change.deadlines),
+        ending=[narration.who_is_next(table, game, change.deadlines, change.away()),
                 narration.how_to_move(table, game) if move_help else ""])
     private: dict[int, Message] = {}
     for event in change.events:

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from bot.core.i18n import _, current_language, ngettext, said, spoken
+from bot.core.meta import CLOCK
 from bot.core.records import TableRecord
 from bot.core.replies import deadline_token, mention, name_token
 from engine import Event, Game
@@ -62,16 +63,24 @@ def _skipped(count: int) -> str:
     return ngettext("… {count} more move …", "… {count} more moves …", count).format(count=count)
 
 
-def who_is_next(table: TableRecord, game: Game, deadline: dict[int, float] | None = None) -> str:
-    """`It's @bob's turn (ends <t:…:R>).`, or who the round break waits for, or the final result."""
+def who_is_next(table: TableRecord, game: Game, deadline: dict[int, float] | None = None,
+                away: dict[int, float] | None = None) -> str:
+    """`It's @bob's turn (ends <t:…:R>).`, or who the round break waits for, or the final result.
+    At a bank table the deadline is when the bank runs out; `away`: the waiting seats whose
+    players are on vacation, and until when."""
     outcome = game.outcome()
     if outcome is not None:
         return final_result(table, game)
     waiting = list(game.to_move())
     people = [mention(table.seats[s].user_id or "", table.seats[s].name) if table.seats[s].user_id
               else name_token(table.seats[s].name) for s in waiting]
+    for index, seat in enumerate(waiting):
+        if away and seat in away:
+            people[index] += " " + _("(on vacation, back {when})").format(when=deadline_token(away[seat]))
     ends = sorted({deadline[s] for s in waiting if deadline and s in deadline})
-    until = " " + _("(ends {when})").format(when=deadline_token(ends[0])) if len(ends) == 1 else ""
+    banked = bool(table.meta.get(CLOCK))
+    until = " " + (_("(bank runs out {when})") if banked else _("(ends {when})")).format(
+        when=deadline_token(ends[0])) if len(ends) == 1 else ""
     if waiting and game.between_rounds():
         return _("⏸️ Round over. Type `ready` to start the next round; waiting for {players}{until}.").format(
             players=join(people), until=until)

@@ -7,8 +7,10 @@ import re
 
 from bot.core.durations import format_duration
 from bot.core.i18n import _, current_language, ngettext
+from bot.core.meta import CLOCK, VACATION
 from bot.core.records import LOBBY, ActionRecord, Settings, TableRecord
 from bot.core.replies import Reply, name_token, refusal
+from bot.core.time_controls import NONE, Bank, describe, parse_time_control
 from bot.core.typing_rules import echo
 from engine import GAMES, Game
 from engine.core import JOIN, RESIGN
@@ -70,9 +72,8 @@ def lobby_text(table: TableRecord) -> str:
             letter=_(cls.team_names[n]) if n < len(cls.team_names) else chr(65 + n),
             players=", ".join(name_token(table.seats[s].name) for s in team))
             for n, team in enumerate(teams))
-    clock = (_("{time} per turn").format(time=format_duration(table.turn_seconds)) if table.turn_seconds
-             else _("no turn clock"))
-    options = ", ".join(f"{k}={v}" for k, v in table.options.items())
+    clock = clock_text(table)
+    options = ", ".join(f"{k}={v}" for k, v in table.options.items() if k != CLOCK)
     lines = [f"**{cls.title}** · " + _("players ({count}/{most}): {players}").format(
         count=len(table.seats), most=cls.max_players, players=players),
              f"{clock}{' · ' + options if options else ''}"]
@@ -83,6 +84,15 @@ def lobby_text(table: TableRecord) -> str:
                               need).format(count=need)
                      if need > 0 else _("Join to play; start when everyone is in."))
     return "\n".join(lines)
+
+
+def clock_text(table: TableRecord) -> str:
+    """The table's time control in words (`bank 3d + 1d a move, at most 7d`, `1d per turn`, `no
+    turn clock`), and `vacations off` when its players' vacations do not stop its clock."""
+    text = describe(table.turn_seconds, Bank.from_data(table.meta.get(CLOCK)))
+    if table.turn_seconds and not table.meta.get(VACATION, True):
+        text += " · " + _("vacations off")
+    return text
 
 
 def hand_text(game: Game, seat: int, *, brackets: bool = False) -> str:
@@ -116,7 +126,13 @@ def settings_text(settings: Settings) -> str:
     clock = format_duration(settings.turn_seconds) if settings.turn_seconds else _("off")
     if not settings.turn_seconds_set:
         clock = _("each game's own (1d unless the game has another)")
-    return _("Server settings: turn time {clock} · reminders {reminders} before the deadline · moderator role "
+    if settings.clock:
+        try:
+            control = parse_time_control(settings.clock)
+            clock = describe(None, control.bank) if control.bank or control.kind == NONE else settings.clock
+        except ValueError:
+            clock = settings.clock
+    text = _("Server settings: turn time {clock} · reminders {reminders} before the deadline · moderator role "
              "{role} · games: {games} · GIFs and stickers rated {rating} at most · reactions to events {reactions} "
              "· language {language}").format(
         clock=clock, reminders=", ".join(settings.reminders) or _("off"),
@@ -124,6 +140,7 @@ def settings_text(settings: Settings) -> str:
         games=", ".join(settings.allowed_games) if settings.allowed_games else _("all"),
         rating=settings.media_rating, reactions=_("on") if settings.event_reactions else _("off"),
         language=settings.language or _("each table's creator's"))
+    return text + " · " + _("vacation days a year {days}").format(days=settings.vacation_days)
 
 
 def logged_move(record: ActionRecord, table: TableRecord) -> str:

@@ -10,8 +10,8 @@ import discord
 from discord import app_commands
 
 from bot.adapters.discordbot.answer import Answer, answering
-from bot.adapters.discordbot.context import guild_key, user_key
-from bot.adapters.discordbot.delivery import Outgoing, capitalised, render, split
+from bot.adapters.discordbot.context import caller, guild_key, user_key
+from bot.adapters.discordbot.delivery import Outgoing, capitalised, personal, render, split
 from bot.adapters.discordbot.lobby import game_choices
 from bot.community.leaderboards import leaderboard_text, profile_text
 from bot.community.my_games import games_text
@@ -127,4 +127,21 @@ async def accessibility(interaction: discord.Interaction, text: str) -> None:
         await answer.tell(said)
 
 
-COMMUNITY_COMMANDS: list[app_commands.Command[Any, ..., Any]] = [leaderboard, profile, games, notify, accessibility]
+@app_commands.command(name="vacation", description=N_("Declare a vacation: your clocks stop in your games here "
+                                                      "(or see the days you have left)"))
+@app_commands.describe(starts=N_("Your vacation's first day: 2026-12-24, today or tomorrow (UTC days)"),
+                       ends=N_("Your vacation's last day: 2026-12-31 (it is included)"))
+@app_commands.rename(starts="from", ends="to")
+@app_commands.guild_only()
+async def vacation(interaction: discord.Interaction, starts: str | None = None, ends: str | None = None) -> None:
+    referee = _referee(interaction)
+    async with answering(interaction, private=True) as answer:
+        assert interaction.guild_id is not None
+        user = await caller(referee, interaction)
+        reply = await answer.run(referee.vacation(guild_key(interaction.guild_id), user, starts, ends))
+        for outgoing in personal(reply.caller, refusal=not reply.ok):
+            await answer.send(outgoing, ephemeral=True)
+
+
+COMMUNITY_COMMANDS: list[app_commands.Command[Any, ..., Any]] = [leaderboard, profile, games, notify, accessibility,
+                                                                      vacation]

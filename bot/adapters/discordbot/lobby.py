@@ -45,13 +45,30 @@ async def vet(referee: Referee, game: str, options: str | None, turn_time: str |
     return capitalised(problem) if problem else None
 
 
+def with_clock(options: str | None, clock: str | None, vacation: bool | None) -> str | None:
+    """The table options with `/tileref new`'s `clock` and `vacation` added as `clock=` and
+    `vacation=` (spaces in a clock, as in `3d + 1d / 7d`, dropped)."""
+    extra = []
+    if clock is not None:
+        extra.append("clock=" + "".join(clock.split()))
+    if vacation is not None:
+        extra.append("vacation=" + ("on" if vacation else "off"))
+    if not extra:
+        return options
+    return " ".join([options or "", *extra]).strip()
+
+
 @tileref.command(name="new", description=N_("Open a table in a new thread, with Join and Start buttons"))
 @app_commands.describe(game=N_("Which game"), options=N_("Game options, like ouroboros=off (see /rules)"),
-                       turn_time=N_("Time per turn: 90s, 10m, 1h30m, 2d or off (default: the server's)"))
+                       turn_time=N_("Time per turn: 90s, 10m, 1h30m, 2d or off (default: the server's)"),
+                       clock=N_("Time control: move (a time per turn), none, or a bank like 3d+1d/7d; presets bank, "
+                                "fast, slow"),
+                       vacation=N_("Whether players' vacations stop this table's clock (on by default)"))
 @app_commands.choices(game=game_choices())
 async def new(interaction: discord.Interaction, game: str, options: str | None = None,
-              turn_time: str | None = None) -> None:
+              turn_time: str | None = None, clock: str | None = None, vacation: bool | None = None) -> None:
     referee: Referee = interaction.client.referee  # type: ignore[attr-defined]
+    options = with_clock(options, clock, vacation)
     async with answering(interaction) as answer:
         assert interaction.guild_id is not None
         guild = guild_key(interaction.guild_id)

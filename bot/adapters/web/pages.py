@@ -16,9 +16,9 @@ from datetime import UTC, datetime
 from html import escape
 
 from bot.core.i18n import _
-from bot.core.records import ABORTED, FINISHED, LOBBY, TableRecord
+from bot.core.records import ABORTED, FINISHED, LOBBY, PLAYING, TableRecord
 from bot.media.spectator import Entry, Spectacle
-from bot.words.wording import pieces_count
+from bot.words.wording import clock_text, pieces_count
 import renderers
 from engine import GAMES
 
@@ -60,7 +60,8 @@ def lobby_part(table: TableRecord) -> str:
     names = "".join(f"<li>{escape(seat.name)}</li>" for seat in table.seats)
     waiting = (_("The game has not started yet.") if table.status == LOBBY
                else _("This game was stopped by a moderator."))
-    return (f'<div class="play" data-part="play"><p class="status">{escape(waiting)}</p></div>'
+    clock = f' <span class="clock-kind">{escape(clock_text(table))}</span>' if table.status == LOBBY else ""
+    return (f'<div class="play" data-part="play"><p class="status">{escape(waiting)}{clock}</p></div>'
             f'<div class="side"><section class="players" data-part="players"><h2>{escape(_("Players"))}</h2>'
             f"<ul>{names}</ul></section></div>")
 
@@ -189,6 +190,8 @@ def _status(spectacle: Spectacle) -> str:
                  f'data-deadline="{due:.0f}">{stamp:%Y-%m-%d %H:%M} UTC</time></p>')
     elif spectacle.live and table.paused:
         clock = f'<p class="clock">{escape(_("The clock is paused."))}</p>'
+    if table.status in (LOBBY, PLAYING):
+        clock += f'<p class="clock-kind">{escape(clock_text(table))}</p>'
     return f'<div class="state"><p class="status">{escape(_status_text(spectacle))}</p>{shown}{clock}</div>'
 
 

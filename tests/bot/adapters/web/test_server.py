@@ -75,6 +75,18 @@ async def test_a_lobby_page_shows_who_is_seated_and_hears_the_start(site: Site) 
     assert status == 200 and headers["X-Last"] == "0" and "board.png?ply=0" in body.decode()
 
 
+async def test_a_page_shows_the_tables_clock(site: Site) -> None:
+    seated = players("tronimoes")
+    reply = await site.referee.create(PLACE, seated[0], "tronimoes", options="clock=3d+1d/7d")
+    path = re.search(r"/t/[\w-]{24}", reply.public.text if reply.public else "")
+    assert path
+    _status, _headers, body = await fetch(site, path.group(0))
+    assert "bank 3d + 1d a move, at most 7d" in body.decode()
+    assert (await site.referee.join(PLACE, seated[1])).ok and (await site.referee.start(PLACE, seated[0])).ok
+    _status, _headers, body = await fetch(site, path.group(0))
+    assert "bank 3d + 1d a move, at most 7d" in body.decode() and "Turn ends" in body.decode()
+
+
 async def test_a_bad_ply_is_refused_saying_what_to_type(site: Site) -> None:
     path = await open_table(site.referee, "tronimoes")
     await play_moves(site.referee, "tronimoes", 2)

@@ -1,0 +1,117 @@
+"""`/vacation`: a player declares a vacation ahead, or asks how many days they have left.
+
+A declared vacation stops the player's clocks in every game of theirs on the server that allows
+vacations (`bot.community.vacations`); its days come out of their yearly allowance, checked and
+written in one transaction (`bot.storage.vacations`). The player's games are then planned again
+at once, so their deadlines (and the boards that show them) move with it; a game that cannot be
+planned now is planned again when its deadline comes, which asks the clock before it fires.
+"""
+
+from __future__ import annotations
+
+import datetime
+import logging
+
+from bot.community.vacations import allows_vacations, vacation_span
+from bot.core.i18n import _, ngettext
+from bot.core.records import PLAYING, User
+from bot.core.refusals import Refused
+from bot.core.replies import Message, Reply
+from bot.storage.store import StaleLog, StaleTable
+from bot.storage.vacations import DECLARED, OVERLAP, Vacation, VacationTaken, year_of
+from bot.tables.core import Tables
+
+log = logging.getLogger(__name__)
+
+
+def utc_moment(when: float) -> str:
+    """`2026-12-24 00:00 UTC`: a vacation's bounds, as the days it was declared in are counted."""
+    return datetime.datetime.fromtimestamp(when, datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")
+
+
+class VacationDesk:
+    """Declaring vacations, and the days each player has left."""
+
+    def __init__(self, tables: Tables) -> None:
+        self.tables = tables
+        self.store = tables.store
+        self.clock = tables.clock
+
+    async def vacation(self, guild: str | None, user: User, starts: str | None = None,
+                       ends: str | None = None) -> Reply:
+        """Declare a vacation from `starts` to `ends` (days, both included: `2026-12-24`, `today`,
+        `tomorrow`) on the server `guild`; with neither, say what the player has planned and the
+        days they have left. The reply is for the caller alone."""
+        return await self.tables.guarded(self._vacation(guild, user, starts, ends), name="vacation")
+
+    async def _vacation(self, guild: str | None, user: User, starts: str | None, ends: str | None) -> Reply:
+        if guild is None:
+            raise Refused(_("vacations are kept per server: use /vacation in a server where you play"))
+        allowance = (await self.store.settings(guild)).vacation_days
+        now = self.clock.now()
+        if starts is None and ends is None:
+            return Reply(caller=Message(await self._plans(guild, user, allowance, now)))
+        if starts is None or ends is None:
+            raise Refused(_("give both days, the first and the last of your vacation: like `/vacation from:{first} "
+                            "to:{last}`").format(first=starts or "2026-12-24", last=ends or "2026-12-31"))
+        begin, end, days, year = vacation_span(starts, ends, now)
+        left = allowance - await self.store.vacations.days_spent(guild, user.id, year)
+        if days > left:
+            raise Refused(self._too_long(days, left, allowance, year))
+        try:
+            left = await self.store.vacations.declare(Vacation(guild, user.id, begin, end, days, DECLARED, year),
+                                                      allowance)
+        except VacationTaken as taken:
+            if taken.reason == OVERLAP:
+                raise Refused(_("you are already on vacation during some of those days: `/vacation` lists your "
+                                "vacations; choose days after them")) from None
+            left = allowance - await self.store.vacations.days_spent(guild, user.id, year)
+            raise Refused(self._too_long(days, left, allowance, year)) from None
+        await self._plan_again(guild, user.id)
+        return Reply(caller=Message(ngettext(
+            "🏖️ Vacation from {start} to {end} ({days} day): your clocks stop then in all your games here that allow "
+            "vacations. {left} vacation days left in {year}.",
+            "🏖️ Vacation from {start} to {end} ({days} days): your clocks stop then in all your games here that "
+            "allow vacations. {left} vacation days left in {year}.", days).format(
+            start=utc_moment(begin), end=utc_moment(end), days=days, left=left, year=year)))
+
+    @staticmethod
+    def _too_long(days: int, left: int, allowance: int, year: int) -> str:
+        return ngettext("that vacation is {days} day, but you have {left} vacation days left in {year} on this "
+                        "server (of {allowance} a year): choose fewer days",
+                        "that vacation is {days} days, but you have {left} vacation days left in {year} on this "
+                        "server (of {allowance} a year): choose fewer days", days).format(
+            days=days, left=left, year=year, allowance=allowance)
+
+    async def _plans(self, guild: str, user: User, allowance: int, now: float) -> str:
+        """The player's vacations to come (or under way) and the days they have left this year."""
+        year = year_of(now)
+        left = allowance - await self.store.vacations.days_spent(guild, user.id, year)
+        lines = [_("🏖️ You have {left} of {allowance} vacation days left in {year} here. Declare one with "
+                   "`/vacation from:YYYY-MM-DD to:YYYY-MM-DD`.").format(left=left, allowance=allowance, year=year)]
+        for vacation in await self.store.vacations.of_player(guild, user.id, now):
+            lines.append(_("· from {start} to {end}").format(start=utc_moment(vacation.starts),
+                                                           end=utc_moment(vacation.ends)))
+        return "\n".join(lines)
+
+    async def _plan_again(self, guild: str, user_id: str) -> None:
+        """Plan the clocks of the player's games on the server again (their deadlines move with
+        the vacation). A game that cannot be planned now keeps its timers: its deadline asks the
+        clock again before it fires."""
+        for table, _deadlines in await self.store.standings.open_tables_of(guild, user_id):
+            if table.status != PLAYING or not table.turn_seconds or not allows_vacations(table):
+                continue
+            try:
+                async with self.tables.lock(table.place):
+                    current, game = await self.tables.playing(table.place)
+                    if current.id != table.id:
+                        continue
+                    change = await self.tables.change(current, game)
+                    before = {(t.seat, t.kind, t.due) for t in change.timers_before}
+                    after = {(t.seat, t.kind, t.due) for t in change.plan()}
+                    if after != before:
+                        await self.tables.commit(change)
+            except (Refused, StaleLog, StaleTable):
+                continue
+            except Exception:
+                log.exception("table %s: planning the clock again after a vacation failed", table.id)
