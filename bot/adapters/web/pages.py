@@ -15,11 +15,11 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from html import escape
 
+import renderers
 from bot.core.i18n import _
 from bot.core.records import ABORTED, FINISHED, LOBBY, PLAYING, TableRecord
 from bot.media.spectator import Entry, Spectacle
 from bot.words.wording import clock_text, pieces_count
-import renderers
 from engine import GAMES
 
 ASSETS = "/static"
