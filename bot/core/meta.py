@@ -15,3 +15,6 @@ QUESTS = "quests"
 """The seats already sent on their vision quest."""
 FOOT = "foot"
 """The kind of picture a chicken-footed player chose (drawn at the end of their line)."""
+PINGED = "pinged"
+"""Each seat's last turn (the game's `turn_count`) whose beginning pinged its player: a turn pings
+a player at most once."""

@@ -75,6 +75,8 @@ async def player_data(db: Connection, user_id: str) -> dict[str, list[dict[str, 
     ratings = await db.fetch("SELECT guild, game, name, mu, sigma, score, games, wins, draws FROM ratings"
                              " WHERE player = ? ORDER BY guild, game", user_id)
     notify = await db.fetch("SELECT guild, mode FROM notify WHERE user_id = ? ORDER BY guild", user_id)
+    notify += await db.fetch("SELECT quiet, list, language, list_message FROM notify_player WHERE user_id = ?",
+                             user_id)
     pictures = await db.fetch(
         "SELECT p.table_id, p.seat, p.kind, p.source, p.created_at FROM pictures p JOIN seats s"
         " ON s.table_id = p.table_id AND s.seat = p.seat WHERE s.user_id = ? ORDER BY p.table_id", user_id)
@@ -153,6 +155,7 @@ async def forget_player(db: Connection, dialect: Dialect, user_id: str, anonymou
     done.ratings = await db.changes("UPDATE ratings SET player = ?, name = ? WHERE player = ?",
                                     anonymous, name_in(None), user_id)
     done.notify = await db.changes("DELETE FROM notify WHERE user_id = ?", user_id)
+    done.notify += await db.changes("DELETE FROM notify_player WHERE user_id = ?", user_id)
     return done
 
 

@@ -85,6 +85,8 @@ class Change:
         turn = table.turn_seconds or 0
         self.waiting: dict[int, tuple[int, float]] = {
             t.seat: (t.ply, t.due - turn) for t in timers_before if t.kind == DEADLINE}
+        self.waited_before: set[int] = {int(s) for s in table.meta.get(WAITING) or []}
+        """The seats of people the game waited for before this command."""
         self.fresh: set[int] = set()
         """Seats whose turn began during this command (they are the ones to ping)."""
         self.began_by: str | None = None

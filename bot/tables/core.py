@@ -12,7 +12,9 @@ import logging
 import weakref
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
+from functools import partial
 
+from bot.community.notifications import TURN_LIST
 from bot.community.ratings import Ratings
 from bot.core import logs, metrics
 from bot.core.clock import Clock
@@ -363,6 +365,7 @@ class Tables:
         told.story, told.ending = [named(p, table) for p in told.story], [named(p, table) for p in told.ending]
         reply.public.text = told.text
         await move_reply.tell_turns(self.store, change, reply)
+        lists = await move_reply.lists_to_show(self.store, change)
         notices = []
         now = self.clock.now()
         notices.append(self.notice(table, change.game, reply.public.text, mentions=reply.mentions, board=True,
@@ -370,6 +373,8 @@ class Tables:
         move_reply.ask_for_pictures(change, reply)
         notices += [self.notice(table, change.game, m.text, seat=seat, kind="private", now=now, lease=lease)
                     for seat, m in reply.private.items()]
+        listed = move_reply.list_notices(partial(self.notice, table, change.game, "", now=now, lease=lease), lists)
+        notices += listed
         replay = self._end_replay(change, now, after=lease)
         if replay is not None:
             notices.append(replay)
@@ -378,7 +383,10 @@ class Tables:
         move_reply.addressed(reply, table, change.game)
         told_here = [n for n in notices if n is not replay]
         reply.notices = [n.id for n in told_here if n.id is not None]
+        reply.lists = {n.mentions[0]: n.id for n in listed}
         for notice in told_here:
+            if notice.kind == TURN_LIST:
+                continue
             message = reply.public if notice.seat is None else reply.private.get(notice.seat)
             if message is not None:
                 message.nonce = nonce_of(notice)

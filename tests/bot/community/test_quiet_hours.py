@@ -5,6 +5,7 @@ type."""
 from __future__ import annotations
 
 import datetime
+import itertools
 from zoneinfo import ZoneInfo
 
 import pytest
@@ -45,7 +46,7 @@ def test_stretches_are_cut_to_the_asked_window_and_never_empty() -> None:
 def test_several_days_give_one_stretch_a_night_in_order() -> None:
     found = quiet_intervals(NIGHTS, at(2026, 1, 1, 0), at(2026, 1, 8, 0))
     assert len(found) == 8  # the end of the night of Dec 31, seven nights' starts
-    assert all(a < b for a, b in found) and all(b1 < a2 for (_, b1), (a2, _) in zip(found, found[1:]))
+    assert all(a < b for a, b in found) and all(b1 < a2 for (_, b1), (a2, _) in itertools.pairwise(found))
     assert found[0] == (at(2026, 1, 1, 0), at(2026, 1, 1, 8))
 
 
