@@ -11,8 +11,8 @@ import pytest
 
 from bot.community.notifications import plan_pings
 from bot.community.quiet_hours import parse_quiet
-from bot.core.meta import PINGED
 from bot.core.clock import ManualClock
+from bot.core.meta import PINGED
 from bot.core.records import User
 from bot.core.replies import Reply
 from bot.service.referee import Referee
