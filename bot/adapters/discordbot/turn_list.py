@@ -94,4 +94,6 @@ async def _shown(client: discord.Client, store: Store, user_id: str, choices: Pl
     user = client.get_user(snow) or await client.fetch_user(snow)
     sent = await user.send(content=text, nonce=list_nonce(user_id, nonce), silent=True, allowed_mentions=NO_PINGS)
     await store.standings.list_posted(user_id, _address(sent), nonce)
+    if sent.content != text:  # Discord gave back the message a crash left unrecorded, as it was then
+        sent = await sent.edit(content=text, allowed_mentions=NO_PINGS)
     return sent
