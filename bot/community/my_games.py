@@ -61,7 +61,7 @@ async def turn_list_text(store: Store, user_id: str) -> str:
     lines = [f"• {text}" for _due, text in sorted(mine, key=lambda item: item[0])[:SHOWN]]
     more = len(mine) - SHOWN
     if more > 0:
-        lines.append(ngettext("…and {count} more.", "…and {count} more.", more).format(count=more))
+        lines.append(_("…and {count} more.").format(count=more))
     return _("⏳ **Waiting for you** (this message changes as your games go on)") + "\n" + "\n".join(lines)
 
 
