@@ -60,7 +60,8 @@ async def player_data(db: Connection, user_id: str) -> dict[str, list[dict[str, 
     """Everything kept about `user_id` that is theirs to see, as plain values: their seats (with
     each table's game, status, server and dates), the tables they opened, the log entries they
     made (never a chance entry: its seed would tell every hidden piece), their results and
-    ratings, their notification choices, and the pictures they chose (where from, not the image)."""
+    ratings, their notification choices (per server, and those that hold everywhere: quiet hours,
+    the list of turns), and the pictures they chose (where from, not the image)."""
     seats = await db.fetch(
         "SELECT s.table_id, s.seat, s.name, t.game, t.status, t.guild, t.place, t.created_at FROM seats s"
         " JOIN tables t ON t.id = s.table_id WHERE s.user_id = ? ORDER BY s.table_id", user_id)
@@ -75,14 +76,15 @@ async def player_data(db: Connection, user_id: str) -> dict[str, list[dict[str, 
     ratings = await db.fetch("SELECT guild, game, name, mu, sigma, score, games, wins, draws FROM ratings"
                              " WHERE player = ? ORDER BY guild, game", user_id)
     notify = await db.fetch("SELECT guild, mode FROM notify WHERE user_id = ? ORDER BY guild", user_id)
-    notify += await db.fetch("SELECT quiet, list, language, list_message FROM notify_player WHERE user_id = ?",
-                             user_id)
+    everywhere = await db.fetch("SELECT quiet, list, language, list_message FROM notify_player WHERE user_id = ?",
+                                user_id)
     pictures = await db.fetch(
         "SELECT p.table_id, p.seat, p.kind, p.source, p.created_at FROM pictures p JOIN seats s"
         " ON s.table_id = p.table_id AND s.seat = p.seat WHERE s.user_id = ? ORDER BY p.table_id", user_id)
     return {"seats": [_plain(r) for r in seats], "tables_opened": [_plain(r) for r in opened],
             "moves": [_plain(r) for r in actions], "results": [_plain(r) for r in results],
             "ratings": [_plain(r) for r in ratings], "notifications": [_plain(r) for r in notify],
+            "notifications_everywhere": [_plain(r) for r in everywhere],
             "pictures": [_plain(r) for r in pictures]}
 
 
