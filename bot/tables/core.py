@@ -14,7 +14,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from functools import partial
 
-from bot.community.notifications import TURN_LIST
+from bot.community.notifications import TURN_LIST, list_keepers
 from bot.community.ratings import Ratings
 from bot.core import logs, metrics
 from bot.core.clock import Clock
@@ -383,7 +383,7 @@ class Tables:
         move_reply.addressed(reply, table, change.game)
         told_here = [n for n in notices if n is not replay]
         reply.notices = [n.id for n in told_here if n.id is not None]
-        reply.lists = {n.mentions[0]: n.id for n in listed}
+        listing(reply, listed)
         for notice in told_here:
             if notice.kind == TURN_LIST:
                 continue
@@ -391,6 +391,13 @@ class Tables:
             if message is not None:
                 message.nonce = nonce_of(notice)
         return reply, told_here
+
+    async def list_notices(self, table: TableRecord, game: Game, seats: list[int]) -> list[Notice]:
+        """For a command that changes how the game waits for `seats` without a move (a pause, a
+        stop): the outbox notes that their players' standing lists of turns are to be shown again,
+        to commit with it (then `listing`)."""
+        lists = await list_keepers(self.store, table, seats)
+        return move_reply.list_notices(partial(self.notice, table, game, ""), lists)
 
     def _end_replay(self, change: Change, now: float, *, after: float | None = None) -> Notice | None:
         """The animated replay the table gets when this change ends its game (unless it said
@@ -405,6 +412,14 @@ class Tables:
         notice = self.notice(table, change.game, text, kind=REPLAY_KIND, now=now + REPLAY_LEASE / 1000)
         notice.lease_until = now + (after or 0.0) + REPLAY_LEASE
         return notice
+
+
+def listing(reply: Reply, notices: list[Notice]) -> Reply:
+    """`reply`, asking its transport to show the standing lists that `notices` (committed outbox
+    notes, `list_notices`) ask for, and to confirm them once shown."""
+    reply.lists.update({n.mentions[0]: n.id for n in notices if n.mentions})
+    reply.notices += [n.id for n in notices if n.id is not None and n.id not in reply.notices]
+    return reply
 
 
 def _command_name(command: Awaitable[Reply]) -> str:

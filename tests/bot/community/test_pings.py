@@ -16,7 +16,7 @@ from bot.core.meta import PINGED
 from bot.core.records import User
 from bot.core.replies import Reply
 from bot.service.referee import Referee
-from tests.bot.referees import ALICE, BOB, CAROL, PLACE, Notices, running_referee
+from tests.bot.referees import ALICE, BOB, CAROL, MOD, PLACE, Notices, running_referee
 
 GUILD = "test:guild"
 PLAYERS = (ALICE, BOB, CAROL)
@@ -185,3 +185,19 @@ async def test_a_turn_that_pinged_once_never_pings_again(tmp_path) -> None:
 
 def _seat_of(user: User, seats: dict[int, str]) -> int:
     return next(s for s, u in seats.items() if u == user.id)
+
+
+async def test_a_pause_and_a_stop_show_the_waiting_players_lists_again(tmp_path) -> None:
+    async with running_referee(tmp_path / "t.sqlite3", ManualClock()) as referee:
+        for user in PLAYERS:
+            await referee.store.standings.set_list(user.id, True, None)
+        await open_table(referee, "tronimoes")
+        table, game = await referee.view(PLACE)  # type: ignore[misc]
+        waiting = {table.seats[s].user_id for s in game.to_move()}
+        paused = await referee.pause(PLACE, MOD)
+        assert paused.ok and set(paused.lists) == waiting
+        assert set(paused.lists.values()) <= set(paused.notices)
+        resumed = await referee.resume(PLACE, MOD)
+        assert set(resumed.lists) == waiting
+        stopped = await referee.abort(PLACE, MOD)
+        assert stopped.ok and set(stopped.lists) == waiting
