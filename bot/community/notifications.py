@@ -2,7 +2,8 @@
 
 A turn pings its player at most once, however many steps it takes (a double's extra turn, a
 draw then a lay) and whatever else is committed while it lasts: the turn's number (the game's
-`turn_count`) is noted on the table (`PINGED`) when it pings. The ping is one of:
+`turn_count`, with the move at which the seat's clock started) is noted on the table
+(`PINGED`) when it pings. The ping is one of:
 - a private message (Discord: a DM) with the way to the table and the deadline, for a player who
   asked for one on that server (`/notify dm`); their mention in the table's announcement then
   shows their name without pinging them;
@@ -60,11 +61,13 @@ def quiet_now(choices: PlayerChoices | None, now: float) -> bool:
 
 
 async def plan_pings(store: Store, table: TableRecord, seats: Iterable[int], mentioned: Iterable[str],
-                     deadlines: Mapping[int, float], now: float, turn: int) -> Pings:
-    """How to tell the players of `seats`, whose turn `turn` just began (and whose user ids in
+                     deadlines: Mapping[int, float], now: float, turns: Mapping[int, list[int]]) -> Pings:
+    """How to tell the players of `seats`, whose turn just began (and whose user ids in
     `mentioned` the announcement mentions), following the rules above; notes the turns that
-    ping on the table (`PINGED`, committed with the change)."""
-    pinged: dict[str, int] = table.meta.setdefault(PINGED, {})
+    ping on the table (`PINGED`, committed with the change). `turns` names each waiting seat's
+    turn: the game's turn number and the move at which the seat's clock started (so a rollback
+    that brings a turn back begins it anew)."""
+    pinged: dict[str, list[int]] = table.meta.setdefault(PINGED, {})
     people = _people(table, seats)
     mentioned = set(mentioned)
     by_user = {user: seat for seat, user in _people(table, range(len(table.seats))).items()}
@@ -76,6 +79,7 @@ async def plan_pings(store: Store, table: TableRecord, seats: Iterable[int], men
         if seat is None:
             continue
         choices = everywhere.get(user)
+        turn = list(turns.get(seat, []))
         if pinged.get(str(seat)) == turn or quiet_now(choices, now):
             pings.silenced.add(user)
             continue

@@ -16,5 +16,5 @@ QUESTS = "quests"
 FOOT = "foot"
 """The kind of picture a chicken-footed player chose (drawn at the end of their line)."""
 PINGED = "pinged"
-"""Each seat's last turn (the game's `turn_count`) whose beginning pinged its player: a turn pings
-a player at most once."""
+"""Each seat's last turn (the game's `turn_count` and the move its clock started at) whose
+beginning pinged its player: a turn pings a player at most once."""

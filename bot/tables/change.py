@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Sequence
 from contextvars import ContextVar
 
-from bot.core.meta import WAITING
+from bot.core.meta import PINGED, WAITING
 from bot.core.records import (
     AI_TURN,
     DEADLINE,
@@ -96,6 +96,8 @@ class Change:
         self._observe()
         if not beginning:
             self.fresh.clear()
+        else:  # every turn begins anew (a rollback may bring back one that pinged): each pings again
+            table.meta.pop(PINGED, None)
 
     # ---- acting -------------------------------------------------------------------------
 

@@ -59,8 +59,9 @@ async def tell_turns(store: Store, change: Change, reply: Reply) -> None:
     turn comes through here; a turn the player began themselves brings no message."""
     table = change.table
     told = [s for s in pinged_seats(change) if table.seats[s].user_id != change.began_by]
-    pings = await plan_pings(store, table, told, reply.mentions, change.deadlines, change.now,
-                             change.game.turn_count())
+    turn = change.game.turn_count()
+    turns = {seat: [turn, ply] for seat, (ply, _since) in change.waiting.items()}
+    pings = await plan_pings(store, table, told, reply.mentions, change.deadlines, change.now, turns)
     reply.mentions = [u for u in reply.mentions if u not in pings.silenced]
     for seat, text in pings.direct.items():
         message = reply.private.setdefault(seat, Message())

@@ -176,11 +176,13 @@ async def test_a_turn_that_pinged_once_never_pings_again(tmp_path) -> None:
         table, game = await referee.view(PLACE)  # type: ignore[misc]
         bob = next(s.seat for s in table.seats if s.user_id == BOB.id)
         turn = game.turn_count()
-        table.meta[PINGED] = {str(bob): turn}
-        again = await plan_pings(referee.store, table, [bob], [BOB.id], {}, clock.now(), turn)
+        table.meta[PINGED] = {str(bob): [turn, 5]}
+        again = await plan_pings(referee.store, table, [bob], [BOB.id], {}, clock.now(), {bob: [turn, 5]})
         assert again.direct == {} and again.silenced == {BOB.id}
-        later = await plan_pings(referee.store, table, [bob], [BOB.id], {}, clock.now(), turn + 1)
-        assert set(later.direct) == {bob} and table.meta[PINGED][str(bob)] == turn + 1
+        later = await plan_pings(referee.store, table, [bob], [BOB.id], {}, clock.now(), {bob: [turn + 1, 6]})
+        assert set(later.direct) == {bob} and table.meta[PINGED][str(bob)] == [turn + 1, 6]
+        rolled_back = await plan_pings(referee.store, table, [bob], [BOB.id], {}, clock.now(), {bob: [turn + 1, 9]})
+        assert set(rolled_back.direct) == {bob}  # the same turn number, begun again at another move
 
 
 def _seat_of(user: User, seats: dict[int, str]) -> int:
@@ -201,3 +203,15 @@ async def test_a_pause_and_a_stop_show_the_waiting_players_lists_again(tmp_path)
         assert set(resumed.lists) == waiting
         stopped = await referee.abort(PLACE, MOD)
         assert stopped.ok and set(stopped.lists) == waiting
+
+
+async def test_a_rollback_begins_the_turn_again_and_pings_it_again(tmp_path) -> None:
+    async with running_referee(tmp_path / "t.sqlite3", ManualClock()) as referee:
+        opening = await open_table(referee, "tronimoes")
+        table, game = await referee.view(PLACE)  # type: ignore[misc]
+        first = table.seats[game.to_move()[0]].user_id
+        assert first in opening.mentions
+        mover = next(u for u in PLAYERS if u.id == first)
+        assert (await referee.act(PLACE, mover, game.legal_actions(game.to_move()[0])[-1])).ok
+        rolled = await referee.rollback(PLACE, MOD, 0)
+        assert rolled.ok and rolled.mentions == [first]
