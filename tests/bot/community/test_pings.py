@@ -32,9 +32,12 @@ def pings(reply: Reply, table_seats: dict[int, str]) -> list[str]:
 
 
 async def open_table(referee: Referee, game: str, turn_time: str = "1d") -> Reply:
+    """A table of `game` on the server, started: alice, bob and carol (alice and bob where it is
+    full with two)."""
     await referee.create(PLACE, ALICE, game, turn_time=turn_time, guild=GUILD)
     for user in (BOB, CAROL):
-        assert (await referee.join(PLACE, user)).ok
+        if not (await referee.join(PLACE, user)).ok:
+            assert user is CAROL
     return await referee.start(PLACE, ALICE)
 
 
@@ -69,7 +72,8 @@ async def play_counting(referee: Referee, opening: Reply, moves: int, seed: int)
     return counted, expected
 
 
-@pytest.mark.parametrize(("game", "seed"), [("tronimoes", 1), ("tronimoes", 2), ("triominoes", 3), ("tetromic", 4)])
+@pytest.mark.parametrize(("game", "seed"), [("tronimoes", 1), ("tronimoes", 2), ("triominoes", 3), ("tetromic", 4),
+                                           ("tromino_go", 6)])
 async def test_every_turn_pings_its_player_exactly_once(tmp_path, game: str, seed: int) -> None:
     async with running_referee(tmp_path / "t.sqlite3", ManualClock()) as referee:
         await referee.store.standings.set_notify(GUILD, ALICE.id, "on")  # alice: a DM a turn
@@ -113,10 +117,10 @@ async def test_a_draw_then_a_lay_is_one_turn_and_pings_the_next_player_once(tmp_
         assert sum(pings(r, seats).count(BOB.id) for r in told) == (1 if bob in game.to_move() else 0)
 
 
-async def test_nothing_pings_a_player_in_their_quiet_hours(tmp_path) -> None:
+async def test_nothing_pings_a_player_in_their_quiet_hours(database) -> None:
     clock = ManualClock()  # 2027-01-15 08:00 UTC
     notices = Notices()
-    async with running_referee(tmp_path / "t.sqlite3", clock, notices=notices) as referee:
+    async with running_referee(database, clock, notices=notices) as referee:
         for user in PLAYERS:
             await referee.store.standings.set_notify(GUILD, user.id, "on")
             await referee.store.standings.set_quiet(user.id, str(parse_quiet("07:00", "12:00", "UTC")))
@@ -189,8 +193,8 @@ def _seat_of(user: User, seats: dict[int, str]) -> int:
     return next(s for s, u in seats.items() if u == user.id)
 
 
-async def test_a_pause_and_a_stop_show_the_waiting_players_lists_again(tmp_path) -> None:
-    async with running_referee(tmp_path / "t.sqlite3", ManualClock()) as referee:
+async def test_a_pause_and_a_stop_show_the_waiting_players_lists_again(database) -> None:
+    async with running_referee(database, ManualClock()) as referee:
         for user in PLAYERS:
             await referee.store.standings.set_list(user.id, True, None)
         await open_table(referee, "tronimoes")
