@@ -14,7 +14,7 @@ from bot.adapters.discordbot.answer import Answer, answering
 from bot.adapters.discordbot.context import guild_key, user_key
 from bot.adapters.discordbot.delivery import Outgoing, capitalised, render, split
 from bot.adapters.discordbot.lobby import game_choices
-from bot.adapters.discordbot.turn_list import show_list
+from bot.adapters.discordbot.turn_list import retire_list, show_list
 from bot.community.leaderboards import leaderboard_text, profile_text
 from bot.community.my_games import games_text
 from bot.community.quiet_hours import BadQuietHours, parse_quiet
@@ -149,6 +149,7 @@ async def notify_list(interaction: discord.Interaction, keep: str) -> None:
         user = user_key(interaction.user.id)
         await answer.run(store.standings.set_list(user, keep == NOTIFY_ON, current_language()))
         if keep == NOTIFY_OFF:
+            await answer.run(retire_list(interaction.client, store, user))
             await answer.tell(_("🔕 Your list of turns is no longer kept up to date: turns bring direct messages again "
                                 "where you chose them with `/notify dm`."))
             return

@@ -23,7 +23,7 @@ import discord
 from bot.adapters.discordbot.context import snowflake
 from bot.adapters.discordbot.delivery import NO_PINGS, render, trim
 from bot.community.my_games import turn_list_text
-from bot.core.i18n import speaking
+from bot.core.i18n import _, speaking
 from bot.core.replies import Reply
 from bot.storage.standings import PlayerChoices
 from bot.storage.store import Store
@@ -76,11 +76,27 @@ async def show_list(client: discord.Client, store: Store, user_id: str) -> disco
             return None
 
 
+async def retire_list(client: discord.Client, store: Store, user_id: str) -> None:
+    """Say on the player's list, if there is one, that it is no longer kept up to date (it stays
+    where it is: keeping it again edits the same message). Nothing raised."""
+    choices = (await store.standings.player_choices([user_id])).get(user_id)
+    if choices is None or not choices.list_message:
+        return
+    channel_id, _slash, message_id = choices.list_message.partition("/")
+    channel = client.get_partial_messageable(int(channel_id), type=discord.ChannelType.private)
+    with speaking(choices.language):
+        text = _("🔕 This list is no longer kept up to date: `/notify list keep:on` brings it back.")
+    try:
+        await channel.get_partial_message(int(message_id)).edit(content=text, allowed_mentions=NO_PINGS)
+    except discord.HTTPException:
+        log.info("%s's list of turns could not be marked as no longer kept", user_id)
+
+
 async def _shown(client: discord.Client, store: Store, user_id: str, choices: PlayerChoices,
                  text: str) -> discord.Message | None:
     nonce = choices.list_nonce
     if choices.list_message:
-        channel_id, _, message_id = choices.list_message.partition("/")
+        channel_id, _slash, message_id = choices.list_message.partition("/")
         channel = client.get_partial_messageable(int(channel_id), type=discord.ChannelType.private)
         try:
             return await channel.get_partial_message(int(message_id)).edit(content=text, allowed_mentions=NO_PINGS)

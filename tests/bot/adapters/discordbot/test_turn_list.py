@@ -65,6 +65,11 @@ async def test_the_list_of_turns_is_one_quiet_dm_edited_as_games_go(tileref: Har
 
     off = await (await s.slash(s.bob, s.channel, "notify list", keep="off")).reply()
     assert off.ephemeral and "no longer kept up to date" in off.content
+    assert "`/notify list keep:on` brings it back" in list_now(tileref, s.bob).content
+    again = await (await s.slash(s.bob, s.channel, "notify list", keep="on")).reply()
+    back = list_now(tileref, s.bob).content  # the same message, as the games now stand
+    assert again.ephemeral and "no longer kept" not in back
+    assert ("Waiting for you" in back) == (1 in (await tileref.game(thread)).to_move())
 
 
 async def test_quiet_hours_refuse_what_they_cannot_read_saying_what_to_type(tileref: Harness) -> None:
