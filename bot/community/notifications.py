@@ -92,6 +92,14 @@ async def plan_pings(store: Store, table: TableRecord, seats: Iterable[int], men
     return pings
 
 
+async def quiet_users(store: Store, users: Iterable[str], now: float) -> set[str]:
+    """Those of `users` in their quiet hours at `now`: a private message to them goes out without
+    a notification."""
+    wanted = sorted(set(users))
+    everywhere = await store.standings.player_choices(wanted) if wanted else {}
+    return {user for user in wanted if quiet_now(everywhere.get(user), now)}
+
+
 async def reminder_messages(store: Store, table: TableRecord, seat: int, deadline: float,
                             now: float) -> tuple[dict[int, str], bool]:
     """The reminder for `seat`: its private message, if its player chose them (seat -> text), and

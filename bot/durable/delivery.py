@@ -7,7 +7,7 @@ from __future__ import annotations
 import logging
 
 import renderers
-from bot.community.notifications import TURN_LIST
+from bot.community.notifications import TURN_LIST, quiet_users
 from bot.core.i18n import N_, _, speak
 from bot.core.meta import LANGUAGE
 from bot.core.records import Notice, TableRecord
@@ -97,6 +97,7 @@ class Deliveries:
             return
         if table is not None:
             await self.tables.addressed(reply, table)
+            reply.quiet = await quiet_users(self.store, reply.recipients.values(), self.clock.now())
         await self.tables.notify(reply)
 
     async def _told_again_one_by_one(self, notices: list[Notice], undone_to: int) -> bool:

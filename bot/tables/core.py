@@ -14,7 +14,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from functools import partial
 
-from bot.community.notifications import TURN_LIST, list_keepers
+from bot.community.notifications import TURN_LIST, list_keepers, quiet_users
 from bot.community.ratings import Ratings
 from bot.core import logs, metrics
 from bot.core.clock import Clock
@@ -381,6 +381,7 @@ class Tables:
         await self.commit(change, undo_after=undo_after, expected=expected, notices=notices,
                           also=_both(also, rating), spent=spent)
         move_reply.addressed(reply, table, change.game)
+        reply.quiet = await quiet_users(self.store, reply.recipients.values(), now)
         told_here = [n for n in notices if n is not replay]
         reply.notices = [n.id for n in told_here if n.id is not None]
         listing(reply, listed)

@@ -69,11 +69,12 @@ async def shown_lists(client: discord.Client, referee: Referee, reply: Reply) ->
 
 
 async def direct_secrets(client: discord.Client, reply: Reply, *, skip: int | None = None) -> None:
-    """Send each seat's secrets in `reply` to its player by DM (but `skip`'s)."""
+    """Send each seat's secrets in `reply` to its player by DM (but `skip`'s), without a
+    notification to those in their quiet hours."""
     for seat, message in reply.private.items():
         player = reply.recipients.get(seat)
         if seat != skip and player:
-            await direct(client, player, personal(message))
+            await direct(client, player, personal(message), silent=player in reply.quiet)
 
 
 async def post_reply(client: discord.Client, referee: Referee, channel: discord.abc.Messageable,

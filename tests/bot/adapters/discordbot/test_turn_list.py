@@ -127,3 +127,20 @@ async def test_games_profile_and_notify_answer_in_dms_and_group_dms(standin: Dis
         else:
             raise AssertionError("/leaderboard answered in a group DM")
     s.assert_clean()
+
+
+async def test_a_private_note_in_quiet_hours_comes_without_a_notification(tileref: Harness) -> None:
+    s = tileref.s
+    thread, _opening = await tileref.open_table(s.alice, s.bob, game="tronimoes", turn_time="1d")
+    game = await tileref.game(thread)
+    seat = game.to_move()[0]
+    mover = {0: s.alice, 1: s.bob}[seat]
+    assert "draw" in game.legal_actions(seat)
+    clock_hour = int(tileref.clock.now() // 3600 % 24)  # quiet from this hour (UTC) for two hours
+    await tileref.referee.store.standings.set_quiet(f"discord:{mover.id}", f"{clock_hour:02d}:00-"
+                                                    f"{(clock_hour + 2) % 24:02d}:00 UTC")
+    mark = s.mark()
+    await s.say(mover, thread, "draw")
+    dm = await s.wait_until(lambda: s.dm_channel(mover), timeout=5, what="a DM channel")
+    note = await s.wait_for_message(dm, lambda m: "drew" in m.content.lower(), since=mark)
+    assert note.flags & SILENT
