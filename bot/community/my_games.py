@@ -43,8 +43,32 @@ def _lobby(table: TableRecord) -> str:
         game=_title(table), count=len(table.seats), link=link_token(table.place, table.guild))
 
 
-async def games_text(store: Store, guild: str, user_id: str) -> str:
-    """The user's unfinished tables on a server, in three parts, each newest first."""
+def _waiting(table: TableRecord, deadlines: dict[int, float]) -> list[int]:
+    stored = table.meta.get(WAITING)
+    return sorted(deadlines) if stored is None else [int(s) for s in stored]  # tables from before WAITING
+
+
+async def turn_list_text(store: Store, user_id: str) -> str:
+    """The standing "your turn" list (`/notify list`): every game waiting for the user on every
+    server, the nearest deadline first, with the way to each."""
+    mine: list[tuple[float, str]] = []
+    for table, deadlines in await store.standings.open_tables_of(None, user_id):
+        seat = table.seat_of(user_id)
+        if seat is not None and table.status != LOBBY and seat in _waiting(table, deadlines):
+            mine.append((deadlines.get(seat, float("inf")), _yours(table, seat, deadlines)))
+    if not mine:
+        return _("✅ **No game is waiting for you.** This message changes as soon as one is: it lists every game "
+                 "waiting for you, on every server.")
+    lines = [f"• {text}" for _due, text in sorted(mine, key=lambda item: item[0])[:SHOWN]]
+    more = len(mine) - SHOWN
+    if more > 0:
+        lines.append(_("…and {count} more.").format(count=more))
+    return _("⏳ **Waiting for you** (this message changes as your games go on)") + "\n" + "\n".join(lines)
+
+
+async def games_text(store: Store, guild: str | None, user_id: str) -> str:
+    """The user's unfinished tables on a server (None: on every server), in three parts, each
+    newest first."""
     tables = await store.standings.open_tables_of(guild, user_id)
     mine: list[tuple[float, str]] = []
     others, lobbies = [], []
@@ -55,13 +79,14 @@ async def games_text(store: Store, guild: str, user_id: str) -> str:
         if table.status == LOBBY:
             lobbies.append(_lobby(table))
             continue
-        stored = table.meta.get(WAITING)
-        waiting = sorted(deadlines) if stored is None else [int(s) for s in stored]  # tables from before WAITING
+        waiting = _waiting(table, deadlines)
         if seat in waiting:
             mine.append((deadlines.get(seat, float("inf")), _yours(table, seat, deadlines)))
         else:
             others.append(_theirs(table, waiting))
     if not (mine or others or lobbies):
+        if guild is None:
+            return _("You have no unfinished games on the servers we share. Open one with `/tileref new`.")
         return _("You have no unfinished games on this server. Open one with `/tileref new`.")
     parts = []
     if mine:

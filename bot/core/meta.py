@@ -28,3 +28,6 @@ BANKS = "banks"
 BEGAN = "began"
 """Each clocked seat's current turn: `[ply, moment it began]` by seat number as text (its deadline
 is computed from it, the seat's bank or the turn time, and the seat's unavailable intervals)."""
+PINGED = "pinged"
+"""Each seat's last turn (the game's `turn_count` and the move its clock started at) whose
+beginning pinged its player: a turn pings a player at most once."""

@@ -105,6 +105,12 @@ class Reply:
     (`hand`, `ready`, `join`, `rematch`): the transport needs not read the table again."""
     recipients: dict[int, str] = field(default_factory=dict)
     """Who each private part goes to: the user id of each seat in `private` held by a person."""
+    quiet: set[str] = field(default_factory=set)
+    """Recipients in their quiet hours (`/notify quiet`): their private parts go without a
+    notification."""
+    lists: dict[str, int | None] = field(default_factory=dict)
+    """The players whose standing list of turns (`/notify list`) the transport shows again, each
+    with the outbox entry that asks for it (`notices` holds it too; None: none)."""
 
     @property
     def public_events(self) -> list[Event]:

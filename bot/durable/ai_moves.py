@@ -6,6 +6,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Awaitable, Callable
 
+from bot.community.notifications import TURN_LIST
 from bot.core.i18n import DEFAULT as DEFAULT_LANGUAGE
 from bot.core.i18n import speak
 from bot.core.meta import AI_SECONDS, LANGUAGE, PALETTE
@@ -104,7 +105,10 @@ class AiMoves:
                          reply.table_id)
                 return
             reply.notices = [n.id for n in rows if n.id is not None]
+            reply.lists = {n.mentions[0]: n.id for n in rows if n.kind == TURN_LIST}
             for row in rows:
+                if row.kind == TURN_LIST:
+                    continue
                 message = reply.public if row.seat is None else reply.private.get(row.seat)
                 if message is not None:
                     message.nonce = nonce_of(row)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from bot.community.notifications import TURN_LIST
 from bot.core.records import Notice
 from bot.core.replies import Announcement, Message, Reply
 
@@ -71,4 +72,7 @@ def merged(moves: list[AiMove], now: float, lease: float) -> tuple[Reply, list[N
                     id=None)]
     rows += [replace(template, seat=seat, text=message.text, mentions=[], board=False, kind="private", created_at=now,
                      lease_until=now + lease, id=None) for seat, message in private.items()]
+    lists = {n.mentions[0]: n for m in moves for n in m.notices if n.kind == TURN_LIST and n.mentions}
+    rows += [replace(n, created_at=now, lease_until=now + lease, id=None) for n in lists.values()]
+    reply.lists = dict.fromkeys(lists)
     return reply, rows

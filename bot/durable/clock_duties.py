@@ -93,9 +93,9 @@ class ClockDuties:
                 who = mention(seat.user_id, seat.name) if seat.user_id else name_token(seat.name)
                 text = _("⏰ {player}, your turn ends {when}.").format(player=who, when=deadline_token(deadline))
                 now = self.clock.now()
+                direct, ping = await reminder_messages(self.store, table, timer.seat, deadline, now)
                 notice = self.tables.notice(table, game, text, kind="reminder",
-                                             mentions=[seat.user_id] if seat.user_id else [], now=now)
-                direct = await reminder_messages(self.store, table, timer.seat, deadline)
+                                             mentions=[seat.user_id] if seat.user_id and ping else [], now=now)
                 notices = [notice, *(self.tables.notice(table, game, note, seat=s, kind="private", now=now)
                                      for s, note in direct.items())]
                 await self.store.commit(table.id, expected=len(game.log), delete_timer=timer.id, notices=notices)

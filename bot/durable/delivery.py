@@ -7,6 +7,7 @@ from __future__ import annotations
 import logging
 
 import renderers
+from bot.community.notifications import TURN_LIST, quiet_users
 from bot.core.i18n import N_, _, speak
 from bot.core.meta import LANGUAGE, PALETTE
 from bot.core.records import Notice, TableRecord
@@ -74,6 +75,10 @@ class Deliveries:
             if await self._told_again_one_by_one(notices, undone_to):
                 return
         for notice in notices:
+            if notice.kind == TURN_LIST:  # drawn from the store as it now is: never out of date
+                if notice.mentions:
+                    reply.lists[notice.mentions[0]] = notice.id
+                continue
             if undone_to is not None:
                 if notice.seat is None and notice.board:
                     reply.public = Message(_(WITHHELD).format(move=notice.ply, to=undone_to), nonce=nonce_of(notice))
@@ -90,10 +95,11 @@ class Deliveries:
                 reply.committed_at = notice.created_at
             else:
                 reply.private[notice.seat] = message
-        if reply.public is None and not reply.private:
+        if reply.public is None and not reply.private and not reply.lists:
             return
         if table is not None:
             await self.tables.addressed(reply, table)
+            reply.quiet = await quiet_users(self.store, reply.recipients.values(), self.clock.now())
         await self.tables.notify(reply)
 
     async def _told_again_one_by_one(self, notices: list[Notice], undone_to: int) -> bool:

@@ -12,6 +12,7 @@ from typing import Any
 
 from bot.core.durations import parse_reminders
 from bot.core.i18n import _, current_language, ngettext, refusal_text
+from bot.core.meta import WAITING
 from bot.core.records import (
     ABORTED,
     DEADLINE,
@@ -33,7 +34,7 @@ from bot.service.lobby import Lobby, time_control
 from bot.storage.loader import new_game, replay
 from bot.storage.store import PlaceTaken, StaleLog
 from bot.tables.change import confirmed
-from bot.tables.core import Tables
+from bot.tables.core import Tables, listing
 from bot.tables.move_reply import addressed
 from bot.words import narration
 from bot.words.wording import logged_entry, named, settings_text
@@ -168,11 +169,12 @@ class Moderation:
                         change.waiting[seat] = (length, now - ((table.turn_seconds or 0) - remaining))
                 text = _("▶️ {moderator} resumed the clock.").format(moderator=name_token(user.name))
             change.plan()
-            await self.tables.commit(change)
+            lists = await self.tables.list_notices(table, game, sorted(change.waiting))
+            await self.tables.commit(change, notices=lists)
             turn = narration.who_is_next(table, game, change.deadlines, change.away())
             reply = Reply(public=Message(named(f"{text}\n{turn}", table)),
                           table_id=table.id, place=place, ply=len(game.log), status=table.status)
-            return addressed(reply, table, game)
+            return addressed(listing(reply, lists), table, game)
 
     async def abort(self, place: str, user: User, *, seen: int | None = None) -> Reply:
         """End the table without a result. `seen` as for `force_pass`."""
@@ -188,12 +190,13 @@ class Moderation:
             length = await self.store.log_length(table.id)
             if table.status != LOBBY:
                 _still_as_seen(seen, length)
+            waited = [int(s) for s in table.meta.get(WAITING) or []] if table.status == PLAYING else []
+            lists = await self.tables.list_notices(table, await self.games.get(table), waited) if waited else []
             table.status = ABORTED
-            await confirmed(self.store.commit(table.id, expected=length, table=table, timers=[]))
+            await confirmed(self.store.commit(table.id, expected=length, table=table, timers=[], notices=lists))
             self.games.forget(table.id)
-            return Reply(public=Message(_("⛔ {moderator} stopped the game. Nothing is scored.").format(
-                moderator=name_token(user.name))),
-                         table_id=table.id, place=place, status=table.status)
+            return listing(Reply(public=Message(_("⛔ {moderator} stopped the game. Nothing is scored.").format(
+                moderator=name_token(user.name))), table_id=table.id, place=place, status=table.status), lists)
 
     async def preview(self, place: str, user: User, what: str, *, to: int | None = None,
                       target: str | None = None, reopen: bool = False) -> Reply:

@@ -61,8 +61,9 @@ async def player_data(db: Connection, user_id: str) -> dict[str, list[dict[str, 
     """Everything kept about `user_id` that is theirs to see, as plain values: their seats (with
     each table's game, status, server and dates), the tables they opened, the log entries they
     made (never a chance entry: its seed would tell every hidden piece), their results and
-    ratings, their notification choices, the pictures they chose (where from, not the image) and their
-    vacations."""
+    ratings, their notification choices (per server, and those that hold everywhere: quiet hours,
+    the list of turns, text-first play), the pictures they chose (where from, not the image) and
+    their vacations."""
     seats = await db.fetch(
         "SELECT s.table_id, s.seat, s.name, t.game, t.status, t.guild, t.place, t.created_at FROM seats s"
         " JOIN tables t ON t.id = s.table_id WHERE s.user_id = ? ORDER BY s.table_id", user_id)
@@ -80,6 +81,8 @@ async def player_data(db: Connection, user_id: str) -> dict[str, list[dict[str, 
     accessibility = await db.fetch("SELECT text_play FROM accessibility WHERE user_id = ?", user_id)
     vacations = await db.fetch("SELECT guild, starts, ends, days, kind FROM vacations WHERE user_id = ?"
                                " ORDER BY guild, starts", user_id)
+    everywhere = await db.fetch("SELECT quiet, list, language, list_message FROM notify_player WHERE user_id = ?",
+                                user_id)
     pictures = await db.fetch(
         "SELECT p.table_id, p.seat, p.kind, p.source, p.created_at FROM pictures p JOIN seats s"
         " ON s.table_id = p.table_id AND s.seat = p.seat WHERE s.user_id = ? ORDER BY p.table_id", user_id)
@@ -87,7 +90,7 @@ async def player_data(db: Connection, user_id: str) -> dict[str, list[dict[str, 
             "moves": [_plain(r) for r in actions], "results": [_plain(r) for r in results],
             "ratings": [_plain(r) for r in ratings], "notifications": [_plain(r) for r in notify],
             "accessibility": [_plain(r) for r in accessibility], "pictures": [_plain(r) for r in pictures],
-            "vacations": [_plain(r) for r in vacations]}
+            "notifications_everywhere": [_plain(r) for r in everywhere], "vacations": [_plain(r) for r in vacations]}
 
 
 async def _ids(db: Connection, sql: str, *args: Any) -> set[int]:
@@ -163,6 +166,7 @@ async def forget_player(db: Connection, dialect: Dialect, user_id: str, anonymou
     done.notify += await db.changes("DELETE FROM accessibility WHERE user_id = ?", user_id)
     done.vacations = await db.changes("DELETE FROM vacations WHERE user_id = ?", user_id)
     await db.execute("DELETE FROM vacation_days WHERE user_id = ?", user_id)
+    done.notify += await db.changes("DELETE FROM notify_player WHERE user_id = ?", user_id)
     return done
 
 

@@ -226,6 +226,19 @@ MIGRATIONS: list[str] = [
         PRIMARY KEY (guild, user_id, year)
     );
     """,
+    # 11: each player's choices that hold on every server: quiet hours, and the standing "your
+    # turn" list in their DMs (where its message is, and the nonce that creates it once)
+    """
+    CREATE TABLE notify_player (
+        user_id TEXT PRIMARY KEY,
+        quiet TEXT,
+        list INTEGER NOT NULL DEFAULT 0,
+        language TEXT,
+        list_message TEXT,
+        list_nonce INTEGER NOT NULL DEFAULT 0
+    );
+    CREATE INDEX ratings_of_player ON ratings(player, guild);
+    """,
 ]
 
 

@@ -38,6 +38,21 @@ LONG_TURN = 3600
 """`NOTIFY_LONG` tells a player of turns lasting at least this many seconds (or without a limit)."""
 
 
+@dataclass(frozen=True)
+class PlayerChoices:
+    """A player's notification choices that hold on every server: their quiet hours (as
+    `bot.community.quiet_hours.QuietHours` writes them; None: none), whether they keep the standing
+    "your turn" list in their DMs and in which language, where its message is (the transport's
+    address of it; None: not posted yet, or gone) and the number of its nonce (a new message gets
+    a new one)."""
+
+    quiet: str | None = None
+    listed: bool = False
+    language: str | None = None
+    list_message: str | None = None
+    list_nonce: int = 0
+
+
 @dataclass
 class Rating:
     """A player's rating in one game on one server (an AI agent is the player `ai:<agent>`),
@@ -257,6 +272,11 @@ class Standings:
                                  " ORDER BY game", guild, player)
         return [_rating(row) for row in rows]
 
+    async def rated_guilds(self, player: str) -> list[str]:
+        """The servers where a player has a rating."""
+        rows = await self._fetch("SELECT DISTINCT guild FROM ratings WHERE player = ? ORDER BY guild", player)
+        return [row["guild"] for row in rows]
+
     async def best_win(self, guild: str, game: str, player: str) -> Result | None:
         """The game in which the player finished ahead of the best-rated opponent who was rated
         above them, if any."""
@@ -273,14 +293,15 @@ class Standings:
 
     # ---- my games -------------------------------------------------------------------------
 
-    async def open_tables_of(self, guild: str, user_id: str) -> list[tuple[TableRecord, dict[int, float]]]:
-        """The user's unfinished tables on a server (lobbies included), with each table's
-        deadlines by seat; newest first."""
+    async def open_tables_of(self, guild: str | None, user_id: str) -> list[tuple[TableRecord, dict[int, float]]]:
+        """The user's unfinished tables on a server (None: on every server), lobbies included,
+        with each table's deadlines by seat; newest first."""
+        where, args = ("t.guild = ?", [guild]) if guild is not None else ("t.guild IS NOT NULL", [])
         rows = await self._fetch(
-            "SELECT t.id, t.place, t.game, t.options, t.status, t.created_by, t.created_at, t.meta, t.paused,"
-            " t.turn_seconds FROM seats s JOIN tables t ON t.id = s.table_id WHERE s.user_id = ? AND t.guild = ?"
+            "SELECT t.id, t.place, t.guild, t.game, t.options, t.status, t.created_by, t.created_at, t.meta,"
+            f" t.paused, t.turn_seconds FROM seats s JOIN tables t ON t.id = s.table_id WHERE s.user_id = ? AND {where}"
             f" AND t.status IN ({marks(len(OPEN_STATUSES))}) ORDER BY t.id DESC LIMIT 100",
-            user_id, guild, *OPEN_STATUSES)
+            user_id, *args, *OPEN_STATUSES)
         if not rows:
             return []
         ids = [row["id"] for row in rows]
@@ -288,7 +309,7 @@ class Standings:
                                   f" ({marks(len(ids))}) ORDER BY table_id, seat", *ids)
         timers = await self._fetch(f"SELECT table_id, seat, due FROM timers WHERE table_id IN ({marks(len(ids))})"
                                    " AND kind = 'deadline'", *ids)
-        return _open_tables(guild, rows, seats, timers)
+        return _open_tables(rows, seats, timers)
 
     # ---- turn notifications ---------------------------------------------------------------
 
@@ -299,6 +320,36 @@ class Standings:
         rows = await self._fetch(f"SELECT user_id, mode FROM notify WHERE guild = ? AND user_id IN"
                                  f" ({marks(len(users))})", guild, *users)
         return {row["user_id"]: row["mode"] for row in rows}
+
+    async def player_choices(self, users: Sequence[str]) -> dict[str, PlayerChoices]:
+        """Each user's choices that hold on every server (absent: `PlayerChoices()`)."""
+        if not users:
+            return {}
+        rows = await self._fetch("SELECT user_id, quiet, list, language, list_message, list_nonce FROM notify_player"
+                                 f" WHERE user_id IN ({marks(len(users))})", *users)
+        return {row["user_id"]: PlayerChoices(row["quiet"], bool(row["list"]), row["language"], row["list_message"],
+                                              int(row["list_nonce"])) for row in rows}
+
+    async def set_quiet(self, user_id: str, quiet: str | None) -> None:
+        """Set (or, with None, end) a user's quiet hours."""
+        async with self._transaction(f"notify:{user_id}") as db:
+            await db.execute("INSERT INTO notify_player (user_id, quiet) VALUES (?, ?) ON CONFLICT (user_id)"
+                             " DO UPDATE SET quiet = excluded.quiet", user_id, quiet)
+
+    async def set_list(self, user_id: str, listed: bool, language: str | None) -> None:
+        """Keep (or stop keeping) a user's standing list, in `language`."""
+        async with self._transaction(f"notify:{user_id}") as db:
+            await db.execute("INSERT INTO notify_player (user_id, list, language) VALUES (?, ?, ?)"
+                             " ON CONFLICT (user_id) DO UPDATE SET list = excluded.list,"
+                             " language = excluded.language", user_id, int(listed), language)
+
+    async def list_posted(self, user_id: str, message: str | None, nonce: int) -> None:
+        """Where a user's standing list now is (None: gone, to be posted again with nonce number
+        `nonce`)."""
+        async with self._transaction(f"notify:{user_id}") as db:
+            await db.execute("INSERT INTO notify_player (user_id, list_message, list_nonce) VALUES (?, ?, ?)"
+                             " ON CONFLICT (user_id) DO UPDATE SET list_message = excluded.list_message,"
+                             " list_nonce = excluded.list_nonce", user_id, message, nonce)
 
     async def set_notify(self, guild: str, user_id: str, mode: str) -> None:
         async with self._transaction(f"notify:{guild}") as db:
@@ -361,7 +412,7 @@ async def take_back_in(db: Sql, table_id: int, recompute: Recompute) -> bool:
     return True
 
 
-def _open_tables(guild: str, rows: Sequence[Mapping[str, Any]], seats: Sequence[Mapping[str, Any]],
+def _open_tables(rows: Sequence[Mapping[str, Any]], seats: Sequence[Mapping[str, Any]],
                  timers: Sequence[Mapping[str, Any]]) -> list[tuple[TableRecord, dict[int, float]]]:
     by_table: dict[int, list[SeatRecord]] = {}
     for s in seats:
@@ -371,7 +422,7 @@ def _open_tables(guild: str, rows: Sequence[Mapping[str, Any]], seats: Sequence[
         deadlines.setdefault(t["table_id"], {})[t["seat"]] = float(t["due"])
     return [(TableRecord(id=row["id"], place=row["place"], game=row["game"], options=json.loads(row["options"]),
                          status=row["status"], created_by=row["created_by"], created_at=row["created_at"],
-                         guild=guild, meta=json.loads(row["meta"]), paused=bool(row["paused"]),
+                         guild=row["guild"], meta=json.loads(row["meta"]), paused=bool(row["paused"]),
                          turn_seconds=row["turn_seconds"], seats=by_table.get(row["id"], [])),
              deadlines.get(row["id"], {})) for row in rows]
 

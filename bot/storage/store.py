@@ -63,7 +63,7 @@ ANY_TABLE = -1
 """What change listeners are told when any table may have changed (a change feed was lost)."""
 
 DUMPED = ("tables", "seats", "actions", "timers", "settings", "snapshots", "outbox", "pictures", "results", "ratings",
-          "notify", "watch_links", "accessibility", "vacations", "vacation_days")
+          "notify", "watch_links", "accessibility", "vacations", "vacation_days", "notify_player")
 """Every table of the schema, parents first: what `dump` and `load` move between databases."""
 
 

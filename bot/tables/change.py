@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Sequence
 from contextvars import ContextVar
 
-from bot.core.meta import BANKS, BEGAN, CLOCK, WAITING
+from bot.core.meta import BANKS, BEGAN, CLOCK, PINGED, WAITING
 from bot.core.records import (
     AI_TURN,
     DEADLINE,
@@ -106,6 +106,8 @@ class Change:
             self.waiting = {int(s): (int(v[0]), float(v[1])) for s, v in began.items()}
         else:  # a table from before turns were noted in its meta
             self.waiting = {t.seat: (t.ply, t.due - turn) for t in timers_before if t.kind == DEADLINE}
+        self.waited_before: set[int] = {int(s) for s in table.meta.get(WAITING) or []}
+        """The seats of people the game waited for before this command."""
         self.fresh: set[int] = set()
         """Seats whose turn began during this command (they are the ones to ping)."""
         self.began_by: str | None = None
@@ -115,6 +117,8 @@ class Change:
         self._observe()
         if not beginning:
             self.fresh.clear()
+        else:  # every turn begins anew (a rollback may bring back one that pinged): each pings again
+            table.meta.pop(PINGED, None)
 
     # ---- acting -------------------------------------------------------------------------
 

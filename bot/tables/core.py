@@ -12,7 +12,9 @@ import logging
 import weakref
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
+from functools import partial
 
+from bot.community.notifications import TURN_LIST, list_keepers, quiet_users
 from bot.community.ratings import Ratings
 from bot.community.vacations import vacation_intervals
 from bot.core import logs, metrics
@@ -395,6 +397,7 @@ class Tables:
         reply.public.text = told.text
         await move_reply.tell_turns(self.store, change, reply)
         await move_reply.tell_turns_in_words(self.store, change, reply)
+        lists = await move_reply.lists_to_show(self.store, change)
         notices = []
         now = self.clock.now()
         notices.append(self.notice(table, change.game, reply.public.text, mentions=reply.mentions, board=True,
@@ -402,19 +405,32 @@ class Tables:
         move_reply.ask_for_pictures(change, reply)
         notices += [self.notice(table, change.game, m.text, seat=seat, kind="private", now=now, lease=lease)
                     for seat, m in reply.private.items()]
+        listed = move_reply.list_notices(partial(self.notice, table, change.game, "", now=now, lease=lease), lists)
+        notices += listed
         replay = self._end_replay(change, now, after=lease)
         if replay is not None:
             notices.append(replay)
         await self.commit(change, undo_after=undo_after, expected=expected, notices=notices,
                           also=_both(also, rating), spent=spent)
         move_reply.addressed(reply, table, change.game)
+        reply.quiet = await quiet_users(self.store, reply.recipients.values(), now)
         told_here = [n for n in notices if n is not replay]
         reply.notices = [n.id for n in told_here if n.id is not None]
+        listing(reply, listed)
         for notice in told_here:
+            if notice.kind == TURN_LIST:
+                continue
             message = reply.public if notice.seat is None else reply.private.get(notice.seat)
             if message is not None:
                 message.nonce = nonce_of(notice)
         return reply, told_here
+
+    async def list_notices(self, table: TableRecord, game: Game, seats: list[int]) -> list[Notice]:
+        """For a command that changes how the game waits for `seats` without a move (a pause, a
+        stop): the outbox notes that their players' standing lists of turns are to be shown again,
+        to commit with it (then `listing`)."""
+        lists = await list_keepers(self.store, table, seats)
+        return move_reply.list_notices(partial(self.notice, table, game, ""), lists)
 
     def _end_replay(self, change: Change, now: float, *, after: float | None = None) -> Notice | None:
         """The animated replay the table gets when this change ends its game (unless it said
@@ -429,6 +445,14 @@ class Tables:
         notice = self.notice(table, change.game, text, kind=REPLAY_KIND, now=now + REPLAY_LEASE / 1000)
         notice.lease_until = now + (after or 0.0) + REPLAY_LEASE
         return notice
+
+
+def listing(reply: Reply, notices: list[Notice]) -> Reply:
+    """`reply`, asking its transport to show the standing lists that `notices` (committed outbox
+    notes, `list_notices`) ask for, and to confirm them once shown."""
+    reply.lists.update({n.mentions[0]: n.id for n in notices if n.mentions})
+    reply.notices += [n.id for n in notices if n.id is not None and n.id not in reply.notices]
+    return reply
 
 
 def _command_name(command: Awaitable[Reply]) -> str:

@@ -4,13 +4,14 @@ ends the game, who is next), each seat's private notes, and whom to ping."""
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 
 from bot.community.accessibility import text_play_messages
-from bot.community.notifications import turn_messages
+from bot.community.notifications import TURN_LIST, list_keepers, plan_pings
 from bot.community.ratings import Ratings
 from bot.core.i18n import N_, _, said
 from bot.core.meta import FOOT, QUESTS
-from bot.core.records import FINISHED, PLAYING, TableRecord
+from bot.core.records import FINISHED, PLAYING, Notice, TableRecord
 from bot.core.replies import Announcement, Message, Reply, command_token
 from bot.storage.standings import Write
 from bot.storage.store import Store
@@ -52,12 +53,18 @@ def pinged_seats(change: Change) -> list[int]:
 
 
 async def tell_turns(store: Store, change: Change, reply: Reply) -> None:
-    """Add to each seat's private part of `reply` the message telling its player that their turn
-    began, for those who asked for one (`/notify`). Every commit that can begin a turn comes
-    through here, so a turn brings one message; a turn the player began themselves brings none."""
+    """Tell the players whose turn began, each pinged once a turn (`notifications.plan_pings`):
+    add to each seat's private part of `reply` the message telling its player, for those who
+    asked for one (`/notify dm`), and keep from pinging by their mention those who are told so,
+    are in their quiet hours, or were pinged for this turn already. Every commit that can begin a
+    turn comes through here; a turn the player began themselves brings no message."""
     table = change.table
     told = [s for s in pinged_seats(change) if table.seats[s].user_id != change.began_by]
-    for seat, text in (await turn_messages(store, table, told, change.deadlines)).items():
+    turn = change.game.turn_count()
+    turns = {seat: [turn, ply] for seat, (ply, _since) in change.waiting.items()}
+    pings = await plan_pings(store, table, told, reply.mentions, change.deadlines, change.now, turns)
+    reply.mentions = [u for u in reply.mentions if u not in pings.silenced]
+    for seat, text in pings.direct.items():
         message = reply.private.setdefault(seat, Message())
         message.text = f"{message.text}\n{text}".strip()
 
@@ -75,6 +82,20 @@ async def tell_turns_in_words(store: Store, change: Change, reply: Reply) -> Non
     for seat, text in (await text_play_messages(store, table, game, seats)).items():
         message = reply.private.setdefault(seat, Message())
         message.text = f"{message.text}\n{text}".strip()
+
+
+async def lists_to_show(store: Store, change: Change) -> dict[int, str]:
+    """The players whose standing list of turns this change alters (seat -> user id): those the
+    game waited for before it or waits for after it, or whose turn began again."""
+    table = change.table
+    after = set(change.waiting) if table.status == PLAYING else set()
+    return await list_keepers(store, table, sorted((change.waited_before ^ after) | change.fresh))
+
+
+def list_notices(notice: Callable[..., Notice], lists: dict[int, str]) -> list[Notice]:
+    """The outbox notes that each of `lists`' players' standing list is to be shown again
+    (`notice` makes one, as `Tables.notice` does)."""
+    return [notice(seat=seat, kind=TURN_LIST, mentions=[user]) for seat, user in sorted(lists.items())]
 
 
 async def rate(ratings: Ratings, change: Change, reply: Reply) -> Write | None:

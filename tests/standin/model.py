@@ -28,6 +28,7 @@ LOADING = 1 << 7
 
 # Channel types (https://discord.com/developers/docs/resources/channel#channel-object-channel-types)
 TEXT, DM, CATEGORY, NEWS, NEWS_THREAD, PUBLIC_THREAD, PRIVATE_THREAD, FORUM = 0, 1, 4, 5, 10, 11, 12, 15
+GROUP_DM = 3
 THREAD_TYPES = (NEWS_THREAD, PUBLIC_THREAD, PRIVATE_THREAD)
 CHANNEL_TYPE_NAMES: dict[str, int] = {
     "text": TEXT,
@@ -253,6 +254,9 @@ class Channel:
         }
         if self.type == DM:
             data["recipients"] = [self.recipient.to_json()] if self.recipient else []
+            return data
+        if self.type == GROUP_DM:  # people's own group DM: the bot is not in it
+            data.update(name=self.name, recipients=[], owner_id=None if self.owner_id is None else str(self.owner_id))
             return data
         data.update(
             {

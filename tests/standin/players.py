@@ -18,6 +18,7 @@ from typing import Any
 from .messaging import Messaging, command_display_name
 from .model import (
     EPHEMERAL,
+    GROUP_DM,
     JSON,
     Channel,
     RecordedMessage,
@@ -302,7 +303,7 @@ class Players(Messaging):
             "channel_id": str(channel.id),
             "app_permissions": str(self.permissions_in(self.bot_user, channel)),
             "authorizing_integration_owners": {"0": str(guild.id)} if guild else {"1": str(user.id)},
-            "context": 0 if guild else 1,
+            "context": 0 if guild else 2 if channel.type == GROUP_DM else 1,
         }
         if guild is not None:
             payload.update(
@@ -364,6 +365,10 @@ class Players(Messaging):
         guild = self.guild_of(channel)
         if guild is None:
             contexts = cmd.get("contexts")
+            if channel.type == GROUP_DM:  # a private channel: the caller's own install of the app only
+                if 1 not in (cmd.get("integration_types") or [0]) or 2 not in (contexts or [0, 1]):
+                    raise PermissionError(f"/{cmd['name']} is not available in private channels (user installs)")
+                return
             if cmd.get("dm_permission") is False or (contexts is not None and 1 not in contexts):
                 raise PermissionError(f"/{cmd['name']} is not available in DMs")
             return

@@ -265,7 +265,7 @@ class Rest:
                 "redirect_uris": [],
                 "interactions_endpoint_url": None,
                 "approximate_guild_count": len(st.guilds),
-                "integration_types_config": {"0": {}},
+                "integration_types_config": {"0": {}, "1": {}},  # installable on servers and by users
             }
         )
 

@@ -24,6 +24,7 @@ from .model import (
     DEFAULT_EVERYONE_PERMISSIONS,
     DM,
     EPHEMERAL,
+    GROUP_DM,
     JSON,
     MEMBER_OVERWRITE,
     PUBLIC_THREAD,
@@ -566,6 +567,15 @@ class StandInState:
         """The DM channel between the bot and ``user``, if one was opened."""
         u = self.user(user)
         return next((c for c in self.channels.values() if c.type == DM and c.recipient is u), None)
+
+    def group_dm(self, *users: User | str) -> Channel:
+        """A group DM among ``users`` (a "private channel" the bot is not in): only commands of an
+        app the caller installed for themselves work there (Discord's user-installable apps)."""
+        members = [self.user(u) for u in users]
+        channel = Channel(id=self.ids.next(), type=GROUP_DM, name="-".join(u.name for u in members),
+                          owner_id=members[0].id, member_ids=[u.id for u in members])
+        self._register_channel(None, channel)
+        return channel
 
     def dm(self, user: User | str) -> Channel:
         """The DM channel between the bot and ``user``, opened if needed (to ``say``/``slash`` in DMs)."""

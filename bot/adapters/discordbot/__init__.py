@@ -7,6 +7,8 @@ Modules, one job each:
   `moderation`: `/mod …` and `/settings`; `typed`: moves typed in a thread and @mentions;
 - `views` / `buttons`: persistent buttons and what pressing them does;
 - `answer`: acknowledging interactions in time; `delivery` / `replying`: Reply -> messages;
+- `community_commands`: `/leaderboard`, `/profile`, `/games`, `/notify` (the last three usable
+  anywhere: user installs); `turn_list`: the standing list of turns in a player's DMs;
 - `context`: Discord ids <-> referee places, users and servers; who is a moderator.
 
 `tileref run` (`bot.cli.serve`) runs it with the store, the referee and the web pages.

@@ -136,6 +136,8 @@ class Outgoing:
     mentions: discord.AllowedMentions = field(default_factory=lambda: NO_PINGS)
     embeds: list[discord.Embed] = field(default_factory=list)
     nonce: str = ""
+    silent: bool = False
+    """Sent without a notification (`/notify quiet`; `post` and `direct` only)."""
 
     def kwargs(self) -> dict[str, Any]:
         """Arguments for `send`/`send_message`/`followup.send`; text beyond Discord's limit is
@@ -179,6 +181,8 @@ def sending(outgoing: Outgoing) -> dict[str, Any]:
     kwargs = outgoing.kwargs()
     if outgoing.nonce:
         kwargs["nonce"] = outgoing.nonce  # discord.py sends it with enforce_nonce
+    if outgoing.silent:
+        kwargs["silent"] = True
     return kwargs
 
 
@@ -223,15 +227,17 @@ def _send_arguments(outgoing: Outgoing, reference: discord.Message | None, missi
     return kwargs
 
 
-async def direct(client: discord.Client, user_id: str | None, messages: Sequence[Outgoing]) -> bool:
-    """DM a referee user; False (and nothing raised) if they are not on Discord or refuse DMs."""
+async def direct(client: discord.Client, user_id: str | None, messages: Sequence[Outgoing], *,
+                 silent: bool = False) -> bool:
+    """DM a referee user (`silent`: without a notification); False (and nothing raised) if they
+    are not on Discord or refuse DMs."""
     snow = snowflake(user_id)
     if snow is None or not messages:
         return False
     try:
         user = client.get_user(snow) or await client.fetch_user(snow)
         for outgoing in messages:
-            await user.send(**sending(outgoing))
+            await user.send(**sending(dataclasses.replace(outgoing, silent=outgoing.silent or silent)))
     except (discord.Forbidden, discord.NotFound):
         log.info("could not DM %s (DMs closed or user gone)", user_id)
         return False

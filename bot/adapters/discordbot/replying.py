@@ -13,6 +13,7 @@ from bot.adapters.discordbot.delivery import Outgoing, direct, personal, post, p
 from bot.adapters.discordbot.reactions import react_to_events
 from bot.adapters.discordbot.resending import posted_already
 from bot.adapters.discordbot.shown import shown_boards
+from bot.adapters.discordbot.turn_list import show_lists
 from bot.adapters.discordbot.views import controls
 from bot.core.i18n import _
 from bot.core.records import User
@@ -52,21 +53,37 @@ async def answer_reply(answer: Answer, referee: Referee, reply: Reply, user: Use
         for outgoing in personal(reply.private.get(seat) if seat is not None else None):
             await answer.send(outgoing, ephemeral=True)
         await direct_secrets(answer.interaction.client, reply, skip=seat)
+    await shown_lists(answer.interaction.client, referee, reply)
     await referee.delivered(reply)
 
 
+async def shown_lists(client: discord.Client, referee: Referee, reply: Reply) -> list[int]:
+    """Show the standing lists of turns the reply changes (`turn_list.show_lists`); those that
+    could not be shown are left out of what the referee is told was delivered (the outbox tries
+    them again) and returned."""
+    if not reply.lists:
+        return []
+    failed = await show_lists(client, referee.store, reply)
+    reply.notices = [n for n in reply.notices if n not in failed]
+    return failed
+
+
 async def direct_secrets(client: discord.Client, reply: Reply, *, skip: int | None = None) -> None:
-    """Send each seat's secrets in `reply` to its player by DM (but `skip`'s)."""
+    """Send each seat's secrets in `reply` to its player by DM (but `skip`'s), without a
+    notification to those in their quiet hours."""
     for seat, message in reply.private.items():
         player = reply.recipients.get(seat)
         if seat != skip and player:
-            await direct(client, player, personal(message))
+            await direct(client, player, personal(message), silent=player in reply.quiet)
 
 
 async def post_reply(client: discord.Client, referee: Referee, channel: discord.abc.Messageable,
-                     reply: Reply, *, reference: discord.Message | None = None) -> discord.Message | None:
+                     reply: Reply, *, reference: discord.Message | None = None,
+                     strict: bool = False) -> discord.Message | None:
     """Post a reply nobody is waiting for interactively: the public message in the thread (as a
-    reply to `reference` if given), and each seat's secrets to its player by DM."""
+    reply to `reference` if given), each seat's secrets to its player by DM, and the standing
+    lists of turns it changes (`strict`: raise if one could not be shown, once the rest is
+    delivered, for the outbox to try it again)."""
     sent = None
     public = public_message(reply, controls(reply))
     if public is not None:
@@ -75,7 +92,10 @@ async def post_reply(client: discord.Client, referee: Referee, channel: discord.
         await react_to_events(client, referee, reply, sent)
     if reply.private:
         await direct_secrets(client, reply)
+    failed = await shown_lists(client, referee, reply)
     await referee.delivered(reply)
+    if failed and strict:
+        raise RuntimeError(f"the lists of turns of outbox entries {failed} wait in the outbox")
     return sent
 
 
@@ -116,4 +136,4 @@ async def post_notice(client: discord.Client, referee: Referee, reply: Reply) ->
         log.info("the announcement of %s move %s was out already (%s)", reply.place, reply.ply,
                  reply.origin or "the same text, after it was committed")
         reply.public = None
-    await post_reply(client, referee, channel, reply)
+    await post_reply(client, referee, channel, reply, strict=True)

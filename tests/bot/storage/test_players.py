@@ -39,9 +39,12 @@ async def test_forgetting_a_player_keeps_their_games_and_everyone_elses_ratings(
         await store.save_snapshot(first.id, 3, "v", b"pickled names")
         await store.save_picture(first.id, 0, "foot", b"png", "giphy:1", clock.now())
         await store.standings.set_notify("discord:1", ALICE.id, NOTIFY_ON)
+        await store.standings.set_quiet(ALICE.id, "23:00-08:00 Europe/Madrid")
+        await store.standings.set_list(ALICE.id, True, "es")
         await referee.rematch("test:game0", "test:rematch", BOB)  # Alice invited by id in its meta
         kept = await store.player_data(ALICE.id)
         assert len(kept["seats"]) == 2 and len(kept["results"]) == 2 and len(kept["notifications"]) == 1
+        assert kept["notifications_everywhere"][0]["quiet"] == "23:00-08:00 Europe/Madrid"
         assert kept["pictures"][0]["source"] == "giphy:1" and len(kept["tables_opened"]) == 2
         assert kept["moves"] and all(m["actor"] == ALICE.id for m in kept["moves"])
         before = {r[2]: r for r in await _ratings(referee)}
@@ -51,7 +54,7 @@ async def test_forgetting_a_player_keeps_their_games_and_everyone_elses_ratings(
         done = await store.forget_player(ALICE.id, FORMER + "x1", named)
 
         assert (done.tables, done.seats, done.results, done.ratings, done.notify, done.pictures, done.snapshots) == (
-            3, 2, 2, 1, 1, 1, 1)
+            3, 2, 2, 1, 2, 1, 1)
         assert done.announcements > 0 and done.actions > 0
         assert await store.player_data(ALICE.id) == {kind: [] for kind in kept}
         dumped = json.dumps(await store.dump(), default=str)

@@ -11,7 +11,7 @@ from typing import Any
 import bot.storage.postgres as store_postgres
 import bot.storage.sqlite as store_module
 from bot.community.leaderboards import leaderboard_text, profile_text
-from bot.community.my_games import games_text
+from bot.community.my_games import games_text, turn_list_text
 from bot.core.clock import ManualClock
 from bot.core.records import FINISHED, TableRecord
 from bot.core.replies import plain
@@ -58,6 +58,10 @@ async def test_the_commands_queries_use_indexes(tmp_path) -> None:
         await leaderboard_text(store, "test:guild", "tronimoes", ALICE.id)
         await profile_text(store, "test:guild", ALICE.id, "alice")
         await games_text(store, "test:guild", BOB.id)
+        await games_text(store, None, BOB.id)
+        await turn_list_text(store, ALICE.id)
+        await store.standings.rated_guilds(ALICE.id)
+        await store.standings.player_choices([ALICE.id, BOB.id])
         await store.standings.notify_choices("test:guild", [ALICE.id, BOB.id])
         await store.standings.text_play_choices([ALICE.id, BOB.id])
         await store.standings.ratings_of("test:guild", "tronimoes", [ALICE.id])

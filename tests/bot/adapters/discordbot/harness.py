@@ -70,15 +70,18 @@ class Harness:
 @asynccontextmanager
 async def running(s: DiscordStandIn, path: Path, *, clock: ManualClock | None = None, seed: int = 7,
                   grace: float | None = None, message_content: bool = True,
-                  media: Media | None = None) -> AsyncIterator[Harness]:
-    """tileref on the SQLite file at `path`, connected to the stand-in, closed afterwards."""
+                  media: Media | None = None, guild_ids: list[int] | None = None) -> AsyncIterator[Harness]:
+    """tileref on the SQLite file at `path`, connected to the stand-in, closed afterwards. Its
+    commands are published to the stand-in's server (`guild_ids`; [] publishes them globally, as a
+    real deployment does, so they also work in DMs)."""
     clock = clock or ManualClock()
     store = SQLiteStore(path)
     await store.open()
     seeds = iter(range(seed, seed + 1_000_000))
     referee = Referee(store, clock=clock, seeds=lambda: next(seeds), ai_seconds=0.0)
     await referee.open()
-    bot = build_bot(referee, guild_ids=[s.guild.id], message_content=message_content, guild_ready_timeout=0.1,
+    guild_ids = [s.guild.id] if guild_ids is None else guild_ids
+    bot = build_bot(referee, guild_ids=guild_ids, message_content=message_content, guild_ready_timeout=0.1,
                     media=media or Media.from_environment({}))
     if grace is not None:
         bot.grace_seconds = grace  # type: ignore[attr-defined]

@@ -23,9 +23,9 @@ async def move_first(h: Harness, thread: Channel, users: dict[int, User]) -> Use
 
 async def test_notify_games_ratings_leaderboard_profile_and_rematch(tileref: Harness) -> None:
     s = tileref.s
-    said = await (await s.slash(s.bob, s.channel, "notify", when="on")).reply()
+    said = await (await s.slash(s.bob, s.channel, "notify dm", when="on")).reply()
     assert said.ephemeral and "direct message" in said.content
-    off = await (await s.slash(s.alice, s.channel, "notify", when="off")).reply()
+    off = await (await s.slash(s.alice, s.channel, "notify dm", when="off")).reply()
     assert off.ephemeral and "No more direct messages" in off.content
 
     thread, _opening = await tileref.open_table(s.alice, s.bob, game="tromino_go", turn_time="2h")
