@@ -205,5 +205,7 @@ class Settings:
     event_reactions: bool = False
     language: str | None = None
     """The language of new tables here (None: each table speaks its creator's language)."""
+    absent: str = "standin"
+    """What a missed deadline does at new tables of three or more seats here (`bot.core.absence`)."""
     """Whether the bot posts a reaction picture on a kill, a round won, a hexagon, …"""
 

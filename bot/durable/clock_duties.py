@@ -15,10 +15,10 @@ from bot.core.refusals import Refused
 from bot.core.replies import Message, Reply, deadline_token, mention, name_token
 from bot.durable.timers import TimerDispatcher
 from bot.storage.store import StaleLog, StaleTable
+from bot.tables.absence import time_ran_out
 from bot.tables.core import Tables
 from bot.tables.move_reply import addressed
 from bot.tables.notices import nonce_of
-from bot.words import narration
 
 log = logging.getLogger(__name__)
 
@@ -100,8 +100,7 @@ class ClockDuties:
             late = sorted({t.seat for t in current if t.kind == DEADLINE and t.due <= now and t.seat in game.to_move()}
                           | {timer.seat})
             change = await self.tables.change(table, game, current)
-            for late_seat in late:  # every seat whose time ran out: one announcement (a phase that ends)
-                if late_seat in change.game.to_move():
-                    change.time_out(late_seat, "clock")
-            names = narration.join([name_token(table.seats[s].name) for s in late])
-            return await self.tables.finish(change, headline=_("⏰ {players} ran out of time.").format(players=names))
+            # every seat whose time ran out: one announcement (a phase that ends); what it does
+            # depends on the table (the game's own rule at two seats, `absent=` at three or more)
+            headline = time_ran_out(change, late)
+            return await self.tables.finish(change, headline=headline)

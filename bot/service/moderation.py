@@ -28,7 +28,7 @@ from bot.core.refusals import language as read_language
 from bot.core.replies import Message, Reply, command_token, name_token
 from bot.core.typing_rules import echo
 from bot.media.search import RATINGS
-from bot.service.lobby import Lobby
+from bot.service.lobby import Lobby, absent_mode
 from bot.storage.loader import new_game, replay
 from bot.storage.store import PlaceTaken, StaleLog
 from bot.tables.change import confirmed
@@ -277,18 +277,23 @@ class Moderation:
     async def update_settings(self, guild: str, user: User, *, turn_time: str | None = None,
                               reminders: str | None = None, moderator_role: str | None = None,
                               allowed_games: str | None = None, media_rating: str | None = None,
-                              event_reactions: bool | None = None, language: str | None = None) -> Reply:
+                              event_reactions: bool | None = None, language: str | None = None,
+                              absent: str | None = None) -> Reply:
         """Change a server's defaults (server managers only); anything not given stays as it is.
-        `language` "" forgets the server's language (each table then speaks its opener's)."""
+        `language` "" forgets the server's language (each table then speaks its opener's).
+        `absent`: what a missed deadline does at new tables of three or more seats."""
         return await self.tables.guarded(self._update_settings(
-            guild, user, turn_time, reminders, moderator_role, allowed_games, media_rating, event_reactions, language))
+            guild, user, turn_time, reminders, moderator_role, allowed_games, media_rating, event_reactions, language,
+            absent))
 
     async def _update_settings(self, guild: str, user: User, turn_time: str | None, reminders: str | None,
                                moderator_role: str | None, allowed_games: str | None, media_rating: str | None,
-                               event_reactions: bool | None, language: str | None) -> Reply:
+                               event_reactions: bool | None, language: str | None, absent: str | None) -> Reply:
         if not user.manager:
             raise Refused(_("only people who may manage this server can change its settings"))
         changes: dict[str, Any] = {}
+        if absent is not None:
+            changes["absent"] = absent_mode(absent)
         if language is not None:
             changes["language"] = read_language(language) if language else None
         if media_rating is not None:

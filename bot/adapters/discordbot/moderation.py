@@ -20,6 +20,7 @@ from bot.adapters.discordbot.confirm import ask
 from bot.adapters.discordbot.context import caller, guild_key, user_key
 from bot.adapters.discordbot.delivery import Outgoing, personal, render
 from bot.adapters.discordbot.shown import shown_boards
+from bot.core.absence import MODES
 from bot.core.i18n import LANGUAGES, N_, _
 from bot.media.search import RATINGS
 from bot.service.referee import Referee
@@ -80,21 +81,25 @@ async def rollback(interaction: discord.Interaction, to: app_commands.Range[int,
                        allowed_games=N_("Games allowed here, comma-separated, or all"),
                        rating=N_("The strictest rating of GIFs and stickers searched here (g by default)"),
                        event_reactions=N_("Post a reaction picture on a kill, a round won, a hexagon, …"),
-                       language=N_("The language of new tables here (default: the language of whoever opens one)"))
+                       language=N_("The language of new tables here (default: the language of whoever opens one)"),
+                       absent=N_("At new tables of 3+ players, when a player's time runs out: standin, skip or "
+                                 "remove"))
 @app_commands.choices(rating=[app_commands.Choice(name=r, value=r) for r in RATINGS],
-                      language=[app_commands.Choice(name=name, value=code) for code, name in LANGUAGES.items()])
+                      language=[app_commands.Choice(name=name, value=code) for code, name in LANGUAGES.items()],
+                      absent=[app_commands.Choice(name=mode, value=mode) for mode in MODES])
 @app_commands.guild_only()
 async def settings(interaction: discord.Interaction, turn_time: str | None = None, reminders: str | None = None,
                    moderator_role: discord.Role | None = None, no_moderator_role: bool = False,
                    allowed_games: str | None = None, rating: str | None = None,
-                   event_reactions: bool | None = None, language: str | None = None) -> None:
+                   event_reactions: bool | None = None, language: str | None = None,
+                   absent: str | None = None) -> None:
     referee: Referee = interaction.client.referee  # type: ignore[attr-defined]
     async with answering(interaction, private=True) as answer:
         assert interaction.guild_id is not None
         guild = guild_key(interaction.guild_id)
         role = "" if no_moderator_role else (moderator_role.mention if moderator_role is not None else None)
         if all(value is None for value in (turn_time, reminders, role, allowed_games, rating, event_reactions,
-                                           language)):
+                                           language, absent)):
             current = await answer.run(referee.settings(guild))
             await answer.tell(settings_text(current))
             return
@@ -102,7 +107,7 @@ async def settings(interaction: discord.Interaction, turn_time: str | None = Non
         reply = await answer.run(referee.update_settings(guild, user, turn_time=turn_time, reminders=reminders,
                                                          moderator_role=role, allowed_games=allowed_games,
                                                          media_rating=rating, event_reactions=event_reactions,
-                                                         language=language))
+                                                         language=language, absent=absent))
         if not reply.ok:
             for outgoing in personal(reply.caller, refusal=True):
                 await answer.send(outgoing, ephemeral=True)
