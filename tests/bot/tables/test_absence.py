@@ -53,7 +53,7 @@ async def test_a_player_whose_time_runs_out_at_three_seats_gets_a_stand_in_of_th
         await opened(referee, *PLAYERS, options="ai_level=easy")
         gone = await waiting_seat(referee)
         await time_runs_out(referee, clock)
-        table, game = await referee.view(PLACE)
+        table, _game = await referee.view(PLACE)
         assert absence.away(table) == {gone: absence.STANDIN}
         actions = await referee.store.actions(1)
         made = [a for a in actions if a.seat == gone and a.actor.startswith("standin:")]
