@@ -200,7 +200,7 @@ async def test_the_servers_default_applies_to_new_tables_and_the_lobby_shows_it(
         assert absence.mode_of(await referee.table_at(PLACE)) == absence.SKIP
 
 
-async def test_a_game_a_stand_in_played_mostly_rates_its_player_as_having_resigned(database, clock):
+async def test_a_game_a_stand_in_played_mostly_rates_its_player_as_having_resigned_and_says_why(database, clock):
     notices = Notices()
     async with running_referee(database, clock, notices=notices) as referee:
         await opened(referee, *PLAYERS)
@@ -231,3 +231,7 @@ async def test_a_game_a_stand_in_played_mostly_rates_its_player_as_having_resign
         name = table.seats[gone].name
         assert f"most of {name}'s moves were made for them while they were away: rated as having resigned" in \
             "\n".join(notices.texts())
+        await referee.ratings.rebuild()  # derived from the log: rebuilt, the same
+        again = await referee.store.standings.results_of_table(1)
+        assert [(r.seat, r.rank, r.outcome, round(r.mu, 9)) for r in again] == \
+            [(r.seat, r.rank, r.outcome, round(r.mu, 9)) for r in results]
