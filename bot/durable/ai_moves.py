@@ -76,7 +76,8 @@ class AiMoves:
             if standin:
                 agent = absence.standin_level(table)
                 actor = absence.standin_actor(table)
-                headline = _("🤖 A stand-in plays for {player}.").format(player=name_token(table.seats[turn.seat].name))
+                headline = "" if await self._went_on(table.id, turn) else _("🤖 A stand-in plays for {player}.").format(
+                    player=name_token(table.seats[turn.seat].name))
             else:
                 agent = level_of(table.seats[turn.seat].agent or "normal") or "normal"
                 actor, headline = f"ai:{agent}", ""
@@ -96,6 +97,14 @@ class AiMoves:
             except (StaleLog, StaleTable):
                 return None
             return AiMove(reply, notices, change.ai_seat() is not None)
+
+    async def _went_on(self, table_id: int, turn: Timer) -> bool:
+        """Whether the log's last entry is the same stand-in's move for the same seat (a draw
+        before a lay): the stand-in is then already named."""
+        if turn.ply == 0:
+            return False
+        last = await self.store.actions(table_id, after=turn.ply - 1)
+        return bool(last) and last[0].seat == turn.seat and last[0].actor.startswith(absence.STANDIN_ACTOR)
 
     async def announce(self, moves: list[AiMove]) -> None:
         """Announce a run of one table's AI moves as one message, with the board as of the last.
