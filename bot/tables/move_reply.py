@@ -69,9 +69,9 @@ async def rate(ratings: Ratings, change: Change, reply: Reply) -> Write | None:
     writes that record them with the commit. A rating that cannot be worked out never keeps the
     game from ending: it is logged, and `tileref ratings rebuild` rates the game."""
     try:
-        log = await game_log(ratings.store, change)
-        changes = await ratings.preview(change.table, change.game, change.now, log)
-        write = ratings.recording(change.table, change.game, change.now, log)
+        entries = await game_log(ratings.store, change)
+        changes = await ratings.preview(change.table, change.game, change.now, entries)
+        write = ratings.recording(change.table, change.game, change.now, entries)
     except Exception:
         log.exception("rating table %s failed; it ends unrated", change.table.id)
         return None
