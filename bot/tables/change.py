@@ -202,7 +202,7 @@ class Change:
     def _record(self, seat: int, action: str, actor: str, events: list[Event]) -> None:
         self.actions.append(ActionRecord(len(self.game.log), seat, action, actor, self.now))
         self.events += events
-        if 0 <= seat < len(self.table.seats) and actor == self.table.seats[seat].user_id \
+        if 0 <= seat < len(self.table.seats) and actor == self.table.seats[seat].user_id and action != RESIGN \
                 and absence.come_back(self.table, seat):
             self.returned.append(seat)  # any move of their own brings an absent player back
         self._observe()
