@@ -235,3 +235,19 @@ async def test_a_game_a_stand_in_played_mostly_rates_its_player_as_having_resign
         again = await referee.store.standings.results_of_table(1)
         assert [(r.seat, r.rank, r.outcome, round(r.mu, 9)) for r in again] == \
             [(r.seat, r.rank, r.outcome, round(r.mu, 9)) for r in results]
+
+
+async def test_when_everyone_still_playing_is_skipped_the_clock_runs_for_them_as_usual(database, clock):
+    async with running_referee(database, clock) as referee:
+        await opened(referee, *PLAYERS, options="absent=skip")
+        for _ in range(3):  # each player in turn lets their time run out
+            await time_runs_out(referee, clock)
+        table, game = await referee.view(PLACE)
+        assert set(absence.away(table)) == {0, 1, 2} and game.outcome() is None  # no runaway of passes
+        waiting = game.to_move()[0]
+        timers = await referee.store.timers(1)
+        assert [t.seat for t in timers if t.kind == DEADLINE] == [waiting]  # a clock runs for an absent player
+        before = len(await referee.store.actions(1))
+        await time_runs_out(referee, clock)  # the deadline fires as usual: their timeout move, once
+        after = await referee.store.actions(1)
+        assert len(after) > before and {a.actor for a in after[before:]} <= {absence.ABSENT_ACTOR, "rules"}
