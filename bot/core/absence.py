@@ -68,11 +68,6 @@ def played_by_ai(table: TableRecord, seat: int) -> bool:
     return table.seats[seat].is_ai or stood_in(table, seat)
 
 
-def skipped(table: TableRecord, seat: int) -> bool:
-    """Whether `seat`'s turns are skipped now (`absent=skip`)."""
-    return away(table).get(seat) == SKIP
-
-
 def mark_away(table: TableRecord, seat: int, mode: str) -> None:
     """Mark `seat` away, its turns made by `mode` (`standin` or `skip`)."""
     table.meta[AWAY] = {**{str(s): m for s, m in away(table).items()}, str(seat): mode}
