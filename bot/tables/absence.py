@@ -62,3 +62,18 @@ def came_back_line(change: Change) -> str:
         return ""
     names = narration.join([name_token(change.table.seats[s].name) for s in change.returned])
     return _("👋 {players} is back: their turns are their own again.").format(players=names)
+
+
+def away_notes(change: Change) -> dict[int, str]:
+    """What each player this change marked absent is told privately: what now happens to their
+    turns, and how to take them back."""
+    back = command_token("back")
+    notes = {}
+    for seat in change.went_away:
+        if absence.stood_in(change.table, seat):
+            notes[seat] = _("🤖 Your time ran out here: a stand-in plays your turns until you type {back} or make a "
+                            "move.").format(back=back)
+        elif absence.away(change.table).get(seat) == absence.SKIP:
+            notes[seat] = _("⏭️ Your time ran out here: your turns are skipped until you type {back} or make a "
+                            "move.").format(back=back)
+    return notes

@@ -88,6 +88,8 @@ class Change:
             t.seat: (t.ply, t.due - turn) for t in timers_before if t.kind == DEADLINE}
         self.fresh: set[int] = set()
         """Seats whose turn began during this command (they are the ones to ping)."""
+        self.went_away: list[int] = []
+        """Seats whose players were marked absent by this change (their time ran out)."""
         self.returned: list[int] = []
         """Seats whose absent players came back with this change (a move of theirs, or /back)."""
         self.began_by: str | None = None
@@ -143,6 +145,7 @@ class Change:
         their turns (the seat's clock stops; `plan` gives it an AI turn), or their turns are
         skipped (`play_forced`), until they come back."""
         absence.mark_away(self.table, seat, mode)
+        self.went_away.append(seat)
         self.waiting.pop(seat, None)
         self._observe()
 

@@ -14,7 +14,7 @@ from bot.core.records import FINISHED, PLAYING, TableRecord
 from bot.core.replies import Announcement, Message, Reply, command_token
 from bot.storage.standings import Write
 from bot.storage.store import Store
-from bot.tables.absence import came_back_line
+from bot.tables.absence import away_notes, came_back_line
 from bot.tables.change import Change
 from bot.words import narration
 from engine import Game
@@ -41,6 +41,9 @@ def move_reply(change: Change, *, headline: str = "", move_help: bool = True) ->
         if event.to is not None and not table.seats[event.to].is_ai:
             message = private.setdefault(event.to, Message())
             message.text = f"{message.text}\n{said(event.template, dict(event.args), event.text)}".strip()
+    for seat, note in away_notes(change).items():
+        message = private.setdefault(seat, Message())
+        message.text = f"{message.text}\n{note}".strip()
     pinged = [u for s in pinged_seats(change) if (u := table.seats[s].user_id)]
     return Reply(public=Message(), private=private, events=list(change.events), table_id=table.id,
                  place=table.place, mentions=pinged, ply=len(game.log), status=table.status, announcement=told)

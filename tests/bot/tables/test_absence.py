@@ -63,6 +63,8 @@ async def test_a_player_whose_time_runs_out_at_three_seats_gets_a_stand_in_of_th
         name = table.seats[gone].name
         assert f"{name} ran out of time: 🤖 a stand-in plays for them until they type back or make a move." in said
         assert f"🤖 A stand-in plays for {name}." in said
+        told = [r.private[gone].text for r in notices if gone in r.private]
+        assert any("🤖 Your time ran out here: a stand-in plays your turns until you type" in t for t in told)
         timers = await referee.store.timers(1)
         assert gone not in {t.seat for t in timers if t.kind == DEADLINE}  # no clock runs for a stand-in
 

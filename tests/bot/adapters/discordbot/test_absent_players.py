@@ -31,6 +31,9 @@ async def test_a_stand_in_is_announced_in_the_thread_and_slash_back_ends_it(tile
     standin = await s.wait_for_message(thread, lambda m: "A stand-in plays for" in m.content, since=mark)
     assert f"🤖 A stand-in plays for {player.name}." in standin.content
     assert absence.away(await tileref.table(thread)) == {gone: absence.STANDIN}
+    told = await s.wait_for_message(predicate=lambda m: "Your time ran out here" in m.content, since=mark)
+    assert told.guild_id is None and s.channels[told.channel_id].recipient is player  # by DM, to them alone
+    assert "a stand-in plays your turns until you type /back or make a move." in told.content
     back = await (await s.slash(player, thread, "back")).reply()
     assert f"👋 {player.name} is back: their turns are their own again." in back.content and not back.ephemeral
     assert absence.away(await tileref.table(thread)) == {}
