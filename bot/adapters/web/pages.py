@@ -105,6 +105,8 @@ def _players(spectacle: Spectacle) -> str:
             marks.append(_("to move"))
         if player["resigned"]:
             marks.append(_("left the game"))
+        elif player.get("standin"):
+            marks.append(_("🤖 a stand-in plays (away)"))
         hand = "" if player["hand"] is None else escape(pieces_count(type(spectacle.game), int(player["hand"])))
         score = player["score"]
         shown = f"{score:g}" if isinstance(score, float) else escape(str(score))
