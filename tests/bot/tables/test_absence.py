@@ -253,3 +253,18 @@ async def test_when_everyone_still_playing_is_skipped_the_clock_runs_for_them_as
         await time_runs_out(referee, clock)  # the deadline fires as usual: their timeout move, once
         after = await referee.store.actions(1)
         assert len(after) > before and {a.actor for a in after[before:]} <= {absence.ABSENT_ACTOR, "rules"}
+
+
+async def test_a_stand_ins_move_planned_before_its_player_came_back_is_dropped(database, clock):
+    async with running_referee(database, clock) as referee:
+        await opened(referee, *PLAYERS)
+        gone = await waiting_seat(referee)
+        await referee.ai.stop()
+        await time_runs_out_without_ai(referee, clock)
+        turn = next(t for t in await referee.store.timers(1) if t.kind == "ai")
+        _table, game = await referee.view(PLACE)
+        planned = game.legal_actions(gone)[0]  # what the stand-in would have played
+        assert (await referee.back(PLACE, PLAYERS[gone])).ok  # meanwhile, its player comes back
+        before = await referee.store.actions(1)
+        assert await referee.ai.moves.play(turn, planned) is None  # the stand-in's move is dropped
+        assert await referee.store.actions(1) == before
