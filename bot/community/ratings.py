@@ -34,11 +34,12 @@ game takes its rating change back (`take_back`). A rating is provisional until t
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 
 from openskill.models import PlackettLuce
 
+from bot.core import absence
 from bot.core.i18n import _, current_language
 from bot.core.records import FINISHED, SeatRecord, TableRecord
 from bot.core.replies import name_token
@@ -60,12 +61,15 @@ from bot.storage.standings import (
 )
 from bot.storage.store import Store
 from engine import Game
+from engine.core import RESIGN
 from engine.levels import level_name, level_of
 
 log = logging.getLogger(__name__)
 
 MODEL = PlackettLuce()
 """The model with its published defaults: μ 25, σ 25/3, β 25/6, τ 25/300."""
+REMOVED, AWAY = "removed", "away"
+"""Why a seat is rated as having resigned for its absence (`absentees`)."""
 RATED = "rated"
 """A table option (and meta key): `rated=off` keeps the game out of the ratings."""
 LOCAL = "local"
@@ -130,9 +134,38 @@ def outcome_of(rank: int, ranks: Sequence[int]) -> str:
     return WIN if ranks.count(1) == 1 else DRAW
 
 
-def placements(table: TableRecord, game: Game) -> list[Placement] | None:
+def absentees(table: TableRecord, log: Sequence[tuple[int, str, str]]) -> dict[int, str]:
+    """The seats rated as having resigned for their absence, each with why (`REMOVED` or
+    `AWAY`), from the game's log as (seat, action, actor) triples. The rule, at tables of three
+    or more seats (a table of two keeps the game's own rule, and its result stands):
+    - a player removed for their absence (`absent=remove`) resigned;
+    - a player more of whose moves were made for them while they were away (by a stand-in, or
+      skipped: `absent=standin`, `absent=skip`) than by themselves is rated as having resigned.
+    Either way they are placed last, as everyone who left is (`placements`), and whatever a
+    stand-in won is not theirs; the others are placed by the game's result among themselves, so
+    absence is never rewarded and never distorts the others' places."""
+    if absence.mode_of(table) is None:
+        return {}
+    made: dict[int, int] = {}
+    own: dict[int, int] = {}
+    removed: set[int] = set()
+    for seat, action, actor in log:
+        if not 0 <= seat < len(table.seats) or table.seats[seat].is_ai:
+            continue
+        if action == RESIGN and actor == absence.ABSENT_ACTOR:
+            removed.add(seat)
+        elif absence.made_for_absent(actor):
+            made[seat] = made.get(seat, 0) + 1
+        elif actor == table.seats[seat].user_id:
+            own[seat] = own.get(seat, 0) + 1
+    away = {seat: AWAY for seat, count in made.items() if count > own.get(seat, 0)}
+    return {**away, **dict.fromkeys(removed, REMOVED)}
+
+
+def placements(table: TableRecord, game: Game, absent: Collection[int] = ()) -> list[Placement] | None:
     """Every seat's place in the finished game, or None if it is not rated: not finished, opened
-    with `rated=off`, or fewer than two sides.
+    with `rated=off`, or fewer than two sides. The `absent` seats (`absentees`) are placed as
+    players who left.
 
     Free-for-all: each seat still in the game is a side; the winners come first, then higher
     scores. A team game (Tronix) has two results: when a team wins, its players still seated are
@@ -145,7 +178,7 @@ def placements(table: TableRecord, game: Game) -> list[Placement] | None:
     if outcome is None or not is_rated(table) or len(table.seats) < 2:
         return None
     seats = range(min(game.players, len(table.seats)))
-    left = tuple(s for s in seats if game.is_resigned(s))
+    left = tuple(s for s in seats if game.is_resigned(s) or s in absent)
     winners = set(outcome.winners)
     sides: list[tuple[tuple[int, ...], int]] = []
     if outcome.teams:
@@ -254,6 +287,15 @@ def change_lines(results: Sequence[Result], games_before: Mapping[str, int]) -> 
     return _("📈 Ratings: {changes}").format(changes=" · ".join(said.values()))
 
 
+def absence_note(table: TableRecord, absent: Mapping[int, str]) -> str:
+    """What the ratings line adds for the players rated as having resigned for their absence
+    (`absentees`): who, and why; "" when nobody was."""
+    notes = [(_("{player} was removed for being away: rated as having resigned") if why == REMOVED else
+              _("most of {player}'s moves were made for them while they were away: rated as having resigned")
+              ).format(player=name_token(table.seats[seat].name)) for seat, why in sorted(absent.items())]
+    return f" ({'; '.join(notes)})" if notes else ""
+
+
 class Ratings:
     """Ratings kept in a store: rate a game as it finishes, take it back on a rollback, rebuild
     everything from the stored games."""
@@ -261,21 +303,26 @@ class Ratings:
     def __init__(self, store: Store) -> None:
         self.store = store
 
-    async def preview(self, table: TableRecord, game: Game, finished_at: float) -> str | None:
+    async def preview(self, table: TableRecord, game: Game, finished_at: float,
+                      log: Sequence[tuple[int, str, str]] = ()) -> str | None:
         """The rating-change line a game that has just finished will bring (None if unrated),
-        from the ratings as they stand: it goes into the final announcement."""
-        placed = placements(table, game)
+        from the ratings as they stand: it goes into the final announcement. `log`: the game's
+        log as (seat, action, actor) triples, for the absent players' rule (`absentees`), which
+        the line then states for each of them."""
+        absent = absentees(table, log)
+        placed = placements(table, game, absent)
         if placed is None:
             return None
         guild = server_of(table)
         current = await self.store.standings.ratings_of(guild, table.game, [p.player for p in placed])
         results, _ratings = rate(guild, table.game, table.id, table.place, finished_at, placed, current)
-        return change_lines(results, {k: v.games for k, v in current.items()})
+        return change_lines(results, {k: v.games for k, v in current.items()}) + absence_note(table, absent)
 
-    async def record(self, table: TableRecord, game: Game, finished_at: float) -> list[Result] | None:
+    async def record(self, table: TableRecord, game: Game, finished_at: float,
+                     log: Sequence[tuple[int, str, str]] = ()) -> list[Result] | None:
         """Rate a finished game in a transaction of its own (once; None if it is not rated or
-        was already)."""
-        placed = placements(table, game)
+        was already); `log` as for `preview`."""
+        placed = placements(table, game, absentees(table, log))
         if placed is None or table.status != FINISHED:
             return None
         guild = server_of(table)
@@ -283,10 +330,12 @@ class Ratings:
             table.id, guild, table.game, sorted({p.player for p in placed}),
             lambda current: rate(guild, table.game, table.id, table.place, finished_at, placed, current))
 
-    def recording(self, table: TableRecord, game: Game, finished_at: float) -> Write | None:
+    def recording(self, table: TableRecord, game: Game, finished_at: float,
+                  log: Sequence[tuple[int, str, str]] = ()) -> Write | None:
         """The writes that rate a game that has just finished, to make in the transaction that
-        commits its last move (so a game is never finished and unrated); None if it is not rated."""
-        placed = placements(table, game)
+        commits its last move (so a game is never finished and unrated); None if it is not rated.
+        `log` as for `preview`."""
+        placed = placements(table, game, absentees(table, log))
         if placed is None or table.status != FINISHED:
             return None
         guild = server_of(table)
@@ -326,7 +375,7 @@ class Ratings:
             except Exception:
                 log.exception("table %s does not replay; left out of the ratings", table.id)
                 continue
-            placed = placements(table, game)
+            placed = placements(table, game, absentees(table, [(a.seat, a.action, a.actor) for a in actions]))
             if placed is None:
                 continue
             at = actions[-1].at

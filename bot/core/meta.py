@@ -31,3 +31,7 @@ is computed from it, the seat's bank or the turn time, and the seat's unavailabl
 PINGED = "pinged"
 """Each seat's last turn (the game's `turn_count` and the move its clock started at) whose
 beginning pinged its player: a turn pings a player at most once."""
+ABSENT = "absent"
+"""A table option: what a missed deadline does at a table of three or more seats (`bot.core.absence`)."""
+AWAY = "away"
+"""The seats whose players are away now, each with what is done for them (`bot.core.absence`)."""

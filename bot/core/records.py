@@ -211,4 +211,6 @@ class Settings:
     fixed time per turn (`turn_seconds`)."""
     vacation_days: int = 21
     """Each player's vacation days per calendar year on this server."""
+    absent: str = "standin"
+    """What a missed deadline does at new tables of three or more seats here (`bot.core.absence`)."""
 

@@ -7,12 +7,13 @@ import logging
 from collections.abc import Awaitable, Callable
 
 from bot.community.notifications import TURN_LIST
+from bot.core import absence
 from bot.core.i18n import DEFAULT as DEFAULT_LANGUAGE
-from bot.core.i18n import speak
+from bot.core.i18n import _, speak
 from bot.core.meta import AI_SECONDS, LANGUAGE, PALETTE
 from bot.core.records import PLAYING, Timer
 from bot.core.refusals import Refused
-from bot.core.replies import Reply
+from bot.core.replies import Reply, name_token
 from bot.durable.ai_runs import AiJob, AiMove, merged
 from bot.storage.store import StaleLog, StaleTable
 from bot.tables.core import Tables
@@ -45,13 +46,14 @@ class AiMoves:
         if table is None or table.status != PLAYING or table.paused or turn.seat >= len(table.seats):
             return None
         seat = table.seats[turn.seat]
-        if not seat.is_ai:
+        if not absence.played_by_ai(table, turn.seat):
             return None
         game = await self.tables.games.get(table)
         if len(game.log) != turn.ply or turn.seat not in game.to_move():
             return None
         budget = float(table.meta.get(AI_SECONDS, self.ai_seconds))
-        return AiJob(table.place, turn.seat, seat.name, seat.agent or "normal", budget, handover(game, turn.seat),
+        agent = seat.agent or absence.standin_level(table)  # a stand-in plays at the table's level
+        return AiJob(table.place, turn.seat, seat.name, agent, budget, handover(game, turn.seat),
                      table.meta.get(LANGUAGE) or DEFAULT_LANGUAGE)
 
     async def play(self, turn: Timer, action: str) -> AiMove | None:
@@ -69,24 +71,42 @@ class AiMoves:
             current = await self.tables.table_timers(table)
             if turn.id not in {t.id for t in current} or table.paused or len(game.log) != turn.ply:
                 return None
+            if not absence.played_by_ai(table, turn.seat):  # the absent player came back meanwhile
+                return None
             change = await self.tables.change(table, game, current)
-            agent = level_of(table.seats[turn.seat].agent or "normal") or "normal"
+            standin = absence.stood_in(table, turn.seat)
+            if standin:
+                agent = absence.standin_level(table)
+                actor = absence.standin_actor(table)
+                headline = "" if await self._went_on(table.id, turn) else _("🤖 A stand-in plays for {player}.").format(
+                    player=name_token(table.seats[turn.seat].name))
+            else:
+                agent = level_of(table.seats[turn.seat].agent or "normal") or "normal"
+                actor, headline = f"ai:{agent}", ""
             try:
-                change.apply(turn.seat, action, f"ai:{agent}")
+                change.apply(turn.seat, action, actor)
             except GameError as error:  # a bug in the agent must not stall the table
                 # neither the move nor the error's text is logged: they may name a piece of the AI's hand
                 log.error("table %s: the AI's move was refused (%s); it makes its first legal move", table.id,
                           type(error).__name__)
-                change.apply(turn.seat, game.legal_actions(turn.seat)[0], f"ai:{agent}")
+                change.apply(turn.seat, game.legal_actions(turn.seat)[0], actor)
             change.play_forced()
             budget = float(table.meta.get(AI_SECONDS, self.ai_seconds))
             try:
                 lease = self.tables.delivery_lease + self.split_after + planning_seconds(agent, budget) + 5
-                reply, notices = await self.tables.commit_announced(change, spent=turn.id, lease=lease,
-                                                                    answered=False)
+                reply, notices = await self.tables.commit_announced(change, headline=headline, spent=turn.id,
+                                                                    lease=lease, answered=False)
             except (StaleLog, StaleTable):
                 return None
             return AiMove(reply, notices, change.ai_seat() is not None)
+
+    async def _went_on(self, table_id: int, turn: Timer) -> bool:
+        """Whether the log's last entry is the same stand-in's move for the same seat (a draw
+        before a lay): the stand-in is then already named."""
+        if turn.ply == 0:
+            return False
+        last = await self.store.actions(table_id, after=turn.ply - 1)
+        return bool(last) and last[0].seat == turn.seat and last[0].actor.startswith(absence.STANDIN_ACTOR)
 
     async def announce(self, moves: list[AiMove]) -> None:
         """Announce a run of one table's AI moves as one message, with the board as of the last.

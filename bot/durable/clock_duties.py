@@ -22,10 +22,10 @@ from bot.durable.timers import TimerDispatcher
 from bot.durable.vacation_days import VacationDays, writes_of
 from bot.storage.store import StaleLog, StaleTable
 from bot.storage.vacations import VacationTaken
+from bot.tables.absence import time_ran_out
 from bot.tables.core import Tables
 from bot.tables.move_reply import addressed
 from bot.tables.notices import nonce_of
-from bot.words import narration
 
 log = logging.getLogger(__name__)
 
@@ -112,10 +112,8 @@ class ClockDuties:
             late, away = await self.vacations.still_in_time(change, late, now)
             if not late:  # nobody's time is up after all: the clock is planned again
                 return await self.vacations.hold_over(change, timer, away)
-            for late_seat in late:  # every seat whose time ran out: one announcement (a phase that ends)
-                if late_seat in change.game.to_move():
-                    change.time_out(late_seat, "clock")
-            names = narration.join([name_token(table.seats[s].name) for s in late])
-            ran_out = _("⏰ {players} ran out of time.").format(players=names)
+            # every seat whose time ran out: one announcement (a phase that ends); what it does
+            # depends on the table (the game's own rule at two seats, `absent=` at three or more)
+            ran_out = time_ran_out(change, late)
             headline = "\n".join([*(day.text for day in away), ran_out])
             return await self.tables.finish(change, headline=headline, also=writes_of(away))

@@ -13,6 +13,7 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
 
+from bot.core.absence import stood_in
 from bot.core.i18n import _, current_language, speaking
 from bot.core.records import ActionRecord, TableRecord
 from bot.core.replies import plain
@@ -126,13 +127,15 @@ class Timeline:
         game = self.game_at(shown)
         with speaking(self.table.meta.get("lang")):
             result = plain(narration.final_result(self.table, game)) if game.outcome() is not None else None
-        return Spectacle(self.table, shown, self.length, game, self.entries, players(self.table, game),
+        return Spectacle(self.table, shown, self.length, game, self.entries,
+                         players(self.table, game, now=shown == self.length),
                          list(game.to_move()), result, dict(deadlines or {}) if shown == self.length else {})
 
 
-def players(table: TableRecord, game: Game) -> list[dict[str, Any]]:
+def players(table: TableRecord, game: Game, *, now: bool = True) -> list[dict[str, Any]]:
     """Each seat as a spectator sees it: name, score, tiles in hand (a count, where the game
-    has hands), team, whether it left the game."""
+    has hands), team, whether it left the game, and (`now`: the game as it is now) whether a
+    stand-in plays for its absent player."""
     view = game.view(None)
     seats = view.get("seats") if isinstance(view.get("seats"), list) else []
     scores = game.scores()
@@ -142,7 +145,8 @@ def players(table: TableRecord, game: Game) -> list[dict[str, Any]]:
         name = table.seats[seat].name if seat < len(table.seats) else str(seen.get("name", seat + 1))
         shown.append({"seat": seat, "name": name, "score": scores[seat] if seat < len(scores) else 0,
                       "hand": seen.get("hand_size"), "team": seen.get("team"),
-                      "resigned": bool(game.is_resigned(seat))})
+                      "resigned": bool(game.is_resigned(seat)),
+                      "standin": now and seat < len(table.seats) and stood_in(table, seat)})
     return shown
 
 

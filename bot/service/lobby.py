@@ -7,10 +7,10 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from bot.community.ratings import RATED
-from bot.core import logs
+from bot.core import absence, logs
 from bot.core.i18n import DEFAULT as DEFAULT_LANGUAGE
 from bot.core.i18n import LANGUAGES, _, ngettext, refusal_text, speak
-from bot.core.meta import AI_LEVEL, AI_SECONDS, CLOCK, LANGUAGE, PALETTE, REPLAY, VACATION
+from bot.core.meta import ABSENT, AI_LEVEL, AI_SECONDS, CLOCK, LANGUAGE, PALETTE, REPLAY, VACATION
 from bot.core.records import ABORTED, LOBBY, PLAYING, SeatRecord, Settings, TableRecord, User
 from bot.core.refusals import Refused, duration, language, parse_options
 from bot.core.replies import Message, Reply, clean_name, name_token
@@ -108,10 +108,13 @@ class Lobby:
         if vacation is not None:
             parsed[VACATION] = "off" if _switch(vacation, VACATION) is False else "on"
         clock = parsed.pop(CLOCK, None)
+        absent = parsed.pop(ABSENT, None)
+        if absent is not None:
+            parsed[ABSENT] = absent_mode(absent)
         try:
             chosen = GAMES[name].Options.parse({k: v for k, v in parsed.items()
                                                 if k not in (AI_SECONDS, AI_LEVEL, LANGUAGE, PALETTE, RATED, REPLAY,
-                                                             VACATION)})
+                                                             VACATION, ABSENT)})
         except GameError as error:
             raise Refused(refusal_text(error)) from None
         turn_seconds = GAMES[name].default_turn_seconds_for(chosen) or Settings("").turn_seconds
@@ -163,7 +166,9 @@ class Lobby:
         bank = time_control(clock).bank if clock else None
         if bank is not None:
             meta[CLOCK] = bank.data()
-        server = (await self.store.settings(guild)).language if guild else None
+        settings = await self.store.settings(guild) if guild else None
+        meta[ABSENT] = parsed.pop(ABSENT, None) or (settings.absent if settings else None) or absence.DEFAULT_MODE
+        server = settings.language if settings else None
         meta[LANGUAGE] = parsed.pop(LANGUAGE, None) or server or language or DEFAULT_LANGUAGE
         speak(meta[LANGUAGE])
         table = TableRecord(id=0, place=place, game=name, options=parsed, status=LOBBY, created_by=user.id,
@@ -403,6 +408,17 @@ def level_named(kind: str) -> str:
             name=echo(kind), levels=", ".join(map(level_word, LEVELS)),
             others=", ".join(level_word(a) for a in AGENTS if a not in LEVELS)))
     return level
+
+
+def absent_mode(value: str) -> str:
+    """The `absent=` mode `value` names (`bot.core.absence`), or Refused saying what to type."""
+    mode = absence.read_mode(value)
+    if mode is None:
+        raise Refused(_("`absent` says what happens when a player's time runs out at a table of three or more: "
+                        "`absent=standin` (an AI plays for them until they come back), `absent=skip` (their turns "
+                        "are passed) or `absent=remove` (they leave the game), not '{value}'").format(
+            value=echo(value)))
+    return mode
 
 
 def host_of(table: TableRecord) -> str:

@@ -30,7 +30,7 @@ from bot.core.replies import Message, Reply, command_token, name_token
 from bot.core.time_controls import PER_MOVE
 from bot.core.typing_rules import echo
 from bot.media.search import RATINGS
-from bot.service.lobby import Lobby, time_control
+from bot.service.lobby import Lobby, absent_mode, time_control
 from bot.storage.loader import new_game, replay
 from bot.storage.store import PlaceTaken, StaleLog
 from bot.tables.change import confirmed
@@ -171,7 +171,7 @@ class Moderation:
             change.plan()
             lists = await self.tables.list_notices(table, game, sorted(change.waiting))
             await self.tables.commit(change, notices=lists)
-            turn = narration.who_is_next(table, game, change.deadlines, change.away())
+            turn = narration.who_is_next(table, game, change.deadlines, change.on_vacation())
             reply = Reply(public=Message(named(f"{text}\n{turn}", table)),
                           table_id=table.id, place=place, ply=len(game.log), status=table.status)
             return addressed(listing(reply, lists), table, game)
@@ -286,19 +286,21 @@ class Moderation:
                               reminders: str | None = None, moderator_role: str | None = None,
                               allowed_games: str | None = None, media_rating: str | None = None,
                               event_reactions: bool | None = None, language: str | None = None,
-                              clock: str | None = None, vacation_days: str | None = None) -> Reply:
+                              clock: str | None = None, vacation_days: str | None = None,
+                              absent: str | None = None) -> Reply:
         """Change a server's defaults (server managers only); anything not given stays as it is.
         `language` "" forgets the server's language (each table then speaks its opener's). `clock`:
         new tables' time control (`clock=` of `/tileref new`; `move` goes back to a fixed time per
-        turn); `vacation_days`: each player's vacation days a year."""
+        turn); `vacation_days`: each player's vacation days a year; `absent`: what a missed deadline
+        does at new tables of three or more seats."""
         return await self.tables.guarded(self._update_settings(
             guild, user, turn_time, reminders, moderator_role, allowed_games, media_rating, event_reactions, language,
-            clock, vacation_days))
+            clock, vacation_days, absent))
 
     async def _update_settings(self, guild: str, user: User, turn_time: str | None, reminders: str | None,
                                moderator_role: str | None, allowed_games: str | None, media_rating: str | None,
                                event_reactions: bool | None, language: str | None, clock: str | None = None,
-                               vacation_days: str | None = None) -> Reply:
+                               vacation_days: str | None = None, absent: str | None = None) -> Reply:
         if not user.manager:
             raise Refused(_("only people who may manage this server can change its settings"))
         changes: dict[str, Any] = {}
@@ -315,6 +317,8 @@ class Moderation:
                 raise Refused(_("`vacation_days` is each player's vacation days a year here, a whole number from 0 "
                                 "to 366, like 21; not '{value}'").format(value=echo(vacation_days)))
             changes["vacation_days"] = int(days)
+        if absent is not None:
+            changes["absent"] = absent_mode(absent)
         if language is not None:
             changes["language"] = read_language(language) if language else None
         if media_rating is not None:

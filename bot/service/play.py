@@ -3,6 +3,7 @@ about themselves at a table."""
 
 from __future__ import annotations
 
+from bot.core import absence
 from bot.core.i18n import LANGUAGES, _, ngettext, refusal_text, speak
 from bot.core.meta import AI_SECONDS, FOOT, LANGUAGE, PALETTE
 from bot.core.records import LOBBY, PLAYING, TableRecord, User
@@ -63,6 +64,8 @@ class Play:
                 rules=command_token("rules")))
             reply.unreadable = typed
             return reply
+        if is_back(text):  # `back` typed in the thread (or said to the bot): the absent player comes back
+            return await self._back(place, user, typed=typed)
         async with self.tables.lock(place):
             table = await self.tables.table(place)
             seat = table.seat_of(user.id)
@@ -114,6 +117,8 @@ class Play:
                     why = _("a moderator rolled the game back")
                 elif record.seat == seat and record.actor != user.id:
                     why = (_("your turn ran out") if record.actor == "clock" else
+                           _("your turn was played for you while you were away")
+                           if absence.made_for_absent(record.actor) else
                            _("a moderator acted for you") if record.actor.startswith("mod:") else None)
                 if why is not None:
                     break
@@ -133,6 +138,28 @@ class Play:
                 change.resign(seat, user.id)
             except GameError as error:
                 return refusal(refusal_text(error), table_id=table.id, place=place)
+            return await self.tables.finish(change)
+
+    async def back(self, place: str, user: User) -> Reply:
+        """The caller comes back to a game where they were away (`bot.core.absence`): the stand-in
+        stops, or their turns are no longer skipped, and their clock starts afresh if it is their
+        turn. Refused if they were not away."""
+        return await self.tables.guarded(self._back(place, user))
+
+    async def _back(self, place: str, user: User, *, typed: bool = False) -> Reply:
+        async with self.tables.lock(place):
+            table = await self.tables.table(place)
+            if typed and (table.seat_of(user.id) is None or table.status != PLAYING):
+                return chat()  # conversation, as any typed word that is not a move
+            table, game, seat = await self.tables.playing_seat(place, user, table)
+            if not absence.away(table).get(seat):
+                if typed:
+                    return chat()
+                raise Refused(_("you are not away at this table: your turns are your own (when a player's time "
+                                "runs out at a table of three or more, {back} takes their turns back)").format(
+                    back=command_token("back")))
+            change = await self.tables.change(table, game)
+            change.come_back(seat)
             return await self.tables.finish(change)
 
     async def hand(self, place: str, user: User) -> Reply:
@@ -206,6 +233,15 @@ class Play:
                       "on, while you are chicken-footed.") if kind == FOOT else _("Your picture is chosen."))
             return Reply(caller=Message(text), table_id=table.id, place=place, ply=len(game.log),
                          status=table.status)
+
+
+BACK_WORDS = ("back", "i'm back", "im back", "volví", "volvi", "he vuelto", "de vuelta")
+"""What an absent player may type to come back, in English and in Spanish (besides /back)."""
+
+
+def is_back(text: str) -> bool:
+    """Whether typed text asks to come back (`back`, `volví`, any case, a final `!` or `.`)."""
+    return text.strip().lower().rstrip("!.").strip() in BACK_WORDS
 
 
 def _split(text: str, separator: str | None) -> list[str]:

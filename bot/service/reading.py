@@ -47,7 +47,8 @@ class Reading:
             viewer = table.seat_of(player) if player else None
             if player and viewer is None:
                 raise Refused(_("that player is not seated at this table"))
-            text = narration.who_is_next(table, game, await self.tables.deadlines(table), await self.tables.away(table))
+            text = narration.who_is_next(table, game, await self.tables.deadlines(table),
+                                         await self.tables.on_vacation(table))
             if table.status == ABORTED:
                 text = _("⛔ This game was stopped by a moderator.")
             return Reply(caller=Message(named(text, table), await self.tables.pictures.board(game, table.id, viewer)),

@@ -200,6 +200,7 @@ class Referee:
     act = _CarriedOutBy("play")
     common_move = _CarriedOutBy("play")
     resign = _CarriedOutBy("play")
+    back = _CarriedOutBy("play")
     hand = _CarriedOutBy("play")
     adjust = _CarriedOutBy("play")
     choose_picture = _CarriedOutBy("play")

@@ -26,9 +26,10 @@ INVITED_UNTIL = "invited_until"
 """The table meta key holding when a rematch's invitations run out (a Unix time)."""
 INVITATION_SECONDS = 24 * 3600
 """How long the seats of a rematch are held for the invited at most (less if the turn time is)."""
-CARRIED = ("lang", "ai_seconds", "rated", "palette", "clock", "vacation")
+CARRIED = ("lang", "ai_seconds", "rated", "palette", "clock", "vacation", "absent")
 """Meta keys a rematch keeps: the table's language, its AI players' thinking time, `rated=off`,
-its pictures' look (`palette=mono`), its bank and whether vacations stop its clock."""
+its pictures' look (`palette=mono`), its bank, whether vacations stop its clock, and what a missed
+deadline does at three or more seats (`absent=`; who was away is not kept)."""
 
 
 def check(old: TableRecord | None, user: User) -> None:

@@ -22,6 +22,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Sequence
 from contextvars import ContextVar
 
+from bot.core import absence
 from bot.core.meta import BANKS, BEGAN, CLOCK, PINGED, WAITING
 from bot.core.records import (
     AI_TURN,
@@ -110,6 +111,10 @@ class Change:
         """The seats of people the game waited for before this command."""
         self.fresh: set[int] = set()
         """Seats whose turn began during this command (they are the ones to ping)."""
+        self.went_away: list[int] = []
+        """Seats whose players were marked absent by this change (their time ran out)."""
+        self.returned: list[int] = []
+        """Seats whose absent players came back with this change (a move of theirs, or /back)."""
         self.began_by: str | None = None
         """Who issued a command that acts for no seat (Start, a rollback): a turn it begins for
         them is one they began themselves."""
@@ -162,15 +167,37 @@ class Change:
         self._observe()
         return events
 
+    def away(self, seat: int, mode: str) -> None:
+        """Mark `seat`'s player absent (`absent=standin` or `skip`): from now on a stand-in plays
+        their turns (the seat's clock stops; `plan` gives it an AI turn), or their turns are
+        skipped (`play_forced`), until they come back."""
+        absence.mark_away(self.table, seat, mode)
+        self.went_away.append(seat)
+        self.waiting.pop(seat, None)
+        self._observe()
+
+    def come_back(self, seat: int) -> bool:
+        """Mark `seat`'s absent player present again: their clock starts afresh if it is their
+        turn. False if they were not away."""
+        if not absence.come_back(self.table, seat):
+            return False
+        self.returned.append(seat)
+        self._observe()
+        return True
+
     def play_forced(self) -> None:
-        """Make the actions the rules force (a pass when nothing else is legal), until the game
-        waits for someone's choice (a person's or an AI seat's) or ends."""
+        """Make the actions the rules force (a pass when nothing else is legal), and the turns of
+        absent players whose turns are skipped (`absent=skip`: the game's timeout move, while
+        someone present is still in the game), until the game waits for someone's choice (a
+        person's or an AI seat's) or ends."""
         for _ in range(FORCED_STEP_LIMIT):
             if self.game.outcome() is not None:
                 return
             forced = next(((s, a) for s in self.game.to_move() if (a := self.game.forced_action(s)) is not None),
                           None)
             if forced is None:
+                if self._skip_absent():
+                    continue
                 return
             seat, action = forced
             before = len(self.events)
@@ -178,16 +205,36 @@ class Change:
             self.forced.append((seat, self.game.log[-1][1], before))
         raise RuntimeError(f"table {self.table.id}: forced moves went on for {FORCED_STEP_LIMIT} steps")
 
+    def _skip_absent(self) -> bool:
+        """Make the timeout move of one skipped absent player the game waits for; False if there
+        is none, or nobody present is left in the game to play on with (then the clock runs for
+        them as for anyone, so a table of absent players never passes forever)."""
+        marked = absence.away(self.table)
+        if not any(mode == absence.SKIP for mode in marked.values()):
+            return False
+        playing = [s for s in range(min(self.game.players, len(self.table.seats))) if not self.game.is_resigned(s)]
+        if not absence.any_present(self.table, playing):
+            return False
+        for seat in self.game.to_move():
+            if marked.get(seat) == absence.SKIP and self.game.timeout_actions(seat):
+                self.time_out(seat, absence.ABSENT_ACTOR)
+                return True
+        return False
+
     def ai_seat(self) -> int | None:
-        """The AI seat to play next: the first AI seat the game waits for (AI seats of a game
-        where everyone moves at once play one after another), or None."""
+        """The AI seat to play next: the first seat played by an AI that the game waits for (an
+        AI seat, or a stand-in for an absent player; those of a game where everyone moves at once
+        play one after another), or None."""
         if self.game.outcome() is not None:
             return None
-        return next((s for s in self.game.to_move() if self.table.seats[s].is_ai), None)
+        return next((s for s in self.game.to_move() if absence.played_by_ai(self.table, s)), None)
 
     def _record(self, seat: int, action: str, actor: str, events: list[Event]) -> None:
         self.actions.append(ActionRecord(len(self.game.log), seat, action, actor, self.now))
         self.events += events
+        if 0 <= seat < len(self.table.seats) and actor == self.table.seats[seat].user_id and action != RESIGN \
+                and absence.come_back(self.table, seat):
+            self.returned.append(seat)  # any move of their own brings an absent player back
         self._observe()
 
     def _observe(self) -> None:
@@ -197,7 +244,7 @@ class Change:
         if count != self._turn_count:
             self._turn_count = count
             self.waiting.clear()
-        people = {s for s in self.game.to_move() if not self.table.seats[s].is_ai}
+        people = {s for s in self.game.to_move() if not absence.played_by_ai(self.table, s)}
         self.waiting = {s: v for s, v in self.waiting.items() if s in people}
         for seat, (_ply, since) in before.items():
             if seat not in self.waiting:
@@ -238,7 +285,7 @@ class Change:
         turn = self.table.turn_seconds or 0
         return self.game.deadline(since, turn) - since
 
-    def away(self) -> dict[int, float]:
+    def on_vacation(self) -> dict[int, float]:
         """The waiting seats whose players are unavailable now (on vacation), and until when."""
         found = {}
         for seat in self.waiting:

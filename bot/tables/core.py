@@ -234,7 +234,7 @@ class Tables:
                 by_user.setdefault(user_id, []).extend(intervals)
         return {s.seat: by_user[s.user_id] for s in table.seats if s.user_id in by_user}
 
-    async def away(self, table: TableRecord) -> dict[int, float]:
+    async def on_vacation(self, table: TableRecord) -> dict[int, float]:
         """The seats whose players are unavailable now (on vacation), and until when."""
         now = self.clock.now()
         found = {}

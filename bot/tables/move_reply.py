@@ -9,12 +9,14 @@ from collections.abc import Callable
 from bot.community.accessibility import text_play_messages
 from bot.community.notifications import TURN_LIST, list_keepers, plan_pings
 from bot.community.ratings import Ratings
+from bot.core import absence
 from bot.core.i18n import N_, _, said
 from bot.core.meta import FOOT, QUESTS
 from bot.core.records import FINISHED, PLAYING, Notice, TableRecord
 from bot.core.replies import Announcement, Message, Reply, command_token
 from bot.storage.standings import Write
 from bot.storage.store import Store
+from bot.tables.absence import away_notes, came_back_line
 from bot.tables.change import Change
 from bot.words import narration
 from engine import Game
@@ -32,14 +34,18 @@ def move_reply(change: Change, *, headline: str = "", move_help: bool = True) ->
     `move_help`: the ending says how to type a move."""
     table, game = change.table, change.game
     told = Announcement(
-        story=[headline, narration.what_happened(change.events, narration.forced_lines(table, game, change.forced))],
-        ending=[narration.who_is_next(table, game, change.deadlines, change.away()),
+        story=[headline, came_back_line(change),
+               narration.what_happened(change.events, narration.forced_lines(table, game, change.forced))],
+        ending=[narration.who_is_next(table, game, change.deadlines, change.on_vacation()),
                 narration.how_to_move(table, game) if move_help else ""])
     private: dict[int, Message] = {}
     for event in change.events:
         if event.to is not None and not table.seats[event.to].is_ai:
             message = private.setdefault(event.to, Message())
             message.text = f"{message.text}\n{said(event.template, dict(event.args), event.text)}".strip()
+    for seat, note in away_notes(change).items():
+        message = private.setdefault(seat, Message())
+        message.text = f"{message.text}\n{note}".strip()
     pinged = [u for s in pinged_seats(change) if (u := table.seats[s].user_id)]
     return Reply(public=Message(), private=private, events=list(change.events), table_id=table.id,
                  place=table.place, mentions=pinged, ply=len(game.log), status=table.status, announcement=told)
@@ -103,14 +109,25 @@ async def rate(ratings: Ratings, change: Change, reply: Reply) -> Write | None:
     writes that record them with the commit. A rating that cannot be worked out never keeps the
     game from ending: it is logged, and `tileref ratings rebuild` rates the game."""
     try:
-        changes = await ratings.preview(change.table, change.game, change.now)
-        write = ratings.recording(change.table, change.game, change.now)
+        entries = await game_log(ratings.store, change)
+        changes = await ratings.preview(change.table, change.game, change.now, entries)
+        write = ratings.recording(change.table, change.game, change.now, entries)
     except Exception:
         log.exception("rating table %s failed; it ends unrated", change.table.id)
         return None
     if changes and reply.announcement is not None:
         reply.announcement.ending.insert(1, changes)  # after the result, before anything else
     return write
+
+
+async def game_log(store: Store, change: Change) -> list[tuple[int, str, str]]:
+    """The whole log of the change's game as (seat, action, actor) triples, this change's own
+    entries included, for the absent players' rule of the ratings (`ratings.absentees`); [] at
+    a table of two seats, where that rule does not apply (no log is read)."""
+    if absence.mode_of(change.table) is None:
+        return []
+    stored = await store.actions(change.table.id)
+    return [(a.seat, a.action, a.actor) for a in [*stored[:change.start_length], *change.actions]]
 
 
 def ask_for_pictures(change: Change, reply: Reply) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from bot.core.absence import played_by_ai, stood_in
 from bot.core.i18n import _, current_language, ngettext, said, spoken
 from bot.core.meta import CLOCK
 from bot.core.records import TableRecord
@@ -72,7 +73,8 @@ def who_is_next(table: TableRecord, game: Game, deadline: dict[int, float] | Non
     if outcome is not None:
         return final_result(table, game)
     waiting = list(game.to_move())
-    people = [mention(table.seats[s].user_id or "", table.seats[s].name) if table.seats[s].user_id
+    people = [_("🤖 stand-in for {player}").format(player=name_token(table.seats[s].name)) if stood_in(table, s)
+              else mention(table.seats[s].user_id or "", table.seats[s].name) if table.seats[s].user_id
               else name_token(table.seats[s].name) for s in waiting]
     for index, seat in enumerate(waiting):
         if away and seat in away:
@@ -95,7 +97,7 @@ def how_to_move(table: TableRecord, game: Game) -> str:
     example = game.example_move()
     if game.outcome() is not None or not example:
         return ""
-    if all(table.seats[s].is_ai for s in game.to_move()):
+    if all(played_by_ai(table, s) for s in game.to_move()):
         return ""
     return _("✏️ Type a move like `{example}`, or use /move.").format(
         example=type(game).spoken(example, current_language()))

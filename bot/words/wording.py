@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import re
 
+from bot.core import absence
 from bot.core.durations import format_duration
 from bot.core.i18n import _, current_language, ngettext
-from bot.core.meta import CLOCK, VACATION
-from bot.core.records import LOBBY, ActionRecord, Settings, TableRecord
+from bot.core.meta import ABSENT, CLOCK, VACATION
+from bot.core.records import LOBBY, PLAYING, ActionRecord, Settings, TableRecord
 from bot.core.replies import Reply, name_token, refusal
 from bot.core.time_controls import NONE, Bank, describe, parse_time_control
 from bot.core.typing_rules import echo
@@ -63,6 +64,15 @@ def level_word(agent: str) -> str:
     return level_name(agent, current_language())
 
 
+def absent_rule_text(table: TableRecord) -> str:
+    """What the table does when a player's time runs out at three or more seats (its `absent=`
+    option), in a few words."""
+    mode = str(table.meta.get(ABSENT) or absence.DEFAULT_MODE)
+    said = {absence.STANDIN: _("a stand-in plays for them"), absence.SKIP: _("their turns are skipped"),
+            absence.REMOVE: _("they leave the game")}.get(mode, mode)
+    return _("absent players (3+ seats): {rule} (absent={mode})").format(rule=said, mode=mode)
+
+
 def lobby_text(table: TableRecord) -> str:
     cls = GAMES[table.game]
     players = ", ".join(name_token(s.name) for s in table.seats) or _("nobody yet")
@@ -76,7 +86,11 @@ def lobby_text(table: TableRecord) -> str:
     options = ", ".join(f"{k}={v}" for k, v in table.options.items() if k != CLOCK)
     lines = [f"**{cls.title}** · " + _("players ({count}/{most}): {players}").format(
         count=len(table.seats), most=cls.max_players, players=players),
-             f"{clock}{' · ' + options if options else ''}"]
+             f"{clock}{' · ' + options if options else ''} · {absent_rule_text(table)}"]
+    standins = [s for s in sorted(absence.away(table)) if absence.stood_in(table, s) and s < len(table.seats)]
+    if table.status == PLAYING and standins:
+        lines.append(", ".join(_("🤖 stand-in for {player}").format(player=name_token(table.seats[s].name))
+                               for s in standins))
     if table.status == LOBBY:
         need = cls.min_players - len(table.seats)
         lines.append(ngettext("Join to play; start when everyone is in (at least {count} more player needed).",
@@ -140,7 +154,8 @@ def settings_text(settings: Settings) -> str:
         games=", ".join(settings.allowed_games) if settings.allowed_games else _("all"),
         rating=settings.media_rating, reactions=_("on") if settings.event_reactions else _("off"),
         language=settings.language or _("each table's creator's"))
-    return text + " · " + _("vacation days a year {days}").format(days=settings.vacation_days)
+    return text + " · " + _("vacation days a year {days}").format(days=settings.vacation_days) + " · " + _(
+        "absent players at 3+ seats: absent={mode}").format(mode=settings.absent)
 
 
 def logged_move(record: ActionRecord, table: TableRecord) -> str:
@@ -170,4 +185,8 @@ def actor_note(actor: str, table: TableRecord) -> str:
         return " " + _("(by a moderator)")
     if actor == "rules":
         return " " + _("(forced: nothing else was legal)")
+    if actor.startswith(absence.STANDIN_ACTOR):
+        return " " + _("(by a stand-in: the player was away)")
+    if actor == absence.ABSENT_ACTOR:
+        return " " + _("(the player was away)")
     return ""

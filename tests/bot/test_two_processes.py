@@ -8,16 +8,19 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import itertools
 import multiprocessing
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from bot.core import absence
 from bot.core.clock import ManualClock
 from bot.core.records import DEADLINE, LOBBY, PLAYING, ActionRecord, User
 from bot.service.referee import Referee
 from bot.storage.address import store_for
+from bot.storage.loader import new_game, replay
 from tests.bot.referees import ALICE, BOB, CAROL, MOD, PLACE, running_referee, started
 
 MANAGER = User("test:manager", "manager", moderator=True, manager=True)
@@ -376,3 +379,106 @@ async def test_a_reopening_rollback_racing_a_new_table_at_its_place_is_refused_c
             assert ("cannot be reopened" in refusal or "only a started game" in refusal if created
                     else "there is already a Tromino Go table here" in refusal), refusal
             assert len(await referee.store.find_tables(place_prefix=place)) == 1
+
+
+def _standin_worker(path: str, seconds: float, ready: Any, sent: Any, ai_seconds: float) -> None:
+    """Run timers, AI turns and the outbox for `seconds` (AI turns planned for `ai_seconds`),
+    reporting every announcement it sends (its move number and public text)."""
+    async def deliver(reply: Any) -> None:
+        sent.put((reply.ply, reply.public.text if reply.public else None))
+
+    asyncio.run(_serve(path, seconds, ready, notify=deliver, confirms_delivery=True, delivery_lease=1.0,
+                       outbox_every=0.2, ai_seconds=ai_seconds))
+
+
+def _deadline_worker(path: str, ready: Any, sent: Any) -> None:
+    """Fire timers and run the outbox, but play no AI turn (a process that will die before its
+    stand-in moves), until killed."""
+    async def deliver(reply: Any) -> None:
+        sent.put((reply.ply, reply.public.text if reply.public else None))
+
+    async def serve() -> None:
+        store = store_for(path)
+        await store.open()
+        referee = Referee(store, render=False, notify=deliver, confirms_delivery=True, delivery_lease=1.0,
+                          outbox_every=0.2)
+        referee.timers.start()
+        referee.outbox.start()
+        ready.set()
+        await asyncio.sleep(60)
+
+    asyncio.run(serve())
+
+
+async def _until(check: Any, seconds: float) -> None:
+    for _ in range(int(seconds * 20)):
+        if await check():
+            return
+        await asyncio.sleep(0.05)
+    raise AssertionError("waited in vain")
+
+
+async def test_a_stand_in_moves_once_when_the_process_that_brought_it_is_killed_before_its_first_move(database,
+                                                                                                   clock):
+    """Two processes race to fire the deadline (the player is marked away and the stand-in's
+    turn recorded, in one commit) and are SIGKILLed before the stand-in moves; two more then
+    play the stand-in's turn once and announce the timeout once, on both databases."""
+    async with running_referee(database, clock) as referee:
+        assert (await referee.create(PLACE, ALICE, "tronimoes", turn_time="1h")).ok
+        for player in (BOB, CAROL):
+            assert (await referee.join(PLACE, player)).ok
+        assert (await referee.start(PLACE, ALICE)).ok
+        _, game = await referee.view(PLACE)
+        gone, fired_at = game.to_move()[0], len(game.log)
+        due_now = [dataclasses.replace(t, due=0.0, id=None) for t in await referee.store.timers(1)
+                   if t.kind == DEADLINE]
+        await referee.store.commit(1, expected=fired_at, timers=due_now)
+    readies, sent = [SPAWN.Event(), SPAWN.Event()], SPAWN.Queue()
+    doomed = [SPAWN.Process(target=_deadline_worker, args=(database, ready, sent)) for ready in readies]
+    for process in doomed:  # two processes race to fire the deadline
+        process.start()
+    assert all(ready.wait(30) for ready in readies)
+    store = store_for(database)  # read only: no timers or AI turns of its own
+    await store.open()
+    try:
+        async def fired() -> bool:
+            table = await store.get_table(1)
+            return table is not None and bool(absence.away(table))
+
+        await _until(fired, 30)
+        for process in doomed:  # SIGKILL between the deadline firing and the stand-in's first move
+            process.kill()
+            process.join(timeout=10)
+            assert process.exitcode == -9
+        assert not [a for a in await store.actions(1) if a.actor.startswith(absence.STANDIN_ACTOR)]
+        table = await store.get_table(1)
+        assert absence.away(table) == {gone: absence.STANDIN}  # what the deadline did is committed
+        assert [t.seat for t in await store.timers(1) if t.kind == "ai"] == [gone]  # and the stand-in's turn
+    finally:
+        await store.close()
+    survivors = [SPAWN.Process(target=_standin_worker, args=(database, 8.0, None, sent, 0.0)) for _ in range(2)]
+    for survivor in survivors:
+        survivor.start()
+    for survivor in survivors:
+        survivor.join(timeout=60)
+        assert survivor.exitcode == 0
+    delivered = []
+    while not sent.empty():
+        delivered.append(sent.get(timeout=5))
+    store = store_for(database)
+    await store.open()
+    try:
+        actions = await store.actions(1)
+        assert [a.ply for a in actions] == list(range(1, len(actions) + 1))  # one entry per ply, no gap
+        stood = [a for a in actions if a.actor.startswith(absence.STANDIN_ACTOR)]
+        assert stood and stood[0].ply == fired_at + 1 and {a.seat for a in stood} == {gone}
+        assert all(b.ply == a.ply + 1 for a, b in itertools.pairwise(stood))  # one turn, played once
+        game = new_game(await store.get_table(1))
+        replay(game, actions)
+        assert gone not in game.to_move()  # the log replays, and the stand-in's turn is over
+        assert await store.pending_notices(1) == []
+    finally:
+        await store.close()
+    timeouts = [d for d in delivered if d[1] and "ran out of time" in d[1]]
+    assert len(timeouts) == 1, delivered  # the deadline's announcement, once
+    assert len([d for d in delivered if d[1] and "A stand-in plays for" in d[1]]) == 1, delivered

@@ -6,6 +6,7 @@ from __future__ import annotations
 from bot.adapters.console.screen import Screen
 from bot.adapters.console.terminal import ALL
 from bot.community.leaderboards import ratings_explained
+from bot.core.absence import mode_of
 from bot.core.i18n import N_, _, ngettext
 from bot.core.meta import FOOT
 from bot.core.records import User
@@ -29,6 +30,7 @@ HELP_LINES: tuple[tuple[str, str, str], ...] = (
     ("react", N_("react <words>"), N_("find a GIF or sticker and react with it")),
     ("quest", N_("quest <words>"), N_("your vision quest: pick the picture drawn at the foot of your line")),
     ("resign", N_("resign"), N_("leave this game")),
+    ("back", N_("back"), N_("take your turns back after a stand-in played them while you were away")),
     ("quit", N_("quit"), N_("stop here; continue later with `tileref play --resume`")),
 )
 """The console's commands as `help` lists them: what each does, how it is typed, and what it does
@@ -49,7 +51,7 @@ async def _commands(referee: Referee, user: User, place: str) -> str:
     table, game = shown
     seat = table.seat_of(user.id)
     has = {"hand": seat is not None and isinstance(game.view(seat).get("hand"), (list, dict)),
-           "quest": FOOT in type(game).chosen_pictures}
+           "quest": FOOT in type(game).chosen_pictures, "back": mode_of(table) is not None}
     lines = [(_(usage), _(does)) for name, usage, does in HELP_LINES if has.get(name, True)]
     width = max(len(usage) for usage, _does in lines) + 3
     return "\n".join([_(HELP_INTRO), *(f"  {usage.ljust(width)}{does}" for usage, does in lines)])

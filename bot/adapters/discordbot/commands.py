@@ -1,5 +1,5 @@
 """The players' slash commands: /move (with autocomplete), /draw, /pass, /hand, /board,
-/history, /resign and /rules. Each one runs a referee command for the table of the thread it
+/history, /resign, /back and /rules. Each one runs a referee command for the table of the thread it
 is used in and answers with `answer_reply`."""
 
 from __future__ import annotations
@@ -132,6 +132,12 @@ async def resign(interaction: discord.Interaction) -> None:
     await ask(interaction, "resign")
 
 
+@app_commands.command(name="back", description=N_("Come back to the game here: your turns are your own again"))
+@app_commands.guild_only()
+async def back(interaction: discord.Interaction) -> None:
+    await run(interaction, lambda referee, place, user: referee.back(place, user))
+
+
 def player_count_text(counts: tuple[int, ...]) -> str:
     """How many players a game seats: "2 players.", "1–6 players.", "2, 4, 6 players."."""
     if len(counts) == 1:
@@ -166,6 +172,8 @@ def help_text(game: Game, language: str) -> str:
         lines.append(_("• Shortcuts: {commands}.").format(commands=", ".join(own)))
     lines += [_("• `/hand` your hand (only you see it) · `/board` the board · `/history` the moves so far"),
               _("• `/rules` how to play · `/resign` leave the game"),
+              _("• `/back` take your turns back after a stand-in played them (or they were skipped) while you were "
+                "away"),
               "", _("**Typing moves**"), _(cls.notation_help), "", ratings_explained()]
     return "\n".join(lines)
 
@@ -226,4 +234,4 @@ async def replay(interaction: discord.Interaction, gif: bool = False) -> None:
 
 
 PLAYER_COMMANDS: list[app_commands.Command[Any, ..., Any]] = [
-    move, draw, pass_, skip, hand, board, history, resign, rules, help_, watch, replay]
+    move, draw, pass_, skip, hand, board, history, resign, back, rules, help_, watch, replay]

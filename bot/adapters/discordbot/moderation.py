@@ -20,6 +20,7 @@ from bot.adapters.discordbot.confirm import ask
 from bot.adapters.discordbot.context import caller, guild_key, user_key
 from bot.adapters.discordbot.delivery import Outgoing, personal, render
 from bot.adapters.discordbot.shown import shown_boards
+from bot.core.absence import MODES
 from bot.core.i18n import LANGUAGES, N_, _
 from bot.media.search import RATINGS
 from bot.service.referee import Referee
@@ -83,22 +84,25 @@ async def rollback(interaction: discord.Interaction, to: app_commands.Range[int,
                        language=N_("The language of new tables here (default: the language of whoever opens one)"),
                        clock=N_("New tables' time control: move, none, or a bank like 3d+1d/7d (presets: bank, fast, "
                                 "slow)"),
-                       vacation_days=N_("Each player's vacation days a year here (21 by default)"))
+                       vacation_days=N_("Each player's vacation days a year here (21 by default)"),
+                       absent=N_("At new tables of 3+ players, when a player's time runs out: standin, skip or "
+                                 "remove"))
 @app_commands.choices(rating=[app_commands.Choice(name=r, value=r) for r in RATINGS],
-                      language=[app_commands.Choice(name=name, value=code) for code, name in LANGUAGES.items()])
+                      language=[app_commands.Choice(name=name, value=code) for code, name in LANGUAGES.items()],
+                      absent=[app_commands.Choice(name=mode, value=mode) for mode in MODES])
 @app_commands.guild_only()
 async def settings(interaction: discord.Interaction, turn_time: str | None = None, reminders: str | None = None,
                    moderator_role: discord.Role | None = None, no_moderator_role: bool = False,
                    allowed_games: str | None = None, rating: str | None = None,
                    event_reactions: bool | None = None, language: str | None = None, clock: str | None = None,
-                   vacation_days: app_commands.Range[int, 0, 366] | None = None) -> None:
+                   vacation_days: app_commands.Range[int, 0, 366] | None = None, absent: str | None = None) -> None:
     referee: Referee = interaction.client.referee  # type: ignore[attr-defined]
     async with answering(interaction, private=True) as answer:
         assert interaction.guild_id is not None
         guild = guild_key(interaction.guild_id)
         role = "" if no_moderator_role else (moderator_role.mention if moderator_role is not None else None)
         if all(value is None for value in (turn_time, reminders, role, allowed_games, rating, event_reactions,
-                                           language, clock, vacation_days)):
+                                           language, clock, vacation_days, absent)):
             current = await answer.run(referee.settings(guild))
             await answer.tell(settings_text(current))
             return
@@ -108,7 +112,7 @@ async def settings(interaction: discord.Interaction, turn_time: str | None = Non
                                                          media_rating=rating, event_reactions=event_reactions,
                                                          language=language, clock=clock,
                                                          vacation_days=None if vacation_days is None
-                                                         else str(vacation_days)))
+                                                         else str(vacation_days), absent=absent))
         if not reply.ok:
             for outgoing in personal(reply.caller, refusal=True):
                 await answer.send(outgoing, ephemeral=True)

@@ -255,6 +255,8 @@ def _players(spectacle: Spectacle, ratings: Mapping[int, str]) -> str:
             marks.append(_("to move"))
         if player["resigned"]:
             marks.append(_("left the game"))
+        elif player.get("standin"):
+            marks.append(_("🤖 a stand-in plays (away)"))
         hand = "" if player["hand"] is None else escape(pieces_count(type(spectacle.game), int(player["hand"])))
         team = f' <span class="team">({escape(str(player["team"]))})</span>' if player["team"] else ""
         classes = " ".join(name for name, on in (("moving", seat in spectacle.to_move and spectacle.result is None),

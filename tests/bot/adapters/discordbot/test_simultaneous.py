@@ -1,6 +1,7 @@
 """A game where players act at the same time (Tetromic), through Discord: three players draw in
 any order, place pieces out of turn, several at once; a fourth joins the running game; the phase
-clock skips whoever missed it, once, and opens the next phase."""
+clock skips whoever missed it and opens the next phase (at `absent=skip`, the late player's next
+phase is then skipped at once too)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,8 @@ from tests.bot.adapters.discordbot.harness import Harness
 
 async def test_three_players_act_at_once_a_fourth_joins_and_the_phase_clock_skips_the_late(tileref: Harness) -> None:
     s, clock = tileref.s, tileref.clock
-    thread, opening = await tileref.open_table(s.alice, s.bob, s.carol, game="tetromic", turn_time="1h")
+    thread, opening = await tileref.open_table(s.alice, s.bob, s.carol, game="tetromic", turn_time="1h",
+                                               options="absent=skip")
     assert "Phase 1" in opening.content and "Waiting for" in opening.content
     game = await tileref.game(thread)
     assert game.to_move() == (0, 1, 2)
@@ -37,8 +39,8 @@ async def test_three_players_act_at_once_a_fourth_joins_and_the_phase_clock_skip
     await clock.advance(3600 + 1)
     await tileref.referee.timers.idle()
     skipped = await s.wait_for_message(thread, lambda m: "ran out of time" in m.content, since=mark)
-    assert "carol ran out of time" in skipped.content and "Phase 2" in skipped.content
-    game = await tileref.game(thread)
-    assert game.phase == 2 and game.to_move() == (0, 1, 2, 3)
+    assert "carol ran out of time: their turns are skipped" in skipped.content and "Phase 2" in skipped.content
+    game = await tileref.game(thread)  # at four seats, `absent=skip`: her phase 2 is skipped at once as well
+    assert game.phase == 2 and game.to_move() == (0, 1, 3)
     actions = await tileref.referee.store.actions((await tileref.table(thread)).id)
-    assert [a.action for a in actions if a.actor == "clock"] == ["skip"]
+    assert [a.action for a in actions if a.actor == "absent"] == ["skip", "skip"]

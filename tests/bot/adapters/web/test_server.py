@@ -19,6 +19,7 @@ from bot.adapters.web.server import WebServer
 from bot.core import metrics
 from bot.core.clock import ManualClock
 from bot.core.i18n import speaking
+from bot.core.records import DEADLINE, User
 from bot.service.referee import Referee
 from bot.storage.address import store_for
 from engine import GAMES
@@ -312,3 +313,24 @@ async def test_the_board_picture_of_a_palette_mono_table_is_in_greys(site: Site)
     image = Image.open(io.BytesIO(body)).convert("RGB")
     assert status == 200 and headers["Content-Type"] == "image/png"
     assert all(r == g == b for _, (r, g, b) in image.getcolors(1 << 20) or [])
+
+
+async def test_the_page_marks_a_player_a_stand_in_plays_for_now_and_not_in_past_positions(site: Site) -> None:
+    seated = [User(f"test:p{i}", f"Player{i}") for i in range(3)]
+    reply = await site.referee.create(PLACE, seated[0], "tronimoes", turn_time="1h")
+    for user in seated[1:]:
+        assert (await site.referee.join(PLACE, user)).ok
+    assert (await site.referee.start(PLACE, seated[0])).ok
+    link = re.search(r"https?://\S+(/t/[\w-]+)", reply.public.text if reply.public else "")
+    assert link is not None
+    path = link.group(1)
+    table = await site.referee.table_at(PLACE)
+    assert table is not None
+    due = min(t.due for t in await site.referee.store.timers(table.id) if t.kind == DEADLINE)
+    await site.clock.advance(due - site.clock.now() + 1)
+    await site.referee.timers.idle()
+    await site.referee.ai.idle()  # the stand-in has played
+    _status, _headers, body = await fetch(site, path)
+    assert body.decode().count("🤖 a stand-in plays (away)") == 1
+    _status, _headers, past = await fetch(site, path + "?ply=0")
+    assert "stand-in" not in past.decode()
