@@ -41,12 +41,27 @@ def vacation_intervals(store: Store) -> Unavailability:
         if not allows_vacations(table) or table.guild is None:
             return {}
         users = [s.user_id for s in table.seats if s.user_id]
-        began = table.meta.get(BEGAN) or {}
-        since = min((float(v[1]) for v in began.values()), default=table.created_at) if isinstance(began, dict) \
-            else table.created_at
-        return await store.vacations.intervals(table.guild, users, since)
+        return await store.vacations.intervals(table.guild, users, earliest_turn(table))
 
     return intervals
+
+
+def vacationing(now: float, vacations: Mapping[int, Sequence[Interval]]) -> dict[int, float]:
+    """The seats whose players are on vacation at `now` (by their vacation intervals), and until when."""
+    found = {}
+    for seat, off in vacations.items():
+        interval = off_at(now, off)
+        if interval is not None:
+            found[seat] = interval[1]
+    return found
+
+
+def earliest_turn(table: TableRecord) -> float:
+    """When the earliest turn still running at the table began (its creation, before any)."""
+    began = table.meta.get(BEGAN) or {}
+    if not isinstance(began, dict):
+        return table.created_at
+    return min((float(v[1]) for v in began.values()), default=table.created_at)
 
 
 def read_date(text: str, today: datetime.date, field: str) -> datetime.date:

@@ -22,6 +22,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Sequence
 from contextvars import ContextVar
 
+from bot.community.vacations import vacationing
 from bot.core import absence
 from bot.core.meta import BANKS, BEGAN, CLOCK, PINGED, WAITING
 from bot.core.records import (
@@ -35,7 +36,7 @@ from bot.core.records import (
     TableRecord,
     Timer,
 )
-from bot.core.running_time import Interval, deadline_at, off_at, running_seconds
+from bot.core.running_time import Interval, deadline_at, running_seconds
 from bot.core.time_controls import Bank
 from bot.storage.standings import Write
 from bot.storage.store import PlaceTaken, StaleLog, StaleTable, Store
@@ -77,10 +78,11 @@ class Change:
 
     def __init__(self, store: Store, table: TableRecord, game: Game, timers_before: list[Timer], now: float,
                  reminders: list[str], *, beginning: bool = False,
-                 off: dict[int, list[Interval]] | None = None) -> None:
+                 off: dict[int, list[Interval]] | None = None,
+                 vacations: dict[int, list[Interval]] | None = None) -> None:
         """`beginning`: the game (re)starts here (a deal, a rollback), so every seat it waits for
         begins a turn now. `off`: each seat's intervals when its player is unavailable (its
-        clock does not run then)."""
+        clock does not run then: vacations, quiet hours); `vacations`: those that are vacations."""
         self.store = store
         self.table = table
         self.game = game
@@ -95,6 +97,9 @@ class Change:
         self.timers_before = timers_before
         self.timers_after: list[Timer] | None = None
         self.off = off or {}
+        """Each seat's intervals when its player's clock does not run (vacations, quiet hours)."""
+        self.vacations = vacations or {}
+        """Each seat's vacations alone (what the board says)."""
         self.bank = Bank.from_data(table.meta.get(CLOCK)) if table.turn_seconds else None
         self.banks: dict[int, float] = {int(s): float(v) for s, v in dict(table.meta.get(BANKS) or {}).items()}
         """Each seat's bank when its current (or last) turn began (bank tables)."""
@@ -286,13 +291,8 @@ class Change:
         return self.game.deadline(since, turn) - since
 
     def on_vacation(self) -> dict[int, float]:
-        """The waiting seats whose players are unavailable now (on vacation), and until when."""
-        found = {}
-        for seat in self.waiting:
-            interval = off_at(self.now, self.off.get(seat, ()))
-            if interval is not None:
-                found[seat] = interval[1]
-        return found
+        """The waiting seats whose players are on vacation now, and until when."""
+        return {seat: until for seat, until in vacationing(self.now, self.vacations).items() if seat in self.waiting}
 
     def hold_clocks(self) -> None:
         """A moderator pauses the clock: with a bank, what each waiting seat's clock has run

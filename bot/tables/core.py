@@ -15,8 +15,9 @@ from contextlib import asynccontextmanager
 from functools import partial
 
 from bot.community.notifications import TURN_LIST, list_keepers, quiet_users
+from bot.community.quiet_clock import quiet_hours_intervals
 from bot.community.ratings import Ratings
-from bot.community.vacations import vacation_intervals
+from bot.community.vacations import vacation_intervals, vacationing
 from bot.core import logs, metrics
 from bot.core.clock import Clock
 from bot.core.i18n import N_, _, speak
@@ -36,7 +37,7 @@ from bot.core.records import (
 )
 from bot.core.refusals import MovedOn, Refused
 from bot.core.replies import Message, Reply, command_token, refusal
-from bot.core.running_time import Interval, Unavailability, off_at
+from bot.core.running_time import Interval, Unavailability
 from bot.media.replay_animation import REPLAY_KIND, Replays
 from bot.storage.loader import DEFAULT_GAME_CACHE, GameLoader
 from bot.storage.standings import Sql, Write
@@ -101,7 +102,8 @@ class Tables:
         (see `lock`)."""
         self._commit_listeners: list[CommitListener] = []
         self._before_finish: list[Callable[[int], Awaitable[None]]] = []
-        self._unavailability: list[Unavailability] = [vacation_intervals(store)]
+        self._vacations = vacation_intervals(store)
+        self._unavailability: list[Unavailability] = [self._vacations, quiet_hours_intervals(store, clock)]
 
     def close(self) -> None:
         self.pictures.close()
@@ -226,23 +228,27 @@ class Tables:
     async def unavailable(self, table: TableRecord) -> dict[int, list[Interval]]:
         """Each seat's intervals when its player's clock does not run at this table, from every
         source (none for a table without a clock)."""
-        if not table.turn_seconds:
-            return {}
-        by_user: dict[str, list[Interval]] = {}
-        for source in self._unavailability:
-            for user_id, intervals in (await source(table)).items():
-                by_user.setdefault(user_id, []).extend(intervals)
-        return {s.seat: by_user[s.user_id] for s in table.seats if s.user_id in by_user}
+        return (await self._unavailable(table))[0]
 
     async def on_vacation(self, table: TableRecord) -> dict[int, float]:
-        """The seats whose players are unavailable now (on vacation), and until when."""
-        now = self.clock.now()
-        found = {}
-        for seat, off in (await self.unavailable(table)).items():
-            interval = off_at(now, off)
-            if interval is not None:
-                found[seat] = interval[1]
-        return found
+        """The seats whose players are on vacation now, and until when (quiet hours stop clocks
+        too, but a board does not say someone is asleep)."""
+        return vacationing(self.clock.now(), (await self._unavailable(table))[1])
+
+    async def _unavailable(self, table: TableRecord) -> tuple[dict[int, list[Interval]], dict[int, list[Interval]]]:
+        """Each seat's unavailable intervals from every source, and from vacations alone."""
+        if not table.turn_seconds:
+            return {}, {}
+        seats = {s.user_id: s.seat for s in table.seats if s.user_id}
+        every: dict[int, list[Interval]] = {}
+        vacations: dict[int, list[Interval]] = {}
+        for source in self._unavailability:
+            for user_id, intervals in (await source(table)).items():
+                if user_id in seats:
+                    every.setdefault(seats[user_id], []).extend(intervals)
+                    if source is self._vacations:
+                        vacations.setdefault(seats[user_id], []).extend(intervals)
+        return every, vacations
 
     async def reminders(self, table: TableRecord) -> list[str]:
         """When the table's players are reminded before their deadline (the server's setting)."""
@@ -257,8 +263,9 @@ class Tables:
         """A change to the table's game, with its timers (`timers`, if just read); `beginning`:
         the change that deals the game."""
         timers = [] if beginning else await self.table_timers(table) if timers is None else timers
+        off, vacations = await self._unavailable(table)
         return Change(self.store, table, game, timers, self.clock.now(), await self.reminders(table),
-                      beginning=beginning, off=await self.unavailable(table))
+                      beginning=beginning, off=off, vacations=vacations)
 
     async def guarded(self, command: Awaitable[Reply], *, name: str | None = None) -> Reply:
         """Run a command; a refusal becomes a reply for the caller, and an unexpected error is
