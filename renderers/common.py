@@ -323,6 +323,9 @@ class GameRenderer(Protocol):
 
     def text(self, game: Any, colour: bool = False) -> str: ...
 
+    def describe_parts(self, game: Any, view: dict[str, Any]) -> list[Any]:
+        """The position in words, as `renderers.description.Part`s (see `renderers.describe`)."""
+
     def spoken_groups(self, game: Any, seat: int) -> list[Any]:
         """`seat`'s legal moves grouped to be read aloud (`renderers.spoken.Group`s)."""
 

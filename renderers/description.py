@@ -115,8 +115,7 @@ def _piece(piece: Any) -> str:
 
 
 def _parts(game: Game, viewer: int | None) -> tuple[str, list[Part]]:
-    describe_parts = getattr(renderer_for(game), "describe_parts", None)
-    parts: list[Part] = list(describe_parts(game, game.view(None))) if describe_parts else []
+    parts: list[Part] = list(renderer_for(game).describe_parts(game, game.view(None)))
     own = _hand(game, viewer) if viewer is not None and 0 <= viewer < game.players else None
     return " ".join(_header(game)), [own, *parts] if own is not None else parts
 

@@ -39,6 +39,11 @@ def describe_parts(game: Game, view: dict[str, Any]) -> list[Part]:
     if leader is not None:
         round_items.append(say(N_("leader {tile} at {squares}")).format(tile=leader["tile"],
                                                                        squares=" ".join(leader["at"])))
+    result = view.get("round_result")
+    if result:
+        deltas = ", ".join(f"{s['name']} {delta:+d}" for s, delta in zip(seats, result["deltas"], strict=False))
+        round_items.append(say(N_("round {round} is over: {how} ({deltas})")).format(
+            round=result["round"], how=say(result["how"]), deltas=deltas))
     if view.get("spacer"):
         first, last = view["spacer"]
         round_items.append(say(N_("the spacer lies from {first} to {last}: the only tile to lay is a double "

@@ -1,14 +1,15 @@
 """The Tronix table in words (see `renderers.description`): the phase and the teams' piles, the
 open lines with the colour and cell of each free end (the empty cell it runs into), the circuits
-one card from closing and the patterns that close them, and the locked card of God Mode."""
+one card from closing (the cells where one card closes a circuit, and the patterns that do), and
+the locked card of God Mode."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from engine import Game
-from engine.tronix.cards import PATTERNS, Cell, opposite, segment_ports, step, term
-from engine.tronix.lines import Line, trace
+from engine.tronix.cards import COLOURS, PATTERNS, Cell, segment_ports, step, term
+from engine.tronix.lines import Line, line_through, trace
 from renderers.common import N_, say
 from renderers.description import Part, seat_name
 
@@ -29,23 +30,28 @@ def _free_ends(table: dict[Cell, str], line: Line) -> list[tuple[Cell, str, int]
     return ends
 
 
-def _closers(table: dict[Cell, str], ends: list[tuple[Cell, str, int]]) -> tuple[Cell, list[str]] | None:
-    """Where one card closes an open line whose two free ends run into the same empty cell, and
-    the patterns (with the colour that would close it) that do."""
-    if len(ends) != 2:
-        return None
-    (first, _, p), (second, _, q) = ends
-    target = step(first, p)
-    if target != step(second, q) or target in table:
-        return None
-    wanted = frozenset({opposite(p), opposite(q)})
-    ways = []
-    for pattern, (green, pink) in PATTERNS.items():
-        if green == wanted:
-            ways.append(say(N_("{pattern} (green)")).format(pattern=say(term(pattern))))
-        elif pink == wanted:
-            ways.append(say(N_("{pattern} (pink)")).format(pattern=say(term(pattern))))
-    return target, ways
+def _closing_cards(table: dict[Cell, str], ends: list[tuple[Cell, str, int]]) -> list[str]:
+    """Every empty cell where one card closes a circuit, with the patterns that do (and the
+    colour of the card's line that closes it, and how many cards the circuit holds), trying each
+    pattern in each empty cell that two or more open ends run into."""
+    facing: dict[Cell, int] = {}
+    for cell, _colour, port in ends:
+        target = step(cell, port)
+        facing[target] = facing.get(target, 0) + 1
+    found = []
+    for target in sorted(c for c, count in facing.items() if count >= 2):
+        ways = []
+        for pattern in PATTERNS:
+            trial = {**table, target: pattern}
+            for colour in COLOURS:
+                line = line_through(trial, (target, colour))
+                if line.closed:
+                    ways.append(say(N_("{pattern} ({colour}, {count} cards)")).format(
+                        pattern=say(term(pattern)), colour=say(_COLOUR_WORDS[colour]), count=len(line.cells())))
+        if ways:
+            found.append(say(N_("a card at {cell} closes one: {ways}")).format(cell=_cell(target),
+                                                                             ways=", ".join(ways)))
+    return found
 
 
 def describe_parts(game: Game, view: dict[str, Any]) -> list[Part]:
@@ -67,20 +73,17 @@ def describe_parts(game: Game, view: dict[str, Any]) -> list[Part]:
     phase_items.append(say(N_("score piles: green {green}, pink {pink}")).format(
         green=piles.get("green", 0), pink=piles.get("pink", 0)))
     phase_items.append(say(N_("{count} cards on the table")).format(count=len(table)))
-    closing, lines = [], []
+    lines, ends = [], []
     for line in sorted((ln for ln in trace(table) if not ln.closed), key=lambda ln: -len(ln.segments)):
-        ends = _free_ends(table, line)
-        closer = _closers(table, ends)
-        if closer is not None:
-            target, ways = closer
-            closing.append(say(N_("a line through {count} cards closes with a card at {cell}: {ways}")).format(
-                count=len(line.cells()), cell=_cell(target), ways=", ".join(ways)))
+        line_ends = _free_ends(table, line)
+        ends.extend(line_ends)
         shown = ", ".join(say(N_("{colour} at {card} into {cell}")).format(
             colour=say(_COLOUR_WORDS[colour]), card=_cell(cell), cell=_cell(step(cell, port)))
-            for cell, colour, port in ends)
+            for cell, colour, port in line_ends)
         count = len(line.cells())
         template = N_("1 card: {ends}") if count == 1 else N_("{count} cards: {ends}")
         lines.append(say(template).format(count=count, ends=shown))
+    closing = _closing_cards(table, ends)
     teams = [say(N_("{name} {team}, 1 card in hand") if s["hand_size"] == 1 else
                  N_("{name} {team}, {count} cards in hand")).format(
         name=s["name"], team=say(_COLOUR_WORDS.get(s["team"], s["team"])), count=s["hand_size"])

@@ -8,7 +8,7 @@ from bot.core.i18n import speaking
 from engine.tronimoes import Tronimoes
 from renderers import describe
 from tests.engine.build import game
-from tests.renderers.positions import free_line, murder, spacer_down
+from tests.renderers.positions import free_line, murder, murder_round_over, spacer_down
 
 THREE = ["red", "blue", "green"]
 
@@ -75,3 +75,9 @@ def test_a_spanish_table_hears_the_board_in_spanish():
         said = describe(footed())
     assert "Le toca a blue (asiento 2)." in said and "extremo abierto b5 necesita 1" in said
     assert "pata de gallo" in said and "needs" not in said
+
+
+def test_between_rounds_the_round_that_ended_and_what_it_paid_are_said():
+    said = describe(murder_round_over())
+    assert said.startswith("Tronimoes board. Between rounds: waiting for red (seat 1), blue (seat 2) to be ready.")
+    assert "round 1 is over: blue is the last line standing (red -1, blue +3)" in said

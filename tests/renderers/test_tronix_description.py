@@ -4,14 +4,18 @@ the locked card of God Mode, and the teams' piles."""
 
 from __future__ import annotations
 
+import random
+import re
+
+from engine.tronix import Tronix
 from renderers import describe
 from tests.engine.test_tronix import SQUARE, T, at, god
 
 
 def test_a_circuit_one_card_from_closing_names_the_cell_and_the_patterns_that_close_it():
     said = describe(at(SQUARE))
-    assert "Circuits one card from closing: a line through 3 cards closes with a card at 1,1: SE (pink), NW (green)." \
-        in said
+    assert ("Circuits one card from closing: a card at 1,1 closes one: SE (pink, 4 cards), NW (green, 4 cards)."
+            in said)
 
 
 def test_a_said_closing_card_closes_the_circuit():
@@ -38,3 +42,21 @@ def test_hands_are_counted_and_only_the_viewers_own_is_listed():
     public = describe(g)
     assert "Your hand" not in public and "P1 green, 3 cards in hand; P2 green, 1 card in hand" in public
     assert "Your hand: CX ×3." in describe(g, 0)
+
+
+def test_every_closing_card_said_in_a_played_game_closes_a_circuit_when_laid():
+    checked = 0
+    for seed in range(6):
+        game = Tronix.new(4, seed=seed)
+        rng = random.Random(seed)
+        while game.phase == "placement":
+            said = describe(game)
+            seat = game.to_move()[0]
+            for cell, ways in re.findall(r"a card at (-?[0-9]+,-?[0-9]+) closes one: ([^;.]*)", said):
+                for pattern in re.findall(r"([NSEW]{2}) \(", ways):
+                    trial = game.clone()
+                    events = trial.apply(seat, f"play {cell} {pattern}")
+                    assert any(e.kind == "circuit" for e in events), (cell, pattern, said)
+                    checked += 1
+            game.apply(seat, rng.choice(game.legal_actions(seat)))
+    assert checked >= 4

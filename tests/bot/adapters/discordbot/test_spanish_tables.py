@@ -96,4 +96,6 @@ async def test_a_spanish_tronix_table_never_calls_its_cards_tiles(tileref: Harne
             and m.channel_id in (thread.id, s.channel.id)]
     assert preview.content.startswith("¿Volver a la jugada 2?") and "poner " in preview.content
     assert not [text for text in said if "ficha" in text.lower()], [t for t in said if "ficha" in t.lower()]
-    assert [a.get("description") for a in opening.payload["attachments"]] == ["el tablero"], opening.payload
+    described = [a.get("description") or "" for a in opening.payload["attachments"]]
+    assert len(described) == 1 and described[0].startswith("Tablero de Tronix. "), opening.payload
+    assert "cartas en la mano" in described[0] and "ficha" not in described[0].lower(), described
