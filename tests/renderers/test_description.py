@@ -10,6 +10,7 @@ import re
 
 import pytest
 
+from bot.core.i18n import speaking
 from engine import GAMES
 from engine.core import Game
 from renderers import NoRenderer, describe, describe_within
@@ -89,3 +90,14 @@ def test_a_game_without_a_renderer_is_refused_naming_those_that_have_one():
     game.name = "chess"  # type: ignore[misc]
     with pytest.raises(NoRenderer, match="renderers exist for: "):
         describe(game)
+
+
+@pytest.mark.parametrize("name", sorted(SEATS))
+def test_a_spanish_table_hears_every_game_in_spanish(name):
+    english = ("board.", "Scores:", "to move", "Last move", "Left out", "needs", "open end", "Open spots",
+               "Groups", "Circuits", "cards on the table", "is one piece from clearing", "pieces in hand", "Round:")
+    for game in plies(name, seed=2)[1::4]:
+        with speaking("es"):
+            said, cut = describe(game), describe_within(game, 600)
+        assert "Puntos: " in said and "Tablero de " in said
+        assert not [word for word in english if word in said or word in cut], (said, cut)

@@ -4,11 +4,13 @@ lines, the spacer and the free lines; it never says a hand (but the viewer's own
 
 from __future__ import annotations
 
+import re
+
 from bot.core.i18n import speaking
 from engine.tronimoes import Tronimoes
 from renderers import describe
 from tests.engine.build import game
-from tests.renderers.positions import free_line, murder, murder_round_over, spacer_down
+from tests.renderers.positions import free_line, murder, murder_round_over, seeded, spacer_down
 
 THREE = ["red", "blue", "green"]
 
@@ -81,3 +83,28 @@ def test_between_rounds_the_round_that_ended_and_what_it_paid_are_said():
     said = describe(murder_round_over())
     assert said.startswith("Tronimoes board. Between rounds: waiting for red (seat 1), blue (seat 2) to be ready.")
     assert "round 1 is over: blue is the last line standing (red -1, blue +3)" in said
+
+
+def _square(name: str) -> tuple[int, int]:
+    return ord(name[0]) - ord("a"), int(name[1:])
+
+
+def test_every_lay_next_to_a_said_open_end_carries_the_number_it_says_is_needed():
+    checked = 0
+    for seed in (3, 11):
+        for steps in range(4, 80, 4):
+            g = seeded(seed, steps, players=4)
+            said = describe(g)
+            needs = {_square(square): int(pips)
+                     for squares, pips in re.findall(r"open ends? ([a-z0-9 ]+?) needs? ([0-9]+)", said)
+                     for square in squares.split()}
+            for action in g.legal_actions(g.turn) if g.phase == "playing" else []:
+                parts = action.split()
+                if ":" not in parts[0]:
+                    continue
+                x, y = _square(parts[1])
+                beside = [pips for (ex, ey), pips in needs.items() if abs(ex - x) + abs(ey - y) == 1]
+                if len(beside) == 1:  # next to one said open end only: the lay is on that line
+                    assert int(parts[0].split(":")[0]) == beside[0], (action, said)
+                    checked += 1
+    assert checked >= 20
