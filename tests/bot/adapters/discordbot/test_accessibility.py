@@ -110,3 +110,5 @@ async def test_a_screen_reader_user_plays_a_whole_game_from_the_direct_messages_
     assert player.moves_made >= 3
     title = GAMES[game].title
     assert all(title in text for text in player.heard), "every turn in words begins with the board described"
+    jump = f"https://discord.com/channels/{s.guild.id}/{thread.id}"
+    assert all(f"🔊 Your turn in **{title}**: {jump}" in text for text in player.heard), "with the way to the table"
