@@ -19,12 +19,21 @@ MOMENTS = 25
 """Positions checked per game and seed: every few moves of a random game."""
 
 
+PARSED = 40
+"""Moves per position also typed through the game's own reader (Tronix's God Mode offers
+thousands); every one is compared with the legal actions as written."""
+
+
 def offered(game: Game, seat: int, language: str) -> Counter[str]:
-    """The canonical actions the groups' words offer `seat`, each as often as it is written."""
+    """The canonical actions the groups' words offer `seat`, each as often as it is written: each
+    move read back to the canonical form, and an even spread of them typed to the game, which
+    must play exactly that action."""
     lines = spoken_moves(game, seat, language)
     assert all(line.strip() for line in lines)
-    return Counter(game.parse(seat, type(game).canonical(move, language))
-                   for line in lines for move in typed_moves(line))
+    typed = [move for line in lines for move in typed_moves(line)]
+    for move in typed[::max(1, len(typed) // PARSED)]:
+        assert game.parse(seat, move) == type(game).canonical(move, language), move
+    return Counter(type(game).canonical(move, language) for move in typed)
 
 
 @pytest.mark.parametrize("language", ["en", "es"])
