@@ -35,7 +35,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bot.community.accessibility import turn_in_words
-from bot.core.records import PLAYING
+from bot.core.records import AI_TURN, PLAYING
 from bot.storage.address import store_for
 from bot.storage.loader import new_game
 from bot.storage.store import Store
@@ -91,12 +91,19 @@ async def status(store: Store, thread: Channel) -> str:
 
 
 async def words_or_end(s: DiscordStandIn, store: Store, thread: Channel, since: int) -> bool:
-    """Wait until alice is told her turn in words since `since` (True) or the game ends (False)."""
+    """Wait until the AI seat has played, then until alice is told her turn in words since `since`
+    (True) or the game ends (False)."""
+    table = await store.table_at(f"discord:{thread.id}")
+    assert table is not None
     for _ in range(1200):
-        if groups_in(told_alone(s, s.alice, since)) is not None:
-            return True
+        if not [t for t in await store.timers(table.id) if t.kind == AI_TURN]:
+            break
+        await asyncio.sleep(0.05)
+    for _ in range(1200):
         if await status(store, thread) != PLAYING:
             return False
+        if groups_in(told_alone(s, s.alice, since)) is not None:
+            return True
         await asyncio.sleep(0.05)
     raise AssertionError("alice was never told her turn in words, and the game goes on")
 

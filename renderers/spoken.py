@@ -12,6 +12,9 @@ The written form, in any language:
 
 where a RUN is either moves written in full and separated by ", ", or `PREFIX, then ENDING,
 ENDING, …` (", luego " in Spanish), each move being PREFIX followed by a space and one ENDING.
+Runs whose prefixes differ only in their last word and share their endings are said once:
+`STEM A or B, then ENDING, ENDING` (" o " in Spanish) is STEM A ENDING, STEM B ENDING, and so on
+(Tronix's God Mode: `move 1,0 to 2,2 or 3,3, then NE, EW`).
 Every move is written with the table's notation words (`Game.spoken`), so what is read is what
 is typed; every legal action appears exactly once.
 """
@@ -29,6 +32,8 @@ if TYPE_CHECKING:
 
 THEN = N_(", then ")
 """Between a run's common beginning and its endings; translated (", luego ")."""
+OR = N_(" or ")
+"""Between the last words of prefixes said once; translated (" o ")."""
 RUNS = "; "
 ITEMS = ", "
 TITLE = ": "
@@ -37,13 +42,33 @@ TITLE = ": "
 @dataclass(frozen=True)
 class Run:
     """Moves that share their first words: `prefix` (empty when the moves are written in full)
-    and each move's remaining words."""
+    and each move's remaining words; with `middles`, one word of which comes between the two (a
+    move for every middle and every ending)."""
 
     prefix: str
     endings: tuple[str, ...]
+    middles: tuple[str, ...] = ()
 
     def moves(self) -> list[str]:
+        if self.middles:
+            return [f"{self.prefix} {middle} {ending}" for middle in self.middles for ending in self.endings]
         return [f"{self.prefix} {ending}" if self.prefix else ending for ending in self.endings]
+
+
+def joined(runs: list[Run]) -> list[Run]:
+    """`runs` with those in a row whose prefixes differ only in their last word, and whose
+    endings are the same, said as one run with middles."""
+    out: list[Run] = []
+    for run in runs:
+        stem, _, last = run.prefix.rpartition(" ")
+        before = out[-1] if out else None
+        before_stem = "" if before is None else before.prefix if before.middles else before.prefix.rpartition(" ")[0]
+        if before is not None and stem and before_stem == stem and before.endings == run.endings:
+            middles = before.middles or (before.prefix.rpartition(" ")[2],)
+            out[-1] = Run(stem, run.endings, (*middles, last))
+        else:
+            out.append(run)
+    return out
 
 
 @dataclass
@@ -103,7 +128,7 @@ def grouped(actions: Iterable[str], title_of: Callable[[str], str],
             by_width.setdefault(prefix_words(action), []).append(action)
         for width, same in by_width.items():
             runs.extend(runs_of(same, width))
-        groups.append(Group(title, runs))
+        groups.append(Group(title, joined(runs)))
     return groups
 
 
@@ -116,11 +141,14 @@ def clean(text: str) -> str:
 def written(group: Group, game: Game, language: str) -> str:
     """One group in words, its moves written with `language`'s notation words."""
     spoken = type(game).spoken
-    then = say(THEN)
+    then, alternatives = say(THEN), say(OR)
     parts = []
     for run in group.runs:
         endings = ITEMS.join(spoken(ending, language) for ending in run.endings)
-        parts.append(f"{spoken(run.prefix, language)}{then}{endings}" if run.prefix else endings)
+        prefix = spoken(run.prefix, language)
+        if run.middles:
+            prefix += " " + alternatives.join(spoken(middle, language) for middle in run.middles)
+        parts.append(f"{prefix}{then}{endings}" if run.prefix else endings)
     return f"{group.title}{TITLE}{RUNS.join(parts)}"
 
 
@@ -139,12 +167,15 @@ def typed_moves(line: str) -> list[str]:
     """The moves one line of `spoken_moves` offers, as a player types them: the inverse of
     `written` (in the language being spoken)."""
     _, _, body = line.partition(TITLE)
-    then = say(THEN)
+    then, alternatives = say(THEN), say(OR)
     moves: list[str] = []
     for run in body.split(RUNS):
         if then in run:
             prefix, _, endings = run.partition(then)
-            moves.extend(f"{prefix} {ending}" for ending in endings.split(ITEMS))
+            first, *others = prefix.split(alternatives)
+            stem = first.rpartition(" ")[0]
+            prefixes = [first, *(f"{stem} {other}" for other in others)]
+            moves.extend(f"{each} {ending}" for each in prefixes for ending in endings.split(ITEMS))
         else:
             moves.extend(run.split(ITEMS))
     return moves

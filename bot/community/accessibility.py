@@ -11,20 +11,25 @@ from collections.abc import Iterable
 
 from bot.core.i18n import _, current_language
 from bot.core.records import TableRecord
+from bot.core.replies import link_token
 from bot.storage.store import Store
-from engine import Game
+from engine import GAMES, Game
 from renderers import describe, spoken_moves
 
 
 async def text_play_messages(store: Store, table: TableRecord, game: Game, seats: Iterable[int]) -> dict[int, str]:
-    """For each of `seats` (whose turn it is) whose player chose text-first play: the board in
-    words and their grouped legal moves (seat -> text), in the language being spoken."""
+    """For each of `seats` (whose turn it is) whose player chose text-first play: the way to the
+    table, the board in words and their grouped legal moves (seat -> text), in the language
+    being spoken."""
     people = {seat: user for seat in seats if 0 <= seat < len(table.seats)
               and not table.seats[seat].is_ai and (user := table.seats[seat].user_id)}
     if not people:
         return {}
     wanting = await store.standings.text_play_choices(sorted(set(people.values())))
-    return {seat: turn_in_words(game, seat) for seat, user in sorted(people.items()) if user in wanting}
+    heading = _("🔊 Your turn in **{game}**: {link}").format(game=GAMES[table.game].title,
+                                                             link=link_token(table.place, table.guild))
+    return {seat: f"{heading}\n{turn_in_words(game, seat)}" for seat, user in sorted(people.items())
+            if user in wanting}
 
 
 def turn_in_words(game: Game, seat: int) -> str:

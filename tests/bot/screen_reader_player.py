@@ -12,18 +12,25 @@ GIVING_UP = ("concede", "forfeit", "resign", "ceder", "abandonar")
 HEADINGS = ("Your moves:", "Tus jugadas:")
 """The line that comes before the groups of moves, in English and in Spanish."""
 THEN = (", then ", ", luego ")
+OR = (" or ", " o ")
 
 
 def moves_of_group(line: str) -> list[str]:
     """The moves one group's words offer, as typed: `TITLE: RUN; RUN`, a run being moves written
-    in full (", " between them) or `PREFIX, then ENDING, ENDING`."""
+    in full (", " between them) or `PREFIX, then ENDING, ENDING`, PREFIX perhaps `STEM A or B`."""
     _, _, body = line.partition(": ")
     moves: list[str] = []
     for run in body.split("; "):
         then = next((word for word in THEN if word in run), None)
         if then:
             prefix, _, endings = run.partition(then)
-            moves.extend(f"{prefix} {ending}" for ending in endings.split(", "))
+            alternatives = next((word for word in OR if word in prefix), None)
+            prefixes = [prefix]
+            if alternatives:
+                first, *others = prefix.split(alternatives)
+                stem = first.rpartition(" ")[0]
+                prefixes = [first, *(f"{stem} {other}" for other in others)]
+            moves.extend(f"{each} {ending}" for each in prefixes for ending in endings.split(", "))
         else:
             moves.extend(run.split(", "))
     return moves

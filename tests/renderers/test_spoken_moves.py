@@ -19,12 +19,21 @@ MOMENTS = 25
 """Positions checked per game and seed: every few moves of a random game."""
 
 
+PARSED = 40
+"""Moves per position also typed through the game's own reader (Tronix's God Mode offers
+thousands); every one is compared with the legal actions as written."""
+
+
 def offered(game: Game, seat: int, language: str) -> Counter[str]:
-    """The canonical actions the groups' words offer `seat`, each as often as it is written."""
+    """The canonical actions the groups' words offer `seat`, each as often as it is written: each
+    move read back to the canonical form, and an even spread of them typed to the game, which
+    must play exactly that action."""
     lines = spoken_moves(game, seat, language)
     assert all(line.strip() for line in lines)
-    return Counter(game.parse(seat, type(game).canonical(move, language))
-                   for line in lines for move in typed_moves(line))
+    typed = [move for line in lines for move in typed_moves(line)]
+    for move in typed[::max(1, len(typed) // PARSED)]:
+        assert game.parse(seat, move) == type(game).canonical(move, language), move
+    return Counter(type(game).canonical(move, language) for move in typed)
 
 
 @pytest.mark.parametrize("language", ["en", "es"])
@@ -72,3 +81,22 @@ def test_tronimoes_lays_are_grouped_by_the_line_end_they_go_on() -> None:
         spanish = spoken_moves(game, seat, "es")
     assert spanish[0].startswith("en tu línea, extremo a9, pide 3: 3:3 b9, luego b8, c9, b10")
     assert spanish[-1] == "otras jugadas: robar"
+
+
+def test_tronix_god_mode_says_each_cards_destinations_once_with_their_patterns() -> None:
+    cls = GAMES["tronix"]
+    game = cls.new(2, seed=3, options=cls.Options.parse({"deck_size": "12"}))
+    rng = random.Random(1)
+    while not any(a.startswith("move ") for a in game.legal_actions(game.to_move()[0])):
+        seat = game.to_move()[0]
+        game.apply(seat, rng.choice(sorted(game.legal_actions(seat))))
+    seat = game.to_move()[0]
+    lines = spoken_moves(game, seat)
+    moving = [line for line in lines if line.startswith("moving the card at ")]
+    assert moving and all(", then " in line for line in moving) and any(" or " in line for line in moving)
+    assert sum(map(len, lines)) < 4 * len(game.legal_actions(seat)), "far shorter than every move in full"
+    assert offered(game, seat, "en") == Counter(game.legal_actions(seat))
+    with speaking("es"):
+        spanish = spoken_moves(game, seat, "es")
+        assert any(" o " in line and "mover " in line for line in spanish)
+        assert offered(game, seat, "es") == Counter(game.legal_actions(seat))

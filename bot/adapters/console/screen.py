@@ -95,8 +95,9 @@ class Screen:
         return saved
 
     def say_saved(self, saved: list[Path]) -> None:
-        """Say where the last picture saved is: a board, or the game's animated replay."""
+        """Say where the last picture saved is: a board (not to a screen reader, which has just
+        heard the board in words), or the game's animated replay."""
         if saved and saved[-1].suffix == ".gif":
             self.say(_("(the whole game, animated: {path})").format(path=saved[-1]))
-        elif saved:
+        elif saved and not self.screen_reader:  # the board was said in words: its file is noise
             self.say(_("(board picture: {path})").format(path=saved[-1]))

@@ -657,6 +657,7 @@ async def test_a_screen_reader_user_plays_a_whole_game_in_the_terminal_from_the_
     assert "The game is over." in printed and player.moves_made >= 3
     assert not BOX_DRAWING.search(printed), "no box drawing and no colour codes for a screen reader"
     assert "✗" not in printed, "every move the player read was legal"
+    assert "(board picture:" not in printed, "the board is said in words, not pointed at"
     title = GAMES[game].title
     described = [text for text in player.heard if title in text and "Your moves:" in text]
     assert len(described) >= player.moves_made - 1, "the board is described before the moves are offered"

@@ -9,7 +9,7 @@ import asyncio
 
 import pytest
 
-from bot.core.records import FINISHED
+from bot.core.records import AI_TURN, FINISHED
 from engine import GAMES
 from tests.bot.adapters.discordbot.harness import Harness
 from tests.bot.screen_reader_player import ScreenReaderPlayer, groups_in
@@ -64,14 +64,25 @@ async def test_a_player_without_the_setting_gets_no_turns_in_words(tileref: Harn
     assert not [m for m in dms(s, s.alice) if "Your moves:" in m.content]
 
 
+async def ai_done(tileref: Harness, thread: Channel) -> None:
+    """Until the AI seat has no turn left to play: what alice is told next is not overtaken."""
+    store, table_id = tileref.referee.store, (await tileref.table(thread)).id
+    for _ in range(400):
+        if not [t for t in await store.timers(table_id) if t.kind == AI_TURN]:
+            return
+        await asyncio.sleep(0.05)
+    raise AssertionError("the AI seat never finished its turn")
+
+
 async def turn_in_words_or_the_end(tileref: Harness, thread: Channel, since: int, timeout: float = 10) -> bool:
     """Wait until alice is told her moves in words since `since` (True) or the game is over (False)."""
     s = tileref.s
+    await ai_done(tileref, thread)
     for _ in range(int(timeout / 0.05)):
-        if groups_in(told_alone(s, s.alice, since)) is not None:
-            return True
         if (await tileref.table(thread)).status == FINISHED:
             return False
+        if groups_in(told_alone(s, s.alice, since)) is not None:
+            return True
         await asyncio.sleep(0.05)
     raise AssertionError("alice was never told her turn in words, and the game goes on")
 
@@ -99,3 +110,5 @@ async def test_a_screen_reader_user_plays_a_whole_game_from_the_direct_messages_
     assert player.moves_made >= 3
     title = GAMES[game].title
     assert all(title in text for text in player.heard), "every turn in words begins with the board described"
+    jump = f"https://discord.com/channels/{s.guild.id}/{thread.id}"
+    assert all(f"🔊 Your turn in **{title}**: {jump}" in text for text in player.heard), "with the way to the table"
