@@ -8,23 +8,32 @@ while awake (08:00 to 23:00 in their own time zone); one in ten goes away for a 
 ten for a weekend, one in twenty for two weeks, and one in twenty vanishes for good partway
 through. A person plays a random legal move (the random agent: quick enough for a thousand games).
 
+Half of those who go away for two weeks declare it ahead (`/vacation from: to:`).
+
+Time controls (`--controls`, each given an equal share of the tables): `1d` (a day a move) and
+`bank` (`clock=3d+1d/7d`: three days, a day more a move, at most seven); tables of three or more
+keep the default `absent=standin`.
+
 Reported per game and time control:
 - `finished`: the share of games that ended within `--days`;
 - `finished_with_everyone`: the share that ended with every original player still playing
-  their own turns (no turn played or passed by the clock);
+  their own turns (no turn played for them by the clock, a stand-in or a skip);
 - `median_days`: how long a finished game took;
-- `pings_per_turn`: the messages that ping a player (`Reply.mentions`) per turn of theirs;
-- `timeouts_within_allowance`: turns the clock played for someone whose longest absence was
-  shorter than the time the table allows them (`--turn-time` a move; a vanished player is
-  never within it).
+- `pings_per_turn`: the messages that ping a player (`Reply.mentions`) as a turn of theirs
+  begins, per turn of theirs; `reminder_pings_per_turn` the reminders' apart; `turns_pinged_twice`:
+  turns whose beginning pinged their player more than once;
+- `timeouts_within_allowance`: turns played for someone (by the clock, a stand-in or a skip)
+  whose longest absence was shorter than what the table allows them: a move's time at `1d`, the
+  starting bank plus the year's 21 vacation days at `bank` (a vanished player is never within it).
 
-    .venv/bin/python bench/absence.py [--tables 1000] [--days 120] [--turn-time 1d] [--seed 1]
+    .venv/bin/python bench/absence.py [--tables 1000] [--days 120] [--controls 1d,bank] [--seed 1]
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import datetime
 import heapq
 import json
 import logging
@@ -42,8 +51,8 @@ import benchpath  # noqa: F401  (must come before the project's imports)
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bot.core.absence import made_for_absent
 from bot.core.clock import ManualClock
-from bot.core.durations import parse_duration
 from bot.core.records import User
 from bot.core.replies import Reply
 from bot.service.referee import Referee
@@ -58,6 +67,10 @@ SIZES = {"tronimoes": (2, 3, 4, 6), "tromino_go": (2,), "triominoes": (2, 3, 4),
          "tetromic": (2, 3, 4)}
 OPTIONS = {"triominoes": "rounds=1", "tronix": "deck_size=24", "tetromic": "preset=quick"}
 """Options that keep a game short enough to play a thousand of (one round, a small deck)."""
+CONTROLS = {"1d": ("1d a move", None, "1d", DAY), "bank": ("bank 3d+1d/7d", "clock=3d+1d/7d", None, 24 * DAY)}
+"""Each time control: its name, the table option that chooses it, the turn time, and what it
+allows an absent player (a move's time; the starting bank and the year's 21 vacation days)."""
+GUILD = "sim"
 SLOWEST = 12 * HOUR
 """The longest a person present takes to answer a turn (the median is two hours)."""
 NIGHT = 9 * HOUR
@@ -72,6 +85,8 @@ class Person:
     kind: str
     away: tuple[float, float] | None = None
     gone_from: float | None = None
+    declares: bool = False
+    """Whether they declare their time away ahead as a vacation."""
 
     def present(self, moment: float) -> bool:
         """Whether they would look at the game at `moment` (awake, not away, not gone)."""
@@ -116,7 +131,7 @@ def people_for(rng: random.Random, count: int, table: int, started: float) -> li
             friday = when + ((4 - ((when - START) // DAY) % 7) % 7) * DAY
             people.append(Person(user, zone, "a weekend away", (friday + 18 * HOUR, friday + 3 * DAY + 8 * HOUR)))
         elif roll < 0.25:
-            people.append(Person(user, zone, "two weeks away", (when, when + 14 * DAY)))
+            people.append(Person(user, zone, "two weeks away", (when, when + 14 * DAY), declares=roll < 0.225))
         elif roll < 0.30:
             people.append(Person(user, zone, "vanishes", gone_from=when))
         else:
@@ -130,6 +145,7 @@ class Table:
     game: str
     size: int
     control: str
+    allowance: float
     people: list[Person]
     started_at: float = 0.0
     ended_at: float | None = None
@@ -137,24 +153,45 @@ class Table:
     answers: dict[int, tuple[int, float | None]] = field(default_factory=dict)
     """Each waiting seat's turn (the game's turn count) and when its person answers."""
     next_deadline: float | None = None
-    pinged: dict[int, int] = field(default_factory=dict)
-    """How many messages pinged each seat's person."""
 
 
 class Pings:
-    """Every reply the clock's work sent, read for mentions."""
+    """Who each reply pinged, counted against the turn of theirs it came in (`count`: by place,
+    seat and the game's turn count) and by what sent it (a move's reply, or the clock's)."""
 
     def __init__(self) -> None:
-        self.count: Counter[str] = Counter()
-
-    def read(self, reply: Reply) -> None:
-        self.count.update(reply.mentions)
+        self.pending: list[tuple[Reply, str]] = []
+        self.count: Counter[tuple[str, int, int, str]] = Counter()
 
     async def __call__(self, reply: Reply) -> None:
-        self.read(reply)
+        self.pending.append((reply, "clock"))
+
+    def read(self, reply: Reply) -> None:
+        self.pending.append((reply, "move"))
+
+    async def settle(self, referee: Referee, places: dict[str, Table]) -> None:
+        """Count the pings read since the last call, each against its player's turn now."""
+        pending, self.pending = self.pending, []
+        for reply, source in pending:
+            table = places.get(reply.place or "")
+            if table is None or not reply.mentions:
+                continue
+            view = await referee.view(table.place)
+            assert view is not None
+            turn = view[1].turn_count()
+            for seat, person in enumerate(table.people):
+                if person.user.id in reply.mentions:
+                    reminded = source == "clock" and "your turn ends" in _said(reply)
+                    kind = "reminder" if reminded else "turn"
+                    self.count[(table.place, seat, turn, kind)] += 1
 
 
-async def simulate(path: Path, tables_wanted: int, days: float, turn_time: str, seed: int) -> list[Table]:
+def _said(reply: Reply) -> str:
+    return " ".join(m.text.lower() for m in (reply.public, reply.caller) if m is not None)
+
+
+async def simulate(path: Path, tables_wanted: int, days: float, controls: list[str], seed: int
+                   ) -> tuple[list[Table], Pings]:
     """Open the tables, play them until they end or `days` pass, and return them."""
     rng = random.Random(seed)
     clock = ManualClock(START)
@@ -165,16 +202,20 @@ async def simulate(path: Path, tables_wanted: int, days: float, turn_time: str, 
     referee = Referee(store, clock=clock, render=False, notify=pings, seeds=lambda: next(seeds), ai_seconds=0.0)
     await referee.open()
     agent = RandomAgent()
-    kinds = [(game, size) for game, sizes in SIZES.items() for size in sizes]
+    kinds = [(game, size, control) for game, sizes in SIZES.items() for size in sizes for control in controls]
     tables: list[Table] = []
+    places: dict[str, Table] = {}
     try:
         for number in range(tables_wanted):
-            game, size = kinds[number % len(kinds)]
-            table = Table(f"sim:{number}", game, size, f"{turn_time} a move",
-                          people_for(rng, size, number, clock.now()))
-            await _open(referee, table, turn_time, pings)
+            game, size, control = kinds[number % len(kinds)]
+            name, option, turn_time, allowance = CONTROLS[control]
+            table = Table(f"sim:{number}", game, size, name, allowance, people_for(rng, size, number, clock.now()))
+            await _open(referee, table, option, turn_time, pings)
+            await _declare(referee, table, clock.now())
             table.started_at = clock.now()
             tables.append(table)
+            places[table.place] = table
+        await pings.settle(referee, places)
         due: list[tuple[float, int]] = []
         for index, table in enumerate(tables):
             await _plan(referee, table, rng, clock.now())
@@ -187,10 +228,14 @@ async def simulate(path: Path, tables_wanted: int, days: float, turn_time: str, 
             if moment > clock.now():
                 await clock.advance(moment - clock.now())
                 await referee.timers.idle()
+                await referee.ai.idle()
+                await pings.settle(referee, places)
             table = tables[index]
             if table.ended_at is not None:
                 continue
             await _play_due(referee, table, agent, pings, clock.now())
+            await referee.ai.idle()
+            await pings.settle(referee, places)
             await _plan(referee, table, rng, clock.now())
             if table.ended_at is None:
                 heapq.heappush(due, (max(clock.now() + 60, _next(table, clock.now())), index))
@@ -200,20 +245,30 @@ async def simulate(path: Path, tables_wanted: int, days: float, turn_time: str, 
     for table in tables:
         for seat in range(table.size):
             table.turns[seat] = max(table.turns[seat], 1)
-    _count_pings(tables, pings)
-    return tables
+    return tables, pings
 
 
-async def _open(referee: Referee, table: Table, turn_time: str, pings: Pings) -> None:
+async def _open(referee: Referee, table: Table, option: str | None, turn_time: str | None, pings: Pings) -> None:
     host, *rest = table.people
-    reply = await referee.create(table.place, host.user, table.game, options=OPTIONS.get(table.game),
-                                 turn_time=turn_time, guild="sim")
+    options = " ".join(o for o in (OPTIONS.get(table.game), option) if o)
+    reply = await referee.create(table.place, host.user, table.game, options=options or None,
+                                 turn_time=turn_time, guild=GUILD)
     assert reply.ok, reply
     for person in rest:
         assert (await referee.join(table.place, person.user)).ok
     reply = await referee.start(table.place, host.user)
     assert reply.ok, reply
     pings.read(reply)
+
+
+async def _declare(referee: Referee, table: Table, now: float) -> None:
+    """Those who declare their time away do so as the game starts (whole UTC days)."""
+    for person in table.people:
+        if person.declares and person.away is not None:
+            first, last = (datetime.datetime.fromtimestamp(t, datetime.UTC).date().isoformat()
+                           for t in (person.away[0], person.away[1] - 1))
+            reply = await referee.vacation(GUILD, person.user, first, last)
+            assert reply.ok, reply
 
 
 async def _plan(referee: Referee, table: Table, rng: random.Random, now: float) -> None:
@@ -261,13 +316,9 @@ async def _play_due(referee: Referee, table: Table, agent: RandomAgent, pings: P
                 break
 
 
-def _count_pings(tables: list[Table], pings: Pings) -> None:
-    for table in tables:
-        table.pinged = {seat: pings.count[person.user.id] for seat, person in enumerate(table.people)}
-
-
 async def _clock_turns(path: Path, tables: list[Table]) -> dict[str, Counter[int]]:
-    """Per table, how many turns of each seat the clock played."""
+    """Per table, how many moves of each seat were made for its player: by the clock, a
+    stand-in or a skip."""
     store = store_for(str(path))
     await store.open()
     try:
@@ -275,42 +326,46 @@ async def _clock_turns(path: Path, tables: list[Table]) -> dict[str, Counter[int
         for table in tables:
             record = await store.table_at(table.place)
             assert record is not None
-            played[table.place] = Counter(a.seat for a in await store.actions(record.id) if a.actor == "clock")
+            played[table.place] = Counter(a.seat for a in await store.actions(record.id)
+                                          if a.actor == "clock" or made_for_absent(a.actor))
         return played
     finally:
         await store.close()
 
 
-def report(tables: list[Table], clock_turns: dict[str, Counter[int]], allowance: float) -> list[dict[str, object]]:
+def report(tables: list[Table], clock_turns: dict[str, Counter[int]], pings: Pings) -> list[dict[str, object]]:
     """One row per game and time control, and a last row over every table."""
     groups: dict[tuple[str, str], list[Table]] = defaultdict(list)
     for table in tables:
         groups[(table.game, table.control)].append(table)
     rows = []
     for (game, control), members in sorted(groups.items()):
-        figures = _figures(members, clock_turns, allowance)
+        figures = _figures(members, clock_turns, pings)
         rows.append({"case": "absence", "game": game, "time_control": control} | figures)
-    everyone = {"case": "absence_summary"} | _figures(tables, clock_turns, allowance)
+    everyone: dict[str, object] = {"case": "absence_summary"} | _figures(tables, clock_turns, pings)
     everyone["finished_three_or_more"] = _share([t for t in tables if t.size >= 3], lambda t: t.ended_at is not None)
     rows.append(everyone)
     return rows
 
 
-def _figures(tables: list[Table], clock_turns: dict[str, Counter[int]], allowance: float) -> dict[str, object]:
+def _figures(tables: list[Table], clock_turns: dict[str, Counter[int]], pings: Pings) -> dict[str, object]:
     finished = [t for t in tables if t.ended_at is not None]
     turns = sum(sum(t.turns.values()) for t in tables)
-    pings = sum(sum(t.pinged.values()) for t in tables)
+    places = {t.place for t in tables}
+    counted = {key: n for key, n in pings.count.items() if key[0] in places}
+    at_turns = sum(n for key, n in counted.items() if key[3] == "turn")
+    reminders = sum(n for key, n in counted.items() if key[3] == "reminder")
     within = sum(clock_turns[t.place][seat] for t in tables for seat, person in enumerate(t.people)
-                 if person.longest_absence() < allowance)
+                 if person.longest_absence() < t.allowance)
     return {
         "tables": len(tables),
         "finished": _share(tables, lambda t: t.ended_at is not None),
         "finished_with_everyone": _share(tables, lambda t: t.ended_at is not None and not clock_turns[t.place]),
         "median_days": round(statistics.median([(t.ended_at or 0.0) - t.started_at for t in finished]) / DAY, 2)
         if finished else None,
-        "pings_per_turn": round(pings / turns, 2) if turns else None,
-        "most_pings_per_turn": round(max((t.pinged[s] / t.turns[s] for t in tables for s in range(t.size)),
-                                         default=0.0), 2),
+        "pings_per_turn": round(at_turns / turns, 2) if turns else None,
+        "reminder_pings_per_turn": round(reminders / turns, 2) if turns else None,
+        "turns_pinged_twice": sum(1 for key, n in counted.items() if key[3] == "turn" and n > 1),
         "timeouts_within_allowance": within,
     }
 
@@ -323,16 +378,16 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--tables", type=int, default=1000)
     parser.add_argument("--days", type=float, default=120)
-    parser.add_argument("--turn-time", default="1d")
+    parser.add_argument("--controls", default="1d,bank", help="time controls, of: " + ", ".join(CONTROLS))
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     logging.basicConfig(level=logging.ERROR)
     began = time.perf_counter()
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "absence.sqlite3"
-        tables = asyncio.run(simulate(path, args.tables, args.days, args.turn_time, args.seed))
+        tables, pings = asyncio.run(simulate(path, args.tables, args.days, args.controls.split(","), args.seed))
         clock_turns = asyncio.run(_clock_turns(path, tables))
-    for row in report(tables, clock_turns, parse_duration(args.turn_time) or 0):
+    for row in report(tables, clock_turns, pings):
         print(json.dumps(row), flush=True)
     print(json.dumps({"case": "absence_run", "seconds": round(time.perf_counter() - began, 1)}))
 
