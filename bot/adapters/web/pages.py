@@ -20,7 +20,7 @@ ASSETS = "/static"
 def page(spectacle: Spectacle, token: str, language: str) -> str:
     """The whole page of a table at the spectacle's ply."""
     return shell(spectacle.table, token, language, main_part(spectacle, token), ply=spectacle.ply,
-                 last=spectacle.last, live=spectacle.live)
+                 last=spectacle.last, live=spectacle.live, at=spectacle.last_key, ended=ended(spectacle))
 
 
 def lobby_page(table: TableRecord, token: str, language: str) -> str:
@@ -36,8 +36,11 @@ def lobby_part(table: TableRecord) -> str:
             f'<aside><section class="players"><h2>{escape(_("Players"))}</h2><ul>{names}</ul></section></aside>')
 
 
-def shell(table: TableRecord, token: str, language: str, main: str, *, ply: int, last: int, live: bool) -> str:
-    """A page around its changing part `main`."""
+def shell(table: TableRecord, token: str, language: str, main: str, *, ply: int, last: int, live: bool,
+          at: str = "", ended: bool = False) -> str:
+    """A page around its changing part `main`. `at` names the newest position the page knows
+    (`Spectacle.last_key`: the live stream tells what came after it); `ended`: no more moves will
+    come."""
     title = GAMES[table.game].title
     return (f'<!doctype html><html lang="{escape(language)}"><head><meta charset="utf-8">'
             '<meta name="viewport" content="width=device-width, initial-scale=1">'
@@ -46,7 +49,10 @@ def shell(table: TableRecord, token: str, language: str, main: str, *, ply: int,
             f'<link rel="stylesheet" href="{ASSETS}/watch.css"><script src="{ASSETS}/watch.js" defer></script>'
             f'</head><body data-token="{escape(token)}"><header><h1>{escape(title)}</h1>'
             f'<p class="sub">{escape(_("Spectator view: nobody’s hand is shown."))}</p></header>'
-            f'<main id="spectacle" data-ply="{ply}" data-last="{last}" data-live="{int(live)}">{main}</main>'
+            f'<p id="connection" role="status" hidden data-lost="{escape(_("Reconnecting…"))}" '
+            f'data-gone="{escape(_("The server has stopped. Reload the page later to replay this game."))}"></p>'
+            f'<main id="spectacle" data-ply="{ply}" data-last="{last}" data-live="{int(live)}" data-at="{escape(at)}" '
+            f'data-ended="{int(ended)}">{main}</main>'
             f'<footer><p>{escape(_("Keys: ← and → step through the moves, Home and End go to the start and now."))}'
             "</p></footer></body></html>")
 
@@ -86,15 +92,16 @@ def _board(spectacle: Spectacle, token: str) -> str:
     ply, last = spectacle.ply, spectacle.last
     base = f"/t/{escape(token)}"
     alt = _("The board after move {ply}").format(ply=ply) if ply else _("The board as dealt")
-    steps = [(0, "⏮", _("Start")), (max(0, ply - 1), "◀", _("Back one move")),
-             (min(last, ply + 1), "▶", _("Forward one move")), (last, "⏭", _("Now"))]
-    links = "".join(f'<a href="{base}?ply={target}" data-ply="{target}" aria-label="{escape(label)}" '
-                    f'title="{escape(label)}">{mark}</a>' for target, mark, label in steps)
+    steps = [(0, "⏮", _("Start"), "start"), (max(0, ply - 1), "◀", _("Back one move"), "back"),
+             (min(last, ply + 1), "▶", _("Forward one move"), "forward"), (last, "⏭", _("Now"), "now")]
+    links = "".join(f'<a href="{base}?ply={target}" data-ply="{target}" data-step="{step}" '
+                    f'aria-label="{escape(label)}" title="{escape(label)}">{mark}</a>'
+                    for target, mark, label, step in steps)
     counter = escape(_("Move {ply} of {last}").format(ply=ply, last=last))
     download = escape(_("Download this position (JSON)"))
-    return (f'<section class="board"><figure><img src="{base}/board.png?ply={ply}" alt="{escape(alt)}">'
+    return (f'<section class="board"><figure><img src="{base}/board/{spectacle.key}.png" alt="{escape(alt)}">'
             f'</figure><nav class="steps" aria-label="{escape(_("Moves"))}">{links}<span>{counter}</span></nav>'
-            f'<p><a href="{base}/position.json?ply={ply}" download>{download}</a></p></section>')
+            f'<p><a href="{base}/position/{spectacle.key}.json" download>{download}</a></p></section>')
 
 
 def _players(spectacle: Spectacle) -> str:
@@ -120,15 +127,40 @@ def _players(spectacle: Spectacle) -> str:
 def _moves(spectacle: Spectacle) -> str:
     if not spectacle.entries:
         return f'<section class="moves"><h2>{escape(_("Moves"))}</h2><p>{escape(_("No moves yet."))}</p></section>'
+    return (f'<section class="moves"><h2>{escape(_("Moves"))}</h2><ol>{move_items(spectacle, 1)}</ol></section>')
+
+
+def move_items(spectacle: Spectacle, start: int) -> str:
+    """The move list's items from ply `start` on (what a live update appends)."""
     items = []
-    for entry in spectacle.entries:
+    for entry in spectacle.entries[max(0, start - 1):]:
         current = ' aria-current="step" class="current"' if entry.ply == spectacle.ply else ""
         did = f"<code>{escape(entry.action)}</code>" if entry.notation else escape(entry.action)
         what = f"{escape(entry.who)}: {did}" if entry.action else ""
         said = "".join(f"<span>{escape(line)}</span>" for line in entry.events)
         items.append(f'<li value="{entry.ply}" id="ply-{entry.ply}"{current}><a href="?ply={entry.ply}" '
                      f'data-ply="{entry.ply}">{what}</a>{said}</li>')
-    return (f'<section class="moves"><h2>{escape(_("Moves"))}</h2><ol>{"".join(items)}</ol></section>')
+    return "".join(items)
+
+
+def ended(spectacle: Spectacle) -> bool:
+    """Whether no more moves will come: the game has a result, or the table is over."""
+    return spectacle.result is not None or spectacle.table.status in (FINISHED, ABORTED)
+
+
+def live_update(spectacle: Spectacle, token: str, start: int) -> dict[str, object]:
+    """What a live page needs when the game moved on to `spectacle` (its newest ply): the move
+    list's items from ply `start` (the page replaces its items from there: after a rollback,
+    `start` is where the log changed), the new picture's address and text alternative, the
+    status line and the players table, and whether the game has ended."""
+    base = f"/t/{token}"
+    ply = spectacle.ply
+    alt = _("The board after move {ply}").format(ply=ply) if ply else _("The board as dealt")
+    return {"last": spectacle.last, "at": spectacle.last_key, "from": start, "items": move_items(spectacle, start),
+            "picture": f"{base}/board/{spectacle.key}.png", "alt": alt,
+            "position": f"{base}/position/{spectacle.key}.json",
+            "counter": _("Move {ply} of {last}").format(ply=ply, last=spectacle.last),
+            "status": _status(spectacle), "players": _players(spectacle), "ended": ended(spectacle)}
 
 
 def problem(message: str, language: str) -> str:

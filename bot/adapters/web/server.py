@@ -13,24 +13,28 @@ import asyncio
 import errno
 import json
 import logging
+import os
 import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
+import aiohttp
 from aiohttp import web
+from aiohttp.http_exceptions import HttpProcessingError
 
 import renderers
 from bot.adapters.web import pages
-from bot.adapters.web.feed import LiveFeed
+from bot.adapters.web.feed import LiveFeed, TableStream
 from bot.core import metrics
 from bot.core.background import woken
 from bot.core.i18n import DEFAULT, LANGUAGES, N_, _, language_of, speaking
 from bot.core.records import DEADLINE, TableRecord
-from bot.durable.health import HealthCheck
-from bot.media.spectator import Spectacle, Timeline, Timelines, log_key, public_position
+from bot.durable.health import Check, HealthCheck, HealthLimits, HealthReport, database_checks
+from bot.media.spectator import Spectacle, Timeline, Timelines, common_prefix, public_position
 from bot.media.watching import WebSettings
 from bot.storage.store import Store
+from engine import Game
 from engine.digits import whole_number
 
 log = logging.getLogger(__name__)
@@ -54,20 +58,36 @@ class BadAddress(Exception):
         self.values = values
 
 
+class _BadRequestsQuiet(logging.Filter):
+    """Drops aiohttp's tracebacks for requests it could not even read (a line too long, bytes
+    that are not HTTP): it answers them 400 by itself, and they are the client's mistake, not
+    ours."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        error = record.exc_info[1] if record.exc_info else None
+        return not isinstance(error, HttpProcessingError)
+
+
+_QUIET = _BadRequestsQuiet()
+logging.getLogger("aiohttp.server").addFilter(_QUIET)
+
+
 class PagesCannotListen(Exception):
     """The spectator pages could not listen where `TILEREF_WEB` says; the message says what to
     set instead."""
 
 
-async def start_pages(store: Store, settings: WebSettings, health: HealthCheck | None = None
-                      ) -> tuple[WebServer, str] | None:
+async def start_pages(store: Store, settings: WebSettings, health: HealthCheck | None = None, *,
+                      cache: Path | None = None, health_url: str | None = None) -> tuple[WebServer, str] | None:
     """The spectator pages of every table in `store`, listening where `settings` say, and the
     address links to them start with; None when the settings turn them off. `/healthz` answers
-    `health`'s report (default: the store's checks only). Raises PagesCannotListen (nothing left
-    open) when the address cannot be listened on."""
+    `health`'s report (default: the store's checks only), or forwards the one at `health_url`.
+    Pictures are kept in `cache` too. Raises PagesCannotListen (nothing left open) when the
+    address cannot be listened on."""
     if settings.host is None:
         return None
-    pages = WebServer(store, host=settings.host, port=settings.port, health=health)
+    pages = WebServer(store, host=settings.host, port=settings.port, health=health, health_url=health_url,
+                      cache=cache)
     try:
         await pages.start()
     except OSError as error:
@@ -91,26 +111,33 @@ def listen_problem(error: OSError) -> str:
 
 class WebServer:
     """The spectator pages of every table in `store`, served at `host:port` once `start`ed, and
-    `/healthz`, the process's health (`health`; default: the store's checks only)."""
+    `/healthz`, the process's health (`health`; or `health_url`, the bot process's own `/healthz`,
+    which this one forwards; default: whether the database answers). Pictures are drawn once per
+    position and kept in memory and, given `cache`, in files there."""
 
     def __init__(self, store: Store, *, host: str = "127.0.0.1", port: int = 8080,
-                 health: HealthCheck | None = None) -> None:
+                 health: HealthCheck | None = None, health_url: str | None = None,
+                 cache: Path | None = None) -> None:
         self.store = store
-        self.health = health or HealthCheck(store)
+        self.health = health
+        self.health_url = health_url
         self.host = host
         self.port = port
-        self.feed = LiveFeed(store)
+        self.feed = LiveFeed(store, self._compose)
         self.timelines = Timelines()
-        self._boards: OrderedDict[tuple[int, int, str], bytes] = OrderedDict()
+        self.pictures = PictureCache(cache)
         self._runner: web.AppRunner | None = None
         self.app = self._application()
 
     def _application(self) -> web.Application:
-        app = web.Application(middlewares=[_headers])
+        app = web.Application(middlewares=[_headers, web.normalize_path_middleware(
+            append_slash=False, remove_slash=True, merge_slashes=False)])
         app.router.add_get("/t/{token}", self.page)
         app.router.add_get("/t/{token}/part", self.part)
-        app.router.add_get("/t/{token}/board.png", self.board)
-        app.router.add_get("/t/{token}/position.json", self.position)
+        app.router.add_get("/t/{token}/board.png", self.board_now)
+        app.router.add_get(r"/t/{token}/board/{key:[^/]+}.png", self.board)
+        app.router.add_get("/t/{token}/position.json", self.position_now)
+        app.router.add_get(r"/t/{token}/position/{key:[^/]+}.json", self.position)
         app.router.add_get("/t/{token}/live", self.live)
         app.router.add_get("/static/{name}", self.static)
         app.router.add_get("/favicon.ico", _no_icon)
@@ -120,7 +147,8 @@ class WebServer:
     async def start(self) -> None:
         """Listen (port 0: any free port, then `port` says which) and follow the change feed."""
         await self.feed.start()
-        self._runner = web.AppRunner(self.app, access_log=None, shutdown_timeout=1.0)
+        self._runner = web.AppRunner(self.app, access_log=None, shutdown_timeout=1.0,
+                                     handler_cancellation=True, max_line_size=8190, max_field_size=8190)
         await self._runner.setup()
         site = web.TCPSite(self._runner, self.host, self.port)
         await site.start()
@@ -153,60 +181,119 @@ class WebServer:
         language = table.meta.get("lang") or DEFAULT
         if table.seed is None:
             with speaking(language):
-                return _html(pages.lobby_part(table), headers={"X-Ply": "0", "X-Last": "0"})
+                return _html(pages.lobby_part(table), headers={"X-Ply": "0", "X-Last": "0", "X-At": ""})
         spectacle = await self._spectacle(request, table)
         with speaking(language):
             body = pages.main_part(spectacle, request.match_info["token"])
-        return _html(body, headers={"X-Ply": str(spectacle.ply), "X-Last": str(spectacle.last)})
+        return _html(body, headers={"X-Ply": str(spectacle.ply), "X-Last": str(spectacle.last),
+                                    "X-At": spectacle.last_key})
 
-    async def board(self, request: web.Request) -> web.Response:
-        table, timeline, ply = await self._timeline(request)
+    async def board_now(self, request: web.Request) -> web.Response:
+        """`board.png?ply=N` (default: now): a redirect to the address naming that position."""
+        _table, timeline, ply = await self._timeline(request)
+        raise web.HTTPFound(f"/t/{request.match_info['token']}/board/{timeline.address_key(ply)}.png",
+                            headers={"Cache-Control": "no-cache"})
+
+    async def board(self, request: web.Request) -> web.StreamResponse:
+        """The picture of the position the address names (`<ply>-<digest of the log up to it>`):
+        the same address is always the same picture, so browsers keep it for good."""
+        table, timeline, ply = await self._keyed(request)
         if table.game not in renderers.RENDERERS:
             raise BadAddress(N_("This game has no board picture."), 404)
-        key = (table.id, ply, log_key(timeline.actions[:ply]))
-        data = self._boards.get(key)
-        if data is None:
-            game = timeline.game_at(ply)
-            data = await asyncio.to_thread(renderers.render, game, None)
-            self._boards[key] = data
-            while len(self._boards) > BOARDS_KEPT:
-                self._boards.popitem(last=False)
-        else:
-            self._boards.move_to_end(key)
+        name = f"{request.match_info['token']}/{timeline.address_key(ply)}.png"
+        language = table.meta.get("lang") or DEFAULT
+        data = await self.pictures.get(name, lambda: _draw(timeline.game_at(ply), language))
         return web.Response(body=data, content_type="image/png",
-                            headers={"Cache-Control": "private, max-age=31536000, immutable"
-                                     if ply < timeline.length else "no-cache"})
+                            headers={"Cache-Control": "public, max-age=31536000, immutable"})
+
+    async def position_now(self, request: web.Request) -> web.Response:
+        table, timeline, ply = await self._timeline(request)
+        return self._position(table, timeline, ply, "no-cache")
 
     async def position(self, request: web.Request) -> web.Response:
-        table, timeline, ply = await self._timeline(request)
+        table, timeline, ply = await self._keyed(request)
+        return self._position(table, timeline, ply, "public, max-age=31536000, immutable")
+
+    @staticmethod
+    def _position(table: TableRecord, timeline: Timeline, ply: int, caching: str) -> web.Response:
         data = public_position(timeline.game_at(ply))
         data["ply"] = ply
         return web.Response(text=json.dumps(data, ensure_ascii=False, indent=1), content_type="application/json",
-                            headers={"Content-Disposition": f'attachment; filename="{table.game}-{ply}.json"'})
+                            headers={"Content-Disposition": f'attachment; filename="{table.game}-{ply}.json"',
+                                     "Cache-Control": caching})
 
     async def live(self, request: web.Request) -> web.StreamResponse:
-        """Server-sent events: `change` with the log length whenever the table changes."""
+        """Server-sent events: a `change` whenever the table changes, saying only what changed
+        (`pages.live_update`: the new moves, the new picture's address, …). A page says which
+        position it knows (`?at=`, or the `Last-Event-ID` its browser sends when it reconnects)
+        and is first told what came after it."""
         table = await self._table(request)
+        known = request.headers.get("Last-Event-ID") or request.query.get("at") or ""
         response = web.StreamResponse(headers={"Content-Type": "text/event-stream", "Cache-Control": "no-cache",
                                                "X-Accel-Buffering": "no"})
         await response.prepare(request)
-        changed = self.feed.watch(table.id)
+        stream = self.feed.subscribe(table.id)
+        stream.token = request.match_info["token"]
+        seen = stream.seq
         metrics.web_watchers.inc()
         try:
-            await response.write(b"retry: 1000\n\n")
-            while True:
-                if not await woken(changed, HEARTBEAT):
+            await response.write(b"retry: 2000\n\n")
+            catch_up = await self._catch_up(table, request.match_info["token"], stream, known)
+            if catch_up is not None:
+                await response.write(catch_up)
+            while not self.feed.closed:
+                if not await woken(stream.wake, HEARTBEAT):
                     await response.write(b": still here\n\n")
                     continue
-                changed.clear()
-                last = await self.store.log_length(table.id)
-                await response.write(f"event: change\ndata: {json.dumps({'last': last})}\n\n".encode())
-        except ConnectionResetError:
+                seen, updates = stream.since(seen)
+                for data in updates:
+                    await response.write(data)
+        except (ConnectionResetError, ConnectionError):
             pass
         finally:
             metrics.web_watchers.dec()
-            self.feed.unwatch(table.id, changed)
+            self.feed.unsubscribe(table.id)
         return response
+
+    async def _catch_up(self, table: TableRecord, token: str, stream: TableStream, known: str) -> bytes | None:
+        """What a page that knows the position `known` ("" : none) missed, as one update (None:
+        nothing); also what the stream tells next updates against, if nothing was told yet."""
+        if table.seed is None:
+            return None
+        timeline = self.timelines.get(table, await self.store.actions(table.id))
+        if stream.told is None:  # the first watcher: later updates say what changed from here
+            stream.told = list(timeline.prefix_keys)
+            stream.last_sent = await self._update(table, token, timeline, timeline.length + 1)
+        if not known or known == timeline.address_key(timeline.length):
+            return None
+        ply_text, _dash, digest = known.partition("-")
+        ply = int(ply_text) if ply_text.isascii() and ply_text.isdigit() and len(ply_text) < 10 else -1
+        start = ply + 1 if 0 <= ply <= timeline.length and timeline.prefix_keys[ply] == digest else 1
+        return await self._update(table, token, timeline, start)
+
+    async def _compose(self, table_id: int, stream: TableStream) -> bytes | None:
+        """The live update of a table that changed (for `LiveFeed`): from the first move that
+        differs from what was told last."""
+        table = await self.store.get_table(table_id)
+        if table is None:
+            return None
+        token = stream.token
+        if table.seed is None:
+            language = table.meta.get("lang") or DEFAULT
+            with speaking(language):
+                return _event({"lobby": pages.lobby_part(table), "at": ""})
+        timeline = self.timelines.get(table, await self.store.actions(table.id))
+        told = stream.told
+        stream.told = list(timeline.prefix_keys)
+        start = common_prefix(told, timeline.prefix_keys) + 1 if told is not None else 1
+        return await self._update(table, token, timeline, start)
+
+    async def _update(self, table: TableRecord, token: str, timeline: Timeline, start: int) -> bytes:
+        deadlines = {t.seat: t.due for t in await self.store.timers(table.id) if t.kind == DEADLINE}
+        spectacle = timeline.spectacle(None, deadlines)
+        with speaking(table.meta.get("lang") or DEFAULT):
+            update = pages.live_update(spectacle, token, start)
+        return _event(update, event_id=spectacle.last_key)
 
     async def static(self, request: web.Request) -> web.Response:
         name = request.match_info["name"]
@@ -217,8 +304,17 @@ class WebServer:
                             headers={"Cache-Control": "public, max-age=3600"})
 
     async def healthz(self, _request: web.Request) -> web.Response:
-        """The process's health as JSON (`HealthReport.as_json`): 200 when healthy, else 503."""
-        report = await self.health.report()
+        """The process's health as JSON (`HealthReport.as_json`): 200 when healthy, else 503. With
+        `health_url`, the bot process's own answer (it alone knows its gateway)."""
+        if self.health_url is not None:
+            status, body = await _forward_health(self.health_url)
+            return web.Response(body=body, status=status, content_type="application/json",
+                                headers={"Cache-Control": "no-store"})
+        if self.health is not None:
+            report = await self.health.report()
+        else:  # pages alone: whether they can read the database (the bot's backlog is the bot's)
+            checks = await database_checks(self.store, HealthLimits(), time.time())
+            report = HealthReport(tuple(check for check in checks if check.name == "database"))
         return web.Response(text=json.dumps(report.as_json(), ensure_ascii=False), content_type="application/json",
                             status=200 if report.ok else 503, headers={"Cache-Control": "no-store"})
 
@@ -241,6 +337,21 @@ class WebServer:
         timeline = self.timelines.get(table, await self.store.actions(table.id))
         return table, timeline, _ply(request, timeline.length)
 
+    async def _keyed(self, request: web.Request) -> tuple[TableRecord, Timeline, int]:
+        """The table's timeline and the ply an address's key names (`<ply>-<digest>`), BadAddress
+        (404) when the log up to that ply is not the one the key was made from (a rollback
+        undid it)."""
+        table = await self._table(request)
+        if table.seed is None:
+            raise BadAddress(N_("The game has not started yet."), 404)
+        timeline = self.timelines.get(table, await self.store.actions(table.id))
+        ply_text, _dash, digest = request.match_info["key"].partition("-")
+        ply = _ply_number(ply_text, timeline.length)
+        if timeline.prefix_keys[ply] != digest:
+            raise BadAddress(N_("This position was undone by a moderator's rollback; reload the table's page to "
+                                "see the game as it is now."), 404)
+        return table, timeline, ply
+
     async def _spectacle(self, request: web.Request, table: TableRecord) -> Spectacle:
         table, timeline, ply = await self._timeline(request, table)
         if "ply" not in request.query:
@@ -249,13 +360,100 @@ class WebServer:
         return timeline.spectacle(ply)
 
 
+class PictureCache:
+    """Board pictures by name, drawn once: kept in memory (the `kept` newest) and, given a
+    folder, in files there (read back after a restart); a picture several requests ask for at
+    once is drawn once for all of them."""
+
+    def __init__(self, folder: Path | None, kept: int = BOARDS_KEPT) -> None:
+        self.folder = folder
+        self.kept = kept
+        self._memory: OrderedDict[str, bytes] = OrderedDict()
+        self._drawing: dict[str, asyncio.Future[bytes]] = {}
+        self.drawn = 0
+
+    async def get(self, name: str, draw: Callable[[], bytes]) -> bytes:
+        """The picture called `name` (a path like `<token>/<key>.png`), drawn by `draw` (in a
+        thread) if neither memory nor the folder holds it."""
+        data = self._memory.get(name)
+        if data is not None:
+            self._memory.move_to_end(name)
+            return data
+        pending = self._drawing.get(name)
+        if pending is not None:
+            return await asyncio.shield(pending)
+        future: asyncio.Future[bytes] = asyncio.get_running_loop().create_future()
+        self._drawing[name] = future
+        try:
+            data = await asyncio.to_thread(self._read_or_draw, name, draw)
+        except BaseException as error:
+            future.set_exception(error)
+            future.exception()  # retrieved: whoever waits on it gets it too
+            raise
+        finally:
+            self._drawing.pop(name, None)
+        future.set_result(data)
+        self._memory[name] = data
+        while len(self._memory) > self.kept:
+            self._memory.popitem(last=False)
+        return data
+
+    def _read_or_draw(self, name: str, draw: Callable[[], bytes]) -> bytes:
+        path = self.folder / name if self.folder is not None else None
+        if path is not None:
+            try:
+                return path.read_bytes()
+            except OSError:
+                pass
+        data = draw()
+        self.drawn += 1
+        if path is not None:
+            try:
+                path.parent.mkdir(parents=True, exist_ok=True)
+                partial = path.with_name(f".{path.name}.{os.getpid()}")
+                partial.write_bytes(data)
+                partial.replace(path)
+            except OSError as error:
+                log.warning("could not keep a board picture in %s (%s)", self.folder, error.strerror)
+        return data
+
+
+def _draw(game: Game, language: str) -> bytes:
+    """A game's public board picture, its words in `language` (in a worker thread)."""
+    with speaking(language):
+        return renderers.render(game, None)
+
+
+def _event(update: dict[str, object], event_id: str = "") -> bytes:
+    """A server-sent `change` event carrying `update` as JSON (and `event_id`, which the
+    browser sends back as `Last-Event-ID` when it reconnects)."""
+    head = f"id: {event_id}\n" if event_id else ""
+    return f"{head}event: change\ndata: {json.dumps(update, ensure_ascii=False)}\n\n".encode()
+
+
+async def _forward_health(url: str) -> tuple[int, bytes]:
+    """The bot process's `/healthz` answer at `url`, or a failed report when it does not answer."""
+    try:
+        async with aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=5)) as session, \
+                session.get(url) as response:
+            return response.status, await response.read()
+    except (aiohttp.ClientError, TimeoutError) as error:
+        report = HealthReport((Check("bot", False, None, None, f"the bot process did not answer ({error})"),))
+        return 503, json.dumps(report.as_json()).encode()
+
+
 def _ply(request: web.Request, last: int) -> int:
     """The `?ply=` asked for (default: now), BadAddress unless it is a move number of the game,
     written with the digits 0–9."""
     text = request.query.get("ply")
     if text is None or text == "":
         return last
-    ply = whole_number(text)
+    return _ply_number(text, last)
+
+
+def _ply_number(text: str, last: int) -> int:
+    """`text` as a ply from 0 to `last`, BadAddress unless it is one, written with 0–9."""
+    ply = whole_number(text) if text.isascii() and len(text) <= 20 else None
     if ply is None or not 0 <= ply <= last:
         raise BadAddress(N_("ply is a move number from 0 (the start) to {last} (now), like ?ply={example}; not "
                             "'{value}'."), last=last, example=max(0, last // 2), value=text[:20])
@@ -272,6 +470,10 @@ async def _headers(request: web.Request, handler: Handler) -> web.StreamResponse
         response = await handler(request)
     except BadAddress as bad:
         response = _problem(request, bad.message, bad.status, **bad.values)
+    except web.HTTPMethodNotAllowed as http:
+        response = _problem(request, N_("This address can only be read (GET or HEAD), not sent a {method}."),
+                            405, method=request.method[:20])
+        response.headers["Allow"] = ", ".join(sorted(http.allowed_methods))
     except web.HTTPException as http:
         if http.status < 400:
             raise
