@@ -120,6 +120,8 @@ def main(argv: list[str] | None = None) -> int:
                      help="the folder board pictures are kept in (default: web-cache beside the database)")
     web.add_argument("--health-from", default=None,
                      help="answer /healthz with this address's answer (the bot process's own health)")
+    web.add_argument("--lang", type=language_code, default=None,
+                     help=f"the language of what it says here: {', '.join(LANGUAGES)} (pages speak their table's)")
     web.add_argument("--child", action="store_true",
                      help="run as a child process: say `ready <url>` on stdout, stop when stdin closes")
 
@@ -188,6 +190,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "run":
             return run_discord(database_address(args.db), parse_shards(args.shards, args.shard_count), pages=args.web)
         if args.command == "web":
+            speak(args.lang or system_language())
             return run_web(database_address(args.database or args.db), args.cache, args.health_from,
                            child=args.child)
         if args.command == "play":

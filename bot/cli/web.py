@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import IO
 
 from bot.adapters.web.server import PagesCannotListen, WebServer, start_pages
-from bot.core.i18n import _
+from bot.core.i18n import _, current_language
 from bot.media.watching import WebSettings
 from bot.storage.address import DEFAULT_DATABASE, is_postgres, store_for
 
@@ -125,7 +125,7 @@ async def start_web_process(database: str, settings: WebSettings, *, health_url:
     """Start `tileref web` for `database` as a child, listening where `settings` say, and wait
     until it listens; its logs go to `log_to` (default: this process's stderr). Raises
     PagesCannotListen, saying why, when it cannot."""
-    arguments = [sys.executable, "-m", "bot", "--db", database, "web", "--child"]
+    arguments = [sys.executable, "-m", "bot", "--db", database, "web", "--child", "--lang", current_language()]
     if health_url is not None:
         arguments += ["--health-from", health_url]
     process = await asyncio.create_subprocess_exec(*arguments, stdin=asyncio.subprocess.PIPE,
