@@ -25,6 +25,9 @@ from bot.storage.address import DEFAULT_DATABASE, is_postgres, store_for
 log = logging.getLogger(__name__)
 
 READY, FAILED = "ready", "failed"
+CHILD_NICENESS = 10
+"""How much lower a child web process's CPU priority is than its parent's: on a busy machine the
+players' commands come first, the watchers' pages after."""
 START_SECONDS = 30.0
 """How long a parent waits for its web process to listen."""
 
@@ -40,6 +43,9 @@ async def serve_pages(database: str, settings: WebSettings, *, cache: Path | Non
     """Serve the pages until interrupted (SIGINT, SIGTERM) or, for a `child`, until standard
     input closes. Says where on standard output (`ready <url>` for a child); 1 when it cannot
     listen (saying why), 0 when it stopped."""
+    if child:
+        with contextlib.suppress(OSError):
+            os.nice(CHILD_NICENESS)
     store = store_for(database)
     try:
         await store.open()

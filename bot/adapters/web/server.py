@@ -126,6 +126,7 @@ class WebServer:
         self.feed = LiveFeed(store, self._compose)
         self.timelines = Timelines()
         self.pictures = PictureCache(cache)
+        self._drawing: set[asyncio.Task[bytes]] = set()
         self._runner: web.AppRunner | None = None
         self.app = self._application()
 
@@ -159,6 +160,8 @@ class WebServer:
 
     async def stop(self) -> None:
         await self.feed.stop()
+        for drawing in list(self._drawing):
+            drawing.cancel()
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None
@@ -286,7 +289,26 @@ class WebServer:
         told = stream.told
         stream.told = list(timeline.prefix_keys)
         start = common_prefix(told, timeline.prefix_keys) + 1 if told is not None else 1
+        if start <= timeline.length:  # a new position: every watcher asks for its picture next
+            self._draw_soon(table, token, timeline, timeline.length)
         return await self._update(table, token, timeline, start)
+
+    def _draw_soon(self, table: TableRecord, token: str, timeline: Timeline, ply: int) -> None:
+        """Start drawing the picture of `ply` now, so the watchers' requests for it find it drawn
+        or being drawn."""
+        if table.game not in renderers.RENDERERS:
+            return
+        language = table.meta.get("lang") or DEFAULT
+        game = timeline.game_at(ply)
+        drawing = asyncio.get_running_loop().create_task(
+            self.pictures.get(f"{token}/{timeline.address_key(ply)}.png", lambda: _draw(game, language)))
+        self._drawing.add(drawing)
+        drawing.add_done_callback(self._drawn)
+
+    def _drawn(self, drawing: asyncio.Task[bytes]) -> None:
+        self._drawing.discard(drawing)
+        if not drawing.cancelled() and drawing.exception() is not None:
+            log.warning("drawing a board picture failed", exc_info=drawing.exception())
 
     async def _update(self, table: TableRecord, token: str, timeline: Timeline, start: int) -> bytes:
         deadlines = {t.seat: t.due for t in await self.store.timers(table.id) if t.kind == DEADLINE}
@@ -387,8 +409,11 @@ class PictureCache:
         try:
             data = await asyncio.to_thread(self._read_or_draw, name, draw)
         except BaseException as error:
-            future.set_exception(error)
-            future.exception()  # retrieved: whoever waits on it gets it too
+            if isinstance(error, asyncio.CancelledError):
+                future.cancel()
+            else:
+                future.set_exception(error)
+                future.exception()  # retrieved: whoever waits on it gets it too
             raise
         finally:
             self._drawing.pop(name, None)
