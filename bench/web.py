@@ -21,7 +21,7 @@ Prints JSON lines:
   * `replay_gif`: the animated replay of a long Tronimoes game: plies, seconds to draw, bytes.
 
     python bench/web.py [--tables 10000] [--moves 20] [--updates 30] [--pages 10] [--watchers 2000]
-                        [--crowd-moves 20] [--only page,update,crowd,two_processes,replay_gif]
+                        [--crowd-moves 20] [--client-nice 0] [--only page,update,crowd,two_processes,replay_gif]
 """
 
 from __future__ import annotations
@@ -194,10 +194,11 @@ async def update_times(referee: Referee, base: str, updates: int, pages: int) ->
               "loaded; pages polled in turn every few ms, so later pages' times include the polling")
 
 
-def crowd(base: str, path: str, count: int, ready: Any, results: Any, stop: Any) -> None:
-    """In another process: `count` watchers, each with the live stream open that fetches the
-    picture each update names; sends back (ply, time the watcher had the update and its picture)
-    for every watcher's every update."""
+def crowd(base: str, path: str, count: int, ready: Any, results: Any, stop: Any, niceness: int) -> None:
+    """In another process (at `niceness`): `count` watchers, each with the live stream open that
+    fetches the picture each update names; sends back (ply, time the watcher had the update and
+    its picture) for every watcher's every update."""
+    os.nice(niceness)
     _soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
     asyncio.run(_crowd(base, path, count, ready, results, stop))
@@ -249,7 +250,7 @@ def peak_memory_mb(pid: int) -> tuple[float, float]:
     return fields.get("VmRSS", 0.0), fields.get("VmHWM", 0.0)
 
 
-async def crowd_times(referee: Referee, web: WebProcess, watchers: int, moves: int) -> None:
+async def crowd_times(referee: Referee, web: WebProcess, watchers: int, moves: int, niceness: int) -> None:
     rng = random.Random(5)
     place = "bench:crowd"
     path = await new_table(referee, place)
@@ -262,7 +263,7 @@ async def crowd_times(referee: Referee, web: WebProcess, watchers: int, moves: i
         await asyncio.sleep(0.5)
     context = multiprocessing.get_context("spawn")
     ready, stop, results = context.Event(), context.Event(), context.Queue()
-    client = context.Process(target=crowd, args=(web.public_url, path, watchers, ready, results, stop))
+    client = context.Process(target=crowd, args=(web.public_url, path, watchers, ready, results, stop, niceness))
     client.start()
     opening = time.perf_counter()
     while not ready.is_set():
@@ -294,7 +295,7 @@ async def crowd_times(referee: Referee, web: WebProcess, watchers: int, moves: i
          commit_to_watcher_p50_ms=p50(delays) if delays else None,
          commit_to_watcher_p95_ms=p95(delays) if delays else None,
          web_rss_mb_with_streams=rss_idle, web_rss_mb_after=rss, web_peak_rss_mb=peak,
-         load_average=os.getloadavg()[0],
+         load_average=os.getloadavg()[0], client_niceness=niceness,
          note="a watcher is updated once it has the event and the picture it names")
 
 
@@ -371,7 +372,7 @@ async def main(args: argparse.Namespace) -> None:
             if "update" in only:
                 await update_times(referee, web.public_url, args.updates, args.pages)
             if "crowd" in only:
-                await crowd_times(referee, web, args.watchers, args.crowd_moves)
+                await crowd_times(referee, web, args.watchers, args.crowd_moves, args.client_nice)
         finally:
             await web.stop()
             await referee.close()
@@ -395,6 +396,8 @@ if __name__ == "__main__":
     parser.add_argument("--pages", type=int, default=10)
     parser.add_argument("--watchers", type=int, default=2000)
     parser.add_argument("--crowd-moves", type=int, default=20)
+    parser.add_argument("--client-nice", type=int, default=0,
+                        help="the watchers' process's niceness (they stand for browsers on other machines)")
     parser.add_argument("--postgres", default=os.environ.get("TILEREF_TEST_POSTGRES"))
     parser.add_argument("--only", default="page,update,crowd,two_processes,replay_gif")
     asyncio.run(main(parser.parse_args()))

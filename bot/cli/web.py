@@ -25,7 +25,7 @@ from bot.storage.address import DEFAULT_DATABASE, is_postgres, store_for
 log = logging.getLogger(__name__)
 
 READY, FAILED = "ready", "failed"
-CHILD_NICENESS = 10
+CHILD_NICENESS = 5
 """How much lower a child web process's CPU priority is than its parent's: on a busy machine the
 players' commands come first, the watchers' pages after."""
 START_SECONDS = 30.0

@@ -14,6 +14,7 @@ import errno
 import json
 import logging
 import os
+import re
 import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
@@ -31,7 +32,7 @@ from bot.core.background import woken
 from bot.core.i18n import DEFAULT, LANGUAGES, N_, _, language_of, speaking
 from bot.core.records import DEADLINE, TableRecord
 from bot.durable.health import Check, HealthCheck, HealthLimits, HealthReport, database_checks
-from bot.media.spectator import Spectacle, Timeline, Timelines, common_prefix, public_position
+from bot.media.spectator import KEY_CHARACTERS, Spectacle, Timeline, Timelines, common_prefix, public_position
 from bot.media.watching import WebSettings
 from bot.storage.store import Store
 from engine import Game
@@ -43,6 +44,9 @@ STATIC = Path(__file__).parent / "static"
 HEARTBEAT = 20.0
 """Seconds between comments on an idle event stream (proxies close silent connections)."""
 BOARDS_KEPT = 512
+_NAMED = re.compile(rf"[A-Za-z0-9_-]{{10,64}}/[0-9]{{1,9}}-[0-9a-f]{{{KEY_CHARACTERS}}}")
+"""A picture's name as its address writes it (a table's token, a ply and a log's digest): what
+may be looked for in the pictures' folder before the table is read."""
 CSP = ("default-src 'none'; img-src 'self'; style-src 'self'; script-src 'self'; connect-src 'self'; "
        "base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
@@ -200,12 +204,15 @@ class WebServer:
     async def board(self, request: web.Request) -> web.StreamResponse:
         """The picture of the position the address names (`<ply>-<digest of the log up to it>`):
         the same address is always the same picture, so browsers keep it for good."""
-        table, timeline, ply = await self._keyed(request)
-        if table.game not in renderers.RENDERERS:
-            raise BadAddress(N_("This game has no board picture."), 404)
-        name = f"{request.match_info['token']}/{timeline.address_key(ply)}.png"
-        language = table.meta.get("lang") or DEFAULT
-        data = await self.pictures.get(name, lambda: _draw(timeline.game_at(ply), language))
+        token, key = request.match_info["token"], request.match_info["key"]
+        data = await self.pictures.find(f"{token}/{key}.png") if _NAMED.fullmatch(f"{token}/{key}") else None
+        if data is None:  # never drawn: is it a position of this table's log?
+            table, timeline, ply = await self._keyed(request)
+            if table.game not in renderers.RENDERERS:
+                raise BadAddress(N_("This game has no board picture."), 404)
+            language = table.meta.get("lang") or DEFAULT
+            data = await self.pictures.get(f"{token}/{timeline.address_key(ply)}.png",
+                                           lambda: _draw(timeline.game_at(ply), language))
         return web.Response(body=data, content_type="image/png",
                             headers={"Cache-Control": "public, max-age=31536000, immutable"})
 
@@ -394,6 +401,30 @@ class PictureCache:
         self._drawing: dict[str, asyncio.Future[bytes]] = {}
         self.drawn = 0
 
+    async def find(self, name: str) -> bytes | None:
+        """The picture called `name` if it was drawn (or is being drawn): from memory, or the
+        folder; None if not. `name` must be a well-formed name (`_NAMED`): it is a path."""
+        data = self._memory.get(name)
+        if data is not None:
+            self._memory.move_to_end(name)
+            return data
+        pending = self._drawing.get(name)
+        if pending is not None:
+            return await asyncio.shield(pending)
+        if self.folder is None:
+            return None
+        try:
+            data = await asyncio.to_thread((self.folder / name).read_bytes)
+        except OSError:
+            return None
+        self._keep(name, data)
+        return data
+
+    def _keep(self, name: str, data: bytes) -> None:
+        self._memory[name] = data
+        while len(self._memory) > self.kept:
+            self._memory.popitem(last=False)
+
     async def get(self, name: str, draw: Callable[[], bytes]) -> bytes:
         """The picture called `name` (a path like `<token>/<key>.png`), drawn by `draw` (in a
         thread) if neither memory nor the folder holds it."""
@@ -418,9 +449,7 @@ class PictureCache:
         finally:
             self._drawing.pop(name, None)
         future.set_result(data)
-        self._memory[name] = data
-        while len(self._memory) > self.kept:
-            self._memory.popitem(last=False)
+        self._keep(name, data)
         return data
 
     def _read_or_draw(self, name: str, draw: Callable[[], bytes]) -> bytes:
