@@ -144,6 +144,26 @@ async def move(referee: Referee, place: str, rng: random.Random) -> tuple[int, f
     return len(actions), actions[-1].at, took
 
 
+WATCH_TIMES = """
+window.seenAt = {};
+document.addEventListener("DOMContentLoaded", function () {
+  const main = document.getElementById("spectacle");
+  if (!main) return;
+  new MutationObserver(function () {
+    const last = main.dataset.last;
+    if (!(last in window.seenAt)) window.seenAt[last] = { list: Date.now() };
+  }).observe(main, { attributes: true, attributeFilter: ["data-last"] });
+  document.addEventListener("load", function (event) {
+    const found = event.target.tagName === "IMG" && /\\/board\\/(\\d+)-/.exec(event.target.src);
+    const times = found && window.seenAt[found[1]];
+    if (times && !times.picture) times.picture = Date.now();
+  }, true);
+});
+"""
+"""Recorded in each page: when it showed each ply's move (`data-last` set, after the list) and
+when that ply's picture had loaded, in the machine's clock."""
+
+
 async def update_times(referee: Referee, base: str, updates: int, pages: int) -> None:
     try:
         from playwright.async_api import async_playwright
@@ -153,12 +173,16 @@ async def update_times(referee: Referee, base: str, updates: int, pages: int) ->
     place = "bench:live"
     path = await new_table(referee, place)
     rng = random.Random(3)
-    listed: list[float] = []
-    pictured: list[float] = []
+    commits: dict[str, float] = {}
     async with async_playwright() as playwright:
         browser = await playwright.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
-        context = await browser.new_context()
-        tabs = [await context.new_page() for _ in range(pages)]
+        tabs = []
+        for _ in range(pages):
+            # a context each, as each reader has a browser of their own (one browser keeps at most 6
+            # connections to a server over HTTP/1.1, and each page's live stream holds one)
+            context = await browser.new_context(bypass_csp=True)
+            await context.add_init_script(WATCH_TIMES)
+            tabs.append(await context.new_page())
         for tab in tabs:
             await tab.goto(base + path)
         await asyncio.sleep(1.0)
@@ -166,32 +190,22 @@ async def update_times(referee: Referee, base: str, updates: int, pages: int) ->
             moved = await move(referee, place, rng)
             if moved is None:
                 break
-            ply, at, _took = moved
-            waiting = {index: False for index in range(len(tabs))}  # False: list not yet, True: list shown
-            deadline = time.monotonic() + 10
-            while waiting and time.monotonic() < deadline:
-                for index, tab in enumerate(tabs):
-                    if index not in waiting:
-                        continue
-                    shown = await tab.evaluate(
-                        "[document.querySelector('#spectacle').dataset.last, "
-                        "document.querySelector('.board img').complete && "
-                        "document.querySelector('.board img').getAttribute('src').includes('/board/' + "
-                        "document.querySelector('#spectacle').dataset.last + '-')]")
-                    if shown[0] == str(ply) and not waiting[index]:
-                        waiting[index] = True
-                        listed.append((time.time() - at) * 1000)
-                    if shown[0] == str(ply) and shown[1]:
-                        pictured.append((time.time() - at) * 1000)
-                        del waiting[index]
-                await asyncio.sleep(0.005)
-            await asyncio.sleep(0.3)
+            commits[str(moved[0])] = moved[1]
+            await asyncio.sleep(0.7)
+        await asyncio.sleep(1.0)
+        seen = [await tab.evaluate("window.seenAt") for tab in tabs]
         await browser.close()
-    emit(bench="update", pages=pages, moves=len(pictured) // max(1, pages),
+    listed = [(times["list"] / 1000 - commits[ply]) * 1000 for page in seen for ply, times in page.items()
+              if ply in commits and "list" in times]
+    pictured = [(times["picture"] / 1000 - commits[ply]) * 1000 for page in seen for ply, times in page.items()
+                if ply in commits and "picture" in times]
+    emit(bench="update", pages=pages, moves=len(commits), updates_shown=len(listed),
+         updates_expected=pages * len(commits), pictures_shown=len(pictured),
          commit_to_list_p50_ms=p50(listed), commit_to_list_p95_ms=p95(listed),
          commit_to_picture_p50_ms=p50(pictured), commit_to_picture_p95_ms=p95(pictured),
+         load_average=os.getloadavg()[0],
          note="from the move's commit (its stored time) to each page showing the move, then its new picture "
-              "loaded; pages polled in turn every few ms, so later pages' times include the polling")
+              "loaded, as each page recorded them")
 
 
 def crowd(base: str, path: str, count: int, ready: Any, results: Any, stop: Any, niceness: int) -> None:
@@ -201,44 +215,68 @@ def crowd(base: str, path: str, count: int, ready: Any, results: Any, stop: Any,
     os.nice(niceness)
     _soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
-    asyncio.run(_crowd(base, path, count, ready, results, stop))
+    try:  # the watchers stand for browsers on other machines: make their process as cheap as can be
+        import uvloop
+        loop_factory: Any = uvloop.new_event_loop
+    except ImportError:
+        loop_factory = None
+    with asyncio.Runner(loop_factory=loop_factory) as runner:
+        runner.run(_crowd(base, path, count, ready, results, stop))
 
 
 async def _crowd(base: str, path: str, count: int, ready: Any, results: Any, stop: Any) -> None:
     seen: list[tuple[int, float]] = []
     failures = 0
-    connector = aiohttp.TCPConnector(limit=0, force_close=False)
-    async with aiohttp.ClientSession(connector=connector, timeout=aiohttp.ClientTimeout(total=None)) as session:
-        async def watcher(opened: asyncio.Event) -> None:
-            nonlocal failures
-            async with session.get(f"{base}{path}/live") as stream:
-                await stream.content.readuntil(b"\n\n")
-                opened.set()
-                while True:
-                    message = (await stream.content.readuntil(b"\n\n")).decode()
-                    if "event: change" not in message:
-                        continue
-                    change = json.loads(message.split("data: ", 1)[1])
-                    if "picture" not in change:
-                        continue
-                    async with session.get(base + change["picture"]) as picture:
-                        await picture.read()
-                        if picture.status != 200:
-                            failures += 1
-                    seen.append((int(change["last"]), time.time()))
+    host, port = base.split("//", 1)[1].split(":")
 
-        tasks = []
-        for _ in range(count):
-            opened = asyncio.Event()
-            tasks.append(asyncio.create_task(watcher(opened)))
-            await opened.wait()
-        ready.set()
-        while not stop.is_set():
-            await asyncio.sleep(0.1)
-        for task in tasks:
-            task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
-    results.put((seen, failures))
+    async def watcher(opened: asyncio.Event) -> None:
+        """One browser: the live stream on a connection, the pictures on another (kept alive),
+        spoken in plain HTTP/1.1 (a client library would make this process, not the server, the
+        bottleneck)."""
+        nonlocal failures
+        stream_in, stream_out = await asyncio.open_connection(host, int(port))
+        stream_out.write(f"GET {path}/live HTTP/1.1\r\nHost: {host}\r\nAccept: text/event-stream\r\n\r\n".encode())
+        await stream_in.readuntil(b"\r\n\r\n")  # the headers (the body is chunked: sizes between events)
+        pictures_in, pictures_out = await asyncio.open_connection(host, int(port))
+        opened.set()
+        try:
+            while True:
+                message = await stream_in.readuntil(b"\n\n")
+                if b'"picture": "' not in message:  # a comment, or no picture
+                    continue
+                picture = message.split(b'"picture": "', 1)[1].split(b'"', 1)[0]
+                last = int(message.split(b'"last": ', 1)[1].split(b",", 1)[0])
+                pictures_out.write(b"GET " + picture + b" HTTP/1.1\r\nHost: " + host.encode() + b"\r\n\r\n")
+                head = await pictures_in.readuntil(b"\r\n\r\n")
+                length = int(head.lower().split(b"content-length:", 1)[1].split(b"\r\n", 1)[0])
+                await pictures_in.readexactly(length)
+                if not head.startswith(b"HTTP/1.1 200"):
+                    failures += 1
+                seen.append((last, time.time()))
+        finally:
+            stream_out.close()
+            pictures_out.close()
+
+    tasks = []
+    for _ in range(count):
+        opened = asyncio.Event()
+        tasks.append(asyncio.create_task(watcher(opened)))
+        await opened.wait()
+    ready.set()
+    started = cpu_seconds(os.getpid())
+    while not stop.is_set():
+        await asyncio.sleep(0.1)
+    used = cpu_seconds(os.getpid()) - started
+    for task in tasks:
+        task.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    results.put((seen, failures, used))
+
+
+def cpu_seconds(pid: int) -> float:
+    """The CPU time a process has used (user and system), in seconds."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return round((int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK"), 2)
 
 
 def peak_memory_mb(pid: int) -> tuple[float, float]:
@@ -270,6 +308,8 @@ async def crowd_times(referee: Referee, web: WebProcess, watchers: int, moves: i
         await asyncio.sleep(0.1)
     opened_in = time.perf_counter() - opening
     rss_idle, _peak = peak_memory_mb(web.process.pid)
+    web_cpu = cpu_seconds(web.process.pid)
+    bot_cpu = cpu_seconds(os.getpid())
     with_them = []
     commits: dict[int, float] = {}
     for _ in range(moves):
@@ -282,7 +322,9 @@ async def crowd_times(referee: Referee, web: WebProcess, watchers: int, moves: i
         await asyncio.sleep(1.0)  # players take turns: a move a second is a fast game
     await asyncio.sleep(2.0)
     stop.set()
-    seen, failures = results.get(timeout=60)
+    web_cpu = cpu_seconds(web.process.pid) - web_cpu
+    bot_cpu = cpu_seconds(os.getpid()) - bot_cpu
+    seen, failures, client_cpu = results.get(timeout=60)
     client.join(30)
     rss, peak = peak_memory_mb(web.process.pid)
     delays = [(when - commits[ply]) * 1000 for ply, when in seen if ply in commits]
@@ -295,6 +337,9 @@ async def crowd_times(referee: Referee, web: WebProcess, watchers: int, moves: i
          commit_to_watcher_p50_ms=p50(delays) if delays else None,
          commit_to_watcher_p95_ms=p95(delays) if delays else None,
          web_rss_mb_with_streams=rss_idle, web_rss_mb_after=rss, web_peak_rss_mb=peak,
+         cpu_seconds_per_move={"web": round(web_cpu / max(1, len(commits)), 3),
+                               "bot": round(bot_cpu / max(1, len(commits)), 3),
+                               "watchers_total": round(client_cpu / max(1, len(commits)), 3)},
          load_average=os.getloadavg()[0], client_niceness=niceness,
          note="a watcher is updated once it has the event and the picture it names")
 
