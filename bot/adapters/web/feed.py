@@ -38,6 +38,9 @@ class TableStream:
         self.token = ""
         """The table's link token (its pages' addresses start with it)."""
         self.last_sent: bytes = b""
+        self.state = ""
+        """What the last update told besides the moves (the picture, status, players…), as the
+        server writes it: an update that would tell nothing more is not sent."""
         self.composing: asyncio.Task[None] | None = None
         self.again = False
 

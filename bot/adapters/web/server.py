@@ -273,7 +273,7 @@ class WebServer:
         timeline = self.timelines.get(table, await self.store.actions(table.id))
         if stream.told is None:  # the first watcher: later updates say what changed from here
             stream.told = list(timeline.prefix_keys)
-            stream.last_sent = await self._update(table, token, timeline, timeline.length + 1)
+            await self._update(table, token, timeline, timeline.length + 1, stream)
         if not known or known == timeline.address_key(timeline.length):
             return None
         ply_text, _dash, digest = known.partition("-")
@@ -298,7 +298,7 @@ class WebServer:
         start = common_prefix(told, timeline.prefix_keys) + 1 if told is not None else 1
         if start <= timeline.length:  # a new position: every watcher asks for its picture next
             self._draw_soon(table, token, timeline, timeline.length)
-        return await self._update(table, token, timeline, start)
+        return await self._update(table, token, timeline, start, stream)
 
     def _draw_soon(self, table: TableRecord, token: str, timeline: Timeline, ply: int) -> None:
         """Start drawing the picture of `ply` now, so the watchers' requests for it find it drawn
@@ -317,11 +317,20 @@ class WebServer:
         if not drawing.cancelled() and drawing.exception() is not None:
             log.warning("drawing a board picture failed", exc_info=drawing.exception())
 
-    async def _update(self, table: TableRecord, token: str, timeline: Timeline, start: int) -> bytes:
+    async def _update(self, table: TableRecord, token: str, timeline: Timeline, start: int,
+                      stream: TableStream | None = None) -> bytes | None:
+        """The update telling a page that knows the log up to `start - 1` how the table is now;
+        None for a `stream` when it would tell no new move and nothing else new either (another
+        notice of a commit already told)."""
         deadlines = {t.seat: t.due for t in await self.store.timers(table.id) if t.kind == DEADLINE}
         spectacle = timeline.spectacle(None, deadlines)
         with speaking(table.meta.get("lang") or DEFAULT):
             update = pages.live_update(spectacle, token, start)
+        if stream is not None:
+            state = json.dumps({k: v for k, v in update.items() if k not in ("from", "items")}, sort_keys=True)
+            if start > timeline.length and state == stream.state:
+                return None
+            stream.state = state
         return _event(update, event_id=spectacle.last_key)
 
     async def static(self, request: web.Request) -> web.Response:
