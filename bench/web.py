@@ -14,8 +14,8 @@ Prints JSON lines:
     stream and, on every update, fetches the new picture it names), held by a client in another
     process: the player's move (the referee's `act`, as `/move` runs it) p50/p95 with them and
     without (target: <= 1.2x), from each move's commit to each watcher having the update and
-    its picture, p50/p95 (target: p95 <= 500 ms), and the web process's peak memory (target:
-    < 1 GB);
+    its picture, p50/p95 (target: p95 <= 500 ms), and the web processes' peak memory (target:
+    < 1 GB); `--web-processes 2`: two web processes sharing the port;
   * `two_processes`: two web processes on one PostgreSQL (`--postgres`, default
     $TILEREF_TEST_POSTGRES) serving the same table: whether both tell a move, and how fast;
   * `replay_gif`: the animated replay of a long Tronimoes game: plies, seconds to draw, bytes.
@@ -307,8 +307,9 @@ async def crowd_times(referee: Referee, web: WebProcess, watchers: int, moves: i
     while not ready.is_set():
         await asyncio.sleep(0.1)
     opened_in = time.perf_counter() - opening
-    rss_idle, _peak = peak_memory_mb(web.process.pid)
-    web_cpu = cpu_seconds(web.process.pid)
+    pids = [process.pid for process in web.processes]
+    rss_idle = sum(peak_memory_mb(pid)[0] for pid in pids)
+    web_cpu = sum(cpu_seconds(pid) for pid in pids)
     bot_cpu = cpu_seconds(os.getpid())
     with_them = []
     commits: dict[int, float] = {}
@@ -322,14 +323,16 @@ async def crowd_times(referee: Referee, web: WebProcess, watchers: int, moves: i
         await asyncio.sleep(1.0)  # players take turns: a move a second is a fast game
     await asyncio.sleep(2.0)
     stop.set()
-    web_cpu = cpu_seconds(web.process.pid) - web_cpu
+    web_cpu = sum(cpu_seconds(pid) for pid in pids) - web_cpu
     bot_cpu = cpu_seconds(os.getpid()) - bot_cpu
     seen, failures, client_cpu = results.get(timeout=60)
     client.join(30)
-    rss, peak = peak_memory_mb(web.process.pid)
+    rss = sum(peak_memory_mb(pid)[0] for pid in pids)
+    peak = sum(peak_memory_mb(pid)[1] for pid in pids)
     delays = [(when - commits[ply]) * 1000 for ply, when in seen if ply in commits]
     expected = watchers * len(commits)
-    emit(bench="crowd", watchers=watchers, moves=len(commits), streams_opened_s=round(opened_in, 1),
+    emit(bench="crowd", watchers=watchers, web_processes=len(pids), moves=len(commits),
+         streams_opened_s=round(opened_in, 1),
          move_without_p50_ms=p50(without), move_without_p95_ms=p95(without),
          move_with_p50_ms=p50(with_them), move_with_p95_ms=p95(with_them),
          move_p95_ratio=round(p95(with_them) / max(0.001, p95(without)), 2),
@@ -407,7 +410,7 @@ async def main(args: argparse.Namespace) -> None:
             started = time.perf_counter()
             tokens = await fill(store, args.tables, args.moves)
             emit(bench="setup", tables=len(tokens), seconds=round(time.perf_counter() - started, 1))
-        web = await start_web_process(str(path), ANY_PORT)
+        web = await start_web_process(str(path), ANY_PORT, processes=args.web_processes)
         referee = Referee(store, clock=SystemClock(), render=True, confirms_delivery=False, ai_seconds=0.0,
                           public_url=web.public_url)
         await referee.open()
@@ -441,6 +444,8 @@ if __name__ == "__main__":
     parser.add_argument("--pages", type=int, default=10)
     parser.add_argument("--watchers", type=int, default=2000)
     parser.add_argument("--crowd-moves", type=int, default=20)
+    parser.add_argument("--web-processes", type=int, default=1,
+                        help="web processes sharing the port (TILEREF_WEB_PROCESSES)")
     parser.add_argument("--client-nice", type=int, default=0,
                         help="the watchers' process's niceness (they stand for browsers on other machines)")
     parser.add_argument("--postgres", default=os.environ.get("TILEREF_TEST_POSTGRES"))

@@ -122,6 +122,9 @@ def main(argv: list[str] | None = None) -> int:
                      help="answer /healthz with this address's answer (the bot process's own health)")
     web.add_argument("--lang", type=language_code, default=None,
                      help=f"the language of what it says here: {', '.join(LANGUAGES)} (pages speak their table's)")
+    web.add_argument("--reuse-port", action="store_true",
+                     help="share the port with other `tileref web` processes started so (the system spreads the "
+                          "watchers over them)")
     web.add_argument("--child", action="store_true",
                      help="run as a child process: say `ready <url>` on stdout, stop when stdin closes")
 
@@ -192,7 +195,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "web":
             speak(args.lang or system_language())
             return run_web(database_address(args.database or args.db), args.cache, args.health_from,
-                           child=args.child)
+                           child=args.child, reuse_port=args.reuse_port)
         if args.command == "play":
             try:
                 return asyncio.run(play_console(args))
@@ -339,7 +342,7 @@ def game_cache_size(given: str | None) -> int:
     return size
 
 
-def run_web(database: str, cache: Path | None, health_from: str | None, *, child: bool) -> int:
+def run_web(database: str, cache: Path | None, health_from: str | None, *, child: bool, reuse_port: bool) -> int:
     """`tileref web`: the spectator pages until Ctrl-C (or, for a child, until its parent ends)."""
     from bot.cli.web import cache_folder, serve_pages
 
@@ -358,7 +361,7 @@ def run_web(database: str, cache: Path | None, health_from: str | None, *, child
         return 2
     with contextlib.suppress(KeyboardInterrupt):
         return asyncio.run(serve_pages(database, settings, cache=cache or cache_folder(database),
-                                       health_url=health_from, child=child))
+                                       health_url=health_from, child=child, reuse_port=reuse_port))
     return 0
 
 
@@ -372,6 +375,8 @@ def run_discord(database: str, shards: tuple[list[int], int] | None = None, *, p
 
     from bot.cli.doctor import warn_about_fonts
     from bot.cli.serve import serve
+    from bot.cli.web import PROCESSES_VARIABLE as WEB_PROCESSES
+    from bot.cli.web import processes_setting
     from bot.core.metrics import VARIABLE as METRICS_VARIABLE
     from bot.core.metrics import parse_address
     from bot.durable.health import HealthLimits
@@ -379,6 +384,7 @@ def run_discord(database: str, shards: tuple[list[int], int] | None = None, *, p
     try:
         cache_size = game_cache_size(os.environ.get("TILEREF_GAME_CACHE"))
         web = WebSettings.from_env()
+        web_processes = processes_setting(os.environ.get(WEB_PROCESSES))
         metrics_address = os.environ.get(METRICS_VARIABLE)
         parse_address(metrics_address)
         health_limits = HealthLimits.from_env()
@@ -391,7 +397,8 @@ def run_discord(database: str, shards: tuple[list[int], int] | None = None, *, p
         with contextlib.suppress(KeyboardInterrupt):
             asyncio.run(serve(token, database, shard_ids=shards[0] if shards else None,
                               shard_count=shards[1] if shards else None, cache_size=cache_size,
-                              ai_processes=ai_processes, web=web if pages else None, health=health_limits,
+                              ai_processes=ai_processes, web=web if pages else None, web_processes=web_processes,
+                              health=health_limits,
                               metrics_address=metrics_address))
     except discord.LoginFailure:
         print("Discord refused the token in DISCORD_TOKEN. Copy it again from the Developer Portal "

@@ -32,17 +32,19 @@ log = logging.getLogger(__name__)
 async def serve(token: str, database: str | Path, *, clock: Clock | None = None,
                 guild_ids: Iterable[int] | None = None, shard_ids: Sequence[int] | None = None,
                 shard_count: int | None = None, web: WebSettings | None = None, health: HealthLimits | None = None,
-                metrics_address: str | None = None, web_process: bool = True, **referee_options: Any) -> None:
+                metrics_address: str | None = None, web_process: bool = True, web_processes: int = 1,
+                **referee_options: Any) -> None:
     """Open the store at `database` (an SQLite file or a PostgreSQL address), start the referee
     (its saved timers included) and run the bot until cancelled or closed; everything is closed
     on the way out. The outbox starts sending once the bot is connected. If Discord refuses the
     Message Content intent, connect without it (typed moves then work only as @mentions) and log
     a warning. With `shard_ids` of `shard_count` it runs those shards of the gateway only.
     `referee_options` go to the `Referee` (e.g. `delivery_lease`). With `web` settings that are
-    on, the spectator pages are served by a `tileref web` child process (`web_process`; else by this
-    one), the referee links to them, and `/healthz` on their port says whether this process is
-    healthy (the database, the gateway, the durable work's backlog against the `health` limits):
-    the child forwards it to this process's private health address.
+    on, the spectator pages are served by `web_processes` `tileref web` child processes sharing the
+    port (`web_process`; else by this one), the referee links to them, and `/healthz` on their
+    port says whether this process is healthy (the database, the gateway, the durable work's
+    backlog against the `health` limits): the children forward it to this process's private
+    health address.
     With `metrics_address` ("host:port", `TILEREF_METRICS`) `/metrics` is served there."""
     store = store_for(database)
     await store.open()
@@ -57,7 +59,7 @@ async def serve(token: str, database: str | Path, *, clock: Clock | None = None,
         if web is not None and web.enabled and web_process:
             private_health = HealthEndpoint(checks)
             await private_health.start()
-            pages, public_url = await _web_process(str(database), web, private_health.url)
+            pages, public_url = await _web_process(str(database), web, private_health.url, web_processes)
         else:
             started = await _pages(store, web, checks)
             pages, public_url = started if started is not None else (None, None)
@@ -105,11 +107,12 @@ async def _pages(store: Store, web: WebSettings | None, health: HealthCheck) -> 
         return None
 
 
-async def _web_process(database: str, web: WebSettings, health_url: str) -> tuple[WebProcess | None, str | None]:
+async def _web_process(database: str, web: WebSettings, health_url: str, processes: int
+                       ) -> tuple[WebProcess | None, str | None]:
     """The spectator pages in a `tileref web` child process and their links' address; a bot
     whose pages cannot start plays on without them (and says so in its log)."""
     try:
-        process = await start_web_process(database, web, health_url=health_url)
+        process = await start_web_process(database, web, health_url=health_url, processes=processes)
     except PagesCannotListen as error:
         log.warning("%s Running without the spectator pages.", error)
         return None, None

@@ -21,6 +21,7 @@ from bot.adapters.web.server import PagesCannotListen, WebServer, start_pages
 from bot.core.i18n import _, current_language
 from bot.media.watching import WebSettings
 from bot.storage.address import DEFAULT_DATABASE, is_postgres, store_for
+from engine.digits import whole_number
 
 log = logging.getLogger(__name__)
 
@@ -32,6 +33,22 @@ START_SECONDS = 30.0
 """How long a parent waits for its web process to listen."""
 
 
+PROCESSES_VARIABLE = "TILEREF_WEB_PROCESSES"
+MOST_PROCESSES = 16
+
+
+def processes_setting(text: str | None) -> int:
+    """How many web processes `tileref run` starts ($TILEREF_WEB_PROCESSES, default 1); ValueError,
+    saying what to write, for anything but a whole number from 1 to 16."""
+    if not text or not text.strip():
+        return 1
+    count = whole_number(text)
+    if count is None or not 1 <= count <= MOST_PROCESSES:
+        raise ValueError(f"{PROCESSES_VARIABLE} must be a whole number of processes from 1 to {MOST_PROCESSES}, "
+                         f"like 2; it is {text!r}")
+    return count
+
+
 def cache_folder(database: str) -> Path:
     """Where the board pictures are kept by default: beside the SQLite file, else in tileref-data."""
     folder = DEFAULT_DATABASE.parent if is_postgres(database) else Path(database).parent
@@ -39,7 +56,7 @@ def cache_folder(database: str) -> Path:
 
 
 async def serve_pages(database: str, settings: WebSettings, *, cache: Path | None, health_url: str | None = None,
-                      child: bool = False) -> int:
+                      child: bool = False, reuse_port: bool = False) -> int:
     """Serve the pages until interrupted (SIGINT, SIGTERM) or, for a `child`, until standard
     input closes. Says where on standard output (`ready <url>` for a child); 1 when it cannot
     listen (saying why), 0 when it stopped."""
@@ -55,7 +72,7 @@ async def serve_pages(database: str, settings: WebSettings, *, cache: Path | Non
     started: tuple[WebServer, str] | None = None
     try:
         try:
-            started = await start_pages(store, settings, cache=cache, health_url=health_url)
+            started = await start_pages(store, settings, cache=cache, health_url=health_url, reuse_port=reuse_port)
         except PagesCannotListen as error:
             _say(child, FAILED, str(error))
             return 1
@@ -107,33 +124,63 @@ def settings_environment(settings: WebSettings) -> dict[str, str]:
 
 
 class WebProcess:
-    """A `tileref web` child process, its output going to `log` (None: this process's stderr)."""
+    """`tileref web` child processes serving one address (`public_url`)."""
 
-    def __init__(self, process: asyncio.subprocess.Process, public_url: str) -> None:
-        self.process = process
+    def __init__(self, processes: list[asyncio.subprocess.Process], public_url: str) -> None:
+        self.processes = processes
         self.public_url = public_url
 
+    @property
+    def process(self) -> asyncio.subprocess.Process:
+        return self.processes[0]
+
     async def stop(self) -> None:
-        """End it: close its input (it stops by itself), and terminate it if it lingers."""
-        if self.process.returncode is not None:
-            return
-        if self.process.stdin is not None:
-            self.process.stdin.close()
-        try:
-            await asyncio.wait_for(self.process.wait(), 5)
-        except TimeoutError:
-            self.process.terminate()
-            await self.process.wait()
+        """End them: close their input (they stop by themselves), and terminate any that lingers."""
+        await asyncio.gather(*(_end(process) for process in self.processes))
+
+
+async def _end(process: asyncio.subprocess.Process) -> None:
+    if process.returncode is not None:
+        return
+    if process.stdin is not None:
+        process.stdin.close()
+    try:
+        await asyncio.wait_for(process.wait(), 5)
+    except TimeoutError:
+        process.terminate()
+        await process.wait()
 
 
 async def start_web_process(database: str, settings: WebSettings, *, health_url: str | None = None,
-                            log_to: IO[bytes] | int | None = None) -> WebProcess:
-    """Start `tileref web` for `database` as a child, listening where `settings` say, and wait
-    until it listens; its logs go to `log_to` (default: this process's stderr). Raises
-    PagesCannotListen, saying why, when it cannot."""
+                            log_to: IO[bytes] | int | None = None, processes: int = 1) -> WebProcess:
+    """Start `tileref web` for `database` as a child (or `processes` children sharing the port,
+    which the system spreads the watchers' connections over), listening where `settings` say,
+    and wait until they listen; their logs go to `log_to` (default: this process's stderr).
+    Raises PagesCannotListen, saying why, when one cannot (none is left running)."""
+    started: list[asyncio.subprocess.Process] = []
+    public_url = ""
+    try:
+        for _number in range(processes):
+            process, url = await _start_one(database, settings, health_url, log_to, shared=processes > 1)
+            started.append(process)
+            if not public_url:
+                public_url = url
+                if settings.port == 0 and settings.host:  # the others listen where the first did
+                    port = int(url.rsplit(":", 1)[1])
+                    settings = WebSettings(settings.host, port, settings.public_url or url)
+    except BaseException:
+        await WebProcess(started, "").stop()
+        raise
+    return WebProcess(started, public_url)
+
+
+async def _start_one(database: str, settings: WebSettings, health_url: str | None, log_to: IO[bytes] | int | None,
+                     *, shared: bool) -> tuple[asyncio.subprocess.Process, str]:
     arguments = [sys.executable, "-m", "bot", "--db", database, "web", "--child", "--lang", current_language()]
     if health_url is not None:
         arguments += ["--health-from", health_url]
+    if shared:
+        arguments.append("--reuse-port")
     process = await asyncio.create_subprocess_exec(*arguments, stdin=asyncio.subprocess.PIPE,
                                                    stdout=asyncio.subprocess.PIPE, stderr=log_to,
                                                    env=settings_environment(settings))
@@ -148,4 +195,4 @@ async def start_web_process(database: str, settings: WebSettings, *, health_url:
             process.kill()
         await process.wait()
         raise PagesCannotListen(text or _("The web process ended before it listened."))
-    return WebProcess(process, text)
+    return process, text

@@ -82,16 +82,18 @@ class PagesCannotListen(Exception):
 
 
 async def start_pages(store: Store, settings: WebSettings, health: HealthCheck | None = None, *,
-                      cache: Path | None = None, health_url: str | None = None) -> tuple[WebServer, str] | None:
+                      cache: Path | None = None, health_url: str | None = None, reuse_port: bool = False
+                      ) -> tuple[WebServer, str] | None:
     """The spectator pages of every table in `store`, listening where `settings` say, and the
     address links to them start with; None when the settings turn them off. `/healthz` answers
     `health`'s report (default: the store's checks only), or forwards the one at `health_url`.
-    Pictures are kept in `cache` too. Raises PagesCannotListen (nothing left open) when the
+    Pictures are kept in `cache` too; `reuse_port`: other processes may listen on the same port
+    (the system spreads connections over them). Raises PagesCannotListen (nothing left open) when the
     address cannot be listened on."""
     if settings.host is None:
         return None
     pages = WebServer(store, host=settings.host, port=settings.port, health=health, health_url=health_url,
-                      cache=cache)
+                      cache=cache, reuse_port=reuse_port)
     try:
         await pages.start()
     except OSError as error:
@@ -121,8 +123,9 @@ class WebServer:
 
     def __init__(self, store: Store, *, host: str = "127.0.0.1", port: int = 8080,
                  health: HealthCheck | None = None, health_url: str | None = None,
-                 cache: Path | None = None) -> None:
+                 cache: Path | None = None, reuse_port: bool = False) -> None:
         self.store = store
+        self.reuse_port = reuse_port
         self.health = health
         self.health_url = health_url
         self.host = host
@@ -155,7 +158,7 @@ class WebServer:
         self._runner = web.AppRunner(self.app, access_log=None, shutdown_timeout=1.0,
                                      handler_cancellation=True, max_line_size=8190, max_field_size=8190)
         await self._runner.setup()
-        site = web.TCPSite(self._runner, self.host, self.port)
+        site = web.TCPSite(self._runner, self.host, self.port, reuse_port=self.reuse_port or None)
         await site.start()
         server = getattr(site, "_server", None)
         if server is not None and server.sockets:
