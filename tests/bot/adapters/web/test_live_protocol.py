@@ -17,7 +17,7 @@ import pytest
 from PIL import Image
 
 from bot.adapters.web.server import WebServer
-from bot.cli.web import start_web_process
+from bot.cli.web import processes_setting, start_web_process
 from bot.core.clock import ManualClock
 from bot.media.watching import WebSettings
 from bot.storage.sqlite import SQLiteStore
@@ -218,3 +218,36 @@ async def test_a_keyed_address_with_other_digits_is_refused(site: Site) -> None:
             suffix = "png" if kind == "board" else "json"
             status, _headers, body = await get(site.base, f"{path}/{kind}/{bad}.{suffix}")
             assert status == 400 and b"0 (the start)" in body, (kind, bad)
+
+
+async def test_two_web_processes_share_one_port_and_each_serves_the_pages(tmp_path: Path) -> None:
+    database = tmp_path / "tileref.sqlite3"
+    async with running_referee(database, ManualClock(1_000_000.0)) as referee:
+        referee.public_url = "http://placeholder"
+        path = await open_table(referee, "tronimoes")
+        await play_moves(referee, "tronimoes", 2)
+    web = await start_web_process(str(database), WebSettings("127.0.0.1", 0, ""), processes=2)
+    try:
+        assert len({process.pid for process in web.processes}) == 2
+        assert all(process.returncode is None for process in web.processes)
+        answers = await asyncio.gather(*(get(web.public_url, path) for _ in range(20)))
+        assert {status for status, _headers, _body in answers} == {200}
+    finally:
+        await web.stop()
+    assert [process.returncode for process in web.processes] == [0, 0]
+
+
+@pytest.mark.parametrize("text", ["0", "17", "²", "two", "1.5", "9" * 5_000])
+def test_a_number_of_web_processes_that_is_not_1_to_16_is_refused_saying_what_to_write(text: str) -> None:
+    with pytest.raises(ValueError, match="TILEREF_WEB_PROCESSES must be a whole number of processes from 1 to 16"):
+        processes_setting(text)
+    assert processes_setting("") == 1 and processes_setting("2") == 2
+
+
+def test_tileref_run_refuses_a_wrong_number_of_web_processes_before_connecting(monkeypatch, capsys) -> None:
+    from bot.cli.main import main
+
+    monkeypatch.setenv("DISCORD_TOKEN", "not-a-real-token")
+    monkeypatch.setenv("TILEREF_WEB_PROCESSES", "０")
+    assert main(["run"]) == 2
+    assert "TILEREF_WEB_PROCESSES must be a whole number of processes from 1 to 16, like 2" in capsys.readouterr().err
