@@ -188,7 +188,7 @@ def main(argv: list[str] | None = None) -> int:
     admin.add_argument("--yes", action="store_true", help="do it (without it: say what would be forgotten)")
 
     args = parser.parse_args(argv)
-    configure_logs(logging.INFO if args.verbose or args.command == "run" else logging.WARNING)
+    configure_logs(logging.INFO if args.verbose or args.command in ("run", "web") else logging.WARNING)
     try:
         if args.command == "run":
             return run_discord(database_address(args.db), parse_shards(args.shards, args.shard_count), pages=args.web)

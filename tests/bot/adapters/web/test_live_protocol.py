@@ -251,3 +251,43 @@ def test_tileref_run_refuses_a_wrong_number_of_web_processes_before_connecting(m
     monkeypatch.setenv("TILEREF_WEB_PROCESSES", "０")
     assert main(["run"]) == 2
     assert "TILEREF_WEB_PROCESSES must be a whole number of processes from 1 to 16, like 2" in capsys.readouterr().err
+
+
+def test_nothing_the_web_process_logs_reaches_a_terminal_games_screen(tmp_path: Path) -> None:
+    """Bad requests to a terminal game's pages (a raw line too long, a ply in other digits, a
+    POST) are answered and logged by the web process into web.log, never onto the game."""
+    import os
+    import socket
+    import subprocess
+    import sys
+    import urllib.error
+    import urllib.request
+
+    env = {k: v for k, v in os.environ.items() if k != "DISCORD_TOKEN"}
+    env.update(TILEREF_DATABASE=str(tmp_path / "cli.sqlite3"), TILEREF_WEB="127.0.0.1:0", PYTHONUNBUFFERED="1")
+    process = subprocess.Popen([sys.executable, "-m", "bot", "--verbose", "play", "tronimoes", "--players",
+                                "me,random", "--ai-seconds", "0"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True, env=env, cwd=tmp_path)
+    try:
+        assert process.stdout is not None
+        link = ""
+        while not link:
+            line = process.stdout.readline()
+            assert line, "the game printed its page's link"
+            if "Watch it live and replay it on the web:" in line:
+                link = line.split(": ", 1)[1].strip()
+        host, port = link.split("//", 1)[1].split("/", 1)[0].split(":")
+        with socket.create_connection((host, int(port))) as raw:
+            raw.sendall(b"GET /" + b"a" * 20_000 + b" HTTP/1.1\r\n\r\n")
+            assert b" 400 " in raw.recv(100)
+        for address, method in ((f"{link}?ply=%C2%B2", "GET"), (link, "POST")):
+            with pytest.raises(urllib.error.HTTPError):
+                urllib.request.urlopen(urllib.request.Request(address, method=method), timeout=10)
+        out, err = process.communicate("quit\n", timeout=60)
+    finally:
+        process.kill()
+        process.wait()
+    assert process.returncode == 0
+    for said in (out, err):
+        assert "Traceback" not in said and "aiohttp" not in said and "spectator pages at" not in said, said
+    assert "spectator pages at" in (tmp_path / "web.log").read_text()
