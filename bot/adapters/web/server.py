@@ -10,6 +10,7 @@ from `bot.media.spectator`, which reads the log and the spectator's view only.""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import errno
 import json
 import logging
@@ -44,6 +45,8 @@ STATIC = Path(__file__).parent / "static"
 HEARTBEAT = 20.0
 """Seconds between comments on an idle event stream (proxies close silent connections)."""
 BOARDS_KEPT = 512
+DRAWING_PATIENCE = 2.0
+"""Seconds a web process waits for another one sharing its pictures' folder to draw a picture."""
 _NAMED = re.compile(rf"[A-Za-z0-9_-]{{10,64}}/[0-9]{{1,9}}-[0-9a-f]{{{KEY_CHARACTERS}}}")
 """A picture's name as its address writes it (a table's token, a ply and a log's digest): what
 may be looked for in the pictures' folder before the table is read."""
@@ -465,22 +468,42 @@ class PictureCache:
         return data
 
     def _read_or_draw(self, name: str, draw: Callable[[], bytes]) -> bytes:
+        """In a thread: the picture from the folder, or drawn and kept there. Web processes that
+        share the folder draw each picture once: the first takes `<name>.drawing`, the others
+        wait for its picture (at most `DRAWING_PATIENCE` seconds, then draw it themselves)."""
         path = self.folder / name if self.folder is not None else None
-        if path is not None:
+        if path is None:
+            self.drawn += 1
+            return draw()
+        claim = path.with_name(f".{path.name}.drawing")
+        deadline = time.monotonic() + DRAWING_PATIENCE
+        while True:
             try:
                 return path.read_bytes()
             except OSError:
                 pass
-        data = draw()
-        self.drawn += 1
-        if path is not None:
             try:
                 path.parent.mkdir(parents=True, exist_ok=True)
+                os.close(os.open(claim, os.O_CREAT | os.O_EXCL | os.O_WRONLY))
+                break  # ours to draw
+            except FileExistsError:
+                if time.monotonic() > deadline:
+                    break  # its drawer is gone: draw it here
+                time.sleep(0.01)
+            except OSError:
+                break
+        try:
+            data = draw()
+            self.drawn += 1
+            try:
                 partial = path.with_name(f".{path.name}.{os.getpid()}")
                 partial.write_bytes(data)
                 partial.replace(path)
             except OSError as error:
                 log.warning("could not keep a board picture in %s (%s)", self.folder, error.strerror)
+        finally:
+            with contextlib.suppress(OSError):
+                claim.unlink()
         return data
 
 

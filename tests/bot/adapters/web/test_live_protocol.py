@@ -291,3 +291,22 @@ def test_nothing_the_web_process_logs_reaches_a_terminal_games_screen(tmp_path: 
     for said in (out, err):
         assert "Traceback" not in said and "aiohttp" not in said and "spectator pages at" not in said, said
     assert "spectator pages at" in (tmp_path / "web.log").read_text()
+
+
+async def test_web_processes_that_share_a_pictures_folder_draw_each_picture_once(tmp_path: Path) -> None:
+    async with running_referee(tmp_path / "tileref.sqlite3", ManualClock(1_000_000.0)) as referee:
+        servers = [WebServer(referee.store, port=0, cache=tmp_path / "cache") for _ in range(2)]
+        for server in servers:
+            await server.start()
+        referee.public_url = f"http://127.0.0.1:{servers[0].port}"
+        try:
+            path = await open_table(referee, "tronix")
+            await play_moves(referee, "tronix", 2)
+            picture, _ply = await page_picture(Site(referee, servers[0], ManualClock(0)), path)
+            answers = await asyncio.gather(*(get(f"http://127.0.0.1:{server.port}", picture)
+                                             for server in servers for _ in range(5)))
+            assert {status for status, _h, _b in answers} == {200} and len({b for _s, _h, b in answers}) == 1
+            assert sum(server.pictures.drawn for server in servers) == 1
+        finally:
+            for server in servers:
+                await server.stop()
