@@ -107,3 +107,22 @@ async def test_a_page_whose_server_stops_says_reconnecting_and_stops_once_the_ga
         await page.wait_for_timeout(4500)  # more than two of the stream's retry intervals
         assert not [url for url in asked if url.endswith("/live") or "/live?" in url], "it stopped asking"
         await page.close()
+
+
+async def test_a_reader_stepping_back_keeps_their_position_while_the_list_grows(site, browser) -> None:
+    path = await open_table(site.referee, "tronimoes")
+    await play_moves(site.referee, "tronimoes", 3)
+    page = await browser.new_page()
+    await page.goto(f"{site.base}{path}?ply=1")
+    shown = await picture_of(page)
+    await page.wait_for_timeout(300)  # the live stream is open
+    await play_moves(site.referee, "tronimoes", 1, seed=4)
+    await until(page, "document.querySelector('#spectacle').dataset.last === '4'")
+    assert await page.locator("#spectacle").get_attribute("data-ply") == "1"
+    assert await picture_of(page) == shown, "the picture the reader chose stays"
+    assert await page.locator(".moves li").count() == 4
+    assert await page.locator("a[data-step='now']").get_attribute("data-ply") == "4"
+    await page.keyboard.press("End")
+    await until(page, "document.querySelector('#spectacle').dataset.ply === '4'")
+    assert re.search(r"/board/4-[0-9a-f]{16}\.png$", await picture_of(page))
+    await page.close()
