@@ -3,6 +3,8 @@ cancelled, with the spectator pages in a `tileref web` child process (or in this
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import functools
 import logging
 from collections.abc import Iterable, Sequence
@@ -50,6 +52,7 @@ async def serve(token: str, database: str | Path, *, clock: Clock | None = None,
     await store.open()
     pages: WebServer | WebProcess | None = None
     private_health: HealthEndpoint | None = None
+    supervising: asyncio.Task[None] | None = None
     endpoint: MetricsEndpoint | None = None
     referee: Referee | None = None
     collector = CollectorMaintenance()
@@ -60,6 +63,8 @@ async def serve(token: str, database: str | Path, *, clock: Clock | None = None,
             private_health = HealthEndpoint(checks)
             await private_health.start()
             pages, public_url = await _web_process(str(database), web, private_health.url, web_processes)
+            if pages is not None:
+                supervising = asyncio.get_running_loop().create_task(pages.supervise())
         else:
             started = await _pages(store, web, checks)
             pages, public_url = started if started is not None else (None, None)
@@ -83,6 +88,10 @@ async def serve(token: str, database: str | Path, *, clock: Clock | None = None,
                             "Bot page); connecting without it: typed moves work only as @mentions")
     finally:
         metrics.watch_gateway(None)
+        if supervising is not None:
+            supervising.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await supervising
         if endpoint is not None:
             await endpoint.stop()
         if pages is not None:

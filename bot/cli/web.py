@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import os
 import signal
 import sys
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import IO
 
@@ -26,6 +28,8 @@ from engine.digits import whole_number
 log = logging.getLogger(__name__)
 
 READY, FAILED = "ready", "failed"
+RESTART_SECONDS = 1.0
+"""How long after a web process ended it is started again (doubling while it fails to start)."""
 CHILD_NICENESS = 5
 """How much lower a child web process's CPU priority is than its parent's: on a busy machine the
 players' commands come first, the watchers' pages after."""
@@ -124,11 +128,40 @@ def settings_environment(settings: WebSettings) -> dict[str, str]:
 
 
 class WebProcess:
-    """`tileref web` child processes serving one address (`public_url`)."""
+    """`tileref web` child processes serving one address (`public_url`); `restart` starts one
+    more like them."""
 
-    def __init__(self, processes: list[asyncio.subprocess.Process], public_url: str) -> None:
+    def __init__(self, processes: list[asyncio.subprocess.Process], public_url: str,
+                 restart: Callable[[], Awaitable[tuple[asyncio.subprocess.Process, str]]] | None = None) -> None:
         self.processes = processes
         self.public_url = public_url
+        self.restart = restart
+
+    async def supervise(self) -> None:
+        """Until cancelled: start again any of the processes that ends, so that the pages stay
+        up when one crashes (waiting longer after each start that fails, up to a minute)."""
+        if self.restart is None:
+            return
+        delay = RESTART_SECONDS
+        while True:
+            waiting = {asyncio.ensure_future(process.wait()): index for index, process in enumerate(self.processes)}
+            try:
+                done, _pending = await asyncio.wait(waiting, return_when=asyncio.FIRST_COMPLETED)
+            finally:
+                for task in waiting:
+                    task.cancel()
+            for ended in done:
+                index = waiting[ended]
+                log.warning("the web pages' process %s ended (status %s); starting it again in %gs",
+                            self.processes[index].pid, self.processes[index].returncode, delay)
+                await asyncio.sleep(delay)
+                try:
+                    self.processes[index], _url = await self.restart()
+                except PagesCannotListen as error:
+                    log.warning("the web pages' process could not start again: %s", error)
+                    delay = min(delay * 2, 60.0)
+                else:
+                    delay = RESTART_SECONDS
 
     @property
     def process(self) -> asyncio.subprocess.Process:
@@ -171,7 +204,8 @@ async def start_web_process(database: str, settings: WebSettings, *, health_url:
     except BaseException:
         await WebProcess(started, "").stop()
         raise
-    return WebProcess(started, public_url)
+    return WebProcess(started, public_url, functools.partial(_start_one, database, settings, health_url, log_to,
+                                                            shared=processes > 1))
 
 
 async def _start_one(database: str, settings: WebSettings, health_url: str | None, log_to: IO[bytes] | int | None,

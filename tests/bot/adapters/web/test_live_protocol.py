@@ -310,3 +310,25 @@ async def test_web_processes_that_share_a_pictures_folder_draw_each_picture_once
         finally:
             for server in servers:
                 await server.stop()
+
+
+async def test_a_web_process_that_dies_is_started_again(tmp_path: Path) -> None:
+    database = tmp_path / "tileref.sqlite3"
+    async with running_referee(database, ManualClock(1_000_000.0)) as referee:
+        referee.public_url = "http://placeholder"
+        path = await open_table(referee, "tronimoes")
+    web = await start_web_process(str(database), WebSettings("127.0.0.1", 0, ""))
+    supervising = asyncio.create_task(web.supervise())
+    try:
+        first = web.process.pid
+        web.process.kill()
+        for _ in range(200):
+            if web.process.pid != first and web.process.returncode is None:
+                break
+            await asyncio.sleep(0.05)
+        assert web.process.pid != first, "a new process took its place"
+        status, _headers, _body = await get(web.public_url, path)  # at the same address
+        assert status == 200
+    finally:
+        supervising.cancel()
+        await web.stop()
