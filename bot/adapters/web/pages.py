@@ -91,7 +91,7 @@ def _status(spectacle: Spectacle) -> str:
 def _board(spectacle: Spectacle, token: str) -> str:
     ply, last = spectacle.ply, spectacle.last
     base = f"/t/{escape(token)}"
-    alt = _("The board after move {ply}").format(ply=ply) if ply else _("The board as dealt")
+    alt = board_alt(spectacle)
     steps = [(0, "⏮", _("Start"), "start"), (max(0, ply - 1), "◀", _("Back one move"), "back"),
              (min(last, ply + 1), "▶", _("Forward one move"), "forward"), (last, "⏭", _("Now"), "now")]
     links = "".join(f'<a href="{base}?ply={target}" data-ply="{target}" data-step="{step}" '
@@ -102,6 +102,12 @@ def _board(spectacle: Spectacle, token: str) -> str:
     return (f'<section class="board"><figure><img src="{base}/board/{spectacle.key}.png" alt="{escape(alt)}">'
             f'</figure><nav class="steps" aria-label="{escape(_("Moves"))}">{links}<span>{counter}</span></nav>'
             f'<p><a href="{base}/position/{spectacle.key}.json" download>{download}</a></p></section>')
+
+
+def board_alt(spectacle: Spectacle) -> str:
+    """The board picture's text alternative (the page's and a live update's)."""
+    ply = spectacle.ply
+    return _("The board after move {ply}").format(ply=ply) if ply else _("The board as dealt")
 
 
 def _players(spectacle: Spectacle) -> str:
@@ -155,7 +161,7 @@ def live_update(spectacle: Spectacle, token: str, start: int) -> dict[str, objec
     status line and the players table, and whether the game has ended."""
     base = f"/t/{token}"
     ply = spectacle.ply
-    alt = _("The board after move {ply}").format(ply=ply) if ply else _("The board as dealt")
+    alt = board_alt(spectacle)
     return {"last": spectacle.last, "at": spectacle.last_key, "from": start, "items": move_items(spectacle, start),
             "picture": f"{base}/board/{spectacle.key}.png", "alt": alt,
             "position": f"{base}/position/{spectacle.key}.json",
