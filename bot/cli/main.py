@@ -2,6 +2,7 @@
 
   tileref run                                  run the Discord bot (DISCORD_TOKEN from the environment or .env)
   tileref run --shards 0-3 --shard-count 8     run those shards of the gateway in this process
+  tileref web                                  serve the spectator pages (live and replays) from the database
   tileref play tronimoes --players me,bot,bot  play in the terminal against AI players
   tileref play --resume                        continue your last terminal game
   tileref rules [game]                         how to play
@@ -40,7 +41,6 @@ from bot.core.logs import configure as configure_logs
 from bot.media.watching import WebSettings
 from bot.storage.address import DEFAULT_DATABASE, DatabaseAddressError, is_postgres, store_for
 from bot.storage.loader import DEFAULT_GAME_CACHE
-from bot.storage.store import Store
 from bot.workers.planning import PROCESSES_SETTING, processes_from
 from engine import GAMES
 from engine.digits import decimal_number, whole_number
@@ -117,6 +117,25 @@ def main(argv: list[str] | None = None) -> int:
                      help="the gateway shards this process runs, like 0-3 (default: $TILEREF_SHARDS, or all)")
     run.add_argument("--shard-count", default=os.environ.get("TILEREF_SHARD_COUNT"),
                      help="how many shards the bot has in all, like 8 (default: $TILEREF_SHARD_COUNT)")
+    run.add_argument("--no-web", dest="web", action="store_false",
+                     help="do not start the spectator pages' process (run `tileref web` yourself, as many as you "
+                          "like, on this database)")
+
+    web = commands.add_parser("web", help="serve the spectator pages (live games and replays) where TILEREF_WEB says, "
+                                          "from the database")
+    web.add_argument("--database", help="the database to serve (like --db): an SQLite file, also a terminal game's, "
+                                        "or a postgresql:// address")
+    web.add_argument("--cache", type=Path, default=None,
+                     help="the folder board pictures are kept in (default: web-cache beside the database)")
+    web.add_argument("--health-from", default=None,
+                     help="answer /healthz with this address's answer (the bot process's own health)")
+    web.add_argument("--lang", type=language_code, default=None,
+                     help=f"the language of what it says here: {', '.join(LANGUAGES)} (pages speak their table's)")
+    web.add_argument("--reuse-port", action="store_true",
+                     help="share the port with other `tileref web` processes started so (the system spreads the "
+                          "watchers over them)")
+    web.add_argument("--child", action="store_true",
+                     help="run as a child process: say `ready <url>` on stdout, stop when stdin closes")
 
     play = commands.add_parser("play", help="play in the terminal against AI players")
     play.add_argument("game", nargs="?", help=f"the game: {', '.join(sorted(GAMES))}")
@@ -185,10 +204,14 @@ def main(argv: list[str] | None = None) -> int:
     admin.add_argument("--yes", action="store_true", help="do it (without it: say what would be forgotten)")
 
     args = parser.parse_args(argv)
-    configure_logs(logging.INFO if args.verbose or args.command == "run" else logging.WARNING)
+    configure_logs(logging.INFO if args.verbose or args.command in ("run", "web") else logging.WARNING)
     try:
         if args.command == "run":
-            return run_discord(database_address(args.db), parse_shards(args.shards, args.shard_count))
+            return run_discord(database_address(args.db), parse_shards(args.shards, args.shard_count), pages=args.web)
+        if args.command == "web":
+            speak(args.lang or system_language())
+            return run_web(database_address(args.database or args.db), args.cache, args.health_from,
+                           child=args.child, reuse_port=args.reuse_port)
         if args.command == "play":
             try:
                 return asyncio.run(play_console(args))
@@ -335,7 +358,30 @@ def game_cache_size(given: str | None) -> int:
     return size
 
 
-def run_discord(database: str, shards: tuple[list[int], int] | None = None) -> int:
+def run_web(database: str, cache: Path | None, health_from: str | None, *, child: bool, reuse_port: bool) -> int:
+    """`tileref web`: the spectator pages until Ctrl-C (or, for a child, until its parent ends)."""
+    from bot.cli.web import cache_folder, serve_pages
+
+    try:
+        settings = WebSettings.from_env()
+    except ValueError as error:
+        print(error, file=sys.stderr)
+        return 2
+    if not settings.enabled:
+        print("TILEREF_WEB is off: set it to the host:port the pages should listen on, like 127.0.0.1:8080.",
+              file=sys.stderr)
+        return 2
+    if not is_postgres(database) and not Path(database).exists():
+        print(f"There is no database at {database}: give the SQLite file your games are in with "
+              f"--database PATH (terminal games: {DEFAULT_DATABASE}).", file=sys.stderr)
+        return 2
+    with contextlib.suppress(KeyboardInterrupt):
+        return asyncio.run(serve_pages(database, settings, cache=cache or cache_folder(database),
+                                       health_url=health_from, child=child, reuse_port=reuse_port))
+    return 0
+
+
+def run_discord(database: str, shards: tuple[list[int], int] | None = None, *, pages: bool = True) -> int:
     token = os.environ.get("DISCORD_TOKEN", "").strip()
     if not token:
         print(NO_TOKEN, file=sys.stderr)
@@ -345,6 +391,8 @@ def run_discord(database: str, shards: tuple[list[int], int] | None = None) -> i
 
     from bot.cli.doctor import warn_about_fonts
     from bot.cli.serve import serve
+    from bot.cli.web import PROCESSES_VARIABLE as WEB_PROCESSES
+    from bot.cli.web import processes_setting
     from bot.core.metrics import VARIABLE as METRICS_VARIABLE
     from bot.core.metrics import parse_address
     from bot.durable.health import HealthLimits
@@ -352,6 +400,7 @@ def run_discord(database: str, shards: tuple[list[int], int] | None = None) -> i
     try:
         cache_size = game_cache_size(os.environ.get("TILEREF_GAME_CACHE"))
         web = WebSettings.from_env()
+        web_processes = processes_setting(os.environ.get(WEB_PROCESSES))
         metrics_address = os.environ.get(METRICS_VARIABLE)
         parse_address(metrics_address)
         health_limits = HealthLimits.from_env()
@@ -364,7 +413,8 @@ def run_discord(database: str, shards: tuple[list[int], int] | None = None) -> i
         with contextlib.suppress(KeyboardInterrupt):
             asyncio.run(serve(token, database, shard_ids=shards[0] if shards else None,
                               shard_count=shards[1] if shards else None, cache_size=cache_size,
-                              ai_processes=ai_processes, web=web, health=health_limits,
+                              ai_processes=ai_processes, web=web if pages else None, web_processes=web_processes,
+                              health=health_limits,
                               metrics_address=metrics_address))
     except discord.LoginFailure:
         print("Discord refused the token in DISCORD_TOKEN. Copy it again from the Developer Portal "
@@ -394,7 +444,7 @@ async def play_console(args: argparse.Namespace) -> int:
     store = store_for(database)
     await store.open()
     speak(args.lang or system_language())  # what is said before the game's table speaks its own
-    pages = await _console_pages(store)
+    pages = await _console_pages(database)
     referee = Referee(store, confirms_delivery=False, ai_seconds=DEFAULT_AI_SECONDS, move_help=False,
                       ai_processes=ai_processes, public_url=pages[1] if pages else None)
     await referee.open()
@@ -437,19 +487,32 @@ async def play_console(args: argparse.Namespace) -> int:
         await store.close()
 
 
-async def _console_pages(store: Store) -> tuple[Any, str] | None:
-    """The spectator pages of a terminal game (TILEREF_WEB, default 127.0.0.1:8080), or None
-    when they are off or cannot listen (said on stderr, in the language being spoken; the game
-    goes on without them)."""
-    from bot.adapters.web.server import PagesCannotListen, start_pages
+async def _console_pages(database: str) -> tuple[Any, str] | None:
+    """The spectator pages of a terminal game (TILEREF_WEB, default 127.0.0.1:8080) in a `tileref
+    web` child process whose logs go to `web.log` beside the database (never onto the game's
+    screen), or None when they are off or cannot listen (said on stderr, in the language being
+    spoken; the game goes on without them)."""
+    from bot.adapters.web.server import PagesCannotListen
+    from bot.cli.web import start_web_process
 
     try:
-        return await start_pages(store, WebSettings.from_env())
+        settings = WebSettings.from_env()
     except ValueError as error:
         print(_("{problem}; playing without the web page.").format(problem=error), file=sys.stderr)
+        return None
+    if not settings.enabled:
+        return None
+    folder = DEFAULT_DATABASE.parent if is_postgres(database) else Path(database).parent
+    try:
+        with open(folder / "web.log", "ab") as log_file:
+            process = await start_web_process(database, settings, log_to=log_file)
     except PagesCannotListen as error:
         print(_("{problem} Playing without it.").format(problem=error), file=sys.stderr)
-    return None
+        return None
+    except OSError as error:
+        print(_("{problem}; playing without the web page.").format(problem=error), file=sys.stderr)
+        return None
+    return process, process.public_url
 
 
 def show_rules(name: str | None, language: str | None = None, *, positions: bool = False) -> int:

@@ -60,6 +60,10 @@ class Spectacle:
     to_move: list[int]
     result: str | None
     deadlines: dict[int, float] = field(default_factory=dict)
+    key: str = ""
+    """What names the shown position in addresses (`Timeline.address_key`)."""
+    last_key: str = ""
+    """What names the newest position (the live stream says what came after it)."""
 
     @property
     def live(self) -> bool:
@@ -73,6 +77,8 @@ class Timeline:
         self.table = table
         self.actions = actions
         self.key = log_key(actions)
+        self.prefix_keys: list[str] = [_chained(f"{table.id}:{table.seed}", None)]
+        """`prefix_keys[p]`: a digest of the log's first `p` entries (see `address_key`)."""
         self.entries: list[Entry] = []
         self._checkpoints: dict[int, Game] = {}
         self.final = new_game(table)
@@ -82,6 +88,7 @@ class Timeline:
     def _replay(self, actions: list[ActionRecord]) -> None:
         with speaking(self.table.meta.get("lang")):
             for record in actions:
+                self.prefix_keys.append(_chained(self.prefix_keys[-1], record))
                 events = self.final.replay_one(record.seat, record.action)
                 self.entries.append(self._entry(record, events))
                 if record.ply % CHECKPOINT_EVERY == 0:
@@ -110,6 +117,13 @@ class Timeline:
     def length(self) -> int:
         return len(self.actions)
 
+    def address_key(self, ply: int) -> str:
+        """What names the position after `ply` entries in an address: the ply and a digest of the
+        log up to it (`12-3f9a…`). A rollback and new moves give the same ply another key, so
+        whatever is cached under an address is right for good."""
+        return f"{ply}-{self.prefix_keys[ply]}"
+
+
     def game_at(self, ply: int) -> Game:
         """The game after `ply` entries (0: as dealt), an independent copy."""
         ply = max(0, min(ply, self.length))
@@ -129,7 +143,8 @@ class Timeline:
             result = plain(narration.final_result(self.table, game)) if game.outcome() is not None else None
         return Spectacle(self.table, shown, self.length, game, self.entries,
                          players(self.table, game, now=shown == self.length),
-                         list(game.to_move()), result, dict(deadlines or {}) if shown == self.length else {})
+                         list(game.to_move()), result, dict(deadlines or {}) if shown == self.length else {},
+                         self.address_key(shown), self.address_key(self.length))
 
 
 def players(table: TableRecord, game: Game, *, now: bool = True) -> list[dict[str, Any]]:
@@ -171,6 +186,28 @@ def log_key(actions: list[ActionRecord]) -> str:
     for record in actions:
         digest.update(f"{record.ply}|{record.seat}|{record.action}|{record.at}\n".encode())
     return digest.hexdigest()
+
+
+def common_prefix(keys: list[str], others: list[str]) -> int:
+    """How many first entries two logs of a table share, from their `Timeline.prefix_keys`."""
+    low, high = 0, min(len(keys), len(others)) - 1
+    while low < high:  # the prefixes that match are a run from the start: find its end
+        middle = (low + high + 1) // 2
+        if keys[middle] == others[middle]:
+            low = middle
+        else:
+            high = middle - 1
+    return low
+
+
+KEY_CHARACTERS = 16
+"""Hex digits of a log prefix's digest in an address (64 bits)."""
+
+
+def _chained(before: str, record: ActionRecord | None) -> str:
+    """The digest of a log prefix: the one before it and its last entry (none: the empty log)."""
+    text = "" if record is None else f"{record.ply}|{record.seat}|{record.action}|{record.at}"
+    return hashlib.sha1(f"{before}\n{text}".encode(), usedforsecurity=False).hexdigest()[:KEY_CHARACTERS]
 
 
 class Timelines:

@@ -239,6 +239,16 @@ MIGRATIONS: list[str] = [
     );
     CREATE INDEX ratings_of_player ON ratings(player, guild);
     """,
+    # 12: SQLite's change feed between processes: each commit raises its table's `seq` to one more
+    # than any before, so a web process polls for the tables changed since the last `seq` it saw
+    # (PostgreSQL has LISTEN/NOTIFY and leaves this table empty)
+    """
+    CREATE TABLE table_changes (
+        table_id INTEGER PRIMARY KEY,
+        seq INTEGER NOT NULL
+    );
+    CREATE INDEX table_changes_seq ON table_changes(seq);
+    """,
 ]
 
 

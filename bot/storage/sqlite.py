@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import sqlite3
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -32,6 +33,11 @@ from bot.storage.store import PlaceTaken, StaleLog
 
 log = logging.getLogger(__name__)
 
+POLL_SECONDS = 0.05
+"""How often a listening store looks whether another process committed (one `PRAGMA
+data_version`: no disk read unless something changed)."""
+RAISE_CHANGE = ("INSERT INTO table_changes (table_id, seq) VALUES (?, (SELECT COALESCE(MAX(seq), 0) + 1 "
+                "FROM table_changes)) ON CONFLICT (table_id) DO UPDATE SET seq = excluded.seq")
 
 
 class SQLiteStore(SqlStore):
@@ -48,6 +54,7 @@ class SQLiteStore(SqlStore):
         self._writer: aiosqlite.Connection | None = None
         self._reader: aiosqlite.Connection | None = None
         self._write_lock = asyncio.Lock()
+        self._polling: asyncio.Task[None] | None = None
 
     async def open(self) -> None:
         """Open the file, creating it and migrating its schema as needed."""
@@ -85,7 +92,44 @@ class SQLiteStore(SqlStore):
                     await db.execute(statement)
                 await db.execute(f"PRAGMA user_version={number + 1}")
 
+    async def listen(self, listener: Callable[[int], None]) -> None:
+        """Also hear other processes' commits: a connection of its own polls the file's
+        `data_version` every `POLL_SECONDS` and, when it moved, reads which tables'
+        `table_changes.seq` rose (this process's own commits are told at once, and may be told
+        again by the poll)."""
+        await super().listen(listener)
+        if self._polling is None:
+            watcher = await self._connect()
+            version = await _data_version(watcher)
+            seen = await _last_change(watcher)
+            self._polling = asyncio.get_running_loop().create_task(self._poll(watcher, version, seen))
+
+    async def _poll(self, watcher: aiosqlite.Connection, version: int, seen: int) -> None:
+        try:
+            while True:
+                await asyncio.sleep(POLL_SECONDS)
+                try:
+                    now = await _data_version(watcher)
+                    if now == version:
+                        continue
+                    version = now
+                    rows = await watcher.execute_fetchall(
+                        "SELECT table_id, seq FROM table_changes WHERE seq > ? ORDER BY seq", (seen,))
+                except sqlite3.Error:
+                    log.warning("reading other processes' changes failed; trying again", exc_info=True)
+                    continue
+                for table_id, seq in rows:
+                    seen = max(seen, seq)
+                    self.changed(table_id)
+        finally:
+            await watcher.close()
+
     async def close(self) -> None:
+        polling, self._polling = self._polling, None
+        if polling is not None:
+            polling.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await polling
         for connection in (self._reader, self._writer):
             if connection is not None:
                 await connection.close()
@@ -199,6 +243,10 @@ class _SQLiteSql:
         """Nothing to do: SQLite's writes are one at a time."""
 
     async def notify(self, table_id: int) -> None:
+        """Tell this process's listeners once the transaction commits, and other processes through
+        `table_changes` (see `SQLiteStore.listen`)."""
+        if table_id not in self.notified:
+            await self.db.execute(RAISE_CHANGE, (table_id,))
         self.notified.append(table_id)
 
 
@@ -216,6 +264,17 @@ async def _write_ahead_logging(connection: aiosqlite.Connection, *, patience: fl
             if error.sqlite_errorcode != sqlite3.SQLITE_BUSY or asyncio.get_running_loop().time() > deadline:
                 raise
         await asyncio.sleep(0.02)
+
+
+async def _data_version(connection: aiosqlite.Connection) -> int:
+    """A number that changes when another connection commits to the file."""
+    rows = list(await connection.execute_fetchall("PRAGMA data_version"))
+    return int(rows[0][0])
+
+
+async def _last_change(connection: aiosqlite.Connection) -> int:
+    rows = list(await connection.execute_fetchall("SELECT COALESCE(MAX(seq), 0) FROM table_changes"))
+    return int(rows[0][0])
 
 
 def _statements(script: str) -> list[str]:

@@ -1,50 +1,134 @@
-"""Live updates: the store's change feed (PostgreSQL LISTEN/NOTIFY, or SQLite's in-process
-signal) fanned out to the open event streams of each table's page."""
+"""Live updates: the store's change feed (PostgreSQL LISTEN/NOTIFY, or SQLite's change counter,
+polled) turned into one update per table change, written once and sent to every open event
+stream of that table's page.
+
+A table's update is composed once (by the `Compose` the server gives: the new moves as list
+items, the address of the new picture, …), however many pages watch it; each stream only copies
+the same bytes out. Changes that come while an update is being composed are folded into one more
+update after it."""
 
 from __future__ import annotations
 
 import asyncio
-from collections import defaultdict
+import logging
+from collections import deque
+from collections.abc import Awaitable, Callable
 
 from bot.storage.store import ANY_TABLE, Store
 
+log = logging.getLogger(__name__)
+
+KEPT_UPDATES = 32
+"""Updates a table's stream remembers for watchers that are still writing the one before; one
+further behind is told to load the page again (`RESET`)."""
+RESET = b'event: change\ndata: {"reload": true}\n\n'
+
+
+class TableStream:
+    """The updates of one watched table, numbered, and a wake-up for its watchers. `told` is
+    what the server last told about the table (its log's prefix keys), for the next update to
+    say from which move the list changes."""
+
+    def __init__(self) -> None:
+        self.seq = 0
+        self.updates: deque[tuple[int, bytes]] = deque(maxlen=KEPT_UPDATES)
+        self.wake = asyncio.Event()
+        self.watchers = 0
+        self.told: list[str] | None = None
+        self.token = ""
+        """The table's link token (its pages' addresses start with it)."""
+        self.last_sent: bytes = b""
+        self.state = ""
+        """What the last update told besides the moves (the picture, status, players…), as the
+        server writes it: an update that would tell nothing more is not sent."""
+        self.composing: asyncio.Task[None] | None = None
+        self.again = False
+
+    def publish(self, data: bytes) -> None:
+        """Send `data` to every watcher (unless it says the same as the last update)."""
+        if data == self.last_sent:
+            return
+        self.last_sent = data
+        self.seq += 1
+        self.updates.append((self.seq, data))
+        woken, self.wake = self.wake, asyncio.Event()
+        woken.set()
+
+    def since(self, seen: int) -> tuple[int, list[bytes]]:
+        """The updates after number `seen`, and the number of the last; `RESET` alone when some
+        of them are no longer kept."""
+        if seen >= self.seq:
+            return seen, []
+        if not self.updates or self.updates[0][0] > seen + 1:
+            return self.seq, [RESET]
+        return self.seq, [data for number, data in self.updates if number > seen]
+
+
+Compose = Callable[[int, TableStream], Awaitable[bytes | None]]
+"""`compose(table_id, stream)`: the update to send about the table now (None: nothing to say),
+setting `stream.told` to what it tells."""
+
 
 class LiveFeed:
-    """Who watches which table, and a wake-up for each when its table changes."""
+    """The watched tables' streams, an update composed for each change of one of them."""
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Store, compose: Compose) -> None:
         self.store = store
-        self._watchers: defaultdict[int, set[asyncio.Event]] = defaultdict(set)
+        self.compose = compose
+        self._tables: dict[int, TableStream] = {}
+        self.closed = False
 
     async def start(self) -> None:
         await self.store.listen(self.changed)
 
     async def stop(self) -> None:
+        self.closed = True
         await self.store.unlisten(self.changed)
-        for waiting in self._watchers.values():
-            for event in waiting:
-                event.set()
+        for stream in self._tables.values():
+            if stream.composing is not None:
+                stream.composing.cancel()
+            stream.wake.set()
 
     def changed(self, table_id: int) -> None:
-        """A commit touched `table_id` (or any table: ANY_TABLE): wake everyone watching it."""
-        watching = [w for ws in self._watchers.values() for w in ws] if table_id == ANY_TABLE \
-            else self._watchers.get(table_id, ())
-        for event in watching:
-            event.set()
+        """A commit touched `table_id` (or any table: ANY_TABLE): compose its update, once."""
+        ids = list(self._tables) if table_id == ANY_TABLE else [table_id] if table_id in self._tables else []
+        for changed in ids:
+            stream = self._tables[changed]
+            if stream.composing is not None and not stream.composing.done():
+                stream.again = True
+            else:
+                stream.composing = asyncio.get_running_loop().create_task(self._update(changed, stream))
 
-    def watch(self, table_id: int) -> asyncio.Event:
-        """An event set whenever the table changes (clear it after each wake-up); `unwatch` it."""
-        event = asyncio.Event()
-        self._watchers[table_id].add(event)
-        return event
+    async def _update(self, table_id: int, stream: TableStream) -> None:
+        while True:
+            stream.again = False
+            try:
+                data = await self.compose(table_id, stream)
+            except Exception:
+                log.exception("composing a live update failed")  # never the table's token
+            else:
+                if data is not None:
+                    stream.publish(data)
+            if not stream.again or self.closed:
+                return
 
-    def unwatch(self, table_id: int, event: asyncio.Event) -> None:
-        watchers = self._watchers.get(table_id)
-        if watchers is not None:
-            watchers.discard(event)
-            if not watchers:
-                del self._watchers[table_id]
+    def subscribe(self, table_id: int) -> TableStream:
+        """The table's stream, one more watcher on it (`unsubscribe` when it leaves)."""
+        stream = self._tables.get(table_id)
+        if stream is None:
+            stream = self._tables[table_id] = TableStream()
+        stream.watchers += 1
+        return stream
+
+    def unsubscribe(self, table_id: int) -> None:
+        stream = self._tables.get(table_id)
+        if stream is not None:
+            stream.watchers -= 1
+            if stream.watchers <= 0:
+                del self._tables[table_id]
+                if stream.composing is not None:
+                    stream.composing.cancel()
 
     @property
     def streams(self) -> int:
-        return sum(len(w) for w in self._watchers.values())
+        return sum(s.watchers for s in self._tables.values())

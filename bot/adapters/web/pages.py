@@ -43,7 +43,8 @@ def page(spectacle: Spectacle, token: str, language: str, extras: Extras = Extra
     """The whole page of a table at the spectacle's ply."""
     preview = _preview(spectacle, token, extras.origin)
     return shell(spectacle.table, token, language, main_part(spectacle, token, extras), ply=spectacle.ply,
-                 last=spectacle.last, live=spectacle.live, preview=preview)
+                 last=spectacle.last, live=spectacle.live, preview=preview, at=spectacle.last_key,
+                 ended=ended(spectacle))
 
 
 def lobby_page(table: TableRecord, token: str, language: str, origin: str = "") -> str:
@@ -67,9 +68,11 @@ def lobby_part(table: TableRecord) -> str:
 
 
 def shell(table: TableRecord, token: str, language: str, main: str, *, ply: int, last: int, live: bool,
-          preview: Mapping[str, str] | None = None) -> str:
+          preview: Mapping[str, str] | None = None, at: str = "", ended: bool = False) -> str:
     """A page around its changing part `main`; `preview`: the link preview's Open Graph tags
-    (`og:title`, `og:description`, `og:image`...), which chat apps read to unfurl the link."""
+    (`og:title`, `og:description`, `og:image`...), which chat apps read to unfurl the link. `at`
+    names the newest position the page knows (`Spectacle.last_key`: the live stream tells what
+    came after it); `ended`: no more moves will come."""
     title = GAMES[table.game].title
     tags = "".join(f'<meta property="{escape(key)}" content="{escape(value)}">'
                    for key, value in (preview or {}).items() if value)
@@ -87,7 +90,10 @@ def shell(table: TableRecord, token: str, language: str, main: str, *, ply: int,
             f'</head><body data-token="{escape(token)}"><header><h1>{escape(title)}</h1>'
             f'<p class="sub">{escape(_("Spectator view: nobody’s hand is shown."))}</p></header>'
             f'<p id="announce" class="visually-hidden" aria-live="polite" aria-atomic="true"></p>'
-            f'<main id="spectacle" data-ply="{ply}" data-last="{last}" data-live="{int(live)}">{main}</main>'
+            f'<p id="connection" role="status" hidden data-lost="{escape(_("Reconnecting…"))}" '
+            f'data-gone="{escape(_("The server has stopped. Reload the page later to replay this game."))}"></p>'
+            f'<main id="spectacle" data-ply="{ply}" data-last="{last}" data-live="{int(live)}" data-at="{escape(at)}" '
+            f'data-ended="{int(ended)}">{main}</main>'
             f'<footer><p>{escape(_("Keys: ← and → step through the moves, Home and End go to the start and now."))}'
             "</p></footer></body></html>")
 
@@ -99,9 +105,11 @@ def main_part(spectacle: Spectacle, token: str, extras: Extras = Extras()) -> st
             f"{_downloads(token)}</div>")
 
 
-def board_address(token: str, ply: int) -> str:
-    """Where the board picture after `ply` moves is (relative to the server)."""
-    return f"/t/{token}/board.png?ply={ply}"
+def board_address(token: str, key: str) -> str:
+    """Where the board picture of the position `key` names is (relative to the server; the key,
+    `Spectacle.key`, holds the ply and a digest of the log up to it, so the address never shows
+    another board)."""
+    return f"/t/{token}/board/{key}.png"
 
 
 def part_address(picture: str, part: int) -> str:
@@ -158,7 +166,7 @@ def _preview(spectacle: Spectacle, token: str, origin: str) -> dict[str, str]:
     return {"og:title": _("{game}: {players}").format(game=title, players=names),
             "og:description": f"{_status_text(spectacle)} {_turn(spectacle)}".strip(),
             "og:url": f"{origin}/t/{token}{query}",
-            "og:image": origin + board_address(token, spectacle.ply),
+            "og:image": origin + board_address(token, spectacle.key),
             "og:image:alt": board_alt(spectacle)}
 
 
@@ -199,10 +207,10 @@ def _board(spectacle: Spectacle, token: str, extras: Extras) -> str:
     ply, last = spectacle.ply, spectacle.last
     base = f"/t/{escape(token)}"
     alt = escape(board_alt(spectacle))
-    picture = board_address(token, ply)
+    picture = board_address(token, spectacle.key)
     steps = [("start", 0, "⏮", _("Start")), ("back", max(0, ply - 1), "◀", _("Back one move")),
              ("forward", min(last, ply + 1), "▶", _("Forward one move")), ("now", last, "⏭", _("Now"))]
-    links = "".join(f'<a href="{base}?ply={target}" data-ply="{target}" data-focus="step-{key}" '
+    links = "".join(f'<a href="{base}?ply={target}" data-ply="{target}" data-focus="step-{key}" data-step="{key}" '
                     f'aria-label="{escape(label)}" title="{escape(label)}">{mark}</a>'
                     for key, target, mark, label in steps)
     counter = escape(_("Move {ply} of {last}").format(ply=ply, last=last))
@@ -224,7 +232,7 @@ def _board(spectacle: Spectacle, token: str, extras: Extras) -> str:
     download = escape(_("Download this position (JSON)"))
     return (f'<section class="board" aria-label="{escape(_("Board"))}">{figure}<div class="controls">'
             f'<nav class="steps" aria-label="{escape(_("Steps"))}">{links}<span class="counter">{counter}</span></nav>'
-            f'{autoplay}{share}<p class="position"><a href="{base}/position.json?ply={ply}" download '
+            f'{autoplay}{share}<p class="position"><a href="{base}/position/{spectacle.key}.json" download '
             f'data-focus="position">{download}</a></p></div></section>')
 
 
@@ -327,6 +335,28 @@ def _downloads(token: str) -> str:
              (f"{base}/record.json", _("Moves and every position (JSON)"))]
     items = "".join(f'<li><a href="{href}" download>{escape(label)}</a></li>' for href, label in links)
     return f'<section class="downloads"><h2>{escape(_("Download the game"))}</h2><ul>{items}</ul></section>'
+
+
+def ended(spectacle: Spectacle) -> bool:
+    """Whether no more moves will come: the game has a result, or the table is over."""
+    return spectacle.result is not None or spectacle.table.status in (FINISHED, ABORTED)
+
+
+def live_update(spectacle: Spectacle, token: str, start: int,
+                extras: Extras = Extras()) -> dict[str, object]:
+    """What a live page needs when the game moved on to `spectacle` (its newest ply): the move
+    list's items from ply `start` (the page replaces its items from there: after a rollback,
+    `start` is where the log changed), the new picture's address and text alternative, the
+    status line and the players table, and whether the game has ended."""
+    base = f"/t/{token}"
+    ply = spectacle.ply
+    alt = board_alt(spectacle)
+    return {"last": spectacle.last, "at": spectacle.last_key, "from": start, "items": move_items(spectacle, start),
+            "picture": board_address(token, spectacle.key), "alt": alt,
+            "position": f"{base}/position/{spectacle.key}.json",
+            "counter": _("Move {ply} of {last}").format(ply=ply, last=spectacle.last),
+            "status": _status(spectacle), "players": _players(spectacle, extras.ratings or {}),
+            "ended": ended(spectacle)}
 
 
 def problem(message: str, language: str) -> str:

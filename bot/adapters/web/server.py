@@ -10,29 +10,34 @@ from `bot.media.spectator`, which reads the log and the spectator's view only.""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import errno
 import json
 import logging
+import os
+import re
 import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
-from functools import partial
 from pathlib import Path
+from urllib.parse import quote
 
+import aiohttp
 from aiohttp import web
+from aiohttp.http_exceptions import HttpProcessingError
 
 import renderers
 from bot.adapters.web import pages
-from bot.adapters.web.feed import LiveFeed
+from bot.adapters.web.feed import LiveFeed, TableStream
 from bot.community.ratings import player_key
 from bot.core import metrics
 from bot.core.background import woken
 from bot.core.i18n import DEFAULT, LANGUAGES, N_, _, language_of, speaking
 from bot.core.meta import PALETTE
 from bot.core.records import DEADLINE, ActionRecord, TableRecord
-from bot.durable.health import HealthCheck
+from bot.durable.health import Check, HealthCheck, HealthLimits, HealthReport, database_checks
 from bot.media.replay_animation import Replays
-from bot.media.spectator import Entry, Spectacle, Timeline, Timelines, log_key, public_position
+from bot.media.spectator import KEY_CHARACTERS, Entry, Spectacle, Timeline, Timelines, common_prefix, public_position
 from bot.media.watching import WebSettings
 from bot.storage.store import Store
 from engine import GAMES, Game
@@ -45,6 +50,11 @@ STATIC = Path(__file__).parent / "static"
 HEARTBEAT = 20.0
 """Seconds between comments on an idle event stream (proxies close silent connections)."""
 BOARDS_KEPT = 512
+DRAWING_PATIENCE = 2.0
+"""Seconds a web process waits for another one sharing its pictures' folder to draw a picture."""
+_NAMED = re.compile(rf"[A-Za-z0-9_-]{{10,64}}/[0-9]{{1,9}}-[0-9a-f]{{{KEY_CHARACTERS}}}")
+"""A picture's name as its address writes it (a table's token, a ply and a log's digest): what
+may be looked for in the pictures' folder before the table is read."""
 CSP = ("default-src 'none'; img-src 'self'; style-src 'self'; script-src 'self'; connect-src 'self'; "
        "base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
@@ -60,21 +70,38 @@ class BadAddress(Exception):
         self.values = values
 
 
+class _BadRequestsQuiet(logging.Filter):
+    """Drops aiohttp's tracebacks for requests it could not even read (a line too long, bytes
+    that are not HTTP): it answers them 400 by itself, and they are the client's mistake, not
+    ours."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        error = record.exc_info[1] if record.exc_info else None
+        return not isinstance(error, HttpProcessingError)
+
+
+_QUIET = _BadRequestsQuiet()
+logging.getLogger("aiohttp.server").addFilter(_QUIET)
+
+
 class PagesCannotListen(Exception):
     """The spectator pages could not listen where `TILEREF_WEB` says; the message says what to
     set instead."""
 
 
-async def start_pages(store: Store, settings: WebSettings, health: HealthCheck | None = None
+async def start_pages(store: Store, settings: WebSettings, health: HealthCheck | None = None, *,
+                      cache: Path | None = None, health_url: str | None = None, reuse_port: bool = False
                       ) -> tuple[WebServer, str] | None:
     """The spectator pages of every table in `store`, listening where `settings` say, and the
     address links to them start with; None when the settings turn them off. `/healthz` answers
-    `health`'s report (default: the store's checks only). Raises PagesCannotListen (nothing left
-    open) when the address cannot be listened on."""
+    `health`'s report (default: the store's checks only), or forwards the one at `health_url`.
+    Pictures are kept in `cache` too; `reuse_port`: other processes may listen on the same port
+    (the system spreads connections over them). Raises PagesCannotListen (nothing left open) when the
+    address cannot be listened on."""
     if settings.host is None:
         return None
-    pages = WebServer(store, host=settings.host, port=settings.port, health=health,
-                      public_url=settings.public_url if settings.port else None)
+    pages = WebServer(store, host=settings.host, port=settings.port, health=health, health_url=health_url,
+                      cache=cache, reuse_port=reuse_port, public_url=settings.public_url if settings.port else None)
     try:
         await pages.start()
     except OSError as error:
@@ -98,30 +125,39 @@ def listen_problem(error: OSError) -> str:
 
 class WebServer:
     """The spectator pages of every table in `store`, served at `host:port` once `start`ed, and
-    `/healthz`, the process's health (`health`; default: the store's checks only). `public_url`:
-    where readers reach it (for link previews' absolute addresses; default: the address each
-    request was made to)."""
+    `/healthz`, the process's health (`health`; or `health_url`, the bot process's own `/healthz`,
+    which this one forwards; default: whether the database answers). Pictures are drawn once per
+    position and kept in memory and, given `cache`, in files there. `public_url`: where readers
+    reach it (for link previews' absolute addresses; default: the address each request was made
+    to)."""
 
     def __init__(self, store: Store, *, host: str = "127.0.0.1", port: int = 8080,
-                 health: HealthCheck | None = None, public_url: str | None = None) -> None:
+                 health: HealthCheck | None = None, health_url: str | None = None,
+                 cache: Path | None = None, reuse_port: bool = False, public_url: str | None = None) -> None:
         self.store = store
+        self.reuse_port = reuse_port
+        self.health = health
+        self.health_url = health_url
         self.public_url = public_url.rstrip("/") if public_url else None
         self.replays = Replays(store)
-        self.health = health or HealthCheck(store)
         self.host = host
         self.port = port
-        self.feed = LiveFeed(store)
+        self.feed = LiveFeed(store, self._compose)
         self.timelines = Timelines()
-        self._boards: OrderedDict[tuple[int, int, str, int | None], bytes] = OrderedDict()
+        self.pictures = PictureCache(cache)
+        self._drawing: set[asyncio.Task[bytes]] = set()
         self._runner: web.AppRunner | None = None
         self.app = self._application()
 
     def _application(self) -> web.Application:
-        app = web.Application(middlewares=[_headers])
+        app = web.Application(middlewares=[_headers, web.normalize_path_middleware(
+            append_slash=False, remove_slash=True, merge_slashes=False)])
         app.router.add_get("/t/{token}", self.page)
         app.router.add_get("/t/{token}/part", self.part)
-        app.router.add_get("/t/{token}/board.png", self.board)
-        app.router.add_get("/t/{token}/position.json", self.position)
+        app.router.add_get("/t/{token}/board.png", self.board_now)
+        app.router.add_get(r"/t/{token}/board/{key:[^/]+}.png", self.board)
+        app.router.add_get("/t/{token}/position.json", self.position_now)
+        app.router.add_get(r"/t/{token}/position/{key:[^/]+}.json", self.position)
         app.router.add_get("/t/{token}/replay.gif", self.replay)
         app.router.add_get("/t/{token}/record.txt", self.record_text)
         app.router.add_get("/t/{token}/record.json", self.record_json)
@@ -134,9 +170,10 @@ class WebServer:
     async def start(self) -> None:
         """Listen (port 0: any free port, then `port` says which) and follow the change feed."""
         await self.feed.start()
-        self._runner = web.AppRunner(self.app, access_log=None, shutdown_timeout=1.0)
+        self._runner = web.AppRunner(self.app, access_log=None, shutdown_timeout=1.0,
+                                     handler_cancellation=True, max_line_size=8190, max_field_size=8190)
         await self._runner.setup()
-        site = web.TCPSite(self._runner, self.host, self.port)
+        site = web.TCPSite(self._runner, self.host, self.port, reuse_port=self.reuse_port or None)
         await site.start()
         server = getattr(site, "_server", None)
         if server is not None and server.sockets:
@@ -146,6 +183,8 @@ class WebServer:
     async def stop(self) -> None:
         await self.feed.stop()
         self.replays.close()
+        for drawing in list(self._drawing):
+            drawing.cancel()
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None
@@ -169,39 +208,59 @@ class WebServer:
         language = table.meta.get("lang") or DEFAULT
         if table.seed is None:
             with speaking(language):
-                return _html(pages.lobby_part(table), headers={"X-Ply": "0", "X-Last": "0"})
+                return _html(pages.lobby_part(table), headers={"X-Ply": "0", "X-Last": "0", "X-At": ""})
         spectacle = await self._spectacle(request, table)
         extras = await self._extras(request, table, spectacle, language)
         with speaking(language):
             body = pages.main_part(spectacle, request.match_info["token"], extras)
-        return _html(body, headers={"X-Ply": str(spectacle.ply), "X-Last": str(spectacle.last)})
+        return _html(body, headers={"X-Ply": str(spectacle.ply), "X-Last": str(spectacle.last),
+                                    "X-At": spectacle.last_key})
 
-    async def board(self, request: web.Request) -> web.Response:
-        table, timeline, ply = await self._timeline(request)
-        if table.game not in renderers.RENDERERS:
-            raise BadAddress(N_("This game has no board picture."), 404)
-        part = _part(request, renderers.board_parts(timeline.final))
-        key = (table.id, ply, log_key(timeline.actions[:ply]), part)
-        data = self._boards.get(key)
-        if data is None:
-            game = timeline.game_at(ply)
-            with speaking(table.meta.get("lang") or DEFAULT), drawing_in(table.meta.get(PALETTE)):
-                data = await asyncio.to_thread(partial(renderers.render, game, None, instructions=False, part=part))
-            self._boards[key] = data
-            while len(self._boards) > BOARDS_KEPT:
-                self._boards.popitem(last=False)
-        else:
-            self._boards.move_to_end(key)
+    async def board_now(self, request: web.Request) -> web.Response:
+        """`board.png?ply=N` (default: now): a redirect to the address naming that position."""
+        _table, timeline, ply = await self._timeline(request)
+        part = request.query.get("part")
+        query = f"?part={quote(part)}" if part else ""
+        raise web.HTTPFound(f"/t/{request.match_info['token']}/board/{timeline.address_key(ply)}.png{query}",
+                            headers={"Cache-Control": "no-cache"})
+
+    async def board(self, request: web.Request) -> web.StreamResponse:
+        """The picture of the position the address names (`<ply>-<digest of the log up to it>`):
+        the same address is always the same picture, so browsers keep it for good. `?part=S`:
+        seat S's board alone (Tetromic, on a phone)."""
+        token, key = request.match_info["token"], request.match_info["key"]
+        asked = request.query.get("part", "")
+        suffix = f".{asked}" if asked else ""
+        named = _NAMED.fullmatch(f"{token}/{key}") and (not asked or (asked.isascii() and asked.isdigit()
+                                                                      and len(asked) <= 2))
+        data = await self.pictures.find(f"{token}/{key}{suffix}.png") if named else None
+        if data is None:  # never drawn: is it a position of this table's log?
+            table, timeline, ply = await self._keyed(request)
+            if table.game not in renderers.RENDERERS:
+                raise BadAddress(N_("This game has no board picture."), 404)
+            part = _part(request, renderers.board_parts(timeline.final))
+            suffix = "" if part is None else f".{part}"
+            language, palette = table.meta.get("lang") or DEFAULT, table.meta.get(PALETTE)
+            data = await self.pictures.get(f"{token}/{timeline.address_key(ply)}{suffix}.png",
+                                           lambda: _draw(timeline.game_at(ply), language, palette, part))
         return web.Response(body=data, content_type="image/png",
-                            headers={"Cache-Control": "private, max-age=31536000, immutable"
-                                     if ply < timeline.length else "no-cache"})
+                            headers={"Cache-Control": "public, max-age=31536000, immutable"})
+
+    async def position_now(self, request: web.Request) -> web.Response:
+        table, timeline, ply = await self._timeline(request)
+        return self._position(table, timeline, ply, "no-cache")
 
     async def position(self, request: web.Request) -> web.Response:
-        table, timeline, ply = await self._timeline(request)
+        table, timeline, ply = await self._keyed(request)
+        return self._position(table, timeline, ply, "public, max-age=31536000, immutable")
+
+    @staticmethod
+    def _position(table: TableRecord, timeline: Timeline, ply: int, caching: str) -> web.Response:
         data = public_position(timeline.game_at(ply))
         data["ply"] = ply
         return web.Response(text=json.dumps(data, ensure_ascii=False, indent=1), content_type="application/json",
-                            headers={"Content-Disposition": f'attachment; filename="{table.game}-{ply}.json"'})
+                            headers={"Content-Disposition": f'attachment; filename="{table.game}-{ply}.json"',
+                                     "Cache-Control": caching})
 
     async def replay(self, request: web.Request) -> web.Response:
         """The whole game so far as an animated GIF (drawn in a worker process, kept by its log)."""
@@ -233,28 +292,107 @@ class WebServer:
                                      "Cache-Control": "no-cache"})
 
     async def live(self, request: web.Request) -> web.StreamResponse:
-        """Server-sent events: `change` with the log length whenever the table changes."""
+        """Server-sent events: a `change` whenever the table changes, saying only what changed
+        (`pages.live_update`: the new moves, the new picture's address, …). A page says which
+        position it knows (`?at=`, or the `Last-Event-ID` its browser sends when it reconnects)
+        and is first told what came after it."""
         table = await self._table(request)
+        known = request.headers.get("Last-Event-ID") or request.query.get("at") or ""
         response = web.StreamResponse(headers={"Content-Type": "text/event-stream", "Cache-Control": "no-cache",
                                                "X-Accel-Buffering": "no"})
         await response.prepare(request)
-        changed = self.feed.watch(table.id)
+        stream = self.feed.subscribe(table.id)
+        stream.token = request.match_info["token"]
+        seen = stream.seq
         metrics.web_watchers.inc()
         try:
-            await response.write(b"retry: 1000\n\n")
-            while True:
-                if not await woken(changed, HEARTBEAT):
+            await response.write(b"retry: 2000\n\n")
+            catch_up = await self._catch_up(table, request.match_info["token"], stream, known)
+            if catch_up is not None:
+                await response.write(catch_up)
+            while not self.feed.closed:
+                if not await woken(stream.wake, HEARTBEAT):
                     await response.write(b": still here\n\n")
                     continue
-                changed.clear()
-                last = await self.store.log_length(table.id)
-                await response.write(f"event: change\ndata: {json.dumps({'last': last})}\n\n".encode())
-        except ConnectionResetError:
+                seen, updates = stream.since(seen)
+                for data in updates:
+                    await response.write(data)
+        except (ConnectionResetError, ConnectionError):
             pass
         finally:
             metrics.web_watchers.dec()
-            self.feed.unwatch(table.id, changed)
+            self.feed.unsubscribe(table.id)
         return response
+
+    async def _catch_up(self, table: TableRecord, token: str, stream: TableStream, known: str) -> bytes | None:
+        """What a page that knows the position `known` ("" : none) missed, as one update (None:
+        nothing); also what the stream tells next updates against, if nothing was told yet."""
+        if table.seed is None:
+            return None
+        timeline = self.timelines.get(table, await self.store.actions(table.id))
+        if stream.told is None:  # the first watcher: later updates say what changed from here
+            stream.told = list(timeline.prefix_keys)
+            await self._update(table, token, timeline, timeline.length + 1, stream)
+        if not known or known == timeline.address_key(timeline.length):
+            return None
+        ply_text, _dash, digest = known.partition("-")
+        ply = int(ply_text) if ply_text.isascii() and ply_text.isdigit() and len(ply_text) < 10 else -1
+        start = ply + 1 if 0 <= ply <= timeline.length and timeline.prefix_keys[ply] == digest else 1
+        return await self._update(table, token, timeline, start)
+
+    async def _compose(self, table_id: int, stream: TableStream) -> bytes | None:
+        """The live update of a table that changed (for `LiveFeed`): from the first move that
+        differs from what was told last."""
+        table = await self.store.get_table(table_id)
+        if table is None:
+            return None
+        token = stream.token
+        if table.seed is None:
+            language = table.meta.get("lang") or DEFAULT
+            with speaking(language):
+                return _event({"lobby": pages.lobby_part(table), "at": ""})
+        timeline = self.timelines.get(table, await self.store.actions(table.id))
+        told = stream.told
+        stream.told = list(timeline.prefix_keys)
+        start = common_prefix(told, timeline.prefix_keys) + 1 if told is not None else 1
+        if start <= timeline.length:  # a new position: every watcher asks for its picture next
+            self._draw_soon(table, token, timeline, timeline.length)
+        return await self._update(table, token, timeline, start, stream)
+
+    def _draw_soon(self, table: TableRecord, token: str, timeline: Timeline, ply: int) -> None:
+        """Start drawing the picture of `ply` now, so the watchers' requests for it find it drawn
+        or being drawn."""
+        if table.game not in renderers.RENDERERS:
+            return
+        language, palette = table.meta.get("lang") or DEFAULT, table.meta.get(PALETTE)
+        game = timeline.game_at(ply)
+        drawing = asyncio.get_running_loop().create_task(
+            self.pictures.get(f"{token}/{timeline.address_key(ply)}.png", lambda: _draw(game, language, palette)))
+        self._drawing.add(drawing)
+        drawing.add_done_callback(self._drawn)
+
+    def _drawn(self, drawing: asyncio.Task[bytes]) -> None:
+        self._drawing.discard(drawing)
+        if not drawing.cancelled() and drawing.exception() is not None:
+            log.warning("drawing a board picture failed", exc_info=drawing.exception())
+
+    async def _update(self, table: TableRecord, token: str, timeline: Timeline, start: int,
+                      stream: TableStream | None = None) -> bytes | None:
+        """The update telling a page that knows the log up to `start - 1` how the table is now;
+        None for a `stream` when it would tell no new move and nothing else new either (another
+        notice of a commit already told)."""
+        deadlines = {t.seat: t.due for t in await self.store.timers(table.id) if t.kind == DEADLINE}
+        spectacle = timeline.spectacle(None, deadlines)
+        language = table.meta.get("lang") or DEFAULT
+        extras = pages.Extras("", await self._ratings(table, language))
+        with speaking(language):
+            update = pages.live_update(spectacle, token, start, extras)
+        if stream is not None:
+            state = json.dumps({k: v for k, v in update.items() if k not in ("from", "items")}, sort_keys=True)
+            if start > timeline.length and state == stream.state:
+                return None
+            stream.state = state
+        return _event(update, event_id=spectacle.last_key)
 
     async def static(self, request: web.Request) -> web.Response:
         name = request.match_info["name"]
@@ -265,8 +403,17 @@ class WebServer:
                             headers={"Cache-Control": "public, max-age=3600"})
 
     async def healthz(self, _request: web.Request) -> web.Response:
-        """The process's health as JSON (`HealthReport.as_json`): 200 when healthy, else 503."""
-        report = await self.health.report()
+        """The process's health as JSON (`HealthReport.as_json`): 200 when healthy, else 503. With
+        `health_url`, the bot process's own answer (it alone knows its gateway)."""
+        if self.health_url is not None:
+            status, body = await _forward_health(self.health_url)
+            return web.Response(body=body, status=status, content_type="application/json",
+                                headers={"Cache-Control": "no-store"})
+        if self.health is not None:
+            report = await self.health.report()
+        else:  # pages alone: whether they can read the database (the bot's backlog is the bot's)
+            checks = await database_checks(self.store, HealthLimits(), time.time())
+            report = HealthReport(tuple(check for check in checks if check.name == "database"))
         return web.Response(text=json.dumps(report.as_json(), ensure_ascii=False), content_type="application/json",
                             status=200 if report.ok else 503, headers={"Cache-Control": "no-store"})
 
@@ -280,6 +427,11 @@ class WebServer:
                       language: str) -> pages.Extras:
         """What the page shows besides the spectacle: the link preview's origin, the players'
         ratings on the table's server, how many parts the board is shown in on a phone."""
+        parts = renderers.board_parts(spectacle.game) if table.game in renderers.RENDERERS else 1
+        return pages.Extras(self._origin(request), await self._ratings(table, language), parts)
+
+    async def _ratings(self, table: TableRecord, language: str) -> dict[int, str]:
+        """Each seat's rating on the table's server, as the players table shows it."""
         ratings: dict[int, str] = {}
         if table.guild is not None and table.seats:
             found = await self.store.standings.ratings_of(table.guild, table.game,
@@ -290,8 +442,7 @@ class WebServer:
                     if rating is not None:
                         ratings[seat.seat] = str(rating.shown) + (" " + _("(provisional)") if rating.provisional
                                                                   else "")
-        parts = renderers.board_parts(spectacle.game) if table.game in renderers.RENDERERS else 1
-        return pages.Extras(self._origin(request), ratings, parts)
+        return ratings
 
     async def _table(self, request: web.Request) -> TableRecord:
         token = request.match_info["token"]
@@ -310,6 +461,21 @@ class WebServer:
         timeline = self.timelines.get(table, await self.store.actions(table.id))
         return table, timeline, _ply(request, timeline.length)
 
+    async def _keyed(self, request: web.Request) -> tuple[TableRecord, Timeline, int]:
+        """The table's timeline and the ply an address's key names (`<ply>-<digest>`), BadAddress
+        (404) when the log up to that ply is not the one the key was made from (a rollback
+        undid it)."""
+        table = await self._table(request)
+        if table.seed is None:
+            raise BadAddress(N_("The game has not started yet."), 404)
+        timeline = self.timelines.get(table, await self.store.actions(table.id))
+        ply_text, _dash, digest = request.match_info["key"].partition("-")
+        ply = _ply_number(ply_text, timeline.length)
+        if timeline.prefix_keys[ply] != digest:
+            raise BadAddress(N_("This position was undone by a moderator's rollback; reload the table's page to "
+                                "see the game as it is now."), 404)
+        return table, timeline, ply
+
     async def _spectacle(self, request: web.Request, table: TableRecord) -> Spectacle:
         table, timeline, ply = await self._timeline(request, table)
         if "ply" not in request.query:
@@ -318,13 +484,147 @@ class WebServer:
         return timeline.spectacle(ply)
 
 
+class PictureCache:
+    """Board pictures by name, drawn once: kept in memory (the `kept` newest) and, given a
+    folder, in files there (read back after a restart); a picture several requests ask for at
+    once is drawn once for all of them."""
+
+    def __init__(self, folder: Path | None, kept: int = BOARDS_KEPT) -> None:
+        self.folder = folder
+        self.kept = kept
+        self._memory: OrderedDict[str, bytes] = OrderedDict()
+        self._drawing: dict[str, asyncio.Future[bytes]] = {}
+        self.drawn = 0
+
+    async def find(self, name: str) -> bytes | None:
+        """The picture called `name` if it was drawn (or is being drawn): from memory, or the
+        folder; None if not. `name` must be a well-formed name (`_NAMED`): it is a path."""
+        data = self._memory.get(name)
+        if data is not None:
+            self._memory.move_to_end(name)
+            return data
+        pending = self._drawing.get(name)
+        if pending is not None:
+            return await asyncio.shield(pending)
+        if self.folder is None:
+            return None
+        try:
+            data = await asyncio.to_thread((self.folder / name).read_bytes)
+        except OSError:
+            return None
+        self._keep(name, data)
+        return data
+
+    def _keep(self, name: str, data: bytes) -> None:
+        self._memory[name] = data
+        while len(self._memory) > self.kept:
+            self._memory.popitem(last=False)
+
+    async def get(self, name: str, draw: Callable[[], bytes]) -> bytes:
+        """The picture called `name` (a path like `<token>/<key>.png`), drawn by `draw` (in a
+        thread) if neither memory nor the folder holds it."""
+        data = self._memory.get(name)
+        if data is not None:
+            self._memory.move_to_end(name)
+            return data
+        pending = self._drawing.get(name)
+        if pending is not None:
+            return await asyncio.shield(pending)
+        future: asyncio.Future[bytes] = asyncio.get_running_loop().create_future()
+        self._drawing[name] = future
+        try:
+            data = await asyncio.to_thread(self._read_or_draw, name, draw)
+        except BaseException as error:
+            if isinstance(error, asyncio.CancelledError):
+                future.cancel()
+            else:
+                future.set_exception(error)
+                future.exception()  # retrieved: whoever waits on it gets it too
+            raise
+        finally:
+            self._drawing.pop(name, None)
+        future.set_result(data)
+        self._keep(name, data)
+        return data
+
+    def _read_or_draw(self, name: str, draw: Callable[[], bytes]) -> bytes:
+        """In a thread: the picture from the folder, or drawn and kept there. Web processes that
+        share the folder draw each picture once: the first takes `<name>.drawing`, the others
+        wait for its picture (at most `DRAWING_PATIENCE` seconds, then draw it themselves)."""
+        path = self.folder / name if self.folder is not None else None
+        if path is None:
+            self.drawn += 1
+            return draw()
+        claim = path.with_name(f".{path.name}.drawing")
+        deadline = time.monotonic() + DRAWING_PATIENCE
+        while True:
+            try:
+                return path.read_bytes()
+            except OSError:
+                pass
+            try:
+                path.parent.mkdir(parents=True, exist_ok=True)
+                os.close(os.open(claim, os.O_CREAT | os.O_EXCL | os.O_WRONLY))
+                break  # ours to draw
+            except FileExistsError:
+                if time.monotonic() > deadline:
+                    break  # its drawer is gone: draw it here
+                time.sleep(0.01)
+            except OSError:
+                break
+        try:
+            data = draw()
+            self.drawn += 1
+            try:
+                partial = path.with_name(f".{path.name}.{os.getpid()}")
+                partial.write_bytes(data)
+                partial.replace(path)
+            except OSError as error:
+                log.warning("could not keep a board picture in %s (%s)", self.folder, error.strerror)
+        finally:
+            with contextlib.suppress(OSError):
+                claim.unlink()
+        return data
+
+
+def _draw(game: Game, language: str, palette: str | None = None, part: int | None = None) -> bytes:
+    """A game's public board picture as spectators see it (without the players' instructions),
+    its words in `language`, in the table's `palette`; `part`: one seat's board alone (in a
+    worker thread)."""
+    with speaking(language), drawing_in(palette):
+        return renderers.render(game, None, instructions=False, part=part)
+
+
+def _event(update: dict[str, object], event_id: str = "") -> bytes:
+    """A server-sent `change` event carrying `update` as JSON (and `event_id`, which the
+    browser sends back as `Last-Event-ID` when it reconnects)."""
+    head = f"id: {event_id}\n" if event_id else ""
+    return f"{head}event: change\ndata: {json.dumps(update, ensure_ascii=False)}\n\n".encode()
+
+
+async def _forward_health(url: str) -> tuple[int, bytes]:
+    """The bot process's `/healthz` answer at `url`, or a failed report when it does not answer."""
+    try:
+        async with aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=5)) as session, \
+                session.get(url) as response:
+            return response.status, await response.read()
+    except (aiohttp.ClientError, TimeoutError) as error:
+        report = HealthReport((Check("bot", False, None, None, f"the bot process did not answer ({error})"),))
+        return 503, json.dumps(report.as_json()).encode()
+
+
 def _ply(request: web.Request, last: int) -> int:
     """The `?ply=` asked for (default: now), BadAddress unless it is a move number of the game,
     written with the digits 0–9."""
     text = request.query.get("ply")
     if text is None or text == "":
         return last
-    ply = whole_number(text)
+    return _ply_number(text, last)
+
+
+def _ply_number(text: str, last: int) -> int:
+    """`text` as a ply from 0 to `last`, BadAddress unless it is one, written with 0–9."""
+    ply = whole_number(text) if text.isascii() and len(text) <= 20 else None
     if ply is None or not 0 <= ply <= last:
         raise BadAddress(N_("ply is a move number from 0 (the start) to {last} (now), like ?ply={example}; not "
                             "'{value}'."), last=last, example=max(0, last // 2), value=text[:20])
@@ -382,6 +682,10 @@ async def _headers(request: web.Request, handler: Handler) -> web.StreamResponse
         response = await handler(request)
     except BadAddress as bad:
         response = _problem(request, bad.message, bad.status, **bad.values)
+    except web.HTTPMethodNotAllowed as http:
+        response = _problem(request, N_("This address can only be read (GET or HEAD), not sent a {method}."),
+                            405, method=request.method[:20])
+        response.headers["Allow"] = ", ".join(sorted(http.allowed_methods))
     except web.HTTPException as http:
         if http.status < 400:
             raise

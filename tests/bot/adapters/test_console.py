@@ -309,7 +309,7 @@ def test_tileref_play_prints_the_games_web_page_once_and_serves_it(tmp_path):
         assert link and re.fullmatch(r"http://127\.0\.0\.1:\d+/t/[\w-]{24}", link), link
         with urllib.request.urlopen(link, timeout=10) as page:
             html = page.read().decode()
-        assert "Tronimoes" in html and "board.png" in html
+        assert "Tronimoes" in html and re.search(r"/board/\d+-[0-9a-f]{16}\.png", html)
         printed += process.communicate("quit\n", timeout=60)[0]
         assert process.returncode == 0
         assert printed.count(link) == 1, printed  # once

@@ -1,6 +1,6 @@
 // tileref spectator page: step through moves without reloading (links, arrow keys, Home/End,
-// autoplay), follow the game live (server-sent events), count the clock down, share a move.
-// The page works without it.
+// autoplay), follow the game live (server-sent events that carry only what changed), count the
+// clock down, share a move. The page works without it.
 //
 // The move list only grows: new items arrive through `appendMoves(fromPly, itemsHtml)` (also
 // `window.tileref.appendMoves`, for the live-update handler), which replaces any item from
@@ -140,6 +140,7 @@
     }) && list() && fresh.content.querySelector(".moves ol");
     main.dataset.ply = headers.get("X-Ply");
     main.dataset.last = headers.get("X-Last");
+    if (headers.get("X-At") !== null) main.dataset.at = headers.get("X-At");
     if (fits) {
       for (const name of parts) {
         main.querySelector('[data-part="' + name + '"]').replaceWith(fresh.content.querySelector('[data-part="' + name + '"]'));
@@ -316,19 +317,85 @@
     else reveal(ol, current);
   })();
 
-  window.tileref = { appendMoves: appendMoves, setBoardPicture: setBoardPicture, refresh: refresh, go: go };
+  // ---- live updates (server-sent events) ----------------------------------------------------
+  // Each `change` event says only what changed (bot/adapters/web/pages.py, live_update): the move
+  // list's items from ply `from` on (a rollback replaces them from where the log changed), the new
+  // picture's address and text, the status, the players table, and whether the game has ended.
+  // A page that reconnects names the newest position it knows (`at`) and hears only what it missed.
 
-  if (window.EventSource) {
-    const stream = new EventSource(base + "/live");
-    let lost = false;
-    stream.addEventListener("error", function () { lost = true; });
-    stream.addEventListener("open", function () {  // back after a break: what happened meanwhile
-      if (lost) refresh();
-      lost = false;
-    });
-    stream.addEventListener("change", function (event) {
-      const data = JSON.parse(event.data);
-      if (live() || data.last !== last()) refresh();
-    });
+  function replaceWith(selector, html) {
+    const old = main.querySelector(selector);
+    if (!old || !html) return;
+    const holder = document.createElement("template");
+    holder.innerHTML = html;
+    if (holder.content.firstElementChild) old.replaceWith(holder.content.firstElementChild);
   }
+
+  function pointSteps(ply, lastPly, counter) {  // the step links and the counter at ply `ply` of `lastPly`
+    const targets = { start: 0, back: Math.max(0, ply - 1), forward: Math.min(lastPly, ply + 1), now: lastPly };
+    for (const link of main.querySelectorAll("a[data-step]")) {
+      const target = targets[link.dataset.step];
+      if (target === undefined) continue;
+      link.dataset.ply = String(target);
+      link.setAttribute("href", base + "?ply=" + target);
+    }
+    const count = main.querySelector(".steps .counter");
+    if (count && counter) count.textContent = counter;
+  }
+
+  function applyChange(change) {
+    if (change.reload || change.lobby !== undefined || !main.querySelector(".board")) {
+      refresh();  // the lobby changed, the game began, or the page must be read again
+      return;
+    }
+    const wasLive = live();
+    main.dataset.last = String(change.last);
+    main.dataset.at = change.at;
+    main.dataset.ended = change.ended ? "1" : "0";
+    if (wasLive && pending === undefined) main.dataset.ply = String(change.last);
+    appendMoves(change.from, change.items);
+    if (wasLive && pending === undefined) {
+      setBoardPicture(change.picture);
+      const whole = main.querySelector(".board img.whole");
+      if (whole && change.alt) whole.setAttribute("alt", change.alt);
+      for (const image of main.querySelectorAll(".board img.part")) if (change.alt) image.setAttribute("alt", change.alt);
+      const download = main.querySelector(".board .position a[download]");
+      if (download && change.position) download.setAttribute("href", change.position);
+      replaceWith(".state", change.status);
+      replaceWith('[data-part="players"]', change.players);
+      pointSteps(change.last, change.last, change.counter);
+      highlight(change.last);
+      tick();
+    } else {
+      pointSteps(shown(), change.last, null);
+    }
+  }
+
+  const connection = document.getElementById("connection");
+  function connectionSays(text) {  // "Reconnecting…", or that the server has stopped; "" hides it
+    if (!connection) return;
+    connection.textContent = text || "";
+    connection.hidden = !text;
+  }
+
+  function follow() {
+    if (!window.EventSource) return;
+    const at = main.dataset.at;
+    const stream = new EventSource(base + "/live" + (at ? "?at=" + encodeURIComponent(at) : ""));
+    stream.addEventListener("open", function () { connectionSays(""); });
+    stream.addEventListener("error", function () {
+      if (main.dataset.ended === "1") {  // nothing more will come: stop asking
+        stream.close();
+        connectionSays(connection && connection.dataset.gone);
+        return;
+      }
+      connectionSays(connection && connection.dataset.lost);
+      if (stream.readyState === EventSource.CLOSED) setTimeout(follow, 5000);  // refused: try again later
+    });
+    stream.addEventListener("change", function (event) { applyChange(JSON.parse(event.data)); });
+  }
+  follow();
+
+  window.tileref = { appendMoves: appendMoves, setBoardPicture: setBoardPicture, refresh: refresh, go: go,
+                     applyChange: applyChange };
 })();

@@ -49,7 +49,7 @@ async def test_page_follows_the_game_live_and_steps_back_in_a_real_browser(site:
 
     await page.keyboard.press("ArrowLeft")
     await page.wait_for_selector(f"#spectacle[data-ply='{last - 1}']", timeout=5000)
-    assert f"ply={last - 1}" in (await page.locator(".board img.whole").get_attribute("src") or "")
+    assert f"/board/{last - 1}-" in (await page.locator(".board img.whole").get_attribute("src") or "")
     assert await page.evaluate("window.sameDocument === true")
     await until(page, SHOWN_BOARD)
 
