@@ -90,7 +90,7 @@ def shell(table: TableRecord, token: str, language: str, main: str, *, ply: int,
             f'</head><body data-token="{escape(token)}"><header><h1>{escape(title)}</h1>'
             f'<p class="sub">{escape(_("Spectator view: nobody’s hand is shown."))}</p></header>'
             f'<p id="announce" class="visually-hidden" aria-live="polite" aria-atomic="true"></p>'
-            f'<p id="connection" role="status" hidden data-lost="{escape(_("Reconnecting…"))}" '
+            f'<p id="connection" hidden data-lost="{escape(_("Reconnecting…"))}" '
             f'data-gone="{escape(_("The server has stopped. Reload the page later to replay this game."))}"></p>'
             f'<main id="spectacle" data-ply="{ply}" data-last="{last}" data-live="{int(live)}" data-at="{escape(at)}" '
             f'data-ended="{int(ended)}">{main}</main>'
@@ -190,16 +190,15 @@ def _status(spectacle: Spectacle) -> str:
     table = spectacle.table
     turn = "" if spectacle.result is not None else _turn(spectacle)
     shown = f'<p class="turn">{escape(turn)}</p>' if turn else ""
-    clock = ""
+    kind = f'<span class="clock-kind">{escape(clock_text(table))}</span>' if table.status in (LOBBY, PLAYING) else ""
+    clock = f'<p class="clock">{kind}</p>' if kind else ""
     if spectacle.live and spectacle.deadlines and not table.paused:
         due = min(spectacle.deadlines.values())
         stamp = datetime.fromtimestamp(due, UTC)
         clock = (f'<p class="clock">{escape(_("Turn ends"))} <time datetime="{stamp.isoformat()}" '
-                 f'data-deadline="{due:.0f}">{stamp:%Y-%m-%d %H:%M} UTC</time></p>')
+                 f'data-deadline="{due:.0f}">{stamp:%Y-%m-%d %H:%M} UTC</time>{" · " + kind if kind else ""}</p>')
     elif spectacle.live and table.paused:
-        clock = f'<p class="clock">{escape(_("The clock is paused."))}</p>'
-    if table.status in (LOBBY, PLAYING):
-        clock += f'<p class="clock-kind">{escape(clock_text(table))}</p>'
+        clock = f'<p class="clock">{escape(_("The clock is paused."))}{" · " + kind if kind else ""}</p>'
     return f'<div class="state"><p class="status">{escape(_status_text(spectacle))}</p>{shown}{clock}</div>'
 
 

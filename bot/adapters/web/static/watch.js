@@ -374,6 +374,7 @@
   const connection = document.getElementById("connection");
   function connectionSays(text) {  // "Reconnecting…", or that the server has stopped; "" hides it
     if (!connection) return;
+    if (text && text !== connection.textContent) say(text);  // read once, by the page's one live region
     connection.textContent = text || "";
     connection.hidden = !text;
   }

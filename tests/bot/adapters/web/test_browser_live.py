@@ -5,11 +5,7 @@ when the server does, and stops asking once the game has ended."""
 
 from __future__ import annotations
 
-import asyncio
 import re
-import shutil
-import time
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -17,38 +13,16 @@ import pytest
 
 from bot.adapters.web.server import WebServer
 from bot.core.clock import ManualClock
-from tests.bot.adapters.web.conftest import PLACE, open_table, play_moves, players
-from tests.bot.adapters.web.test_browser import ARGS, CHROMIUM
+from tests.bot.adapters.web.conftest import PLACE, open_table, play_moves, players, until
 from tests.bot.referees import MOD, running_referee
 
 playwright_api = pytest.importorskip("playwright.async_api")
 
 
-@pytest.fixture
-async def browser() -> AsyncIterator[object]:
-    if not shutil.which(CHROMIUM):
-        pytest.skip("Chromium is not installed (apt-get install -y chromium)")
-    async with playwright_api.async_playwright() as playwright:
-        launched = await playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        try:
-            yield launched
-        finally:
-            await launched.close()
-
-
-async def until(page: Any, expression: str, seconds: float = 5.0) -> None:
-    """Wait until `expression` is true in the page (asked again and again: the page's strict
-    Content-Security-Policy forbids the polling `wait_for_function` evaluates)."""
-    deadline = time.monotonic() + seconds
-    while not await page.evaluate(expression):
-        assert time.monotonic() < deadline, f"never true: {expression}"
-        await asyncio.sleep(0.05)
-
-
 async def picture_of(page: Any) -> str:
-    await until(page, "document.querySelector('.board img').complete && "
-                      "document.querySelector('.board img').naturalWidth > 0")
-    return await page.locator(".board img").get_attribute("src") or ""
+    await until(page, "document.querySelector('.board img.whole').complete && "
+                      "document.querySelector('.board img.whole').naturalWidth > 0")
+    return await page.locator(".board img.whole").get_attribute("src") or ""
 
 
 async def test_after_a_rollback_and_new_moves_the_page_and_a_reload_show_the_new_board(site, browser) -> None:
@@ -62,7 +36,7 @@ async def test_after_a_rollback_and_new_moves_the_page_and_a_reload_show_the_new
     assert (await site.referee.rollback(PLACE, MOD, 4)).ok  # 5 is the rollback's entry; 6 a new move
     await play_moves(site.referee, "tronimoes", 1, seed=9)
     await until(page, "document.querySelector('#spectacle').dataset.last === '6' && "
-                      f"!document.querySelector('.board img').src.endsWith('{old_six.rsplit('/', 1)[1]}')")
+                      f"!document.querySelector('.board img.whole').src.endsWith('{old_six.rsplit('/', 1)[1]}')")
     live_six = await picture_of(page)
     assert live_six != old_six
     assert await page.locator(".moves li").count() == 6
@@ -97,7 +71,7 @@ async def test_a_page_whose_server_stops_says_reconnecting_and_stops_once_the_ga
         try:
             await page.wait_for_selector("#spectacle[data-ended='1']", timeout=10_000)
             assert await notice.is_hidden(), "back: the notice goes"
-            assert await page.locator(".board img").count() == 1
+            assert await page.locator(".board img.whole").count() == 1
         finally:
             await web.stop()
         await page.wait_for_selector("#connection:not([hidden])", timeout=10_000)

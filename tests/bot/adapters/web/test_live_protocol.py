@@ -24,7 +24,7 @@ from bot.storage.sqlite import SQLiteStore
 from tests.bot.adapters.web.conftest import PLACE, Site, open_table, play_moves, players
 from tests.bot.referees import MOD, running_referee
 
-PICTURE = re.compile(r'<img src="(/t/[\w-]+/board/(\d+)-[0-9a-f]{16}\.png)"')
+PICTURE = re.compile(r'<img class="whole"[^>]*? src="(/t/[\w-]+/board/(\d+)-[0-9a-f]{16}\.png)"')
 
 
 async def get(base: str, path: str, method: str = "GET") -> tuple[int, dict[str, str], bytes]:
