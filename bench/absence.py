@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import datetime
 import heapq
 import json
@@ -47,7 +48,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import benchpath  # noqa: F401  (must come before the project's imports)
+with contextlib.suppress(ModuleNotFoundError):  # in a worker process the referee started, the path is right
+    import benchpath  # noqa: F401  (must come before the project's imports)
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
