@@ -201,7 +201,8 @@ async def simulate(path: Path, tables_wanted: int, days: float, controls: list[s
     store = store_for(str(path))
     await store.open()
     seeds = iter(range(seed * 1_000_000, seed * 1_000_000 + 1_000_000))
-    referee = Referee(store, clock=clock, render=False, notify=pings, seeds=lambda: next(seeds), ai_seconds=0.0)
+    referee = Referee(store, clock=clock, render=False, notify=pings, seeds=lambda: next(seeds), ai_seconds=0.0,
+                      confirms_delivery=False)  # a reply returned is delivered (no transport confirms it)
     await referee.open()
     agent = RandomAgent()
     kinds = [(game, size, control) for game, sizes in SIZES.items() for size in sizes for control in controls]
