@@ -8,7 +8,7 @@ from bot.core.i18n import LANGUAGES, _, ngettext, refusal_text, speak
 from bot.core.meta import AI_SECONDS, FOOT, LANGUAGE, PALETTE
 from bot.core.records import LOBBY, PLAYING, TableRecord, User
 from bot.core.refusals import Refused, language
-from bot.core.replies import Message, Reply, clean_name, command_token, name_token, refusal
+from bot.core.replies import Message, Reply, clean_name, command_token, link_token, name_token, refusal
 from bot.core.typing_rules import echo, is_move_text, strip_markdown
 from bot.service.lobby import hosting, palette_named
 from bot.tables.change import confirmed
@@ -145,6 +145,34 @@ class Play:
         stops, or their turns are no longer skipped, and their clock starts afresh if it is their
         turn. Refused if they were not away."""
         return await self.tables.guarded(self._back(place, user))
+
+    async def back_everywhere(self, user: User) -> Reply:
+        """The caller comes back at every table, on every server, where they are away (asked
+        away from any game: in a DM, or on a server the bot is not on). Each table is told in its
+        own thread; the caller hears which tables they came back to. Refused if they were away
+        nowhere."""
+        return await self.tables.guarded(self._back_everywhere(user), name="back")
+
+    async def _back_everywhere(self, user: User) -> Reply:
+        tables = []
+        for listed, _deadlines in await self.store.standings.open_tables_of(None, user.id):
+            table = await self.store.table_at(listed.place)  # whole (the list leaves out who is away)
+            seat = table.seat_of(user.id) if table is not None else None
+            if table is None or table.status != PLAYING or seat is None or not absence.away(table).get(seat):
+                continue
+            try:
+                told = await self._back(table.place, user)
+            except Refused:  # back there already (another command was quicker): nothing to say
+                continue
+            if self.tables.notify is not None:
+                await self.tables.notify(told)  # the table's thread hears it (else the outbox tells it)
+            tables.append(link_token(table.place, table.guild))
+        if not tables:
+            raise Refused(_("you are not away at any table: your turns are your own everywhere (when a player's time "
+                            "runs out at a table of three or more, {back} takes their turns back)").format(
+                back=command_token("back")))
+        return Reply(caller=Message(_("👋 Welcome back: your turns are your own again at {tables}.").format(
+            tables=", ".join(tables))))
 
     async def _back(self, place: str, user: User, *, typed: bool = False) -> Reply:
         async with self.tables.lock(place):

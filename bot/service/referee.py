@@ -201,6 +201,7 @@ class Referee:
     common_move = _CarriedOutBy("play")
     resign = _CarriedOutBy("play")
     back = _CarriedOutBy("play")
+    back_everywhere = _CarriedOutBy("play")
     hand = _CarriedOutBy("play")
     adjust = _CarriedOutBy("play")
     choose_picture = _CarriedOutBy("play")

@@ -16,7 +16,7 @@ from bot.community.vacations import allows_vacations, vacation_span
 from bot.core.i18n import _, ngettext
 from bot.core.records import PLAYING, User
 from bot.core.refusals import Refused
-from bot.core.replies import Message, Reply
+from bot.core.replies import Message, Reply, link_token
 from bot.storage.store import StaleLog, StaleTable
 from bot.storage.vacations import DECLARED, OVERLAP, Vacation, VacationTaken, year_of
 from bot.tables.core import Tables
@@ -40,13 +40,36 @@ class VacationDesk:
     async def vacation(self, guild: str | None, user: User, starts: str | None = None,
                        ends: str | None = None) -> Reply:
         """Declare a vacation from `starts` to `ends` (days, both included: `2026-12-24`, `today`,
-        `tomorrow`) on the server `guild`; with neither, say what the player has planned and the
-        days they have left. The reply is for the caller alone."""
+        `tomorrow`) on the server `guild`, or (None: asked in a DM, or on a server the bot is not
+        on) on every server where the player has unfinished games, each from its own allowance;
+        with neither day, say what the player has planned and the days they have left. The reply
+        is for the caller alone."""
+        if guild is None:
+            return await self.tables.guarded(self._everywhere(user, starts, ends), name="vacation")
         return await self.tables.guarded(self._vacation(guild, user, starts, ends), name="vacation")
 
-    async def _vacation(self, guild: str | None, user: User, starts: str | None, ends: str | None) -> Reply:
-        if guild is None:
-            raise Refused(_("vacations are kept per server: use /vacation in a server where you play"))
+    async def _everywhere(self, user: User, starts: str | None, ends: str | None) -> Reply:
+        """The vacation (or the plans) on each server where the player has unfinished games,
+        each named by a link to one of their games there; a server that refuses says why."""
+        servers: dict[str, str] = {}
+        for table, _deadlines in await self.store.standings.open_tables_of(None, user.id):
+            if table.guild is not None:
+                servers.setdefault(table.guild, table.place)
+        if not servers:
+            raise Refused(_("you have no unfinished games on any server: a vacation stops the clocks of your games, "
+                            "so declare one on a server where you play"))
+        lines = []
+        for guild, place in sorted(servers.items()):
+            lines.append(_("On the server of {link}:").format(link=link_token(place, guild)))
+            try:
+                said = await self._vacation(guild, user, starts, ends)
+            except Refused as refused:
+                lines.append(_("not taken there: {reason}.").format(reason=str(refused)))
+                continue
+            lines.append(said.caller.text if said.caller else "")
+        return Reply(caller=Message("\n".join(lines)))
+
+    async def _vacation(self, guild: str, user: User, starts: str | None, ends: str | None) -> Reply:
         allowance = (await self.store.settings(guild)).vacation_days
         now = self.clock.now()
         if starts is None and ends is None:

@@ -12,8 +12,8 @@ import discord
 from discord import app_commands
 
 from bot.adapters.discordbot.answer import answering, busy
-from bot.adapters.discordbot.context import caller, place_of, player, user_key
-from bot.adapters.discordbot.delivery import Outgoing, split
+from bot.adapters.discordbot.context import caller, everywhere, place_of, player, served_here, user_key
+from bot.adapters.discordbot.delivery import Outgoing, personal, split
 from bot.adapters.discordbot.lobby import game_choices
 from bot.adapters.discordbot.replying import answer_reply
 from bot.adapters.discordbot.shown import shown_boards
@@ -132,10 +132,19 @@ async def resign(interaction: discord.Interaction) -> None:
     await ask(interaction, "resign")
 
 
-@app_commands.command(name="back", description=N_("Come back to the game here: your turns are your own again"))
-@app_commands.guild_only()
+@everywhere
+@app_commands.command(name="back", description=N_("Take your turns back: in the game here, or anywhere else in "
+                                                  "every game where you are away"))
 async def back(interaction: discord.Interaction) -> None:
-    await run(interaction, lambda referee, place, user: referee.back(place, user))
+    referee = _referee(interaction)
+    if served_here(interaction) is not None and await referee.table_at(place_of(interaction.channel_id)) is not None:
+        await run(interaction, lambda referee, place, user: referee.back(place, user))
+        return
+    async with answering(interaction, private=True) as answer:  # a DM, or no game here: every game
+        user = await caller(referee, interaction)
+        reply = await answer.run(referee.back_everywhere(user))
+        for outgoing in personal(reply.caller, refusal=not reply.ok):
+            await answer.send(outgoing, ephemeral=True)
 
 
 def player_count_text(counts: tuple[int, ...]) -> str:

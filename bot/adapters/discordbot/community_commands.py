@@ -7,13 +7,13 @@ the player's own, on every server)."""
 
 from __future__ import annotations
 
-from typing import Any, TypeVar
+from typing import Any
 
 import discord
 from discord import app_commands
 
 from bot.adapters.discordbot.answer import Answer, answering
-from bot.adapters.discordbot.context import caller, guild_key, user_key
+from bot.adapters.discordbot.context import caller, everywhere, guild_key, served_here, user_key
 from bot.adapters.discordbot.delivery import Outgoing, capitalised, personal, render, split
 from bot.adapters.discordbot.lobby import game_choices
 from bot.adapters.discordbot.turn_list import retire_list, show_list
@@ -25,8 +25,6 @@ from bot.core.replies import name_token
 from bot.service.referee import Referee
 from bot.storage.standings import NOTIFY_LONG, NOTIFY_OFF, NOTIFY_ON
 from bot.storage.store import Store
-
-T = TypeVar("T")
 
 
 def _referee(interaction: discord.Interaction) -> Referee:
@@ -53,23 +51,6 @@ async def leaderboard(interaction: discord.Interaction, game: str,
         except ValueError as error:
             text = capitalised(str(error))
         await _tell(answer, text)
-
-
-def everywhere(command: T) -> T:
-    """A command players may use wherever they are: on a server that has the bot, in a DM with
-    the bot, and, once they have installed the app for themselves, in any DM or on any server
-    (Discord's user-installable apps)."""
-    command = app_commands.allowed_installs(guilds=True, users=True)(command)
-    return app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)(command)
-
-
-def served_here(interaction: discord.Interaction) -> str | None:
-    """The server whose records a command reads: the one it was used on, if the bot is on it
-    (installed there, not only by the user); None elsewhere (a DM, or a server the bot is not
-    on): then every server's."""
-    if interaction.guild_id is None or not interaction.is_guild_integration():
-        return None
-    return guild_key(interaction.guild_id)
 
 
 @everywhere
@@ -166,22 +147,19 @@ async def accessibility(interaction: discord.Interaction, text: str) -> None:
         await answer.tell(said)
 
 
-@app_commands.command(name="vacation", description=N_("Declare a vacation: your clocks stop in your games here "
+@everywhere
+@app_commands.command(name="vacation", description=N_("Declare a vacation: your clocks stop in your games "
                                                       "(or see the days you have left)"))
 @app_commands.describe(starts=N_("Your vacation's first day: 2026-12-24, today or tomorrow (UTC days)"),
                        ends=N_("Your vacation's last day: 2026-12-31 (it is included)"))
 @app_commands.rename(starts="from", ends="to")
-@app_commands.guild_only()
 async def vacation(interaction: discord.Interaction, starts: str | None = None, ends: str | None = None) -> None:
     referee = _referee(interaction)
     async with answering(interaction, private=True) as answer:
-        assert interaction.guild_id is not None
         user = await caller(referee, interaction)
-        reply = await answer.run(referee.vacation(guild_key(interaction.guild_id), user, starts, ends))
+        reply = await answer.run(referee.vacation(served_here(interaction), user, starts, ends))
         for outgoing in personal(reply.caller, refusal=not reply.ok):
             await answer.send(outgoing, ephemeral=True)
-
-
 
 
 @notify.command(name="list", description=N_("One message in your DMs listing every game waiting for you"))
@@ -244,7 +222,8 @@ async def notify_quiet(interaction: discord.Interaction, start: str, end: str | 
                                                                      end=f"{quiet.end:%H:%M}", zone=quiet.zone))
 
 
-EVERYWHERE: list[app_commands.Command[Any, ..., Any] | app_commands.Group] = [profile, games, notify, accessibility]
-"""The commands a player may use wherever they are (see `everywhere`); /vacation and /back join them here."""
-COMMUNITY_COMMANDS: list[app_commands.Command[Any, ..., Any] | app_commands.Group] = [leaderboard, vacation,
-                                                                                     *EVERYWHERE]
+EVERYWHERE: list[app_commands.Command[Any, ..., Any] | app_commands.Group] = [profile, games, notify, accessibility,
+                                                                              vacation]
+"""The community commands a player may use wherever they are (see `everywhere`; /back, a game
+command, too)."""
+COMMUNITY_COMMANDS: list[app_commands.Command[Any, ..., Any] | app_commands.Group] = [leaderboard, *EVERYWHERE]

@@ -9,14 +9,17 @@ server's settings, has Manage Server.
 from __future__ import annotations
 
 import re
+from typing import TypeVar
 
 import discord
+from discord import app_commands
 
 from bot.core.i18n import N_
 from bot.core.records import User
 from bot.service.referee import Referee
 
 PREFIX = "discord:"
+T = TypeVar("T")
 NO_GAME = N_("There is no game here; start one with `/tileref new`.")
 _ROLE = re.compile(r"([0-9]{1,20})")
 
@@ -71,3 +74,20 @@ async def caller(referee: Referee, interaction: discord.Interaction) -> User:
     permissions = interaction.permissions
     manager = permissions.manage_guild or permissions.administrator
     return User(id=user_key(member.id), name=member.display_name, moderator=moderator, manager=manager)
+
+
+def everywhere(command: T) -> T:
+    """A command players may use wherever they are: on a server that has the bot, in a DM with
+    the bot, and, once they have installed the app for themselves, in any DM or on any server
+    (Discord's user-installable apps)."""
+    command = app_commands.allowed_installs(guilds=True, users=True)(command)
+    return app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)(command)
+
+
+def served_here(interaction: discord.Interaction) -> str | None:
+    """The server whose records a command reads: the one it was used on, if the bot is on it
+    (installed there, not only by the user); None elsewhere (a DM, or a server the bot is not
+    on): then every server's."""
+    if interaction.guild_id is None or not interaction.is_guild_integration():
+        return None
+    return guild_key(interaction.guild_id)

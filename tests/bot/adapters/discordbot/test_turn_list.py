@@ -1,8 +1,8 @@
 """The standing "your turn" list and commands wherever the player is, through the real client and
 the Discord stand-in: `/notify list` posts one quiet DM and edits it as games start and stop
 waiting for the player; `/notify quiet` refuses what it cannot read, saying what to type;
-`/games`, `/profile` and `/notify` answer in the bot's DMs and in people's own group DMs (a user
-install), with the player's games on every server."""
+`/games`, `/profile`, `/notify`, `/vacation` and `/back` answer in the bot's DMs and in people's
+own group DMs (a user install), with the player's games on every server."""
 
 from __future__ import annotations
 
@@ -120,6 +120,12 @@ async def test_games_profile_and_notify_answer_in_dms_and_group_dms(standin: Dis
 
         here = await (await s.slash(waiting, s.channel, "games")).reply()  # on the server: its games
         assert jump in here.content
+
+        vacation = await (await s.slash(s.alice, s.dm(s.alice), "vacation", **{"from": "tomorrow",
+                                                                                "to": "tomorrow"})).reply()
+        assert vacation.ephemeral and jump in vacation.content and "1 day" in vacation.content
+        back = await (await s.slash(s.bob, group, "back")).reply()
+        assert back.ephemeral and "not away at any table" in back.content
         try:
             await s.slash(s.alice, group, "leaderboard", game="tromino_go")
         except PermissionError:
