@@ -31,10 +31,10 @@ def pings(reply: Reply, table_seats: dict[int, str]) -> list[str]:
     return pinged
 
 
-async def open_table(referee: Referee, game: str, turn_time: str = "1d") -> Reply:
+async def open_table(referee: Referee, game: str, turn_time: str = "1d", options: str | None = None) -> Reply:
     """A table of `game` on the server, started: alice, bob and carol (alice and bob where it is
     full with two)."""
-    await referee.create(PLACE, ALICE, game, turn_time=turn_time, guild=GUILD)
+    await referee.create(PLACE, ALICE, game, turn_time=turn_time, guild=GUILD, options=options)
     for user in (BOB, CAROL):
         if not (await referee.join(PLACE, user)).ok:
             assert user is CAROL
@@ -124,7 +124,8 @@ async def test_nothing_pings_a_player_in_their_quiet_hours(database) -> None:
         for user in PLAYERS:
             await referee.store.standings.set_notify(GUILD, user.id, "on")
             await referee.store.standings.set_quiet(user.id, str(parse_quiet("07:00", "12:00", "UTC")))
-        opening = await open_table(referee, "tronimoes", turn_time="8h")
+        # vacation=off: the clock runs through quiet hours (elsewhere they stop it, reminders too)
+        opening = await open_table(referee, "tronimoes", turn_time="8h", options="vacation=off")
         table, game = await referee.view(PLACE)  # type: ignore[misc]
         seats = {s.seat: s.user_id for s in table.seats}
         assert pings(opening, seats) == []
