@@ -9,7 +9,6 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import itertools
-import multiprocessing
 from pathlib import Path
 from typing import Any
 
@@ -22,10 +21,10 @@ from bot.service.referee import Referee
 from bot.storage.address import store_for
 from bot.storage.loader import new_game, replay
 from tests.bot.referees import ALICE, BOB, CAROL, MOD, PLACE, running_referee, started
+from tests.bot.spawned import SPAWN, at_once
 
 MANAGER = User("test:manager", "manager", moderator=True, manager=True)
 DAVE = User("test:dave", "dave")
-SPAWN = multiprocessing.get_context("spawn")
 
 
 async def _one_command(path: str, command: str, args: dict[str, Any]) -> tuple[bool, str]:
@@ -43,23 +42,9 @@ async def _one_command(path: str, command: str, args: dict[str, Any]) -> tuple[b
         await store.close()
 
 
-def _worker(path: str, command: str, args: dict[str, Any], barrier: Any, results: Any) -> None:
-    barrier.wait()
-    results.put(asyncio.run(_one_command(path, command, args)))
-
-
 def race(path: Path | str, *commands: tuple[str, dict[str, Any]]) -> list[tuple[bool, str]]:
     """Run each command in its own process, all released at once; their (ok, text) results."""
-    barrier = SPAWN.Barrier(len(commands))
-    results = SPAWN.Queue()
-    processes = [SPAWN.Process(target=_worker, args=(str(path), c, a, barrier, results)) for c, a in commands]
-    for process in processes:
-        process.start()
-    outcomes = [results.get(timeout=60) for _ in processes]
-    for process in processes:
-        process.join(timeout=60)
-        assert process.exitcode == 0
-    return outcomes
+    return at_once(_one_command, [(str(path), command, args) for command, args in commands], timeout=60)
 
 
 @pytest.fixture
@@ -174,23 +159,11 @@ async def _hammer(path: str, moves: int) -> int:
     return accepted
 
 
-def _hammer_worker(path: str, moves: int, barrier: Any, results: Any) -> None:
-    barrier.wait()
-    results.put(asyncio.run(_hammer(path, moves)))
-
-
 async def test_two_processes_hammering_one_table_keep_one_move_per_ply(database, clock):
     async with running_referee(database, clock) as referee:
         await started(referee, ALICE, BOB)
         before = len(await referee.store.actions(1))
-    barrier, results = SPAWN.Barrier(2), SPAWN.Queue()
-    workers = [SPAWN.Process(target=_hammer_worker, args=(database, 25, barrier, results)) for _ in range(2)]
-    for worker in workers:
-        worker.start()
-    accepted = sum(results.get(timeout=120) for _ in workers)
-    for worker in workers:
-        worker.join(timeout=60)
-        assert worker.exitcode == 0
+    accepted = sum(at_once(_hammer, [(database, 25)] * 2))
     async with running_referee(database, clock) as referee:
         actions = await referee.store.actions(1)
         assert [a.ply for a in actions] == list(range(1, len(actions) + 1))  # no gap, no ply twice

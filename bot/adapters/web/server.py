@@ -499,21 +499,25 @@ class PictureCache:
     async def find(self, name: str) -> bytes | None:
         """The picture called `name` if it was drawn (or is being drawn): from memory, or the
         folder; None if not. `name` must be a well-formed name (`_NAMED`): it is a path."""
-        data = self._memory.get(name)
-        if data is not None:
-            self._memory.move_to_end(name)
+        data = await self._held(name)
+        if data is not None or self.folder is None:
             return data
-        pending = self._drawing.get(name)
-        if pending is not None:
-            return await asyncio.shield(pending)
-        if self.folder is None:
-            return None
         try:
             data = await asyncio.to_thread((self.folder / name).read_bytes)
         except OSError:
             return None
         self._keep(name, data)
         return data
+
+    async def _held(self, name: str) -> bytes | None:
+        """The picture called `name` from memory, or once the drawing of it under way ends; None
+        if it is neither."""
+        data = self._memory.get(name)
+        if data is not None:
+            self._memory.move_to_end(name)
+            return data
+        pending = self._drawing.get(name)
+        return await asyncio.shield(pending) if pending is not None else None
 
     def _keep(self, name: str, data: bytes) -> None:
         self._memory[name] = data
@@ -523,13 +527,9 @@ class PictureCache:
     async def get(self, name: str, draw: Callable[[], bytes]) -> bytes:
         """The picture called `name` (a path like `<token>/<key>.png`), drawn by `draw` (in a
         thread) if neither memory nor the folder holds it."""
-        data = self._memory.get(name)
+        data = await self._held(name)
         if data is not None:
-            self._memory.move_to_end(name)
             return data
-        pending = self._drawing.get(name)
-        if pending is not None:
-            return await asyncio.shield(pending)
         future: asyncio.Future[bytes] = asyncio.get_running_loop().create_future()
         self._drawing[name] = future
         try:

@@ -5,7 +5,6 @@ one is killed (SIGKILL) while at it. On an SQLite file and on PostgreSQL (`datab
 from __future__ import annotations
 
 import asyncio
-import multiprocessing
 import time
 from typing import Any
 
@@ -17,8 +16,8 @@ from bot.service.referee import Referee
 from bot.storage.address import store_for
 from bot.storage.vacations import AUTOMATIC, DAY, VacationTaken, year_of
 from tests.bot.referees import ALICE, BOB, CAROL, running_referee, text
+from tests.bot.spawned import SPAWN, at_once
 
-SPAWN = multiprocessing.get_context("spawn")
 GUILD = "test:guild"
 MANAGER = User("test:manager", "manager", moderator=True, manager=True)
 PLACES = ("test:first", "test:second")
@@ -115,24 +114,12 @@ async def _spend_days(path: str, table_id: int) -> int:
     return won
 
 
-def _spender(path: str, table_id: int, barrier: Any, results: Any) -> None:
-    barrier.wait()
-    results.put(asyncio.run(_spend_days(path, table_id)))
-
-
 async def test_two_processes_spending_the_same_day_at_once_spend_it_once(database, clock):
     async with running_referee(database, clock) as referee:
         for place in PLACES:
             assert (await referee.create(place, ALICE, "tronimoes", guild=GUILD)).ok
         tables = [(await referee.table_at(place)).id for place in PLACES]
-    barrier, results = SPAWN.Barrier(2), SPAWN.Queue()
-    workers = [SPAWN.Process(target=_spender, args=(database, table_id, barrier, results)) for table_id in tables]
-    for worker in workers:
-        worker.start()
-    won = [results.get(timeout=120) for _ in workers]
-    for worker in workers:
-        worker.join(timeout=60)
-        assert worker.exitcode == 0
+    won = at_once(_spend_days, [(database, table_id) for table_id in tables])
     assert sum(won) == ROUNDS  # each round's day: one process spent it, the other was refused
     async with running_referee(database, clock) as referee:
         assert await referee.store.vacations.days_spent(GUILD, ALICE.id, 2027) == ROUNDS

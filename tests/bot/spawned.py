@@ -1,0 +1,31 @@
+"""Processes started together: each runs one async function in a spawned Python interpreter (a
+process of its own, as a second bot would be), all released at the same moment by a barrier."""
+
+from __future__ import annotations
+
+import asyncio
+import multiprocessing
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Any
+
+SPAWN = multiprocessing.get_context("spawn")
+
+
+def _released(function: Callable[..., Awaitable[Any]], args: Sequence[Any], barrier: Any, results: Any) -> None:
+    barrier.wait()
+    results.put(asyncio.run(function(*args)))
+
+
+def at_once(function: Callable[..., Awaitable[Any]], calls: Sequence[Sequence[Any]], timeout: float = 120) -> list[Any]:
+    """`function(*args)` for each `args` of `calls`, each in its own spawned process, all released
+    at once; their results, in the order they came. `function` is an async function defined at
+    a module's top level (a spawned process imports it by name). Each process must end cleanly."""
+    barrier, results = SPAWN.Barrier(len(calls)), SPAWN.Queue()
+    processes = [SPAWN.Process(target=_released, args=(function, tuple(args), barrier, results)) for args in calls]
+    for process in processes:
+        process.start()
+    outcomes = [results.get(timeout=timeout) for _ in processes]
+    for process in processes:
+        process.join(timeout=60)
+        assert process.exitcode == 0
+    return outcomes
