@@ -55,6 +55,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bot.core.absence import made_for_absent
 from bot.core.clock import ManualClock
+from bot.core.meta import BEGAN
 from bot.core.records import User
 from bot.core.replies import Reply
 from bot.service.referee import Referee
@@ -158,12 +159,14 @@ class Table:
 
 
 class Pings:
-    """Who each reply pinged, counted against the turn of theirs it came in (`count`: by place,
-    seat and the game's turn count) and by what sent it (a move's reply, or the clock's)."""
+    """Who each reply pinged, counted against the turn of theirs it came in and by what sent it (a
+    turn's beginning, or a reminder). A turn is the game's turn number and the move at which the
+    seat's clock started, as the referee counts them: a timeout that leaves the same player to
+    move (Tronix) begins a new one, with its own deadline."""
 
     def __init__(self) -> None:
         self.pending: list[tuple[Reply, str]] = []
-        self.count: Counter[tuple[str, int, int, str]] = Counter()
+        self.count: Counter[tuple[str, int, int, int | None, str]] = Counter()
 
     async def __call__(self, reply: Reply) -> None:
         self.pending.append((reply, "clock"))
@@ -180,12 +183,14 @@ class Pings:
                 continue
             view = await referee.view(table.place)
             assert view is not None
-            turn = view[1].turn_count()
+            record, game = view
+            began = record.meta.get(BEGAN) or {}
             for seat, person in enumerate(table.people):
                 if person.user.id in reply.mentions:
                     reminded = source == "clock" and "your turn ends" in _said(reply)
                     kind = "reminder" if reminded else "turn"
-                    self.count[(table.place, seat, turn, kind)] += 1
+                    clock_start = began.get(str(seat), [None])[0] if isinstance(began, dict) else None
+                    self.count[(table.place, seat, game.turn_count(), clock_start, kind)] += 1
 
 
 def _said(reply: Reply) -> str:
@@ -356,8 +361,8 @@ def _figures(tables: list[Table], clock_turns: dict[str, Counter[int]], pings: P
     turns = sum(sum(t.turns.values()) for t in tables)
     places = {t.place for t in tables}
     counted = {key: n for key, n in pings.count.items() if key[0] in places}
-    at_turns = sum(n for key, n in counted.items() if key[3] == "turn")
-    reminders = sum(n for key, n in counted.items() if key[3] == "reminder")
+    at_turns = sum(n for key, n in counted.items() if key[4] == "turn")
+    reminders = sum(n for key, n in counted.items() if key[4] == "reminder")
     within = sum(clock_turns[t.place][seat] for t in tables for seat, person in enumerate(t.people)
                  if person.longest_absence() < t.allowance)
     return {
@@ -368,7 +373,7 @@ def _figures(tables: list[Table], clock_turns: dict[str, Counter[int]], pings: P
         if finished else None,
         "pings_per_turn": round(at_turns / turns, 2) if turns else None,
         "reminder_pings_per_turn": round(reminders / turns, 2) if turns else None,
-        "turns_pinged_twice": sum(1 for key, n in counted.items() if key[3] == "turn" and n > 1),
+        "turns_pinged_twice": sum(1 for key, n in counted.items() if key[4] == "turn" and n > 1),
         "timeouts_within_allowance": within,
     }
 
