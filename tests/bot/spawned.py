@@ -8,6 +8,9 @@ import multiprocessing
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
+from bot.service.referee import Referee
+from bot.storage.address import store_for
+
 SPAWN = multiprocessing.get_context("spawn")
 
 
@@ -29,3 +32,25 @@ def at_once(function: Callable[..., Awaitable[Any]], calls: Sequence[Sequence[An
         process.join(timeout=60)
         assert process.exitcode == 0
     return outcomes
+
+
+async def serve(path: str, seconds: float, ready: Any = None, **options: Any) -> None:
+    """A referee running its timers and outbox on the database at `path` for `seconds` (built with
+    `options`), setting `ready` once it runs."""
+    store = store_for(path)
+    await store.open()
+    referee = Referee(store, render=False, **options)
+    await referee.open()
+    if ready is not None:
+        ready.set()
+    try:
+        await asyncio.sleep(seconds)
+    finally:
+        await referee.close()
+        await store.close()
+
+
+def clock_worker(path: str, seconds: float, ready: Any) -> None:
+    """A process's whole life: a referee serving the clock on `path` for `seconds` (what it says
+    counts as delivered)."""
+    asyncio.run(serve(path, seconds, ready, confirms_delivery=False))

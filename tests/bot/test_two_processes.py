@@ -21,7 +21,7 @@ from bot.service.referee import Referee
 from bot.storage.address import store_for
 from bot.storage.loader import new_game, replay
 from tests.bot.referees import ALICE, BOB, CAROL, MOD, PLACE, running_referee, started
-from tests.bot.spawned import SPAWN, at_once
+from tests.bot.spawned import SPAWN, at_once, clock_worker, serve
 
 MANAGER = User("test:manager", "manager", moderator=True, manager=True)
 DAVE = User("test:dave", "dave")
@@ -173,25 +173,6 @@ async def test_two_processes_hammering_one_table_keep_one_move_per_ply(database,
         assert len(game.log) == len(actions)  # and the log replays
 
 
-async def _serve(path: str, seconds: float, ready: Any = None, **options: Any) -> None:
-    """A referee running its timers and outbox on the database at `path` for `seconds`."""
-    store = store_for(path)
-    await store.open()
-    referee = Referee(store, render=False, **options)
-    await referee.open()
-    if ready is not None:
-        ready.set()
-    try:
-        await asyncio.sleep(seconds)
-    finally:
-        await referee.close()
-        await store.close()
-
-
-def _clock_worker(path: str, seconds: float, ready: Any) -> None:
-    asyncio.run(_serve(path, seconds, ready, confirms_delivery=False))
-
-
 async def test_due_timers_fire_once_across_processes_and_go_on_when_one_is_killed(database, clock):
     async with running_referee(database, clock) as referee:
         await started(referee, ALICE, BOB)
@@ -203,8 +184,8 @@ async def test_due_timers_fire_once_across_processes_and_go_on_when_one_is_kille
                    if t.kind == DEADLINE]
         await referee.store.commit(1, expected=before, timers=due_now)
     readies = [SPAWN.Event(), SPAWN.Event()]
-    doomed = SPAWN.Process(target=_clock_worker, args=(database, 30.0, readies[0]))
-    survivor = SPAWN.Process(target=_clock_worker, args=(database, 6.0, readies[1]))
+    doomed = SPAWN.Process(target=clock_worker, args=(database, 30.0, readies[0]))
+    survivor = SPAWN.Process(target=clock_worker, args=(database, 6.0, readies[1]))
     doomed.start()
     survivor.start()
     assert all(ready.wait(30) for ready in readies)
@@ -250,7 +231,7 @@ def _announcer_worker(path: str, seconds: float, sent: Any) -> None:
     async def deliver(reply: Any) -> None:
         sent.put((reply.ply, reply.public.text if reply.public else None))
 
-    asyncio.run(_serve(path, seconds, notify=deliver, confirms_delivery=True, delivery_lease=1.0, outbox_every=0.2))
+    asyncio.run(serve(path, seconds, notify=deliver, confirms_delivery=True, delivery_lease=1.0, outbox_every=0.2))
 
 
 async def test_a_move_announced_by_nobody_is_sent_once_by_the_other_process_after_a_kill(database, clock):
@@ -360,7 +341,7 @@ def _standin_worker(path: str, seconds: float, ready: Any, sent: Any, ai_seconds
     async def deliver(reply: Any) -> None:
         sent.put((reply.ply, reply.public.text if reply.public else None))
 
-    asyncio.run(_serve(path, seconds, ready, notify=deliver, confirms_delivery=True, delivery_lease=1.0,
+    asyncio.run(serve(path, seconds, ready, notify=deliver, confirms_delivery=True, delivery_lease=1.0,
                        outbox_every=0.2, ai_seconds=ai_seconds))
 
 

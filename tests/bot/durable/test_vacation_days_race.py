@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import time
-from typing import Any
 
 import pytest
 
@@ -16,7 +15,7 @@ from bot.service.referee import Referee
 from bot.storage.address import store_for
 from bot.storage.vacations import AUTOMATIC, DAY, VacationTaken, year_of
 from tests.bot.referees import ALICE, BOB, CAROL, running_referee, text
-from tests.bot.spawned import SPAWN, at_once
+from tests.bot.spawned import SPAWN, at_once, clock_worker
 
 GUILD = "test:guild"
 MANAGER = User("test:manager", "manager", moderator=True, manager=True)
@@ -26,23 +25,6 @@ PLACES = ("test:first", "test:second")
 @pytest.fixture
 def clock() -> ManualClock:
     return ManualClock(start=time.time() - 2 * DAY)  # the banks ran out long before the processes start
-
-
-async def _serve(path: str, seconds: float, ready: Any) -> None:
-    store = store_for(path)
-    await store.open()
-    referee = Referee(store, render=False, confirms_delivery=False)
-    await referee.open()
-    ready.set()
-    try:
-        await asyncio.sleep(seconds)
-    finally:
-        await referee.close()
-        await store.close()
-
-
-def _clock_worker(path: str, seconds: float, ready: Any) -> None:
-    asyncio.run(_serve(path, seconds, ready))
 
 
 async def _alice_waiting_at(referee: Referee, place: str, partner: User) -> int:
@@ -65,8 +47,8 @@ async def test_a_vacation_day_is_never_spent_twice_by_two_processes_or_a_killed_
         tables = [await _alice_waiting_at(referee, place, partner) for place, partner in
                   zip(PLACES, (BOB, CAROL), strict=True)]
     readies = [SPAWN.Event(), SPAWN.Event()]
-    doomed = SPAWN.Process(target=_clock_worker, args=(database, 30.0, readies[0]))
-    survivor = SPAWN.Process(target=_clock_worker, args=(database, 5.0, readies[1]))
+    doomed = SPAWN.Process(target=clock_worker, args=(database, 30.0, readies[0]))
+    survivor = SPAWN.Process(target=clock_worker, args=(database, 5.0, readies[1]))
     doomed.start()
     survivor.start()
     assert all(ready.wait(30) for ready in readies)
