@@ -68,7 +68,8 @@ def pair_dutch(field: Sequence[int], rounds: Sequence[Round], *, total_rounds: i
     for index, group in enumerate(groups):
         lower = [p.number for g in groups[index + 1:] for p in g]
         next_residents = [p.number for p in groups[index + 1]] if index + 1 < len(groups) else []
-        tail = Tail(graph.neighbours, known, rank, lower, next_residents, bye_allowed, bye_score,
+        tail = Tail(graph.neighbours, known, rank, [p.number for p in carried + group], lower,
+                    next_residents, bye_allowed, bye_score,
                     len(rounds), bye_counts=single_floater_bye)
         search = BracketSearch(carried + group, group[0].score, standing, tail)
         outcome = search.run()
@@ -89,21 +90,23 @@ def pair_dutch(field: Sequence[int], rounds: Sequence[Round], *, total_rounds: i
                 for f in floaters | set(next_residents))
     if len(carried) > 1 or (carried and carried[0].number not in bye_allowed):
         raise ValueError("no pairing exists")
-    return Round(_boards(pairs, known, first_colour_to_top),
+    return Round(_boards(pairs, known, first_colour_to_top, field),
                  tuple(SatOut(p.number, Bye.ALLOCATED) for p in carried))
 
 
-def _boards(pairs: list[tuple[int, int]], known: dict[int, History], initial_white: bool) -> tuple[Board, ...]:
+def _boards(pairs: list[tuple[int, int]], known: dict[int, History], initial_white: bool,
+            field: Sequence[int]) -> tuple[Board, ...]:
     """The boards in order (C.04.2): by the higher player's score, then the lower's, then the
     higher player's rank; the colours by Article 5."""
     def key(pair: tuple[int, int]) -> tuple[float, float, int]:
         higher, lower = _ordered(known[pair[0]], known[pair[1]])
         return (-higher.score, -lower.score, higher.number)
 
+    order = {n: place for place, n in enumerate(sorted(field))}
     boards = []
     for pair in sorted(pairs, key=key):
         higher, lower = _ordered(known[pair[0]], known[pair[1]])
-        if first_is_white(higher, lower, initial_white=initial_white):
+        if first_is_white(higher, lower, higher_rank=order[higher.number], initial_white=initial_white):
             boards.append(Board(higher.number, lower.number))
         else:
             boards.append(Board(lower.number, higher.number))

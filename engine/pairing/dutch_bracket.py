@@ -29,7 +29,7 @@ from engine.pairing.dutch_guided import Oracle, guided
 from engine.pairing.dutch_history import Float, History
 from engine.pairing.dutch_tail import Slots, Tail
 
-OPTIMUM_LIMIT = 160
+OPTIMUM_LIMIT = 64
 """Above this many players left to pair, a bracket's best cost is not computed beforehand: the
 search then keeps the best candidate it meets within its budget."""
 

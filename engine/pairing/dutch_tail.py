@@ -14,8 +14,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from engine.pairing.dutch_history import History
-from engine.pairing.matching import matching_size, maximum_matching
+from engine.pairing.matching import maximum_matching
 from engine.pairing.weighted_matching import max_weight_matching
+
+WEIGH_LIMIT = 64
+"""Above this many players below a bracket, C7 and C9 are not weighed (a weighted matching of
+that many players in pure Python takes too long): only completion is checked."""
 
 
 @dataclass
@@ -34,13 +38,16 @@ class Tail:
     bracket of the bye's score down)."""
 
     def __init__(self, neighbours: dict[int, list[int]], players: dict[int, History],
-                 rank: dict[int, int], lower: Sequence[int], next_residents: Sequence[int],
+                 rank: dict[int, int], bracket: Sequence[int], lower: Sequence[int],
+                 next_residents: Sequence[int],
                  bye_allowed: frozenset[int], bye_score: float, rounds_played: int, *,
                  bye_counts: bool = True) -> None:
         self.neighbours = neighbours
         self.players = players
         self.rank = rank
+        self.bracket = list(bracket)
         self.lower = list(lower)
+        self._graph: tuple[list[list[int]], dict[int, int], dict[bool, list[int]]] | None = None
         self.next_residents = frozenset(next_residents)
         self.bye_allowed = bye_allowed
         self.bye_score = bye_score
@@ -57,17 +64,39 @@ class Tail:
         bye left over if they are odd)."""
         known = self._completes.get(floaters)
         if known is None:
-            members = sorted(floaters | set(self.lower))
-            index = {n: i for i, n in enumerate(members)}
-            adjacency = [[index[m] for m in self.neighbours[n] if m in index] for n in members]
-            if len(members) % 2:
-                dummy = len(members)
-                adjacency.append([index[n] for n in members if n in self.bye_allowed])
-                for i in adjacency[dummy]:
-                    adjacency[i].append(dummy)
-            known = matching_size(maximum_matching(adjacency)) * 2 == len(adjacency)
+            adjacency, index, base = self._prepared()
+            odd = (len(floaters) + len(self.lower)) % 2 == 1
+            active = [False] * len(adjacency)
+            for n in self.lower:
+                active[index[n]] = True
+            for n in floaters:
+                active[index[n]] = True
+            active[-1] = odd
+            mate = maximum_matching(adjacency, base[odd], active)
+            known = all(mate[v] != -1 for v in range(len(adjacency)) if active[v])
             self._completes[floaters] = known
         return known
+
+    def _prepared(self) -> tuple[list[list[int]], dict[int, int], dict[bool, list[int]]]:
+        """The graph of the bracket, the lower players and the bye stand-in (last), and a maximum
+        matching of the lower players alone, without and with the stand-in."""
+        if self._graph is None:
+            members = self.bracket + self.lower
+            index = {n: i for i, n in enumerate(members)}
+            adjacency = [[index[m] for m in self.neighbours[n] if m in index] for n in members]
+            dummy = len(members)
+            adjacency.append([index[n] for n in members if n in self.bye_allowed])
+            for i in adjacency[dummy]:
+                adjacency[i].append(dummy)
+            base: dict[bool, list[int]] = {}
+            for odd in (False, True):
+                active = [False] * len(adjacency)
+                for n in self.lower:
+                    active[index[n]] = True
+                active[dummy] = odd
+                base[odd] = maximum_matching(adjacency, None, active)
+            self._graph = (adjacency, index, base)
+        return self._graph
 
     # --- C7 and C9 -----------------------------------------------------------------------------
     def rewards(self, a: int, b: int, slots: Slots) -> dict[int, int]:
@@ -90,7 +119,9 @@ class Tail:
         if floaters in self._costs:
             return self._costs[floaters]
         result: dict[int, int] | None = None
-        if self.completes(floaters):
+        if self.completes(floaters) and len(floaters) + len(self.lower) > WEIGH_LIMIT:
+            result = self.as_cost({}, slots)
+        elif self.completes(floaters):
             members = sorted(floaters | set(self.lower))
             partners: dict[int, int] = {}
             extra = self.best_rewards(members, lambda a, b: self.rewards(a, b, slots),
