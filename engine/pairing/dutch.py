@@ -16,10 +16,10 @@ from collections.abc import Sequence
 
 from engine.pairing.dutch_bracket import BracketSearch
 from engine.pairing.dutch_colours import first_is_white
-from engine.pairing.dutch_criteria import Standing, compatible
+from engine.pairing.dutch_criteria import Standing
 from engine.pairing.dutch_history import History, histories
 from engine.pairing.dutch_tail import Tail
-from engine.pairing.matching import matching_size, maximum_matching
+from engine.pairing.matching import maximum_matching
 from engine.pairing.records import Board, Bye, Round, SatOut
 
 
@@ -54,6 +54,7 @@ def pair_dutch(field: Sequence[int], rounds: Sequence[Round], *, total_rounds: i
         raise ValueError("no pairing exists: some players have met, or cannot meet for colour, "
                          "everyone they could be paired with")
 
+    graph.allow_bye(bye_allowed)
     groups: list[list[History]] = []
     for player in players:
         if groups and groups[-1][0].score == player.score:
@@ -68,7 +69,7 @@ def pair_dutch(field: Sequence[int], rounds: Sequence[Round], *, total_rounds: i
     for index, group in enumerate(groups):
         lower = [p.number for g in groups[index + 1:] for p in g]
         next_residents = [p.number for p in groups[index + 1]] if index + 1 < len(groups) else []
-        tail = Tail(graph.neighbours, known, rank, [p.number for p in carried + group], lower,
+        tail = Tail(graph, known, rank, [p.number for p in carried + group], lower,
                     next_residents, bye_allowed, bye_score,
                     len(rounds), bye_counts=single_floater_bye)
         search = BracketSearch(carried + group, group[0].score, standing, tail)
@@ -118,37 +119,49 @@ def _ordered(a: History, b: History) -> tuple[History, History]:
 
 
 class _Graph:
-    """Who may meet whom this round, and whether a set of players can all be paired."""
+    """Who may meet whom this round (C1, C3), as adjacency lists over the players' places in
+    the ranking, with a stand-in for the bye as the last vertex; and whether a set of players can
+    all be paired."""
 
     def __init__(self, players: list[History], standing: Standing) -> None:
         self.players = players
-        self.neighbours: dict[int, list[int]] = {p.number: [] for p in players}
-        for i, a in enumerate(players):
-            for b in players[i + 1:]:
-                if compatible(a, b, standing):
-                    self.neighbours[a.number].append(b.number)
-                    self.neighbours[b.number].append(a.number)
+        self.index = {p.number: i for i, p in enumerate(players)}
+        n = len(players)
+        facts = [(p.met, p.absolute, p.preference, standing.topscorer(p)) for p in players]
+        numbers = [p.number for p in players]
+        adjacency: list[list[int]] = [[] for _ in range(n + 1)]
+        for i in range(n):
+            met, absolute, preference, top = facts[i]
+            row = adjacency[i]
+            for j in range(i + 1, n):
+                other = facts[j]
+                if numbers[j] in met:
+                    continue
+                if absolute and other[1] and preference == other[2] and not (top or other[3]):
+                    continue
+                row.append(j)
+                adjacency[j].append(i)
+        self.adjacency = adjacency
+        self.dummy = n
+        self.neighbours: dict[int, list[int]] = {
+            numbers[i]: [numbers[j] for j in adjacency[i]] for i in range(n)}
+        self.bye_allowed: frozenset[int] = frozenset()
 
-    def _mate(self, members: frozenset[int], bye_allowed: frozenset[int]) -> tuple[list[int], int]:
-        order = sorted(members)
-        index = {n: i for i, n in enumerate(order)}
-        adjacency: list[list[int]] = [[index[m] for m in self.neighbours[n] if m in index] for n in order]
-        if len(order) % 2:
-            dummy = len(order)
-            adjacency.append([index[n] for n in order if n in bye_allowed])
-            for i in adjacency[dummy]:
-                adjacency[i].append(dummy)
-        mate = maximum_matching(adjacency)
-        return mate, len(adjacency)
+    def allow_bye(self, allowed: frozenset[int]) -> None:
+        """Join the bye stand-in to `allowed`."""
+        for i in self.adjacency[self.dummy]:
+            self.adjacency[i].remove(self.dummy)
+        self.adjacency[self.dummy] = sorted(self.index[n] for n in allowed)
+        for i in self.adjacency[self.dummy]:
+            self.adjacency[i].append(self.dummy)
+        self.bye_allowed = allowed
 
     def pairable(self, members: frozenset[int], bye_allowed: frozenset[int]) -> bool:
         """Whether `members` can all be paired, one of `bye_allowed` left over if they are odd."""
-        mate, size = self._mate(members, bye_allowed)
-        return matching_size(mate) * 2 == size
-
-    def pairs_within(self, members: frozenset[int]) -> int:
-        """The most pairs `members` can form among themselves."""
-        order = sorted(members)
-        index = {n: i for i, n in enumerate(order)}
-        adjacency = [[index[m] for m in self.neighbours[n] if m in index] for n in order]
-        return matching_size(maximum_matching(adjacency))
+        self.allow_bye(bye_allowed)
+        active = [False] * (len(self.players) + 1)
+        for n in members:
+            active[self.index[n]] = True
+        active[self.dummy] = len(members) % 2 == 1
+        mate = maximum_matching(self.adjacency, None, active)
+        return all(mate[v] != -1 for v in range(len(active)) if active[v])

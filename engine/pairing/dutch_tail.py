@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Protocol
 
 from engine.pairing.dutch_history import History
 from engine.pairing.matching import maximum_matching
@@ -20,6 +21,15 @@ from engine.pairing.weighted_matching import max_weight_matching
 WEIGH_LIMIT = 64
 """Above this many players below a bracket, C7 and C9 are not weighed (a weighted matching of
 that many players in pure Python takes too long): only completion is checked."""
+
+
+class Graph(Protocol):
+    """Who may meet whom: adjacency lists over places (`index`), the bye stand-in last."""
+
+    adjacency: list[list[int]]
+    index: dict[int, int]
+    dummy: int
+    neighbours: dict[int, list[int]]
 
 
 @dataclass
@@ -37,17 +47,19 @@ class Tail:
     who may receive the bye. `bye_counts`: whether C9 weighs in this bracket (only from the
     bracket of the bye's score down)."""
 
-    def __init__(self, neighbours: dict[int, list[int]], players: dict[int, History],
+    def __init__(self, graph: Graph, players: dict[int, History],
                  rank: dict[int, int], bracket: Sequence[int], lower: Sequence[int],
                  next_residents: Sequence[int],
                  bye_allowed: frozenset[int], bye_score: float, rounds_played: int, *,
                  bye_counts: bool = True) -> None:
-        self.neighbours = neighbours
+        self.graph = graph
+        self.neighbours = graph.neighbours
         self.players = players
         self.rank = rank
         self.bracket = list(bracket)
         self.lower = list(lower)
-        self._graph: tuple[list[list[int]], dict[int, int], dict[bool, list[int]]] | None = None
+        self._base: dict[bool, list[int]] | None = None
+        self._active: list[bool] = []
         self.next_residents = frozenset(next_residents)
         self.bye_allowed = bye_allowed
         self.bye_score = bye_score
@@ -64,39 +76,31 @@ class Tail:
         bye left over if they are odd)."""
         known = self._completes.get(floaters)
         if known is None:
-            adjacency, index, base = self._prepared()
+            graph = self.graph
+            base = self._bases()
             odd = (len(floaters) + len(self.lower)) % 2 == 1
-            active = [False] * len(adjacency)
-            for n in self.lower:
-                active[index[n]] = True
+            active = list(self._active)
             for n in floaters:
-                active[index[n]] = True
-            active[-1] = odd
-            mate = maximum_matching(adjacency, base[odd], active)
-            known = all(mate[v] != -1 for v in range(len(adjacency)) if active[v])
+                active[graph.index[n]] = True
+            active[graph.dummy] = odd
+            mate = maximum_matching(graph.adjacency, base[odd], active)
+            known = all(mate[v] != -1 for v in range(len(active)) if active[v])
             self._completes[floaters] = known
         return known
 
-    def _prepared(self) -> tuple[list[list[int]], dict[int, int], dict[bool, list[int]]]:
-        """The graph of the bracket, the lower players and the bye stand-in (last), and a maximum
-        matching of the lower players alone, without and with the stand-in."""
-        if self._graph is None:
-            members = self.bracket + self.lower
-            index = {n: i for i, n in enumerate(members)}
-            adjacency = [[index[m] for m in self.neighbours[n] if m in index] for n in members]
-            dummy = len(members)
-            adjacency.append([index[n] for n in members if n in self.bye_allowed])
-            for i in adjacency[dummy]:
-                adjacency[i].append(dummy)
-            base: dict[bool, list[int]] = {}
+    def _bases(self) -> dict[bool, list[int]]:
+        """Maximum matchings of the lower players alone, without and with the bye stand-in."""
+        if self._base is None:
+            graph = self.graph
+            self._active = [False] * len(graph.adjacency)
+            for n in self.lower:
+                self._active[graph.index[n]] = True
+            self._base = {}
             for odd in (False, True):
-                active = [False] * len(adjacency)
-                for n in self.lower:
-                    active[index[n]] = True
-                active[dummy] = odd
-                base[odd] = maximum_matching(adjacency, None, active)
-            self._graph = (adjacency, index, base)
-        return self._graph
+                active = list(self._active)
+                active[graph.dummy] = odd
+                self._base[odd] = maximum_matching(graph.adjacency, None, active)
+        return self._base
 
     # --- C7 and C9 -----------------------------------------------------------------------------
     def rewards(self, a: int, b: int, slots: Slots) -> dict[int, int]:
