@@ -8,6 +8,11 @@ brackets pairable (C4, checked with a maximum matching). With an odd number of p
 player left receives the pairing-allocated bye (C.04.1 Article 3): someone who has not had it, nor
 won a game without playing, of the lowest score for which the rest can be paired (C8), and of
 them preferably one who has played the most games (C9).
+
+Criteria are numbered C1–C21 as in the 2025 text; article numbers follow its layout (1 terms,
+2 pairing criteria, 3–4 the bracket's candidates, 5 colours). Where the text leaves room, this
+module reads it as bbpPairings (FIDE's endorsed engine) does, and its tests replay bbpPairings'
+tournaments.
 """
 
 from __future__ import annotations

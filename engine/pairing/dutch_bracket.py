@@ -11,10 +11,18 @@ S2, Article 4.2), then the exchanges between S1 and S2 in the order of Article 4
 players exchanged, then the smallest difference of the exchanged BSN sums, then the highest
 players of S1 and the lowest of S2 moved first).
 
-The search is a depth-first enumeration in that order with branch and bound: a candidate's cost
-is a sum over its pairs and floaters of non-negative vectors, so a partial candidate already no
-better than the best one found cannot lead to a better one. A candidate is only accepted if the
-players left for the lower brackets can still all be paired (the completion criterion C4).
+A candidate's cost is a vector, compared slot by slot in the criteria's order: C5 (pairs), C6
+(the downfloaters' scores), C7 (pairs and scores in the next bracket), C9 (the bye's unplayed
+games), C10–C13 (colours), C14–C17 (repeated floats), C18–C21 (their scores). A candidate is only
+accepted if the players left for the lower brackets can still all be paired (C4).
+
+First the bracket's best cost is computed (`optimum`: a maximum-weight matching of the bracket
+and everyone below it, the cost slots written into the edge weights). Then a depth-first search
+in the rules' order stops at the first candidate with that cost, pruning any partial candidate
+already costlier (the cost is a sum over pairs and floaters of non-negative vectors); if that
+search runs out of budget, `dutch_guided` settles each choice by asking the matching. A bracket
+with more than `OPTIMUM_LIMIT` players left to pair skips the optimum: the search then keeps the
+best candidate it meets within its budget (legal, but not always the rules' very pairing).
 """
 
 from __future__ import annotations
@@ -29,7 +37,7 @@ from engine.pairing.dutch_guided import Oracle, guided
 from engine.pairing.dutch_history import Float, History
 from engine.pairing.dutch_tail import Slots, Tail
 
-OPTIMUM_LIMIT = 64
+OPTIMUM_LIMIT = 128
 """Above this many players left to pair, a bracket's best cost is not computed beforehand: the
 search then keeps the best candidate it meets within its budget."""
 

@@ -18,7 +18,7 @@ from engine.pairing.dutch_history import History
 from engine.pairing.matching import maximum_matching
 from engine.pairing.weighted_matching import max_weight_matching
 
-WEIGH_LIMIT = 64
+WEIGH_LIMIT = 128
 """Above this many players below a bracket, C7 and C9 are not weighed (a weighted matching of
 that many players in pure Python takes too long): only completion is checked."""
 
