@@ -163,3 +163,11 @@ def test_trf_reader_reads_back_what_the_report_writes():
     assert parsed.rounds_planned == 3
     assert [set(r.boards) for r in parsed.rounds] == [set(r.boards) for r in rounds]
     assert [set(r.sat_out) for r in parsed.rounds] == [set(r.sat_out) for r in rounds]
+
+
+def test_the_bye_goes_to_the_lowest_scorer_who_has_played_the_most_games():
+    # 2 lost its game, 5 entered late with a zero-point bye: both have 0 points, and the bye
+    # goes to 2, who has no unplayed game (C9).
+    first = _played((1, 2, W), (3, 4, D), byes=[SatOut(5, Bye.ZERO_POINT)])
+    got = pair_dutch([1, 2, 3, 4, 5], [first], total_rounds=4)
+    assert got.sat_out == (SatOut(2, Bye.ALLOCATED),)
