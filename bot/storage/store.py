@@ -64,8 +64,8 @@ ANY_TABLE = -1
 """What change listeners are told when any table may have changed (a change feed was lost)."""
 
 DUMPED = ("tables", "seats", "actions", "timers", "settings", "snapshots", "outbox", "pictures", "results", "ratings",
-          "notify", "watch_links", "accessibility", "vacations", "vacation_days", "notify_player", "tournaments", "entrants",
-          "tournament_rounds", "boards", "tournament_messages")
+          "notify", "watch_links", "accessibility", "vacations", "vacation_days", "notify_player", "tournaments",
+          "entrants", "tournament_rounds", "boards", "tournament_messages")
 """Every table of the schema, parents first: what `dump` and `load` move between databases."""
 
 

@@ -191,11 +191,12 @@ class Tournaments:
         async with self._read() as db:
             return await read_view(db, tournament_id)
 
-    async def listed(self, guild: str | None, statuses: Sequence[str] = OPEN, limit: int = 25) -> list[TournamentRecord]:
+    async def listed(self, guild: str | None, statuses: Sequence[str] = OPEN,
+                     limit: int = 25) -> list[TournamentRecord]:
         """The server's tournaments in these statuses, newest first."""
         async with self._read() as db:
-            rows = await db.fetch(f"SELECT {', '.join(_TOURNAMENT_COLUMNS)} FROM tournaments WHERE COALESCE(guild, '') = ?"
-                                  f" AND status IN ({marks(len(statuses))}) ORDER BY id DESC LIMIT ?",
+            rows = await db.fetch(f"SELECT {', '.join(_TOURNAMENT_COLUMNS)} FROM tournaments"
+                                  f" WHERE COALESCE(guild, '') = ? AND status IN ({marks(len(statuses))}) ORDER BY id DESC LIMIT ?",
                                   guild or "", *statuses, limit)
         return [_tournament_record(row) for row in rows]
 
@@ -348,6 +349,22 @@ async def read_view(db: Connection, tournament_id: int) -> TournamentView | None
     return TournamentView(tournament, entrants, rounds)
 
 
+async def insert_tournament(db: Connection, tournament: TournamentRecord,
+                            entrants: Sequence[EntrantRecord] = ()) -> int | None:
+    """Write a new tournament and its entrants inside a step (a league's next season); None, and
+    nothing written, if the season after `previous_id` exists already."""
+    values = _values(tournament)
+    rows = await db.fetch(f"INSERT INTO tournaments ({', '.join(_CREATED)}) VALUES ({marks(len(_CREATED))})"
+                          " ON CONFLICT (previous_id) DO NOTHING RETURNING id", *(values[c] for c in _CREATED))
+    if not rows:
+        return None
+    tournament.id = int(rows[0]["id"])
+    await db.executemany(f"INSERT INTO entrants (tournament_id, {_ENTRANT_COLUMNS}) VALUES ({marks(10)})",
+                         [(tournament.id, e.number, e.user_id, e.name, e.rating, e.joined_at, int(e.checked_in),
+                           e.first_round, e.withdrawn_after, e.division) for e in entrants])
+    return tournament.id
+
+
 async def save_tournament(db: Connection, tournament: TournamentRecord,
                           messages: Sequence[tuple[str, str, dict[str, Any]]] = (), now: float = 0.0) -> None:
     values = _values(tournament)
@@ -359,15 +376,17 @@ async def save_tournament(db: Connection, tournament: TournamentRecord,
 
 
 async def insert_round(db: Connection, tournament_id: int, round_: RoundRecord) -> bool:
-    """Write a round and its boards; False (nothing written) if the round was paired already."""
+    """Write a round and its boards (a board decided at pairing, a withdrawn player's forfeit,
+    with its result); False (nothing written) if the round was paired already."""
     if await db.changes("INSERT INTO tournament_rounds (tournament_id, number, paired_at, deadline, closed_at, sat_out)"
                         " VALUES (?, ?, ?, ?, NULL, ?) ON CONFLICT (tournament_id, number) DO NOTHING",
                         tournament_id, round_.number, round_.paired_at, round_.deadline,
                         json.dumps([list(s) for s in round_.sat_out])) != 1:
         return False
-    await db.executemany("INSERT INTO boards (tournament_id, round, board, division, players) VALUES (?, ?, ?, ?, ?)",
-                         [(tournament_id, round_.number, b.board, b.division, json.dumps(list(b.players)))
-                          for b in round_.boards])
+    await db.executemany("INSERT INTO boards (tournament_id, round, board, division, players, result, finished_at)"
+                         " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                         [(tournament_id, round_.number, b.board, b.division, json.dumps(list(b.players)), b.result,
+                           b.finished_at) for b in round_.boards])
     return True
 
 
@@ -404,6 +423,11 @@ async def close_round(db: Connection, tournament_id: int, round_number: int, at:
     """Close the round unless it is closed; whether this closed it."""
     return await db.changes("UPDATE tournament_rounds SET closed_at = ? WHERE tournament_id = ? AND number = ?"
                             " AND closed_at IS NULL", at, tournament_id, round_number) == 1
+
+
+async def set_deadline(db: Connection, tournament_id: int, round_number: int, deadline: float) -> None:
+    await db.execute("UPDATE tournament_rounds SET deadline = ? WHERE tournament_id = ? AND number = ?", deadline,
+                     tournament_id, round_number)
 
 
 async def renumber(db: Connection, tournament_id: int, order: Sequence[str]) -> None:
