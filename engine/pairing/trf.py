@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from engine.pairing.records import Board, Bye, Result, Round
+from engine.pairing.records import Board, Bye, Result, Round, SatOut
 from engine.pairing.tiebreaks import standings
 
 _CODES = {
@@ -107,3 +107,100 @@ def _board_block(player: int, board: Board) -> str:
 def _clean(text: str) -> str:
     """`text` on one line, as TRF's fixed columns need."""
     return " ".join(text.split())
+
+
+@dataclass(frozen=True)
+class Parsed:
+    """What a TRF says: the starting list, the rounds (boards ordered by white's number; the
+    file does not keep board order), and the planned number of rounds if it gives one (`XXR`)."""
+
+    entrants: tuple[Entrant, ...]
+    rounds: tuple[Round, ...]
+    rounds_planned: int | None
+
+
+_PLAYED = {"1": Result.FIRST_WON, "0": Result.SECOND_WON, "=": Result.DRAWN,
+           "W": Result.FIRST_WON, "L": Result.SECOND_WON, "D": Result.DRAWN}
+_BYES = {"U": Bye.ALLOCATED, "H": Bye.HALF_POINT, "F": Bye.FULL_POINT, "Z": Bye.ZERO_POINT,
+         "-": Bye.ZERO_POINT, " ": Bye.ZERO_POINT}
+
+
+def parse(text: str) -> Parsed:
+    """Read a TRF (TRF-16, TRF(x) or TRF-2026 player lines). Raises ValueError on a line it
+    cannot read or games whose two sides disagree."""
+    entrants: list[Entrant] = []
+    blocks: dict[int, list[tuple[int, str, str]]] = {}
+    planned: int | None = None
+    for line in text.replace("\r\n", "\n").replace("\r", "\n").split("\n"):
+        if line.startswith("XXR"):
+            planned = int(line[3:].split()[0])
+        if not line.startswith("001"):
+            continue
+        try:
+            number = int(line[4:8])
+            rating = int(line[48:52]) if line[48:52].strip() else 0
+        except ValueError as error:
+            raise ValueError(f"unreadable player line: {line!r}") from error
+        entrants.append(Entrant(number, line[14:47].strip(), rating))
+        own = []
+        rest = line[91:]
+        for start in range(0, len(rest), 10):
+            block = rest[start:start + 8].ljust(8)
+            if not block.strip():
+                own.append((0, "-", " "))
+                continue
+            opponent = int(block[0:4]) if block[0:4].strip() else 0
+            own.append((opponent, block[5], block[7]))
+        blocks[number] = own
+    count = max((len(b) for b in blocks.values()), default=0)
+    rounds = []
+    for r in range(count):
+        boards: list[Board] = []
+        sat: list[SatOut] = []
+        for number, own in sorted(blocks.items()):
+            if r >= len(own):
+                continue
+            opponent, colour, code = own[r]
+            if opponent == 0 or opponent == number:
+                if code in _BYES:
+                    sat.append(SatOut(number, _BYES[code]))
+                elif code != " ":
+                    raise ValueError(f"player {number}, round {r + 1}: unknown bye code {code!r}")
+                continue
+            if colour != "w":
+                continue
+            theirs = blocks.get(opponent, [])
+            other = theirs[r][2] if r < len(theirs) else "-"
+            boards.append(Board(number, opponent, _result(code, other)))
+        rounds.append(Round(tuple(boards), tuple(sat)))
+    return Parsed(tuple(entrants), tuple(rounds), planned)
+
+
+def _result(white: str, black: str) -> Result | None:
+    if white in _PLAYED:
+        return _PLAYED[white]
+    if white == "+":
+        return Result.FIRST_WON_BY_FORFEIT
+    if white == "-":
+        return Result.SECOND_WON_BY_FORFEIT if black == "+" else Result.BOTH_FORFEITED
+    if white == " ":
+        return None
+    raise ValueError(f"unknown result code {white!r}")
+
+
+def paired_players(round_: Round) -> list[int]:
+    """Who took part in the pairing of `round_`: everyone on a board, and the pairing-allocated
+    bye (the other byes were given before the pairing)."""
+    return sorted({p for b in round_.boards for p in (b.first, b.second)}
+                  | {s.player for s in round_.sat_out if s.bye is Bye.ALLOCATED})
+
+
+def initial_white(parsed: Parsed) -> bool:
+    """The tournament's initial colour as its first round shows it: the colour of the lowest
+    pairing number who played, turned round if that number is even (C.04.3 Article 5.2.5)."""
+    for round_ in parsed.rounds:
+        seats = {b.first: True for b in round_.boards} | {b.second: False for b in round_.boards}
+        if seats:
+            top = min(seats)
+            return seats[top] == bool(top % 2)
+    return True
