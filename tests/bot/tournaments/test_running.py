@@ -6,7 +6,9 @@ from __future__ import annotations
 import pytest
 
 from bot.storage.tournaments import CANCELLED, FINISHED, RUNNING, SIGNUP
-from tests.bot.tournaments.helpers import player, running_event
+from bot.tournaments.records import standing_order, two_player_rounds
+from engine.pairing.records import Bye, SatOut
+from tests.bot.tournaments.helpers import MOD, player, running_event
 
 HOUR = 3600.0
 
@@ -130,3 +132,54 @@ async def test_pods_seat_players_by_score_and_score_them_by_placing(event):
     assert view.round(1).closed_at is not None
     assert all(b.result.split(",")[0] == "1" for b in view.round(1).boards)
     assert view.tournament.current_round == 2 and view.tournament.status == RUNNING
+
+
+async def test_a_swiss_is_paired_by_the_dutch_system_and_never_repeats_a_pairing(event):
+    tid = await event.new("tromino_go", "swiss", 6, rounds=3)
+    await event.step(HOUR)
+    for number in (1, 2, 3):
+        view = await event.view(tid)
+        assert view.tournament.current_round == number and len(view.round(number).boards) == 3
+        await event.play_out(tid)
+        await event.step()
+    view = await event.view(tid)
+    assert view.tournament.status == FINISHED
+    pairs = [frozenset(b.players) for r in view.rounds for b in r.boards]
+    assert len(pairs) == len(set(pairs)) == 9
+
+
+async def test_a_late_entry_gets_zero_point_byes_for_the_rounds_missed(event):
+    reply = await event.desk.new(MOD, "test:lobby", "g1", "tromino_go", "swiss", rounds=3, start="1h", late="3d")
+    assert reply.ok
+    tid = (await event.referee.store.tournaments.listed("g1"))[0].id
+    for index in range(1, 5):
+        await event.desk.sign_up(tid, player(index))
+    await event.step(HOUR)
+    late = await event.desk.sign_up(tid, player(5))
+    assert late.ok and "round 2" in late.caller.text
+    await event.play_out(tid)
+    await event.step()
+    view = await event.view(tid)
+    number = view.entrant_of("test:p5").number
+    assert SatOut(number, Bye.ZERO_POINT) in two_player_rounds(view)[0].sat_out
+    assert number in {p for b in view.round(2).boards for p in b.players} | {p for p, _ in view.round(2).sat_out}
+
+
+async def test_a_league_plays_its_divisions_and_promotes_into_the_next_season(event):
+    tid = await event.new("tromino_go", "league", 6, division_size=3)
+    await event.step(HOUR)
+    view = await event.view(tid)
+    assert sorted({e.division for e in view.entrants}) == [1, 2]
+    while (await event.view(tid)).tournament.status == RUNNING:
+        await event.play_out(tid)
+        await event.step()
+    view = await event.view(tid)
+    assert view.tournament.status == FINISHED and len(view.rounds) == 3
+    following = [t for t in await event.referee.store.tournaments.listed("g1") if t.previous_id == tid]
+    assert len(following) == 1
+    nxt = await event.view(following[0].id)
+    assert len(nxt.entrants) == 6
+    moved = {e.user_id: e.division for e in nxt.entrants}
+    winner_of_two = view.entrant(standing_order(view, 2)[0]).user_id
+    last_of_one = view.entrant(standing_order(view, 1)[-1]).user_id
+    assert (moved[winner_of_two], moved[last_of_one]) == (1, 2)
