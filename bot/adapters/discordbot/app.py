@@ -198,16 +198,22 @@ class TilerefBot(commands.Bot):
             raise RuntimeError(f"not connected to Discord; the notice for {reply.place} waits in the outbox")
         await post_notice(self, self.referee, reply)
 
+    async def _wait_connected(self, what: str) -> None:
+        """Wait up to `READY_SECONDS` for a connection that is still getting ready; raise if there is none."""
+        if not self.is_closed() and not self.is_ready():
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.wait_until_ready(), READY_SECONDS)
+        if self.is_closed() or not self.is_ready():
+            raise RuntimeError(f"not connected to Discord; {what} waits")
+
     async def post_tournament(self, message: TournamentMessage, attachments: list[Attachment]) -> None:
         """A tournament's message (raises if it could not be posted: the runner tries again)."""
-        if self.is_closed() or not self.is_ready():
-            raise RuntimeError(f"not connected to Discord; tournament message {message.id} waits")
+        await self._wait_connected(f"tournament message {message.id}")
         await post_message(self, message, attachments)
 
     async def board_thread(self, view: TournamentView, board: BoardRecord) -> str:
         """The thread a tournament board's game is played in (made now)."""
-        if self.is_closed() or not self.is_ready():
-            raise RuntimeError("not connected to Discord; the board's thread is made later")
+        await self._wait_connected(f"the thread of tournament {view.tournament.id}'s board {board.board}")
         return await board_thread(self, view, board)
 
     async def already_out(self, reply: Reply) -> bool:
