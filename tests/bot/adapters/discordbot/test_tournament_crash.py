@@ -27,7 +27,8 @@ def _boards(database: Path) -> list[tuple[int, str | None, int | None]]:
 
 def _tournament_tables(database: Path) -> list[tuple[int, str, str]]:
     with sqlite3.connect(database) as db:
-        return db.execute("SELECT id, place, status FROM tables WHERE meta LIKE '%\"tournament\"%' ORDER BY id").fetchall()
+        return db.execute("SELECT id, place, status FROM tables WHERE meta LIKE '%\"tournament\"%'"
+                          " ORDER BY id").fetchall()
 
 
 async def test_a_bot_killed_while_opening_a_round_opens_each_game_once_after_the_restart(standin, tmp_path):
