@@ -11,7 +11,7 @@ from collections.abc import Awaitable
 from typing import Any
 
 from bot.community.ratings import LOCAL
-from bot.core.i18n import LANGUAGES, _
+from bot.core.i18n import LANGUAGES, _, current_language, speak
 from bot.core.records import PLAYING, User
 from bot.core.refusals import Refused, duration
 from bot.core.replies import Attachment, Message, Reply, clean_name, deadline_token, name_token
@@ -122,6 +122,8 @@ class TournamentDesk:
             raise Refused(problem)
         if language is not None and language not in LANGUAGES:
             language = None
+        language = await self.referee.lobby.language_for(None, guild, language or current_language())
+        speak(language)  # the announcement and everything after it speak the tournament's language
         now = self.clock.now()
         starts = now + (duration(start) or 0)
         late_seconds = duration(late) if late else 0
@@ -133,8 +135,7 @@ class TournamentDesk:
                                    "adjudication": adjudication, "checkin": checkin}
         if chosen == LEAGUE:
             options |= {"division_size": size, "promote": 1, "relegate": 1, "season": 1}
-        if language:
-            options["lang"] = language
+        options["lang"] = language
         tournament = TournamentRecord(
             id=0, guild=guild, channel=channel,
             name=clean_name(name) if name else _("{game} {format}").format(game=GAMES[game_name].title,

@@ -268,3 +268,17 @@ async def test_an_unrated_tournament_opens_unrated_tables_with_its_clock(event):
     board = (await event.view(tid)).round(1).boards[0]
     table = await event.referee.store.get_table(board.table_id)
     assert table.meta["rated"] is False and table.meta["vacation"] is False and "clock" in table.meta
+
+
+async def test_a_tournament_in_spanish_speaks_spanish_everywhere(event):
+    reply = await event.desk.new(MOD, "test:lobby", "g1", "tromino_go", "round_robin", start="1h", language="es")
+    assert reply.ok and "creado" in reply.caller.text
+    tid = (await event.referee.store.tournaments.listed("g1"))[0].id
+    for index in range(1, 3):
+        await event.desk.sign_up(tid, player(index))
+    await event.step(HOUR)
+    assert "todos contra todos de Tromino Go" in event.posted.text("announce")
+    assert "ronda 1" in event.posted.text("round:1:0")
+    board = (await event.view(tid)).round(1).boards[0]
+    assert (await event.referee.store.get_table(board.table_id)).meta["lang"] == "es"
+    assert "ronda 1, mesa 1" in event.posted.text(f"open:{board.place}")
