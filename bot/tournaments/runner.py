@@ -68,6 +68,8 @@ SYSTEM = User("tileref:tournaments", "tileref", moderator=True)
 """Who opens, starts and stops tournament tables."""
 SWEEP_SECONDS = 30.0
 MESSAGE_LEASE = 30.0
+OVERDUE_PAUSE = 1.0
+"""The least the loop sleeps, so a due step that fails is retried every second, not spun on."""
 
 MakePlace = Callable[[TournamentView, BoardRecord], Awaitable[str]]
 """Makes the place a board's table is played at (Discord: a thread in the tournament's channel)
@@ -134,7 +136,7 @@ class TournamentRunner:
     async def _next_wake(self) -> float:
         due = await self.store.tournaments.next_due()
         wait = self.every if due is None else min(self.every, due - self.clock.now())
-        return max(0.0, wait)
+        return max(OVERDUE_PAUSE, wait)  # a step that keeps failing is tried again, not spun on
 
     async def run_due(self) -> None:
         """Bring forward every tournament that is due, running, or whose table just ended; then send
