@@ -397,10 +397,33 @@ async def delete_round(db: Connection, tournament_id: int, number: int) -> None:
     await db.execute("DELETE FROM tournament_rounds WHERE tournament_id = ? AND number = ?", tournament_id, number)
 
 
+MAKING = "making:"
+"""How a board's `place` column reads while one process makes its place (a thread): `making:` then
+the board and when the claim runs out. `BoardRecord.place` never shows it."""
+
+
+async def claim_place(db: Connection, tournament_id: int, round_number: int, board: int, now: float,
+                      lease: float) -> str | None:
+    """Claim the making of the board's place for `lease` seconds: None if this process now holds the
+    claim (it makes the place, then `board_place`); else the place made already, or "" while
+    another process's claim runs."""
+    rows = await db.fetch("SELECT place FROM boards WHERE tournament_id = ? AND round = ? AND board = ?",
+                          tournament_id, round_number, board)
+    current = rows[0]["place"] if rows else None
+    if current is not None and not current.startswith(MAKING):
+        return str(current)
+    if current is not None and float(current.rsplit(":", 1)[1]) > now:
+        return ""
+    await db.execute("UPDATE boards SET place = ? WHERE tournament_id = ? AND round = ? AND board = ?",
+                     f"{MAKING}{tournament_id}.{round_number}.{board}:{now + lease}", tournament_id, round_number,
+                     board)
+    return None
+
+
 async def board_place(db: Connection, tournament_id: int, round_number: int, board: int, place: str) -> str:
     """Record where the board's table is, unless a place was recorded first; the place recorded."""
     await db.execute("UPDATE boards SET place = ? WHERE tournament_id = ? AND round = ? AND board = ?"
-                     " AND place IS NULL", place, tournament_id, round_number, board)
+                     f" AND (place IS NULL OR place LIKE '{MAKING}%')", place, tournament_id, round_number, board)
     rows = await db.fetch("SELECT place FROM boards WHERE tournament_id = ? AND round = ? AND board = ?",
                           tournament_id, round_number, board)
     return str(rows[0]["place"])
@@ -481,6 +504,7 @@ def _entrant(row: Mapping[str, Any]) -> EntrantRecord:
 
 
 def _board(row: Mapping[str, Any]) -> BoardRecord:
+    place = None if row["place"] is None or row["place"].startswith(MAKING) else row["place"]
     return BoardRecord(int(row["round"]), int(row["board"]), tuple(json.loads(row["players"])), int(row["division"]),
-                       row["place"], None if row["table_id"] is None else int(row["table_id"]), row["result"],
+                       place, None if row["table_id"] is None else int(row["table_id"]), row["result"],
                        bool(row["adjudicated"]), None if row["finished_at"] is None else float(row["finished_at"]))

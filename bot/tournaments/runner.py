@@ -46,6 +46,7 @@ from bot.storage.tournaments import (
     board_place,
     board_result,
     board_table,
+    claim_place,
     close_round,
     insert_round,
     read_view,
@@ -68,6 +69,8 @@ SYSTEM = User("tileref:tournaments", "tileref", moderator=True)
 """Who opens, starts and stops tournament tables."""
 SWEEP_SECONDS = 30.0
 MESSAGE_LEASE = 30.0
+PLACE_LEASE = 15.0
+"""How long a process that makes a board's thread has before another may make one instead (it died)."""
 OVERDUE_PAUSE = 1.0
 """The least the loop sleeps, so a due step that fails is retried every second, not spun on."""
 
@@ -88,13 +91,14 @@ class TournamentRunner:
     """Runs every tournament of the store forward (see the module's docstring)."""
 
     def __init__(self, referee: Referee, *, make_place: MakePlace = numbered_place, post: Post | None = None,
-                 every: float = SWEEP_SECONDS) -> None:
+                 every: float = SWEEP_SECONDS, place_lease: float = PLACE_LEASE) -> None:
         self.referee = referee
         self.store = referee.store
         self.clock = referee.clock
         self.make_place = make_place
         self.post = post
         self.every = every
+        self.place_lease = place_lease
         self.background = Background(self._run, "tileref-tournaments")
         self._woken: set[int] = set()
         self._wake: Callable[[], None] = lambda: None
@@ -262,7 +266,14 @@ class TournamentRunner:
         """Open the board's table at a place of its own, its players seated in order and pinged,
         with the tournament's clock, vacations and rating; once, whoever races to open it."""
         tournament = view.tournament
-        place = board.place or await self.make_place(view, board)
+        place = board.place
+        if place is None:  # one process makes the place (a thread), the others wait for it
+            async with self.store.tournaments.steps(tournament.id) as db:
+                made = await claim_place(db, tournament.id, board.round, board.board, self.clock.now(),
+                                         self.place_lease)
+            if made == "":
+                return
+            place = made or await self.make_place(view, board)
         pinged = [e.user_id for p in board.players if (e := view.entrant(p)) is not None]
         async with self.store.tournaments.steps(tournament.id) as db:
             place = await board_place(db, tournament.id, board.round, board.board, place)

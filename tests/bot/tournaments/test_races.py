@@ -38,7 +38,7 @@ def _runner_forever(path: str, ready: Any) -> None:
         store = store_for(path)
         await store.open()
         referee = Referee(store, render=False, confirms_delivery=False)
-        runner = TournamentRunner(referee, every=0.05)
+        runner = TournamentRunner(referee, every=0.05, place_lease=0.5)
         runner.start()
         ready.set()
         await asyncio.sleep(600)
@@ -122,6 +122,7 @@ async def test_a_killed_process_leaves_nothing_twice_and_the_tournament_goes_on(
         doomed.join(timeout=10)
         assert doomed.exitcode == -9
         await _check_one_table_a_board(database, tid, all_linked=False)
+    await asyncio.sleep(0.5)  # the dead process's claims on making places run out
     await _runner_passes(database, 2)
     await _check_one_table_a_board(database, tid)
     async with running_event(database, start=time.time()) as event:
@@ -134,6 +135,7 @@ async def test_a_killed_process_leaves_nothing_twice_and_the_tournament_goes_on(
         await asyncio.sleep(delay)
         doomed.kill()
         doomed.join(timeout=10)
+    await asyncio.sleep(0.5)
     await _runner_passes(database, 2)
     async with running_event(database, start=time.time()) as event:
         view = await event.view(tid)
