@@ -14,10 +14,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from engine.pairing.dutch_bracket import pair_bracket
+from engine.pairing.dutch_bracket import BracketSearch
 from engine.pairing.dutch_colours import first_is_white
 from engine.pairing.dutch_criteria import Standing, compatible
 from engine.pairing.dutch_history import History, histories
+from engine.pairing.dutch_tail import Tail
 from engine.pairing.matching import matching_size, maximum_matching
 from engine.pairing.records import Board, Bye, Round, SatOut
 
@@ -62,53 +63,50 @@ def pair_dutch(field: Sequence[int], rounds: Sequence[Round], *, total_rounds: i
 
     pairs: list[tuple[int, int]] = []
     carried: list[History] = []
-    rounds_so_far = len(rounds)
+    rank = {p.number: place for place, p in enumerate(players)}
+    single_floater_bye = bool(bye_allowed) and bye_score >= players[0].score
     for index, group in enumerate(groups):
-        lower = frozenset(p.number for g in groups[index + 1:] for p in g)
-        bracket = carried + group
-        last = index == len(groups) - 1
-        cache: dict[frozenset[int], bool] = {}
-
-        def completes(floaters: frozenset[int], lower: frozenset[int] = lower,
-                      cache: dict[frozenset[int], bool] = cache) -> bool:
-            known_answer = cache.get(floaters)
-            if known_answer is None:
-                known_answer = cache[floaters] = graph.pairable(floaters | lower, bye_allowed)
-            return known_answer
-
-        next_group = groups[index + 1] if not last else []
-
-        def next_pairs(floaters: frozenset[int], next_group: list[History] = next_group) -> tuple[int, ...]:
-            members = frozenset(p.number for p in next_group) | floaters
-            return (len(members) // 2 - graph.pairs_within(members),)
-
-        outcome = pair_bracket(
-            bracket, group[0].score, standing, completes,
-            bye_unplayed=lambda h: (rounds_so_far - h.played
-                                    if h.score == bye_score and h.number in bye_allowed else 0),
-            next_pairs=next_pairs if next_group else None)
+        lower = [p.number for g in groups[index + 1:] for p in g]
+        next_residents = [p.number for p in groups[index + 1]] if index + 1 < len(groups) else []
+        tail = Tail(graph.neighbours, known, rank, [p.number for p in carried + group], lower,
+                    next_residents, bye_allowed, bye_score,
+                    len(rounds), bye_counts=single_floater_bye)
+        search = BracketSearch(carried + group, group[0].score, standing, tail)
+        outcome = search.run()
         if outcome is None:
             raise ValueError("no pairing exists for the players on "
                              f"{group[0].score:g} points and those moved down to them")
         pairs.extend(outcome.pairs)
         carried = [known[n] for n in outcome.floaters]
+        if index + 1 < len(groups):
+            # C9 weighs in the next bracket if it is at or below the bye's score and the best
+            # completion pairs none of its players further down.
+            floaters = frozenset(outcome.floaters)
+            tail.cost(floaters, search.slots, search.size)
+            partners = tail.partners.get(floaters, {})
+            below = groups[index + 1][0].score
+            single_floater_bye = bool(bye_allowed) and bye_score >= below and all(
+                partners.get(f, -1) == -1 or known[partners[f]].score >= below
+                for f in floaters | set(next_residents))
     if len(carried) > 1 or (carried and carried[0].number not in bye_allowed):
         raise ValueError("no pairing exists")
-    return Round(_boards(pairs, known, first_colour_to_top),
+    return Round(_boards(pairs, known, first_colour_to_top, field),
                  tuple(SatOut(p.number, Bye.ALLOCATED) for p in carried))
 
 
-def _boards(pairs: list[tuple[int, int]], known: dict[int, History], initial_white: bool) -> tuple[Board, ...]:
+def _boards(pairs: list[tuple[int, int]], known: dict[int, History], initial_white: bool,
+            field: Sequence[int]) -> tuple[Board, ...]:
     """The boards in order (C.04.2): by the higher player's score, then the lower's, then the
     higher player's rank; the colours by Article 5."""
     def key(pair: tuple[int, int]) -> tuple[float, float, int]:
         higher, lower = _ordered(known[pair[0]], known[pair[1]])
         return (-higher.score, -lower.score, higher.number)
 
+    order = {n: place for place, n in enumerate(sorted(field))}
     boards = []
     for pair in sorted(pairs, key=key):
         higher, lower = _ordered(known[pair[0]], known[pair[1]])
-        if first_is_white(higher, lower, initial_white=initial_white):
+        if first_is_white(higher, lower, higher_rank=order[higher.number], initial_white=initial_white):
             boards.append(Board(higher.number, lower.number))
         else:
             boards.append(Board(lower.number, higher.number))

@@ -21,11 +21,17 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from engine.pairing.dutch_criteria import Standing, colour_costs, compatible, floats_of
+from engine.pairing.dutch_guided import Oracle, guided
 from engine.pairing.dutch_history import Float, History
+from engine.pairing.dutch_tail import Slots, Tail
+
+OPTIMUM_LIMIT = 64
+"""Above this many players left to pair, a bracket's best cost is not computed beforehand: the
+search then keeps the best candidate it meets within its budget."""
 
 Cost = tuple[int, ...]
 
@@ -38,34 +44,35 @@ class Outcome:
     floaters: list[int]
 
 
-class _Search:
-    def __init__(self, bracket: Sequence[History], score: float, standing: Standing,
-                 completes: Callable[[frozenset[int]], bool], bye_unplayed: Callable[[History], int] | None,
-                 next_pairs: Callable[[frozenset[int]], tuple[int, ...]] | None, budget: int) -> None:
+class BracketSearch:
+    def __init__(self, bracket: Sequence[History], score: float, standing: Standing, tail: Tail,
+                 budget: int = 3000) -> None:
         self.players = list(bracket)
         self.score = score
         self.index = {p.number: i for i, p in enumerate(bracket)}
         self.scores = sorted({p.score for p in bracket}, reverse=True)
         self.score_slot = {s: i for i, s in enumerate(self.scores)}
-        self.groups = len(self.scores)
+        self.groups = g = len(self.scores)
         self.standing = standing
-        self.completes = completes
-        self.bye_unplayed = bye_unplayed
-        self.next_pairs = next_pairs
+        self.tail = tail
         self.budget = budget
         self.nodes = 0
         self.leaves = 0
         self.best: Cost | None = None
         self.best_outcome: Outcome | None = None
+        self.target: Cost | None = None
         n = len(bracket)
         self.allowed = [[i != j and compatible(bracket[i], bracket[j], standing) for j in range(n)]
                         for i in range(n)]
-        g = self.groups
-        # Layout: unpaired, unpaired by score, next-bracket slots (2), bye unplayed,
-        # C10..C13, C14..C17, C18..C21 by score.
+        # Layout: unpaired (C5), unpaired by score (C6), next-bracket pairs and their scores (C7),
+        # the bye's unplayed games (C9), C10..C13, C14..C17, C18..C21 by score.
+        below = sorted({tail.players[m].score for m in tail.next_residents}, reverse=True)
+        next_scores = sorted(set(self.scores) | set(below), reverse=True)
         self.o_unpaired_by = 1
         self.o_next = 1 + g
-        self.o_bye = self.o_next + 2
+        self.slots = Slots(self.o_next, {s: self.o_next + 1 + k for k, s in enumerate(next_scores)},
+                           self.o_next + 1 + len(next_scores))
+        self.o_bye = self.slots.bye
         self.o_colour = self.o_bye + 1
         self.o_float = self.o_colour + 4
         self.o_float_scores = self.o_float + 4
@@ -113,14 +120,81 @@ class _Search:
         n = len(self.players)
         mdps = [i for i in range(n) if self.players[i].score > self.score]
         residents = [i for i in range(n) if self.players[i].score <= self.score]
+        self.target = self.optimum()
         cost = [0] * self.size
         self._mdp(0, mdps, residents, set(), [], [], cost)
+        if self.target is not None and self.best != self.target:
+            found = self.guided(mdps)
+            if found is not None:
+                return found
         return self.best_outcome
 
+    def _edge_reward(self, a: int, b: int) -> dict[int, int]:
+        inside = self.index
+        if a in inside and b in inside:
+            i, j = sorted((inside[a], inside[b]))
+            if not self.allowed[i][j]:
+                return {}
+            reward: dict[int, int] = {}
+            for slot, value in self._float_cost[i] + self._float_cost[j]:
+                reward[slot] = reward.get(slot, 0) + value
+            for slot, value in self.pair_cost(i, j):
+                reward[slot] = reward.get(slot, 0) - value
+            return reward
+        return self.tail.rewards(a, b, self.slots)
+
+    def guided(self, mdps: list[int]) -> Outcome | None:
+        """The first candidate reaching the optimum, each choice checked by a matching."""
+        members = [p.number for p in self.players] + self.tail.lower
+        base = 8 * (len(members) + 2) + 8
+        big = 4 * base ** (self.size + 1)
+
+        def encode(reward: dict[int, int]) -> int:
+            return big + sum(value * base ** (self.size - 1 - slot) for slot, value in reward.items())
+
+        def bye(a: int) -> int | None:
+            if a not in self.tail.bye_allowed:
+                return None
+            return encode(self.tail.bye_reward(a, self.slots))
+
+        oracle = Oracle(members, self.tail.neighbours, lambda a, b: encode(self._edge_reward(a, b)), bye)
+        numbers = [p.number for p in self.players]
+        result = guided(numbers, [numbers[i] for i in mdps], oracle,
+                        lambda a, b: self.allowed[self.index[a]][self.index[b]], _exchanges)
+        if result is None:
+            return None
+        pairs, floaters = result
+        return Outcome(pairs, floaters)
+
+    def optimum(self) -> Cost | None:
+        """The best cost any pairing of the bracket can have (a maximum-weight matching of the
+        bracket and the players below it), or None if the bracket is too large to afford it."""
+        members = [p.number for p in self.players] + self.tail.lower
+        if len(members) > OPTIMUM_LIMIT:
+            return None
+        rewards = self.tail.best_rewards(members, self._edge_reward, lambda p: self.tail.bye_reward(p, self.slots),
+                                         self.size)
+        cost = [0] * self.size
+        for i in range(len(self.players)):
+            for slot, value in self._float_cost[i]:
+                cost[slot] += value
+        tail_slots = {self.slots.next_pairs, self.slots.bye, *self.slots.next_scores.values()}
+        for slot, value in rewards.items():
+            if slot not in tail_slots:
+                cost[slot] -= value
+        for slot, value in self.tail.as_cost({k: v for k, v in rewards.items() if k in tail_slots},
+                                             self.slots).items():
+            cost[slot] += value
+        return tuple(cost)
+
     def _exhausted(self) -> bool:
-        return self.nodes > self.budget and self.best is not None
+        if self.best is not None and self.best == self.target:
+            return True
+        return self.nodes > self.budget and (self.best is not None or self.target is not None)
 
     def _worse(self, cost: list[int]) -> bool:
+        if self.target is not None and tuple(cost) > self.target:
+            return True
         return self.best is not None and tuple(cost) >= self.best
 
     @staticmethod
@@ -205,16 +279,15 @@ class _Search:
 
     def _leaf(self, pairs: list[tuple[int, int]], floaters: list[int], cost: list[int]) -> None:
         numbers = frozenset(self.players[i].number for i in floaters)
-        if not self.completes(numbers):
+        if not self.tail.completes(numbers):
             return
         self.leaves += 1
         full = list(cost)
-        if self.next_pairs is not None and floaters:
-            extra = self.next_pairs(numbers)
-            for k, value in enumerate(extra[:2]):
-                full[self.o_next + k] = value
-        if self.bye_unplayed is not None and len(floaters) == 1:
-            full[self.o_bye] = self.bye_unplayed(self.players[floaters[0]])
+        below = self.tail.cost(numbers, self.slots, self.size)
+        if below is None:
+            return
+        for slot, value in below.items():
+            full[slot] += value
         key = tuple(full)
         if self.best is None or key < self.best:
             self.best = key
@@ -241,11 +314,8 @@ def _exchanges(s1: list[int], s2: list[int]) -> Iterator[tuple[tuple[int, ...], 
             yield option[3], option[4]
 
 
-def pair_bracket(bracket: Sequence[History], score: float, standing: Standing,
-                 completes: Callable[[frozenset[int]], bool], *,
-                 bye_unplayed: Callable[[History], int] | None = None,
-                 next_pairs: Callable[[frozenset[int]], tuple[int, ...]] | None = None,
-                 budget: int = 20000) -> Outcome | None:
+def pair_bracket(bracket: Sequence[History], score: float, standing: Standing, tail: Tail, *,
+                 budget: int = 3000) -> Outcome | None:
     """The best pairing of `bracket` (MDPs first, then residents of score `score`, each in
-    ranking order) whose floaters `completes` accepts, or None if there is none."""
-    return _Search(bracket, score, standing, completes, bye_unplayed, next_pairs, budget).run()
+    ranking order) that leaves the players below pairable (`tail`), or None if there is none."""
+    return BracketSearch(bracket, score, standing, tail, budget).run()

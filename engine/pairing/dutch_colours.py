@@ -5,7 +5,7 @@ from __future__ import annotations
 from engine.pairing.dutch_history import BLACK, WHITE, History
 
 
-def first_is_white(higher: History, lower: History, *, initial_white: bool) -> bool:
+def first_is_white(higher: History, lower: History, *, higher_rank: int, initial_white: bool) -> bool:
     """Whether `higher` (the higher ranked of the two, Article 1.2) gets white against `lower`.
 
     In order (Article 5.2): both preferences granted; the stronger preference granted (absolute
@@ -18,7 +18,7 @@ def first_is_white(higher: History, lower: History, *, initial_white: bool) -> b
     if colour is None:
         if higher.preference is None and lower.preference is None:
             initial = WHITE if initial_white else BLACK
-            colour = initial if higher.number % 2 else _other(initial)
+            colour = initial if higher_rank % 2 == 0 else _other(initial)
         elif higher.preference is not None:
             colour = higher.preference
         else:

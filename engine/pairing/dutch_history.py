@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import Enum
+from functools import cached_property
 
 from engine.pairing.records import Bye, Result, Round
 
@@ -28,7 +29,8 @@ class Float(Enum):
 
 @dataclass
 class History:
-    """One player as the earlier rounds left them."""
+    """One player as the earlier rounds left them (the colour figures are computed once, when
+    first asked, so ask only once the history is complete)."""
 
     number: int
     score: float = 0.0
@@ -46,12 +48,12 @@ class History:
         """How many games they played over the board."""
         return len(self.colours)
 
-    @property
+    @cached_property
     def colour_difference(self) -> int:
         """Games with white minus games with black (C.04.3 Article 1.6)."""
         return self.colours.count(WHITE) - self.colours.count(BLACK)
 
-    @property
+    @cached_property
     def repeated(self) -> int:
         """How many of their latest played games in a row had the colour of the last one."""
         if not self.colours:
@@ -63,7 +65,7 @@ class History:
             count += 1
         return count
 
-    @property
+    @cached_property
     def preference(self) -> str | None:
         """The colour they are due (C.04.3 Article 1.7): the one they had fewer times, else the one
         alternating from their last game; None before their first game."""
@@ -78,13 +80,13 @@ class History:
             return BLACK if difference > 0 else WHITE
         return _other(self.colours[-1]) if self.colours else None
 
-    @property
+    @cached_property
     def absolute(self) -> bool:
         """An absolute preference: colour difference beyond ±1, or the same colour in the last two
         games played (Article 1.7.1)."""
         return abs(self.colour_difference) > 1 or self.repeated > 1
 
-    @property
+    @cached_property
     def strong(self) -> bool:
         """A strong (not absolute) preference: colour difference ±1 (Article 1.7.2)."""
         return not self.absolute and abs(self.colour_difference) == 1

@@ -8,25 +8,27 @@ from collections import deque
 from collections.abc import Sequence
 
 
-def maximum_matching(adjacency: Sequence[Sequence[int]], start: Sequence[int] | None = None) -> list[int]:
+def maximum_matching(adjacency: Sequence[Sequence[int]], start: Sequence[int] | None = None,
+                     active: Sequence[bool] | None = None) -> list[int]:
     """A maximum matching of the graph on vertices 0…n−1 (`adjacency[v]`: v's neighbours), as
-    `mate[v]` (−1 for unmatched). `start`, if given, is a matching to grow from."""
+    `mate[v]` (−1 for unmatched). `start`, if given, is a matching (of active vertices) to grow
+    from; `active`, if given, says which vertices are in the graph (the others are ignored)."""
     n = len(adjacency)
+    on = list(active) if active is not None else [True] * n
     mate = list(start) if start is not None else [-1] * n
-    if start is None:
-        for v in range(n):  # a greedy start: most vertices are matched without search
-            if mate[v] == -1:
-                for w in adjacency[v]:
-                    if mate[w] == -1:
-                        mate[v], mate[w] = w, v
-                        break
+    for v in range(n):  # a greedy start: most vertices are matched without search
+        if on[v] and mate[v] == -1:
+            for w in adjacency[v]:
+                if on[w] and mate[w] == -1:
+                    mate[v], mate[w] = w, v
+                    break
     for root in range(n):
-        if mate[root] == -1:
-            _augment_from(root, adjacency, mate)
+        if on[root] and mate[root] == -1:
+            _augment_from(root, adjacency, mate, on)
     return mate
 
 
-def _augment_from(root: int, adjacency: Sequence[Sequence[int]], mate: list[int]) -> bool:
+def _augment_from(root: int, adjacency: Sequence[Sequence[int]], mate: list[int], on: Sequence[bool]) -> bool:
     n = len(adjacency)
     base = list(range(n))
     parent = [-1] * n
@@ -58,7 +60,7 @@ def _augment_from(root: int, adjacency: Sequence[Sequence[int]], mate: list[int]
     while queue:
         v = queue.popleft()
         for to in adjacency[v]:
-            if base[v] == base[to] or mate[v] == to:
+            if not on[to] or base[v] == base[to] or mate[v] == to:
                 continue
             if to == root or (mate[to] != -1 and parent[mate[to]] != -1):
                 current = lca(v, to)

@@ -197,10 +197,9 @@ def paired_players(round_: Round) -> list[int]:
 
 def initial_white(parsed: Parsed) -> bool:
     """The tournament's initial colour as its first round shows it: the colour of the lowest
-    pairing number who played, turned round if that number is even (C.04.3 Article 5.2.5)."""
+    pairing number who played (C.04.3 Article 5.2.5)."""
     for round_ in parsed.rounds:
         seats = {b.first: True for b in round_.boards} | {b.second: False for b in round_.boards}
         if seats:
-            top = min(seats)
-            return seats[top] == bool(top % 2)
+            return seats[min(seats)]
     return True
