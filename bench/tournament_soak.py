@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import random
 import shutil
@@ -106,9 +107,11 @@ class TournamentSoak:
         try:
             if self.rng.random() < 0.4:
                 hold = self.s.hold("POST", r"/channels/\d+/threads", after=True)
-                for _ in range(4):
+                for _ in range(6):  # until a round closes and the next one's threads are being made
                     if not await self.resign_one(people):
                         await asyncio.sleep(0.5)
+                    with contextlib.suppress(TimeoutError):
+                        await asyncio.wait_for(hold.reached.wait(), 2.0)
                     if hold.reached.is_set():
                         break
                 await asyncio.sleep(self.rng.uniform(0.0, 0.3))
@@ -171,7 +174,7 @@ async def soak_one(kind: str, *, players: int, kills: int, seed: int, folder: Pa
     db = Database(kind, folder)
     started = time.perf_counter()
     try:
-        async with DiscordStandIn(default_timeout=30) as s:
+        async with DiscordStandIn(default_timeout=60) as s:  # a busy machine starts a bot slowly
             soak = TournamentSoak(s, db, folder, random.Random(seed))
             entrants = [s.alice, s.bob, s.carol, s.mod] + [s.add_user(f"player{i}") for i in range(players - 4)]
             people = {f"discord:{u.id}": u for u in entrants}
