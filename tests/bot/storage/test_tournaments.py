@@ -145,3 +145,21 @@ async def test_a_withdrawal_once_started_is_kept_with_the_last_round_played(stor
     assert not await store.tournaments.withdraw(tid, "test:ann", 3)
     ann = (await store.tournaments.view(tid)).entrants[0]
     assert ann.withdrawn_after == 2 and ann.plays_in(2) and not ann.plays_in(3)
+
+
+async def test_a_forgotten_player_is_anonymous_in_tournaments_and_their_messages(store):
+    tid = await store.tournaments.create(a_tournament())
+    await store.tournaments.enter(tid, "test:ann", "Ann", 1040.0, 20.0)
+    await store.tournaments.enter(tid, "test:bo", "Bo", 1000.0, 21.0)
+    tournament = await store.tournaments.get(tid)
+    await store.tournaments.save(tournament, [("round:1:0", "test:lobby", {"text": "Board 1: <n:Ann> – <n:Bo>"}),
+                                              ("open:x", "test:x", {"text": "<@test:ann|Ann>, <@test:bo|Bo>",
+                                                                    "mentions": ["test:ann", "test:bo"]})], 30.0)
+    assert [t["tournament_id"] for t in (await store.player_data("test:ann"))["tournaments"]] == [tid]
+    done = await store.forget_player("test:ann", "former:x1", lambda language: "a former player")
+    assert done.tournaments == 1 and done.announcements == 2
+    view = await store.tournaments.view(tid)
+    assert [(e.user_id, e.name) for e in view.entrants] == [("former:x1", "a former player"), ("test:bo", "Bo")]
+    texts = {m.key: m.data for m in await store.tournaments.messages(tid)}
+    assert "Ann" not in texts["round:1:0"]["text"] and texts["open:x"]["mentions"] == ["test:bo"]
+    assert (await store.player_data("test:ann"))["tournaments"] == []
