@@ -91,7 +91,8 @@ async def player_data(db: Connection, user_id: str) -> dict[str, list[dict[str, 
         "SELECT e.tournament_id, t.name AS tournament, t.game, t.guild, e.number, e.name, e.rating, e.joined_at,"
         " e.checked_in, e.withdrawn_after FROM entrants e JOIN tournaments t ON t.id = e.tournament_id"
         " WHERE e.user_id = ? ORDER BY e.tournament_id", user_id)
-    return {"tournaments": [_plain(r) for r in entered], "seats": [_plain(r) for r in seats], "tables_opened": [_plain(r) for r in opened],
+    return {"tournaments": [_plain(r) for r in entered], "seats": [_plain(r) for r in seats],
+            "tables_opened": [_plain(r) for r in opened],
             "moves": [_plain(r) for r in actions], "results": [_plain(r) for r in results],
             "ratings": [_plain(r) for r in ratings], "notifications": [_plain(r) for r in notify],
             "accessibility": [_plain(r) for r in accessibility], "pictures": [_plain(r) for r in pictures],
