@@ -74,6 +74,15 @@ async def new(interaction: discord.Interaction, game: str, format: str,
     desk = _desk(interaction)
     async with answering(interaction, private=True) as answer:
         assert interaction.guild_id is not None
+        channel = interaction.channel
+        if not isinstance(channel, discord.TextChannel):
+            await answer.tell(_("Create a tournament in a text channel: each of its games gets a thread there."))
+            return
+        permissions = channel.permissions_for(channel.guild.me)
+        if not (permissions.create_public_threads and permissions.send_messages_in_threads):
+            await answer.tell(_("I cannot run a tournament here: I need the Create Public Threads and Send Messages "
+                                "in Threads permissions in this channel, for its games' threads."))
+            return
         user = await caller(desk.referee, interaction)
         reply = await answer.run(desk.new(
             user, place_of(interaction.channel_id), guild_key(interaction.guild_id), game, format,

@@ -85,4 +85,7 @@ async def test_bad_tournaments_are_refused_saying_what_to_type(tileref: Harness)
     clock = await (await s.slash(s.mod, s.channel, "tournament new", game="tronimoes", format="pods", seats=4,
                                  clock="soon")).reply()
     assert clock.ephemeral and "soon" in clock.content
+    thread, _opening = await tileref.open_table(s.alice, s.bob, game="tromino_go")
+    inside = await (await s.slash(s.mod, thread, "tournament new", game="tromino_go", format="swiss")).reply()
+    assert inside.ephemeral and "in a text channel" in inside.content
     assert await tileref.referee.store.tournaments.listed(f"discord:{s.guild.id}") == []
