@@ -47,6 +47,7 @@ class Forgotten:
     pictures: int = 0
     snapshots: int = 0
     vacations: int = 0
+    tournaments: int = 0
 
     @property
     def anything(self) -> bool:
@@ -62,8 +63,8 @@ async def player_data(db: Connection, user_id: str) -> dict[str, list[dict[str, 
     each table's game, status, server and dates), the tables they opened, the log entries they
     made (never a chance entry: its seed would tell every hidden piece), their results and
     ratings, their notification choices (per server, and those that hold everywhere: quiet hours,
-    the list of turns, text-first play), the pictures they chose (where from, not the image) and
-    their vacations."""
+    the list of turns, text-first play), the pictures they chose (where from, not the image),
+    their vacations and their tournament entries."""
     seats = await db.fetch(
         "SELECT s.table_id, s.seat, s.name, t.game, t.status, t.guild, t.place, t.created_at FROM seats s"
         " JOIN tables t ON t.id = s.table_id WHERE s.user_id = ? ORDER BY s.table_id", user_id)
@@ -86,7 +87,12 @@ async def player_data(db: Connection, user_id: str) -> dict[str, list[dict[str, 
     pictures = await db.fetch(
         "SELECT p.table_id, p.seat, p.kind, p.source, p.created_at FROM pictures p JOIN seats s"
         " ON s.table_id = p.table_id AND s.seat = p.seat WHERE s.user_id = ? ORDER BY p.table_id", user_id)
-    return {"seats": [_plain(r) for r in seats], "tables_opened": [_plain(r) for r in opened],
+    entered = await db.fetch(
+        "SELECT e.tournament_id, t.name AS tournament, t.game, t.guild, e.number, e.name, e.rating, e.joined_at,"
+        " e.checked_in, e.withdrawn_after FROM entrants e JOIN tournaments t ON t.id = e.tournament_id"
+        " WHERE e.user_id = ? ORDER BY e.tournament_id", user_id)
+    return {"tournaments": [_plain(r) for r in entered], "seats": [_plain(r) for r in seats],
+            "tables_opened": [_plain(r) for r in opened],
             "moves": [_plain(r) for r in actions], "results": [_plain(r) for r in results],
             "ratings": [_plain(r) for r in ratings], "notifications": [_plain(r) for r in notify],
             "accessibility": [_plain(r) for r in accessibility], "pictures": [_plain(r) for r in pictures],
@@ -167,7 +173,28 @@ async def forget_player(db: Connection, dialect: Dialect, user_id: str, anonymou
     done.vacations = await db.changes("DELETE FROM vacations WHERE user_id = ?", user_id)
     await db.execute("DELETE FROM vacation_days WHERE user_id = ?", user_id)
     done.notify += await db.changes("DELETE FROM notify_player WHERE user_id = ?", user_id)
+    await _forget_in_tournaments(db, user_id, anonymous, names, name_in(None), done)
     return done
+
+
+async def _forget_in_tournaments(db: Connection, user_id: str, anonymous: str, names: set[str], anonymous_name: str,
+                                 done: Forgotten) -> None:
+    """`forget_player` in the tournaments: their entries (and the tournaments they created) become
+    `anonymous`'s, and the tournaments' messages name them no more."""
+    names |= {row["name"] for row in await db.fetch("SELECT name FROM entrants WHERE user_id = ?", user_id)}
+    touched = {int(row["tournament_id"]) for row in
+               await db.fetch("SELECT tournament_id FROM entrants WHERE user_id = ?", user_id)}
+    done.tournaments += await db.changes("UPDATE entrants SET user_id = ?, name = ? WHERE user_id = ?",
+                                         anonymous, anonymous_name, user_id)
+    await db.execute("UPDATE tournaments SET created_by = ? WHERE created_by = ?", anonymous, user_id)
+    for tournament_id in sorted(touched):
+        for row in await db.fetch("SELECT id, data FROM tournament_messages WHERE tournament_id = ?", tournament_id):
+            data = json.loads(row["data"])
+            rewritten = without_player(data, user_id, names, anonymous_name)
+            if rewritten != data:
+                await db.execute("UPDATE tournament_messages SET data = ? WHERE id = ?", json.dumps(rewritten),
+                                 row["id"])
+                done.announcements += 1
 
 
 async def _forget_at_table(db: Connection, table_id: int, user_id: str, anonymous: str, names: set[str],
