@@ -30,6 +30,7 @@ from bot.storage.tournaments import (
 from bot.tournaments.records import pod_rounds, standing_order, two_player_rounds
 from engine import GAMES
 from engine.pairing import pods, round_robin
+from engine.pairing.dutch import pair_dutch
 from engine.pairing.records import Bye
 
 
@@ -69,8 +70,6 @@ def pair_round(view: TournamentView, number: int, now: float) -> RoundRecord:
 
 
 def _swiss(view: TournamentView, number: int) -> tuple[list[BoardRecord], list[tuple[int, str]]]:
-    from engine.pairing.dutch import pair_dutch  # the Dutch system, engine.pairing's own
-
     field = [e.number for e in view.entrants if e.plays_in(number)]
     paired = pair_dutch(field, two_player_rounds(view), total_rounds=view.tournament.rounds,
                         bye_points=float(view.tournament.options.get("bye_points", 1.0)))
