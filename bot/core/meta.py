@@ -25,6 +25,9 @@ VACATION = "vacation"
 """A table option: whether its players' vacations stop their clocks here (True unless `vacation=off`)."""
 BANKS = "banks"
 """Each seat's bank (seconds, by seat number as text) as it stood when its current or last turn began."""
+BANK_LOG = "bank_log"
+"""Each seat's bank after each move that changed one (by the log's length then, as text; each
+entry all the seats' banks, as `BANKS`): what a moderator's rollback restores the banks from."""
 BEGAN = "began"
 """Each clocked seat's current turn: `[ply, moment it began]` by seat number as text (its deadline
 is computed from it, the seat's bank or the turn time, and the seat's unavailable intervals)."""

@@ -182,11 +182,11 @@ async def test_a_turn_that_pinged_once_never_pings_again(tmp_path) -> None:
         bob = next(s.seat for s in table.seats if s.user_id == BOB.id)
         turn = game.turn_count()
         table.meta[PINGED] = {str(bob): [turn, 5]}
-        again = await plan_pings(referee.store, table, [bob], [BOB.id], {}, clock.now(), {bob: [turn, 5]})
+        again = await plan_pings(referee.store, table, [bob], [BOB.id], {}, clock.now(), {bob: [turn, 5]}, {})
         assert again.direct == {} and again.silenced == {BOB.id}
-        later = await plan_pings(referee.store, table, [bob], [BOB.id], {}, clock.now(), {bob: [turn + 1, 6]})
+        later = await plan_pings(referee.store, table, [bob], [BOB.id], {}, clock.now(), {bob: [turn + 1, 6]}, {})
         assert set(later.direct) == {bob} and table.meta[PINGED][str(bob)] == [turn + 1, 6]
-        rolled_back = await plan_pings(referee.store, table, [bob], [BOB.id], {}, clock.now(), {bob: [turn + 1, 9]})
+        rolled_back = await plan_pings(referee.store, table, [bob], [BOB.id], {}, clock.now(), {bob: [turn + 1, 9]}, {})
         assert set(rolled_back.direct) == {bob}  # the same turn number, begun again at another move
 
 
