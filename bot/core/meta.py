@@ -38,3 +38,6 @@ ABSENT = "absent"
 """A table option: what a missed deadline does at a table of three or more seats (`bot.core.absence`)."""
 AWAY = "away"
 """The seats whose players are away now, each with what is done for them (`bot.core.absence`)."""
+LOBBY_MESSAGE = "lobby_message"
+"""Where the transport posted the table's lobby message (Discord: its id), noted so it can be
+edited later: when a moderator removes someone, when players go away and come back."""

@@ -433,6 +433,7 @@ class Tables:
         await self.commit(change, undo_after=undo_after, expected=expected, notices=notices,
                           also=_both(also, rating), spent=spent)
         move_reply.addressed(reply, table, change.game)
+        move_reply.lobby_edit(change, reply)
         reply.quiet = quiet_users(change.choices, reply.recipients.values(), now)
         told_here = [n for n in notices if n is not replay]
         reply.notices = [n.id for n in told_here if n.id is not None]
