@@ -87,7 +87,8 @@ class ClockDuties:
                 return None
             seat = table.seats[timer.seat]
             if timer.kind == REPLAN:
-                return await self.vacations.plan_again(table, game, current, timer)
+                await self.vacations.plan_again(table, game, current, timer)
+                return None
             turn = self._turn(table, game, timer.seat)
             if timer.kind == LATE_PING:
                 if turn is None or turn[1] != timer.ply:  # the turn it was for is over
