@@ -139,8 +139,8 @@ class Vacations:
             await _take(db, vacation, allowance)
             await db.execute("INSERT INTO timers (table_id, seat, kind, due, ply) SELECT s.table_id, s.seat, ?, ?, 0"
                              " FROM seats s JOIN tables t ON t.id = s.table_id WHERE t.guild = ? AND s.user_id = ?"
-                             " AND t.status = ? AND t.id <> ?", REPLAN, now, guild, user_id, PLAYING,
-                             -1 if at_table is None else at_table)
+                             " AND t.status = ? AND t.turn_seconds IS NOT NULL AND t.id <> ?",
+                             REPLAN, now, guild, user_id, PLAYING, -1 if at_table is None else at_table)
 
         return write
 
