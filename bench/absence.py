@@ -20,8 +20,9 @@ Reported per game and time control:
   their own turns (no turn played for them by the clock, a stand-in or a skip);
 - `median_days`: how long a finished game took;
 - `pings_per_turn`: the messages that ping a player (`Reply.mentions`) as a turn of theirs
-  begins, per turn of theirs; `reminder_pings_per_turn` the reminders' apart; `turns_pinged_twice`:
-  turns whose beginning pinged their player more than once;
+  begins (or, for a turn that began in their quiet hours, as those end), per turn of theirs;
+  `reminder_pings_per_turn` the reminders' apart (a reminder pings only a turn nothing pinged);
+  `turns_pinged_twice`: turns that pinged their player more than once, whatever sent the pings;
 - `timeouts_within_allowance`: turns played for someone (by the clock, a stand-in or a skip)
   whose longest absence was shorter than what the table allows them: a move's time at `1d`, the
   starting bank plus the year's 21 vacation days at `bank` (a vanished player is never within it).
@@ -356,6 +357,14 @@ def report(tables: list[Table], clock_turns: dict[str, Counter[int]], pings: Pin
     return rows
 
 
+def _per_turn(counted: dict[tuple[str, int, int, int | None, str], int]) -> Counter[tuple[str, int, int, int | None]]:
+    """The pings of each player's turn, whatever sent them (its beginning, a reminder)."""
+    turns: Counter[tuple[str, int, int, int | None]] = Counter()
+    for (place, seat, turn, clock_start, _kind), n in counted.items():
+        turns[(place, seat, turn, clock_start)] += n
+    return turns
+
+
 def _figures(tables: list[Table], clock_turns: dict[str, Counter[int]], pings: Pings) -> dict[str, object]:
     finished = [t for t in tables if t.ended_at is not None]
     turns = sum(sum(t.turns.values()) for t in tables)
@@ -373,7 +382,7 @@ def _figures(tables: list[Table], clock_turns: dict[str, Counter[int]], pings: P
         if finished else None,
         "pings_per_turn": round(at_turns / turns, 2) if turns else None,
         "reminder_pings_per_turn": round(reminders / turns, 2) if turns else None,
-        "turns_pinged_twice": sum(1 for key, n in counted.items() if key[4] == "turn" and n > 1),
+        "turns_pinged_twice": sum(1 for n in _per_turn(counted).values() if n > 1),
         "timeouts_within_allowance": within,
     }
 

@@ -25,6 +25,9 @@ VACATION = "vacation"
 """A table option: whether its players' vacations stop their clocks here (True unless `vacation=off`)."""
 BANKS = "banks"
 """Each seat's bank (seconds, by seat number as text) as it stood when its current or last turn began."""
+BANK_LOG = "bank_log"
+"""Each seat's bank after each move that changed one (by the log's length then, as text; each
+entry all the seats' banks, as `BANKS`): what a moderator's rollback restores the banks from."""
 BEGAN = "began"
 """Each clocked seat's current turn: `[ply, moment it began]` by seat number as text (its deadline
 is computed from it, the seat's bank or the turn time, and the seat's unavailable intervals)."""
@@ -35,3 +38,6 @@ ABSENT = "absent"
 """A table option: what a missed deadline does at a table of three or more seats (`bot.core.absence`)."""
 AWAY = "away"
 """The seats whose players are away now, each with what is done for them (`bot.core.absence`)."""
+LOBBY_MESSAGE = "lobby_message"
+"""Where the transport posted the table's lobby message (Discord: its id), noted so it can be
+edited later: when a moderator removes someone, when players go away and come back."""

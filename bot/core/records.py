@@ -98,13 +98,19 @@ class Timer:
 
     table_id: int
     seat: int
-    kind: str  # "deadline", "reminder" or "ai" (an AI seat's turn)
+    kind: str  # "deadline", "reminder", "ping", "replan" or "ai" (an AI seat's turn)
     due: float
     ply: int
     id: int | None = None
 
 
 DEADLINE, REMINDER = "deadline", "reminder"
+LATE_PING = "ping"
+"""A timer's kind for the ping a turn that began in its player's quiet hours makes when they end
+(`bot.community.notifications.deferred_pings`); it goes with the turn."""
+REPLAN = "replan"
+"""A timer's kind for planning a table's clock again at once because one of its players' time off
+changed elsewhere (a vacation day spent at another of their tables); written in that commit."""
 AI_TURN = "ai"
 """A timer's kind for an AI seat's turn: due work an `AiTurns` worker plays (see `bot.durable.ai_turns`),
 not a clock's deadline."""

@@ -111,6 +111,10 @@ class Reply:
     lists: dict[str, int | None] = field(default_factory=dict)
     """The players whose standing list of turns (`/notify list`) the transport shows again, each
     with the outbox entry that asks for it (`notices` holds it too; None: none)."""
+    lobby: tuple[str, str] | None = None
+    """When the reply changes who is away at the table or who stands in for them: the table's
+    lobby message as the transport noted it (`bot.core.meta.LOBBY_MESSAGE`) and its new text, for
+    the transport to edit it in place, so everyone sees who is away."""
 
     @property
     def public_events(self) -> list[Event]:

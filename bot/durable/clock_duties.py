@@ -12,10 +12,11 @@ from __future__ import annotations
 import logging
 from collections.abc import Awaitable, Callable
 
-from bot.community.notifications import reminder_messages
+from bot.community.notifications import late_ping, reminder_messages
 from bot.core import logs
 from bot.core.i18n import _
-from bot.core.records import DEADLINE, PLAYING, REMINDER, Timer
+from bot.core.meta import BEGAN
+from bot.core.records import DEADLINE, LATE_PING, PLAYING, REMINDER, REPLAN, TableRecord, Timer
 from bot.core.refusals import Refused
 from bot.core.replies import Message, Reply, deadline_token, mention, name_token
 from bot.durable.timers import TimerDispatcher
@@ -26,6 +27,7 @@ from bot.tables.absence import time_ran_out
 from bot.tables.core import Tables
 from bot.tables.move_reply import addressed
 from bot.tables.notices import nonce_of
+from engine import Game
 
 log = logging.getLogger(__name__)
 
@@ -84,6 +86,24 @@ class ClockDuties:
                 await self.store.delete_timer(timer.id)
                 return None
             seat = table.seats[timer.seat]
+            if timer.kind == REPLAN:
+                await self.vacations.plan_again(table, game, current, timer)
+                return None
+            turn = self._turn(table, game, timer.seat)
+            if timer.kind == LATE_PING:
+                if turn is None or turn[1] != timer.ply:  # the turn it was for is over
+                    await self.store.delete_timer(timer.id)
+                    return None
+                deadline = next((t.due for t in current if t.kind == DEADLINE and t.seat == timer.seat), None)
+                who = mention(seat.user_id, seat.name) if seat.user_id else name_token(seat.name)
+                text = (_("🔔 {player}, it is your turn (until {when}).").format(player=who,
+                                                                               when=deadline_token(deadline))
+                        if deadline is not None else _("🔔 {player}, it is your turn.").format(player=who))
+                direct, ping = await late_ping(self.store, table, timer.seat, deadline, self.clock.now(), turn)
+                if not direct and not ping:  # pinged meanwhile, or quiet again: nothing to say
+                    await self.store.delete_timer(timer.id)
+                    return None
+                return await self._tell(table, game, timer, text, "ping", direct, ping)
             if timer.kind == REMINDER:
                 deadline = next((t.due for t in current if t.kind == DEADLINE and t.seat == timer.seat), None)
                 if deadline is None or deadline <= self.clock.now() or await self.vacations.moved(
@@ -92,19 +112,9 @@ class ClockDuties:
                     return None
                 who = mention(seat.user_id, seat.name) if seat.user_id else name_token(seat.name)
                 text = _("⏰ {player}, your turn ends {when}.").format(player=who, when=deadline_token(deadline))
-                now = self.clock.now()
-                direct, ping = await reminder_messages(self.store, table, timer.seat, deadline, now)
-                notice = self.tables.notice(table, game, text, kind="reminder",
-                                             mentions=[seat.user_id] if seat.user_id and ping else [], now=now)
-                notices = [notice, *(self.tables.notice(table, game, note, seat=s, kind="private", now=now)
-                                     for s, note in direct.items())]
-                await self.store.commit(table.id, expected=len(game.log), delete_timer=timer.id, notices=notices)
-                nonces = {n.seat: nonce_of(n) for n in notices}
-                reply = Reply(public=Message(text, nonce=nonces[None]),
-                              private={s: Message(note, nonce=nonces[s]) for s, note in direct.items()},
-                              table_id=table.id, place=table.place, notices=[n.id for n in notices if n.id],
-                              mentions=list(notice.mentions), ply=len(game.log), status=table.status)
-                return addressed(reply, table, game)
+                direct, ping = await reminder_messages(self.store, table, timer.seat, deadline, self.clock.now(),
+                                                       turn or [game.turn_count(), timer.ply])
+                return await self._tell(table, game, timer, text, "reminder", direct, ping)
             now = self.clock.now()
             late = sorted({t.seat for t in current if t.kind == DEADLINE and t.due <= now and t.seat in game.to_move()}
                           | {timer.seat})
@@ -117,3 +127,32 @@ class ClockDuties:
             ran_out = time_ran_out(change, late)
             headline = "\n".join([*(day.text for day in away), ran_out])
             return await self.tables.finish(change, headline=headline, also=writes_of(away))
+
+    @staticmethod
+    def _turn(table: TableRecord, game: Game, seat: int) -> list[int] | None:
+        """The turn `seat` is in (the game's turn number and the move its clock started at), or
+        None if its clock is not running."""
+        began = table.meta.get(BEGAN) or {}
+        entry = began.get(str(seat)) if isinstance(began, dict) else None
+        return None if entry is None else [game.turn_count(), int(entry[0])]
+
+    async def _tell(self, table: TableRecord, game: Game, timer: Timer, text: str, kind: str,
+                    direct: dict[int, str], ping: bool) -> Reply:
+        """Post `text` at the table (pinging the timer's player by their mention if `ping`) and
+        `direct`'s private messages, committed with the table (whose notes of who was pinged this
+        turn may have changed) in one commit that deletes the timer: once, whichever process fires it."""
+        assert timer.id is not None
+        seat = table.seats[timer.seat]
+        now = self.clock.now()
+        notice = self.tables.notice(table, game, text, kind=kind,
+                                     mentions=[seat.user_id] if seat.user_id and ping else [], now=now)
+        notices = [notice, *(self.tables.notice(table, game, note, seat=s, kind="private", now=now)
+                             for s, note in direct.items())]
+        await self.store.commit(table.id, expected=len(game.log), table=table, delete_timer=timer.id,
+                                notices=notices)
+        nonces = {n.seat: nonce_of(n) for n in notices}
+        reply = Reply(public=Message(text, nonce=nonces[None]),
+                      private={s: Message(note, nonce=nonces[s]) for s, note in direct.items()},
+                      table_id=table.id, place=table.place, notices=[n.id for n in notices if n.id],
+                      mentions=list(notice.mentions), ply=len(game.log), status=table.status)
+        return addressed(reply, table, game)

@@ -99,7 +99,7 @@ class Deliveries:
             return
         if table is not None:
             await self.tables.addressed(reply, table)
-            reply.quiet = await quiet_users(self.store, reply.recipients.values(), self.clock.now())
+            reply.quiet = quiet_users(await self.tables.choices(table), reply.recipients.values(), self.clock.now())
         await self.tables.notify(reply)
 
     async def _told_again_one_by_one(self, notices: list[Notice], undone_to: int) -> bool:

@@ -6,7 +6,9 @@ bank is empty spends a vacation day if its player has one left this year (Little
 adds 24 hours to all their games on the server). The day is written in the same commit as the
 table's new clock and deletes the timer that fired, so it is spent once whichever process fires
 it; the store refuses a second day for a player already on vacation (`VacationTaken`), so two
-of their games running out at once spend one.
+of their games running out at once spend one. The same commit gives each of the player's other
+games on the server a timer due at once (`REPLAN`), which plans that game's clock again with the
+day (`plan_again`): their deadlines and reminders move when the day is spent, not when they come.
 """
 
 from __future__ import annotations
@@ -79,10 +81,20 @@ class VacationDays:
                              "all their games here (back {when}; {left} vacation days left this year).").format(
                         player=name_token(table.seats[seat].name), when=deadline_token(now + DAY),
                         left=allowance - spent - 1)
-                    away.append(DaySpent(text, self.store.vacations.spend_day(table.guild, user_id, now, allowance)))
+                    away.append(DaySpent(text, self.store.vacations.spend_day(table.guild, user_id, now, allowance,
+                                                                              at_table=table.id)))
                     continue
             out.append(seat)
         return out, away
+
+    async def plan_again(self, table: TableRecord, game: Game, current: list[Timer], timer: Timer) -> None:
+        """A `REPLAN` timer fired: plan the table's clock again (a player's time off changed
+        elsewhere) in one commit that deletes the timer, so it is done once whichever process
+        fires it (StaleLog if another did)."""
+        assert timer.id is not None
+        change = await self.tables.change(table, game, current)
+        change.plan()
+        await self.tables.commit(change, spent=timer.id)
 
     async def hold_over(self, change: Change, timer: Timer, away: list[DaySpent]) -> Reply | None:
         """No seat's time is up: plan the clock again (its deadlines now later), spending the

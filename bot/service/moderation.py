@@ -266,6 +266,7 @@ class Moderation:
             del table.seats[game.players:]  # players who joined after move `to` are gone with it
             table.status = PLAYING
             change = await self.tables.change(table, game, beginning=True)
+            change.banks_at(to)  # the banks as they were at move `to`
             change.began_by = user.id
             change.reshuffle(self.lobby.seeds(), f"mod:{user.id}")
             self.games.forget(table.id)

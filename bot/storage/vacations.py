@@ -19,6 +19,7 @@ from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 from typing import Any
 
+from bot.core.records import PLAYING, REPLAN
 from bot.core.running_time import Interval
 from bot.storage.sql import Sql, marks
 
@@ -37,6 +38,16 @@ class VacationTaken(Exception):
 
 
 OVERLAP, NO_DAYS = "overlap", "no days"
+NOT_FOUND = "not found"
+
+
+class NotCancelled(Exception):
+    """A vacation could not be cancelled: there is none such (`NOT_FOUND`), or it is a day spent
+    automatically (`AUTOMATIC`). Nothing is written."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
 
 
 @dataclass(frozen=True)
@@ -52,6 +63,17 @@ class Vacation:
     days: int
     kind: str
     year: int
+
+
+@dataclass(frozen=True)
+class Cancelled:
+    """A vacation cancelled: as it was, the days given back to its year's allowance, whether it
+    was still to come (deleted; else it ended early), and the days now spent in its year."""
+
+    vacation: Vacation
+    returned: int
+    deleted: bool
+    spent: int
 
 
 def year_of(when: float) -> int:
@@ -102,17 +124,54 @@ class Vacations:
         async with self._transaction(_lock(vacation.guild, vacation.user_id)) as db:
             return await _take(db, vacation, allowance)
 
-    def spend_day(self, guild: str, user_id: str, now: float, allowance: int) -> Callable[[Sql], Awaitable[None]]:
-        """The writes spending one vacation day from `now` (a bank that ran out), to make inside
-        the commit that announces it: VacationTaken (and nothing written) if the player is
-        already on vacation at `now` or has no day left this year."""
+    def spend_day(self, guild: str, user_id: str, now: float, allowance: int,
+                  at_table: int | None = None) -> Callable[[Sql], Awaitable[None]]:
+        """The writes spending one vacation day from `now` (a bank that ran out at the table
+        `at_table`), to make inside the commit that announces it: VacationTaken (and nothing
+        written) if the player is already on vacation at `now` or has no day left this year.
+        With the day, each of the player's other games being played on the server gets a timer
+        (`REPLAN`, due now) to plan its clock again at once: written in the same transaction, so
+        they are there exactly when the day is, and each is fired (and deleted) once."""
         vacation = Vacation(guild, user_id, now, now + DAY, 1, AUTOMATIC, year_of(now))
 
         async def write(db: Sql) -> None:
             await db.lock(_lock(guild, user_id))
             await _take(db, vacation, allowance)
+            await db.execute("INSERT INTO timers (table_id, seat, kind, due, ply) SELECT s.table_id, s.seat, ?, ?, 0"
+                             " FROM seats s JOIN tables t ON t.id = s.table_id WHERE t.guild = ? AND s.user_id = ?"
+                             " AND t.status = ? AND t.turn_seconds IS NOT NULL AND t.id <> ?",
+                             REPLAN, now, guild, user_id, PLAYING, -1 if at_table is None else at_table)
 
         return write
+
+    async def cancel(self, guild: str, user_id: str, starts: float, now: float) -> Cancelled:
+        """Cancel the player's declared vacation that starts at `starts`: one still to come is
+        deleted and all its days go back to its year's allowance; one under way ends now, and the
+        days it has not begun (whole UTC days after today) go back. NotCancelled (nothing
+        written) if there is no such vacation ending after `now`, or it was spent automatically
+        (a bank's day, begun as soon as it was spent)."""
+        async with self._transaction(_lock(guild, user_id)) as db:
+            rows = await db.fetch(f"SELECT id, {_COLUMNS} FROM vacations WHERE guild = ? AND user_id = ? AND starts = ?"
+                                  " AND ends > ?", guild, user_id, starts, now)
+            if not rows:
+                raise NotCancelled(NOT_FOUND)
+            vacation = _vacation(rows[0])
+            if vacation.kind != DECLARED:
+                raise NotCancelled(AUTOMATIC)
+            if vacation.starts > now:
+                returned = vacation.days
+                await db.execute("DELETE FROM vacations WHERE id = ?", rows[0]["id"])
+            else:
+                first = datetime.datetime.fromtimestamp(vacation.starts, datetime.UTC).date()
+                today = datetime.datetime.fromtimestamp(now, datetime.UTC).date()
+                returned = max(0, vacation.days - ((today - first).days + 1))
+                await db.execute("UPDATE vacations SET ends = ?, days = ? WHERE id = ?", now,
+                                 vacation.days - returned, rows[0]["id"])
+            await db.execute("UPDATE vacation_days SET spent = spent - ? WHERE guild = ? AND user_id = ? AND year = ?",
+                             returned, guild, user_id, vacation.year)
+            spent = await db.fetch("SELECT spent FROM vacation_days WHERE guild = ? AND user_id = ? AND year = ?",
+                                   guild, user_id, vacation.year)
+        return Cancelled(vacation, returned, vacation.starts > now, int(spent[0]["spent"]) if spent else 0)
 
 
 async def _take(db: Sql, vacation: Vacation, allowance: int) -> int:

@@ -14,21 +14,24 @@ With a bank (`bot.core.time_controls.Bank`), each seat's turn may last what is l
 when the turn ends, the time its clock ran is taken from the bank and the increment added (up to
 the cap). A seat's clock never runs while its player is unavailable (`off`: vacations, and any
 other source `Tables` is given). The banks and when each turn began are kept in the table's meta,
-so they are committed with the table and every process computes the same deadlines.
+so they are committed with the table and every process computes the same deadlines; so is each
+move's effect on the banks (`BANK_LOG`, by the log's length), so a rollback to a move restores
+the banks exactly as they were then (`banks_at`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Sequence
+from collections.abc import Awaitable, Mapping, Sequence
 from contextvars import ContextVar
 
 from bot.community.vacations import vacationing
 from bot.core import absence
-from bot.core.meta import BANKS, BEGAN, CLOCK, PINGED, WAITING
+from bot.core.meta import BANK_LOG, BANKS, BEGAN, CLOCK, PINGED, WAITING
 from bot.core.records import (
     AI_TURN,
     DEADLINE,
     FINISHED,
+    LATE_PING,
     PLAYING,
     ActionRecord,
     Notice,
@@ -38,7 +41,7 @@ from bot.core.records import (
 )
 from bot.core.running_time import Interval, deadline_at, running_seconds
 from bot.core.time_controls import Bank
-from bot.storage.standings import Write
+from bot.storage.standings import PlayerChoices, Write
 from bot.storage.store import PlaceTaken, StaleLog, StaleTable, Store
 from bot.storage.vacations import VacationTaken
 from bot.tables.deadlines import bank_points, plan_clock, plan_timers
@@ -79,10 +82,13 @@ class Change:
     def __init__(self, store: Store, table: TableRecord, game: Game, timers_before: list[Timer], now: float,
                  reminders: list[str], *, beginning: bool = False,
                  off: dict[int, list[Interval]] | None = None,
-                 vacations: dict[int, list[Interval]] | None = None) -> None:
+                 vacations: dict[int, list[Interval]] | None = None,
+                 choices: Mapping[str, PlayerChoices] | None = None) -> None:
         """`beginning`: the game (re)starts here (a deal, a rollback), so every seat it waits for
         begins a turn now. `off`: each seat's intervals when its player is unavailable (its
-        clock does not run then: vacations, quiet hours); `vacations`: those that are vacations."""
+        clock does not run then: vacations, quiet hours); `vacations`: those that are vacations.
+        `choices`: the players' choices that hold everywhere (quiet hours, the standing list),
+        read once for the change and read from here by every step of it."""
         self.store = store
         self.table = table
         self.game = game
@@ -100,6 +106,10 @@ class Change:
         """Each seat's intervals when its player's clock does not run (vacations, quiet hours)."""
         self.vacations = vacations or {}
         """Each seat's vacations alone (what the board says)."""
+        self.choices: Mapping[str, PlayerChoices] = choices or {}
+        """The players' choices that hold everywhere, by user id (read once for the change)."""
+        self.late_pings: dict[int, float] = {}
+        """Seats whose turn began in their player's quiet hours, and when those end (`ping_later`)."""
         self.bank = Bank.from_data(table.meta.get(CLOCK)) if table.turn_seconds else None
         self.banks: dict[int, float] = {int(s): float(v) for s, v in dict(table.meta.get(BANKS) or {}).items()}
         """Each seat's bank when its current (or last) turn began (bank tables)."""
@@ -269,6 +279,23 @@ class Change:
             return
         ran = 0.0 if self.table.paused else running_seconds(since, self.now, self.off.get(seat, ()))
         self.banks[seat] = self.bank.after_move(self.bank_of(seat) - ran)
+        self._log_banks()
+
+    def _log_banks(self) -> None:
+        """Note the banks as they now stand against the log's length (`BANK_LOG`)."""
+        logged = self.table.meta.setdefault(BANK_LOG, {})
+        logged[str(len(self.game.log))] = {str(s): b for s, b in sorted(self.banks.items())}
+
+    def banks_at(self, ply: int) -> None:
+        """A rollback to move `ply`: every bank goes back to what it held then (the last note at
+        or before it; the starting bank before any), and the notes after it are dropped."""
+        if self.bank is None:
+            return
+        logged = {int(p): entry for p, entry in dict(self.table.meta.get(BANK_LOG) or {}).items()}
+        kept = {p: entry for p, entry in logged.items() if p <= ply}
+        last = kept[max(kept)] if kept else {}
+        self.banks = {int(s): float(b) for s, b in last.items()}
+        self.table.meta[BANK_LOG] = {str(p): entry for p, entry in sorted(kept.items())}
 
     def bank_of(self, seat: int) -> float:
         """What `seat`'s bank held when its current (or last) turn began."""
@@ -338,6 +365,7 @@ class Change:
             self.timers_after = plan_timers(self.table.id, self.waiting, self.timers_before,
                                             self.table.turn_seconds, self.reminders, self.game.deadline,
                                             self.off, self.now)
+        self.timers_after += self._late_ping_timers()
         robot = self.ai_seat()
         if robot is not None:  # an AI seat's turn: due now (or since it first was, if it still is)
             ply = len(self.game.log)
@@ -345,6 +373,25 @@ class Change:
                        self.now)
             self.timers_after.append(Timer(self.table.id, robot, AI_TURN, due, ply))
         return self.timers_after
+
+    def ping_later(self, seats: Mapping[int, float]) -> None:
+        """Ping these seats' players when their quiet hours end (seat -> moment), if their turn is
+        still theirs then: a timer each, committed with the change (`LATE_PING`)."""
+        self.late_pings.update({s: when for s, when in seats.items() if s in self.waiting})
+        if self.timers_after is not None and self.table.status == PLAYING and not self.table.paused:
+            self.timers_after = [t for t in self.timers_after if t.kind != LATE_PING] + self._late_ping_timers()
+
+    def _late_ping_timers(self) -> list[Timer]:
+        """The late pings the table keeps: those this change asked for, and those of turns still
+        waiting as they were, whose player has not acted in this change."""
+        acted = {a.seat for a in self.actions}
+        kept = {t.seat: t for t in self.timers_before if t.kind == LATE_PING and t.seat in self.waiting
+                and self.waiting[t.seat][0] == t.ply and t.seat not in acted and t.seat not in self.fresh}
+        timers = {seat: Timer(self.table.id, seat, LATE_PING, t.due, t.ply) for seat, t in kept.items()}
+        for seat, when in self.late_pings.items():
+            if seat in self.waiting:
+                timers[seat] = Timer(self.table.id, seat, LATE_PING, when, self.waiting[seat][0])
+        return [timers[s] for s in sorted(timers)]
 
     @property
     def deadlines(self) -> dict[int, float]:

@@ -10,12 +10,12 @@ from __future__ import annotations
 import asyncio
 import logging
 import weakref
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from contextlib import asynccontextmanager
 from functools import partial
 
 from bot.community.notifications import TURN_LIST, list_keepers, quiet_users
-from bot.community.quiet_clock import quiet_hours_intervals
+from bot.community.quiet_clock import quiet_off
 from bot.community.ratings import Ratings
 from bot.community.vacations import vacation_intervals, vacationing
 from bot.core import logs, metrics
@@ -40,7 +40,7 @@ from bot.core.replies import Message, Reply, command_token, refusal
 from bot.core.running_time import Interval, Unavailability
 from bot.media.replay_animation import REPLAY_KIND, Replays
 from bot.storage.loader import DEFAULT_GAME_CACHE, GameLoader
-from bot.storage.standings import Sql, Write
+from bot.storage.standings import PlayerChoices, Sql, Write
 from bot.storage.store import StaleLog, StaleTable, Store, served
 from bot.tables import move_reply
 from bot.tables.change import COMMITTED, Change, Unconfirmed
@@ -104,7 +104,9 @@ class Tables:
         self._before_finish: list[Callable[[int], Awaitable[None]]] = []
         self._ended_listeners: list[Callable[[TableRecord], object]] = []
         self._vacations = vacation_intervals(store)
-        self._unavailability: list[Unavailability] = [self._vacations, quiet_hours_intervals(store, clock)]
+        self._unavailability: list[Unavailability] = [self._vacations]
+        """The sources of unavailable intervals besides quiet hours (which come from the players'
+        choices, read once per change: `choices`)."""
 
     def close(self) -> None:
         self.pictures.close()
@@ -235,15 +237,23 @@ class Tables:
     async def unavailable(self, table: TableRecord) -> dict[int, list[Interval]]:
         """Each seat's intervals when its player's clock does not run at this table, from every
         source (none for a table without a clock)."""
-        return (await self._unavailable(table))[0]
+        return (await self._unavailable(table, await self.choices(table)))[0]
 
     async def on_vacation(self, table: TableRecord) -> dict[int, float]:
         """The seats whose players are on vacation now, and until when (quiet hours stop clocks
         too, but a board does not say someone is asleep)."""
-        return vacationing(self.clock.now(), (await self._unavailable(table))[1])
+        return vacationing(self.clock.now(), (await self._unavailable(table, {}))[1])
 
-    async def _unavailable(self, table: TableRecord) -> tuple[dict[int, list[Interval]], dict[int, list[Interval]]]:
-        """Each seat's unavailable intervals from every source, and from vacations alone."""
+    async def choices(self, table: TableRecord) -> dict[str, PlayerChoices]:
+        """The choices that hold everywhere (quiet hours, the standing list) of the table's
+        players: read once for a change, and handed to whatever needs them."""
+        users = sorted({s.user_id for s in table.seats if s.user_id})
+        return await self.store.standings.player_choices(users) if users else {}
+
+    async def _unavailable(self, table: TableRecord, choices: Mapping[str, PlayerChoices]
+                           ) -> tuple[dict[int, list[Interval]], dict[int, list[Interval]]]:
+        """Each seat's unavailable intervals from every source (quiet hours from `choices`), and
+        from vacations alone."""
         if not table.turn_seconds:
             return {}, {}
         seats = {s.user_id: s.seat for s in table.seats if s.user_id}
@@ -255,6 +265,8 @@ class Tables:
                     every.setdefault(seats[user_id], []).extend(intervals)
                     if source is self._vacations:
                         vacations.setdefault(seats[user_id], []).extend(intervals)
+        for user_id, intervals in quiet_off(table, choices, self.clock.now()).items():
+            every.setdefault(seats[user_id], []).extend(intervals)
         return every, vacations
 
     async def reminders(self, table: TableRecord) -> list[str]:
@@ -270,9 +282,10 @@ class Tables:
         """A change to the table's game, with its timers (`timers`, if just read); `beginning`:
         the change that deals the game."""
         timers = [] if beginning else await self.table_timers(table) if timers is None else timers
-        off, vacations = await self._unavailable(table)
+        choices = await self.choices(table)
+        off, vacations = await self._unavailable(table, choices)
         return Change(self.store, table, game, timers, self.clock.now(), await self.reminders(table),
-                      beginning=beginning, off=off, vacations=vacations)
+                      beginning=beginning, off=off, vacations=vacations, choices=choices)
 
     async def guarded(self, command: Awaitable[Reply], *, name: str | None = None) -> Reply:
         """Run a command; a refusal becomes a reply for the caller, and an unexpected error is
@@ -433,7 +446,8 @@ class Tables:
         await self.commit(change, undo_after=undo_after, expected=expected, notices=notices,
                           also=_both(also, rating), spent=spent)
         move_reply.addressed(reply, table, change.game)
-        reply.quiet = await quiet_users(self.store, reply.recipients.values(), now)
+        move_reply.lobby_edit(change, reply)
+        reply.quiet = quiet_users(change.choices, reply.recipients.values(), now)
         told_here = [n for n in notices if n is not replay]
         reply.notices = [n.id for n in told_here if n.id is not None]
         listing(reply, listed)
@@ -449,7 +463,7 @@ class Tables:
         """For a command that changes how the game waits for `seats` without a move (a pause, a
         stop): the outbox notes that their players' standing lists of turns are to be shown again,
         to commit with it (then `listing`)."""
-        lists = await list_keepers(self.store, table, seats)
+        lists = await list_keepers(self.store, table, seats, await self.choices(table))
         return move_reply.list_notices(partial(self.notice, table, game, ""), lists)
 
     def _end_replay(self, change: Change, now: float, *, after: float | None = None) -> Notice | None:

@@ -7,11 +7,11 @@ import logging
 from collections.abc import Callable
 
 from bot.community.accessibility import text_play_messages
-from bot.community.notifications import TURN_LIST, list_keepers, plan_pings
+from bot.community.notifications import TURN_LIST, deferred_pings, list_keepers, plan_pings
 from bot.community.ratings import Ratings
 from bot.core import absence
 from bot.core.i18n import N_, _, said
-from bot.core.meta import FOOT, QUESTS
+from bot.core.meta import FOOT, LOBBY_MESSAGE, QUESTS
 from bot.core.records import FINISHED, PLAYING, Notice, TableRecord
 from bot.core.replies import Announcement, Message, Reply, command_token
 from bot.storage.standings import Write
@@ -19,6 +19,7 @@ from bot.storage.store import Store
 from bot.tables.absence import away_notes, came_back_line
 from bot.tables.change import Change
 from bot.words import narration
+from bot.words.wording import lobby_text
 from engine import Game
 
 log = logging.getLogger(__name__)
@@ -68,7 +69,8 @@ async def tell_turns(store: Store, change: Change, reply: Reply) -> None:
     told = [s for s in pinged_seats(change) if table.seats[s].user_id != change.began_by]
     turn = change.game.turn_count()
     turns = {seat: [turn, ply] for seat, (ply, _since) in change.waiting.items()}
-    pings = await plan_pings(store, table, told, reply.mentions, change.deadlines, change.now, turns)
+    pings = await plan_pings(store, table, told, reply.mentions, change.deadlines, change.now, turns, change.choices)
+    change.ping_later(deferred_pings(table, told, change.choices, change.now, turns))
     reply.mentions = [u for u in reply.mentions if u not in pings.silenced]
     for seat, text in pings.direct.items():
         message = reply.private.setdefault(seat, Message())
@@ -95,7 +97,16 @@ async def lists_to_show(store: Store, change: Change) -> dict[int, str]:
     game waited for before it or waits for after it, or whose turn began again."""
     table = change.table
     after = set(change.waiting) if table.status == PLAYING else set()
-    return await list_keepers(store, table, sorted((change.waited_before ^ after) | change.fresh))
+    return await list_keepers(store, table, sorted((change.waited_before ^ after) | change.fresh), change.choices)
+
+
+def lobby_edit(change: Change, reply: Reply) -> Reply:
+    """`reply`, asking its transport to edit the table's lobby message (if it noted one) when
+    this change marked players away or brought them back: it says who is away and who stands in."""
+    message = change.table.meta.get(LOBBY_MESSAGE)
+    if message is not None and (change.went_away or change.returned):
+        reply.lobby = (str(message), lobby_text(change.table))
+    return reply
 
 
 def list_notices(notice: Callable[..., Notice], lists: dict[int, str]) -> list[Notice]:

@@ -87,10 +87,12 @@ def lobby_text(table: TableRecord) -> str:
     lines = [f"**{cls.title}** · " + _("players ({count}/{most}): {players}").format(
         count=len(table.seats), most=cls.max_players, players=players),
              f"{clock}{' · ' + options if options else ''} · {absent_rule_text(table)}"]
-    standins = [s for s in sorted(absence.away(table)) if absence.stood_in(table, s) and s < len(table.seats)]
-    if table.status == PLAYING and standins:
+    away = {s: mode for s, mode in sorted(absence.away(table).items()) if s < len(table.seats)}
+    if table.status == PLAYING and away:
         lines.append(", ".join(_("🤖 stand-in for {player}").format(player=name_token(table.seats[s].name))
-                               for s in standins))
+                               if absence.stood_in(table, s) else
+                               _("⏭️ {player} away: turns skipped").format(player=name_token(table.seats[s].name))
+                               for s in away))
     if table.status == LOBBY:
         need = cls.min_players - len(table.seats)
         lines.append(ngettext("Join to play; start when everyone is in (at least {count} more player needed).",

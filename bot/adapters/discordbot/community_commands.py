@@ -151,13 +151,16 @@ async def accessibility(interaction: discord.Interaction, text: str) -> None:
 @app_commands.command(name="vacation", description=N_("Declare a vacation: your clocks stop in your games "
                                                       "(or see the days you have left)"))
 @app_commands.describe(starts=N_("Your vacation's first day: 2026-12-24, today or tomorrow (UTC days)"),
-                       ends=N_("Your vacation's last day: 2026-12-31 (it is included)"))
+                       ends=N_("Your vacation's last day: 2026-12-31 (it is included)"),
+                       cancel=N_("next: cancel your next vacation, or end the one under way (back now); or the "
+                                 "first day of the one to cancel"))
 @app_commands.rename(starts="from", ends="to")
-async def vacation(interaction: discord.Interaction, starts: str | None = None, ends: str | None = None) -> None:
+async def vacation(interaction: discord.Interaction, starts: str | None = None, ends: str | None = None,
+                   cancel: str | None = None) -> None:
     referee = _referee(interaction)
     async with answering(interaction, private=True) as answer:
         user = await caller(referee, interaction)
-        reply = await answer.run(referee.vacation(served_here(interaction), user, starts, ends))
+        reply = await answer.run(referee.vacation(served_here(interaction), user, starts, ends, cancel))
         for outgoing in personal(reply.caller, refusal=not reply.ok):
             await answer.send(outgoing, ephemeral=True)
 

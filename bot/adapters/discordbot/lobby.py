@@ -14,6 +14,7 @@ from bot.adapters.discordbot.context import caller, guild_key, place_of
 from bot.adapters.discordbot.delivery import Outgoing, capitalised, escaped, render
 from bot.adapters.discordbot.replying import refusal_messages
 from bot.adapters.discordbot.views import lobby_view
+from bot.core import meta
 from bot.core.i18n import N_, _, language_of, speaking
 from bot.core.records import LOBBY, User
 from bot.core.replies import Reply
@@ -27,7 +28,7 @@ NO_THREADS = N_("I cannot open a thread here: I need the Create Public Threads p
                 "also run `/tileref new` inside an existing thread.")
 NO_POSTING = N_("I cannot play in threads here: I need the Send Messages in Threads permission in this channel to "
                 "post the lobby, the boards and the turns.")
-LOBBY_MESSAGE = "lobby_message"
+LOBBY_MESSAGE = meta.LOBBY_MESSAGE
 """The table meta key holding the lobby message's id."""
 
 tileref = app_commands.Group(name="tileref", description=N_("Open a table for a tile or card game"), guild_only=True)

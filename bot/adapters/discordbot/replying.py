@@ -3,13 +3,14 @@ clock) in the table's thread."""
 
 from __future__ import annotations
 
+import contextlib
 import logging
 
 import discord
 
 from bot.adapters.discordbot.answer import Answer
 from bot.adapters.discordbot.context import NO_GAME, snowflake
-from bot.adapters.discordbot.delivery import Outgoing, direct, personal, post, public_message
+from bot.adapters.discordbot.delivery import Outgoing, direct, personal, post, public_message, render
 from bot.adapters.discordbot.reactions import react_to_events
 from bot.adapters.discordbot.resending import posted_already
 from bot.adapters.discordbot.shown import shown_boards
@@ -21,6 +22,9 @@ from bot.core.replies import Reply
 from bot.service.referee import Referee
 
 log = logging.getLogger(__name__)
+
+STARTED = "▶️"
+"""How the lobby message's line saying how the game started begins (`buttons._started`)."""
 
 
 async def refusal_messages(referee: Referee, reply: Reply, place: str) -> list[Outgoing]:
@@ -54,7 +58,24 @@ async def answer_reply(answer: Answer, referee: Referee, reply: Reply, user: Use
             await answer.send(outgoing, ephemeral=True)
         await direct_secrets(answer.interaction.client, reply, skip=seat)
     await shown_lists(answer.interaction.client, referee, reply)
+    await edit_lobby(answer.interaction.client, reply)
     await referee.delivered(reply)
+
+
+async def edit_lobby(client: discord.Client, reply: Reply) -> None:
+    """Edit the table's lobby message as the reply asks (`Reply.lobby`: who is away, who stands
+    in), keeping the line that says how the game started; best effort: a lobby message that is
+    gone stays gone."""
+    if reply.lobby is None:
+        return
+    message_id, text = reply.lobby
+    channel = await thread_of(client, reply.place)
+    if not isinstance(channel, discord.Thread | discord.TextChannel):
+        return
+    with contextlib.suppress(discord.HTTPException, ValueError):
+        message = await channel.fetch_message(int(message_id))
+        kept = [line for line in message.content.split("\n") if line.startswith(STARTED)]
+        await message.edit(content="\n".join([render(text), *kept]), allowed_mentions=discord.AllowedMentions.none())
 
 
 async def shown_lists(client: discord.Client, referee: Referee, reply: Reply) -> list[int]:
@@ -93,6 +114,7 @@ async def post_reply(client: discord.Client, referee: Referee, channel: discord.
     if reply.private:
         await direct_secrets(client, reply)
     failed = await shown_lists(client, referee, reply)
+    await edit_lobby(client, reply)
     await referee.delivered(reply)
     if failed and strict:
         raise RuntimeError(f"the lists of turns of outbox entries {failed} wait in the outbox")

@@ -1,11 +1,13 @@
 """Turn notifications: a private message (a DM on Discord) to a player whose turn begins, as they
 chose per server (on, off, or only turns of an hour or more), with the way to the table and its
-deadline; reminders follow the same choice; never one for the player's own move."""
+deadline; reminders follow the same choice, but only for a turn nothing has pinged yet (a player
+is pinged once a turn); never one for the player's own move."""
 
 from __future__ import annotations
 
 import pytest
 
+from bot.community.notifications import reminder_messages
 from bot.core.clock import ManualClock
 from bot.core.records import User
 from bot.core.replies import Reply
@@ -55,23 +57,35 @@ async def test_a_choice_on_another_server_does_not_count(tmp_path) -> None:
         assert opening.private == {}
 
 
-async def test_reminders_follow_the_same_choice(tmp_path) -> None:
+async def test_a_reminder_pings_nobody_whose_turn_pinged_them_already(tmp_path) -> None:
     clock, notices = ManualClock(), Notices()
     async with running_referee(tmp_path / "t.sqlite3", clock, notices=notices) as referee:
         _opening, first = await opened(referee, "2h")
         mover, waiter = users(first)
         await referee.store.standings.set_notify(GUILD, waiter.id, "on")
-        await referee.store.standings.set_notify(GUILD, mover.id, "off")
         game = (await referee.view(PLACE))[1]  # type: ignore[index]
-        await referee.act(PLACE, mover, game.legal_actions(first)[0])
+        began = await referee.act(PLACE, mover, game.legal_actions(first)[0])
+        assert "Your turn in **Tromino Go**" in began.private[1 - first].text  # the turn's one ping
         await clock.advance(3600 + 1)  # the 50% reminder of the waiter's turn
         await referee.timers.idle()
         reminders = [r for r in notices if r.public and "⏰" in r.public.text]
-        assert len(reminders) == 1 and set(reminders[0].private) == {1 - first}
-        assert "Your turn in **Tromino Go** ends" in reminders[0].private[1 - first].text
-        game = (await referee.view(PLACE))[1]  # type: ignore[index]
-        await referee.act(PLACE, waiter, game.legal_actions(1 - first)[0])
-        await clock.advance(3600 + 1)  # the mover's reminder: they turned DMs off
-        await referee.timers.idle()
-        reminders = [r for r in notices if r.public and "⏰" in r.public.text]
-        assert len(reminders) == 2 and reminders[1].private == {}
+        assert len(reminders) == 1 and reminders[0].private == {} and reminders[0].mentions == []
+
+
+async def test_a_reminder_of_a_turn_that_has_not_pinged_follows_the_same_choice_and_pings_once(tmp_path) -> None:
+    clock = ManualClock()
+    async with running_referee(tmp_path / "t.sqlite3", clock) as referee:
+        _opening, first = await opened(referee, "2h")
+        mover, waiter = users(first)
+        await referee.store.standings.set_notify(GUILD, mover.id, "on")
+        await referee.store.standings.set_notify(GUILD, waiter.id, "off")
+        table, game = await referee.view(PLACE)  # type: ignore[misc]
+        turn = [game.turn_count() + 7, 0]  # a turn nothing has pinged (one the player began themselves)
+        direct, ping = await reminder_messages(referee.store, table, first, clock.now() + 3600, clock.now(), turn)
+        assert "Your turn in **Tromino Go** ends" in direct[first] and not ping  # the DM is the ping
+        assert await reminder_messages(referee.store, table, first, clock.now() + 3600, clock.now(), turn) == ({},
+                                                                                                               False)
+        other = 1 - first
+        direct, ping = await reminder_messages(referee.store, table, other, clock.now() + 3600, clock.now(), turn)
+        assert direct == {} and ping  # DMs off: their mention pings them, once
+        assert not (await reminder_messages(referee.store, table, other, clock.now(), clock.now(), turn))[1]

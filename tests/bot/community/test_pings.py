@@ -182,11 +182,11 @@ async def test_a_turn_that_pinged_once_never_pings_again(tmp_path) -> None:
         bob = next(s.seat for s in table.seats if s.user_id == BOB.id)
         turn = game.turn_count()
         table.meta[PINGED] = {str(bob): [turn, 5]}
-        again = await plan_pings(referee.store, table, [bob], [BOB.id], {}, clock.now(), {bob: [turn, 5]})
+        again = await plan_pings(referee.store, table, [bob], [BOB.id], {}, clock.now(), {bob: [turn, 5]}, {})
         assert again.direct == {} and again.silenced == {BOB.id}
-        later = await plan_pings(referee.store, table, [bob], [BOB.id], {}, clock.now(), {bob: [turn + 1, 6]})
+        later = await plan_pings(referee.store, table, [bob], [BOB.id], {}, clock.now(), {bob: [turn + 1, 6]}, {})
         assert set(later.direct) == {bob} and table.meta[PINGED][str(bob)] == [turn + 1, 6]
-        rolled_back = await plan_pings(referee.store, table, [bob], [BOB.id], {}, clock.now(), {bob: [turn + 1, 9]})
+        rolled_back = await plan_pings(referee.store, table, [bob], [BOB.id], {}, clock.now(), {bob: [turn + 1, 9]}, {})
         assert set(rolled_back.direct) == {bob}  # the same turn number, begun again at another move
 
 
@@ -220,3 +220,82 @@ async def test_a_rollback_begins_the_turn_again_and_pings_it_again(tmp_path) -> 
         assert (await referee.act(PLACE, mover, game.legal_actions(game.to_move()[0])[-1])).ok
         rolled = await referee.rollback(PLACE, MOD, 0)
         assert rolled.ok and rolled.mentions == [first]
+
+
+async def _someone_told_in_quiet_hours(referee: Referee) -> tuple[int, str]:
+    """Make the first turn one that another player's move began (not their own doing): the seat
+    and user whose turn that is."""
+    table, game = await referee.view(PLACE)  # type: ignore[misc]
+    seat = game.to_move()[0]
+    if table.seats[seat].user_id == ALICE.id:  # her own Start began it: she moves, the next is told
+        assert (await referee.act(PLACE, ALICE, game.legal_actions(seat)[0])).ok
+        table, game = await referee.view(PLACE)  # type: ignore[misc]
+        seat = game.to_move()[0]
+    return seat, table.seats[seat].user_id
+
+
+async def test_a_turn_begun_in_quiet_hours_pings_once_when_they_end(database) -> None:
+    clock = ManualClock()  # 2027-01-15 08:00 UTC
+    notices = Notices()
+    async with running_referee(database, clock, notices=notices) as referee:
+        for user in PLAYERS:
+            await referee.store.standings.set_quiet(user.id, str(parse_quiet("07:00", "12:00", "UTC")))
+        await open_table(referee, "tronimoes", turn_time="8h")
+        seat, user = await _someone_told_in_quiet_hours(referee)
+        table, _game = await referee.view(PLACE)  # type: ignore[misc]
+        assert str(seat) not in (table.meta.get(PINGED) or {})  # not pinged: quiet
+        assert [t.due for t in await referee.store.timers(table.id) if t.kind == "ping"] == [clock.now() + 4 * 3600]
+        await clock.advance(4 * 3600 - 1)
+        await referee.timers.idle()
+        assert not [r for r in notices if user in r.mentions]  # never early
+        await clock.advance(1)  # 12:00: their quiet hours end
+        await referee.timers.idle()
+        late = [r for r in notices if user in r.mentions]
+        assert len(late) == 1 and "it is your turn" in late[0].public.text
+        await clock.advance(8 * 3600)  # the turn's reminders (the clock stopped in quiet hours) and on
+        await referee.timers.idle()
+        reminders = [r for r in notices if r.public and "⏰" in r.public.text]
+        assert reminders and not [r for r in reminders if user in r.mentions]  # pinged once this turn
+        assert not [t for t in await referee.store.timers(table.id) if t.kind == "ping"]
+
+
+async def test_a_late_ping_is_dropped_when_its_player_moved_in_their_quiet_hours(tmp_path) -> None:
+    clock = ManualClock()
+    notices = Notices()
+    async with running_referee(tmp_path / "t.sqlite3", clock, notices=notices) as referee:
+        for user in PLAYERS:
+            await referee.store.standings.set_notify(GUILD, user.id, "on")
+            await referee.store.standings.set_quiet(user.id, str(parse_quiet("07:00", "12:00", "UTC")))
+        await open_table(referee, "tronimoes", turn_time="8h")
+        seat, user = await _someone_told_in_quiet_hours(referee)
+        table, game = await referee.view(PLACE)  # type: ignore[misc]
+        mover = next(u for u in PLAYERS if u.id == user)
+        await clock.advance(3600)
+        assert (await referee.act(PLACE, mover, game.legal_actions(seat)[0])).ok
+        table, _game = await referee.view(PLACE)  # type: ignore[misc]
+        assert not [t for t in await referee.store.timers(table.id) if t.kind == "ping" and t.seat == seat]
+        await clock.advance(3 * 3600)  # 12:00
+        await referee.timers.idle()
+        assert not [r for r in notices if r.public and "it is your turn" in r.public.text and seat in r.private]
+
+
+async def test_a_move_reads_each_players_choices_once(tmp_path) -> None:
+    async with running_referee(tmp_path / "t.sqlite3", ManualClock()) as referee:
+        for user in PLAYERS:
+            await referee.store.standings.set_quiet(user.id, str(parse_quiet("23:00", "07:00", "UTC")))
+        await referee.store.standings.set_list(CAROL.id, True, None)
+        await open_table(referee, "tronimoes")
+        standings = referee.store.standings
+        reads = []
+        real = standings.player_choices
+
+        async def counted(users):
+            reads.append(sorted(users))
+            return await real(users)
+
+        standings.player_choices = counted  # type: ignore[method-assign]
+        table, game = await referee.view(PLACE)  # type: ignore[misc]
+        seat = game.to_move()[0]
+        mover = next(u for u in PLAYERS if u.id == table.seats[seat].user_id)
+        assert (await referee.act(PLACE, mover, game.legal_actions(seat)[0])).ok
+        assert reads == [sorted(u.id for u in PLAYERS)]

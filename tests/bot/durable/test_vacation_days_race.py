@@ -1,6 +1,7 @@
 """A vacation day is spent once, however many processes fire the deadlines that spend it: two
 real processes serve the clock of two tables whose banks ran out for the same player at once;
-one is killed (SIGKILL) while at it. On an SQLite file and on PostgreSQL (`database`)."""
+one is killed (SIGKILL) while at it. The player's third game, whose bank has days left, is
+planned again with the day (a day later), once. On an SQLite file and on PostgreSQL (`database`)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ import time
 import pytest
 
 from bot.core.clock import ManualClock
-from bot.core.records import DEADLINE, User
+from bot.core.records import DEADLINE, REPLAN, User
 from bot.service.referee import Referee
 from bot.storage.address import store_for
 from bot.storage.vacations import AUTOMATIC, DAY, VacationTaken, year_of
@@ -20,6 +21,7 @@ from tests.bot.spawned import SPAWN, at_once, clock_worker
 GUILD = "test:guild"
 MANAGER = User("test:manager", "manager", moderator=True, manager=True)
 PLACES = ("test:first", "test:second")
+THIRD = "test:third"
 
 
 @pytest.fixture
@@ -27,9 +29,9 @@ def clock() -> ManualClock:
     return ManualClock(start=time.time() - 2 * DAY)  # the banks ran out long before the processes start
 
 
-async def _alice_waiting_at(referee: Referee, place: str, partner: User) -> int:
-    """A started table at `place` with an hour's bank, waiting for Alice; its id."""
-    assert (await referee.create(place, ALICE, "tronimoes", options="clock=1h/1h", guild=GUILD)).ok
+async def _alice_waiting_at(referee: Referee, place: str, partner: User, bank: str = "1h/1h") -> int:
+    """A started table at `place` with an hour's bank (or `bank`), waiting for Alice; its id."""
+    assert (await referee.create(place, ALICE, "tronimoes", options=f"clock={bank}", guild=GUILD)).ok
     assert (await referee.join(place, partner)).ok
     assert (await referee.start(place, ALICE)).ok
     table, game = await referee.view(place)
@@ -46,6 +48,9 @@ async def test_a_vacation_day_is_never_spent_twice_by_two_processes_or_a_killed_
         assert (await referee.update_settings(GUILD, MANAGER, vacation_days="5")).ok
         tables = [await _alice_waiting_at(referee, place, partner) for place, partner in
                   zip(PLACES, (BOB, CAROL), strict=True)]
+        third = await _alice_waiting_at(referee, THIRD, BOB, bank="10d/10d")
+        seat = (await referee.store.get_table(third)).seat_of(ALICE.id)
+        third_due = next(t.due for t in await referee.store.timers(third) if t.kind == DEADLINE and t.seat == seat)
     readies = [SPAWN.Event(), SPAWN.Event()]
     doomed = SPAWN.Process(target=clock_worker, args=(database, 30.0, readies[0]))
     survivor = SPAWN.Process(target=clock_worker, args=(database, 5.0, readies[1]))
@@ -70,6 +75,10 @@ async def test_a_vacation_day_is_never_spent_twice_by_two_processes_or_a_killed_
             assert due[alice] == pytest.approx(spent[0].ends)  # both games: a day more, from the same moment
             notes = [n for n in await referee.store.pending_notices(table_id) if "vacation day" in n.text]
             assert len(notes) <= 1
+        timers = await referee.store.timers(third)
+        alice = (await referee.store.get_table(third)).seat_of(ALICE.id)
+        assert [t.due for t in timers if t.kind == DEADLINE and t.seat == alice] == [third_due + DAY]
+        assert not [t for t in timers if t.kind == REPLAN]  # planned again once, by whichever process
 
 
 ROUNDS = 25

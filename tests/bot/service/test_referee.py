@@ -303,7 +303,7 @@ async def test_reminders_come_before_the_deadline(tmp_path, clock):
         await clock.advance(1440)
         await referee.timers.idle()
         assert notices.texts(clock.now())[1:] == [f"⏰ {mover.name}, your turn ends in 6m."]
-        assert notices[0].mentions == [mover.id]
+        assert notices[0].mentions == notices[1].mentions == []  # the Start's announcement pinged them this turn
 
 
 async def test_a_timeout_after_a_restart_fires_exactly_once(tmp_path, clock):

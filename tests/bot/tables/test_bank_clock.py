@@ -139,6 +139,48 @@ async def test_a_vacation_day_adds_a_day_to_all_the_players_games_on_the_server(
         assert (await deadlines(referee, second))[mine] == pytest.approx(before + DAY)
 
 
+async def test_a_vacation_day_spent_plans_the_players_other_games_again_at_once_and_once(database, clock):
+    async with running_referee(database, clock) as referee:
+        first = await opened(referee, ALICE, BOB, options="clock=1h/1h")
+        _seat, user = await waiting(referee)
+        second = await opened(referee, user, CAROL, options="clock=2d/2d", place=OTHER)
+        mine = (await referee.table_at(OTHER)).seat_of(user.id)
+        _game_table, game = await referee.view(OTHER)
+        if mine not in game.to_move():
+            await play_a_turn(referee, OTHER)
+        before = {(t.kind, t.due) for t in await referee.store.timers(second) if t.seat == mine}
+        await clock.advance(HOUR)  # the first game's bank runs out: a day is spent
+        await referee.timers.idle()
+        assert await timeouts(referee, first) == 0
+        assert await referee.store.vacations.days_spent(GUILD, user.id, year_of(clock.now())) == 1
+        after = {(t.kind, t.due) for t in await referee.store.timers(second) if t.seat == mine}
+        assert after == {(kind, due + DAY) for kind, due in before}  # deadline and reminders: a day later, now
+        assert not [t for t in await referee.store.timers(second) if t.kind == "replan"]  # done, once
+        assert "on vacation, back" in text(await referee.board(OTHER))
+
+
+async def test_a_rollback_gives_each_player_back_the_bank_they_had_at_that_move(database, clock):
+    async with running_referee(database, clock) as referee:
+        table_id = await opened(referee, ALICE, BOB, options="clock=1d+1h/2d")
+        seen: dict[int, dict[str, float]] = {}
+        for hours in (3, 5, 7, 2):
+            await clock.advance(hours * HOUR)
+            await play_a_turn(referee)
+            seen[await referee.store.log_length(table_id)] = dict((await referee.table_at(PLACE)).meta[BANKS])
+        plies = sorted(seen)
+        await clock.advance(9 * HOUR)
+        await play_a_turn(referee)
+        assert (await referee.table_at(PLACE)).meta[BANKS] != seen[plies[-1]]
+        for ply in reversed(plies[:-1]):  # back, and back again further: each time the banks as they were
+            assert (await referee.rollback(PLACE, MOD, ply)).ok
+            table = await referee.table_at(PLACE)
+            assert table.meta[BANKS] == seen[ply]
+            seat, _user = await waiting(referee)
+            assert (await deadlines(referee, table_id))[seat] == clock.now() + seen[ply][str(seat)]
+        assert (await referee.rollback(PLACE, MOD, 0)).ok  # before any move: every bank full
+        assert set((await referee.table_at(PLACE)).meta[BANKS].values()) == {DAY}
+
+
 async def test_a_table_with_vacation_off_times_out_when_the_bank_runs_out(tmp_path, clock):
     notices = Notices()
     async with running_referee(tmp_path / "t.sqlite3", clock, notices=notices) as referee:

@@ -1,10 +1,11 @@
 """Absent players through Discord: at a table of three, a player whose time runs out gets a
 stand-in that the thread names, and `/back` (or `back` typed in the thread) gives them their turns
-back."""
+back; the lobby message is edited in place each time, saying who is away and who stands in."""
 
 from __future__ import annotations
 
 from bot.core import absence
+from bot.core.meta import LOBBY_MESSAGE
 from bot.core.records import DEADLINE
 from tests.bot.adapters.discordbot.harness import Harness
 
@@ -34,8 +35,14 @@ async def test_a_stand_in_is_announced_in_the_thread_and_slash_back_ends_it(tile
     told = await s.wait_for_message(predicate=lambda m: "Your time ran out here" in m.content, since=mark)
     assert told.guild_id is None and s.channels[told.channel_id].recipient is player  # by DM, to them alone
     assert "a stand-in plays your turns until you type /back or make a move." in told.content
+    lobby = int((await tileref.table(thread)).meta[LOBBY_MESSAGE])
+    edited = await s.wait_for_message(thread, lambda m: m.id == lobby and m.kind == "edit", since=mark)
+    assert f"🤖 stand-in for {player.name}" in edited.content
+    mark = s.mark()
     back = await (await s.slash(player, thread, "back")).reply()
     assert f"👋 {player.name} is back: their turns are their own again." in back.content and not back.ephemeral
+    edited = await s.wait_for_message(thread, lambda m: m.id == lobby and m.kind == "edit", since=mark)
+    assert "🤖 stand-in for" not in edited.content and "▶️ Started by alice." in edited.content
     assert absence.away(await tileref.table(thread)) == {}
     again = await (await s.slash(player, thread, "back")).reply()
     assert again.ephemeral and "you are not away at this table" in again.content.lower()
@@ -46,8 +53,12 @@ async def test_back_typed_in_the_thread_brings_an_absent_player_back(tileref: Ha
     thread, _opening = await tileref.open_table(s.alice, s.bob, s.carol, turn_time="1h", options="absent=skip")
     gone = (await tileref.game(thread)).to_move()[0]
     player = (s.alice, s.bob, s.carol)[gone]
+    mark = s.mark()
     await _time_runs_out(tileref, thread)
     assert absence.away(await tileref.table(thread)) == {gone: absence.SKIP}
+    lobby = int((await tileref.table(thread)).meta[LOBBY_MESSAGE])
+    edited = await s.wait_for_message(thread, lambda m: m.id == lobby and m.kind == "edit", since=mark)
+    assert f"⏭️ {player.name} away: turns skipped" in edited.content
     back = await (await s.say(player, thread, "back")).reply()
     assert f"👋 {player.name} is back" in back.content
     assert absence.away(await tileref.table(thread)) == {}

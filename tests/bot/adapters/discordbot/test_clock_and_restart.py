@@ -12,14 +12,15 @@ from tests.standin import DiscordStandIn
 
 async def test_a_turn_timeout_is_posted_in_the_thread(tileref: Harness) -> None:
     s, clock = tileref.s, tileref.clock
-    thread, _ = await tileref.open_table(s.alice, s.bob, turn_time="10m")
+    thread, opening = await tileref.open_table(s.alice, s.bob, turn_time="10m")
+    assert {int(u["id"]) for u in opening.payload["mentions"]} == {s.alice.id}  # the turn's one ping
     mark = s.mark()
     await clock.advance(5 * 60)
     await tileref.referee.timers.idle()
     reminder = await s.wait_for_message(thread, since=mark)
     deadline = round(clock.now() + 5 * 60)
     assert reminder.content == f"⏰ <@{s.alice.id}>, your turn ends <t:{deadline}:R>."
-    assert {int(u["id"]) for u in reminder.payload["mentions"]} == {s.alice.id}
+    assert reminder.payload["mentions"] == []  # the opening pinged her this turn: the reminder does not
     mark = s.mark()
     await clock.advance(5 * 60)
     await tileref.referee.timers.idle()
