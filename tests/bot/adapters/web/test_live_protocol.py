@@ -17,7 +17,7 @@ import pytest
 from PIL import Image
 
 from bot.adapters.web.server import WebServer
-from bot.cli.web import processes_setting, start_web_process
+from bot.cli.web import default_processes, processes_setting, start_web_process
 from bot.core.clock import ManualClock
 from bot.media.watching import WebSettings
 from bot.storage.sqlite import SQLiteStore
@@ -241,7 +241,15 @@ async def test_two_web_processes_share_one_port_and_each_serves_the_pages(tmp_pa
 def test_a_number_of_web_processes_that_is_not_1_to_16_is_refused_saying_what_to_write(text: str) -> None:
     with pytest.raises(ValueError, match="TILEREF_WEB_PROCESSES must be a whole number of processes from 1 to 16"):
         processes_setting(text)
-    assert processes_setting("") == 1 and processes_setting("2") == 2
+    assert processes_setting("2") == 2
+
+
+def test_tileref_run_starts_a_web_process_a_core_unless_told() -> None:
+    import os
+
+    assert processes_setting("") == processes_setting(None) == default_processes()
+    assert default_processes() == min(16, len(os.sched_getaffinity(0)))  # these tests run on Linux
+    assert processes_setting("1") == 1
 
 
 def test_tileref_run_refuses_a_wrong_number_of_web_processes_before_connecting(monkeypatch, capsys) -> None:
