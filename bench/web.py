@@ -15,7 +15,8 @@ Prints JSON lines:
     process: the player's move (the referee's `act`, as `/move` runs it) p50/p95 with them and
     without (target: <= 1.2x), from each move's commit to each watcher having the update and
     its picture, p50/p95 (target: p95 <= 500 ms), and the web processes' peak memory (target:
-    < 1 GB); `--web-processes 2`: two web processes sharing the port;
+    < 1 GB); the web processes' CPU time for each update a watcher received (what a busy machine
+    inflates least); `--web-processes 2`: two web processes sharing the port;
   * `two_processes`: two web processes on one PostgreSQL (`--postgres`, default
     $TILEREF_TEST_POSTGRES) serving the same table: whether both tell a move, and how fast;
   * `replay_gif`: the animated replay of a long Tronimoes game: plies, seconds to draw, bytes.
@@ -340,6 +341,7 @@ async def crowd_times(referee: Referee, web: WebProcess, watchers: int, moves: i
          commit_to_watcher_p50_ms=p50(delays) if delays else None,
          commit_to_watcher_p95_ms=p95(delays) if delays else None,
          web_rss_mb_with_streams=rss_idle, web_rss_mb_after=rss, web_peak_rss_mb=peak,
+         web_cpu_ms_per_watcher_update=round(web_cpu * 1000 / max(1, len(delays)), 3),
          cpu_seconds_per_move={"web": round(web_cpu / max(1, len(commits)), 3),
                                "bot": round(bot_cpu / max(1, len(commits)), 3),
                                "watchers_total": round(client_cpu / max(1, len(commits)), 3)},

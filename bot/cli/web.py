@@ -41,11 +41,32 @@ PROCESSES_VARIABLE = "TILEREF_WEB_PROCESSES"
 MOST_PROCESSES = 16
 
 
-def processes_setting(text: str | None) -> int:
-    """How many web processes `tileref run` starts ($TILEREF_WEB_PROCESSES, default 1); ValueError,
-    saying what to write, for anything but a whole number from 1 to 16."""
-    if not text or not text.strip():
+def default_processes() -> int:
+    """How many web processes `tileref run` starts unless told: one a core this process may use
+    (at most 16) where the system spreads one port's connections over its listeners (Linux),
+    else one.
+
+    Why more than one: with thousands of watchers of a table, every move makes each of them
+    read the update and then ask for the new picture, a request each; aiohttp's own handling of
+    a request (reading it, answering it), before any of tileref's code, costs about 0.1–0.2 ms
+    of CPU, so 2,000 watchers need 200–400 ms of one core per move, and the last of them waits
+    for all that time, on a machine where the players' commands also run. Processes sharing
+    the port share that work between the cores (docs/benchmarks.md, `bench/web.py`)."""
+    if not sys.platform.startswith("linux"):
         return 1
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        cores = os.cpu_count() or 1
+    return max(1, min(MOST_PROCESSES, cores))
+
+
+def processes_setting(text: str | None) -> int:
+    """How many web processes `tileref run` starts ($TILEREF_WEB_PROCESSES; default:
+    `default_processes`, one a core); ValueError, saying what to write, for anything but a whole
+    number from 1 to 16."""
+    if not text or not text.strip():
+        return default_processes()
     count = whole_number(text)
     if count is None or not 1 <= count <= MOST_PROCESSES:
         raise ValueError(f"{PROCESSES_VARIABLE} must be a whole number of processes from 1 to {MOST_PROCESSES}, "

@@ -212,7 +212,8 @@ def _board(spectacle: Spectacle, token: str, extras: Extras) -> str:
     links = "".join(f'<a href="{base}?ply={target}" data-ply="{target}" data-focus="step-{key}" data-step="{key}" '
                     f'aria-label="{escape(label)}" title="{escape(label)}">{mark}</a>'
                     for key, target, mark, label in steps)
-    counter = escape(_("Move {ply} of {last}").format(ply=ply, last=last))
+    counting = _("Move {ply} of {last}")
+    counter = escape(counting.format(ply=ply, last=last))
     figure = f'<img class="whole" src="{escape(picture)}" alt="{alt}">'
     if extras.parts > 1:  # a phone shows the parts instead (lazy: only the shown pictures load)
         figure = (f'<figure class="picture has-parts"><img class="whole" loading="lazy" src="{escape(picture)}" '
@@ -230,7 +231,8 @@ def _board(spectacle: Spectacle, token: str, extras: Extras) -> str:
              f'hidden>{escape(_("Share this move"))}</button>')
     download = escape(_("Download this position (JSON)"))
     return (f'<section class="board" aria-label="{escape(_("Board"))}">{figure}<div class="controls">'
-            f'<nav class="steps" aria-label="{escape(_("Steps"))}">{links}<span class="counter">{counter}</span></nav>'
+            f'<nav class="steps" aria-label="{escape(_("Steps"))}">{links}'
+            f'<span class="counter" data-counting="{escape(counting)}">{counter}</span></nav>'
             f'{autoplay}{share}<p class="position"><a href="{base}/position/{spectacle.key}.json" download '
             f'data-focus="position">{download}</a></p></div></section>')
 

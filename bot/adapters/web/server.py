@@ -28,10 +28,9 @@ from aiohttp.http_exceptions import HttpProcessingError
 
 import renderers
 from bot.adapters.web import pages
-from bot.adapters.web.feed import LiveFeed, TableStream
+from bot.adapters.web.feed import EventSink, LiveFeed, TableStream
 from bot.community.ratings import player_key
 from bot.core import metrics
-from bot.core.background import woken
 from bot.core.i18n import DEFAULT, LANGUAGES, N_, _, language_of, speaking
 from bot.core.meta import PALETTE
 from bot.core.records import DEADLINE, ActionRecord, TableRecord
@@ -47,8 +46,6 @@ from renderers.palettes import drawing_in
 log = logging.getLogger(__name__)
 
 STATIC = Path(__file__).parent / "static"
-HEARTBEAT = 20.0
-"""Seconds between comments on an idle event stream (proxies close silent connections)."""
 BOARDS_KEPT = 512
 DRAWING_PATIENCE = 2.0
 """Seconds a web process waits for another one sharing its pictures' folder to draw a picture."""
@@ -229,11 +226,16 @@ class WebServer:
         the same address is always the same picture, so browsers keep it for good. `?part=S`:
         seat S's board alone (Tetromic, on a phone)."""
         token, key = request.match_info["token"], request.match_info["key"]
-        asked = request.query.get("part", "")
+        asked = request.query.get("part", "") if request.query_string else ""
         suffix = f".{asked}" if asked else ""
-        named = _NAMED.fullmatch(f"{token}/{key}") and (not asked or (asked.isascii() and asked.isdigit()
-                                                                      and len(asked) <= 2))
-        data = await self.pictures.find(f"{token}/{key}{suffix}.png") if named else None
+        name = f"{token}/{key}{suffix}"
+        if request.headers.get("If-None-Match") == f'"{key}{suffix}"':  # the address names what it shows
+            return web.Response(status=304, headers=_picture_headers(key, suffix))
+        data = self.pictures.held_now(f"{name}.png")  # the new position's picture, asked for by every watcher
+        if data is None:
+            named = _NAMED.fullmatch(f"{token}/{key}") and (not asked or (asked.isascii() and asked.isdigit()
+                                                                          and len(asked) <= 2))
+            data = await self.pictures.find(f"{name}.png") if named else None
         if data is None:  # never drawn: is it a position of this table's log?
             table, timeline, ply = await self._keyed(request)
             if table.game not in renderers.RENDERERS:
@@ -243,8 +245,7 @@ class WebServer:
             language, palette = table.meta.get("lang") or DEFAULT, table.meta.get(PALETTE)
             data = await self.pictures.get(f"{token}/{timeline.address_key(ply)}{suffix}.png",
                                            lambda: _draw(timeline.game_at(ply), language, palette, part))
-        return web.Response(body=data, content_type="image/png",
-                            headers={"Cache-Control": "public, max-age=31536000, immutable"})
+        return web.Response(body=data, headers=_picture_headers(key, suffix))
 
     async def position_now(self, request: web.Request) -> web.Response:
         table, timeline, ply = await self._timeline(request)
@@ -301,25 +302,28 @@ class WebServer:
         response = web.StreamResponse(headers={"Content-Type": "text/event-stream", "Cache-Control": "no-cache",
                                                "X-Accel-Buffering": "no"})
         await response.prepare(request)
+        await response.write(b"retry: 2000\n\n")  # sends the headers: from here on, the connection is written to
+        transport = request.transport
+        if transport is None or transport.is_closing():
+            return response
+        chunked = response.headers.get("Transfer-Encoding", "").lower() == "chunked"  # HTTP/1.1; not 1.0
+        sink = EventSink(transport, chunked)  # type: ignore[arg-type]  # a socket's transport
         stream = self.feed.subscribe(table.id)
         stream.token = request.match_info["token"]
         seen = stream.seq
         metrics.web_watchers.inc()
         try:
-            await response.write(b"retry: 2000\n\n")
             catch_up = await self._catch_up(table, request.match_info["token"], stream, known)
             if catch_up is not None:
-                await response.write(catch_up)
-            while not self.feed.closed:
-                if not await woken(stream.wake, HEARTBEAT):
-                    await response.write(b": still here\n\n")
-                    continue
-                seen, updates = stream.since(seen)
-                for data in updates:
-                    await response.write(data)
-        except (ConnectionResetError, ConnectionError):
-            pass
+                sink.send(catch_up)
+            _last, missed = stream.since(seen)  # published while catching up
+            for data in missed:
+                sink.send(data)
+            if not self.feed.closed:
+                stream.sinks.add(sink)  # every update from now on is written to it as it is published
+                await sink.ended
         finally:
+            stream.sinks.discard(sink)
             metrics.web_watchers.dec()
             self.feed.unsubscribe(table.id)
         return response
@@ -509,6 +513,13 @@ class PictureCache:
         self._keep(name, data)
         return data
 
+    def held_now(self, name: str) -> bytes | None:
+        """The picture called `name` if memory holds it (no waiting, no file read)."""
+        data = self._memory.get(name)
+        if data is not None:
+            self._memory.move_to_end(name)
+        return data
+
     async def _held(self, name: str) -> bytes | None:
         """The picture called `name` from memory, or once the drawing of it under way ends; None
         if it is neither."""
@@ -585,6 +596,18 @@ class PictureCache:
             with contextlib.suppress(OSError):
                 claim.unlink()
         return data
+
+
+SECURITY = {"Content-Security-Policy": CSP, "X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer",
+            "X-Frame-Options": "DENY"}
+"""The headers every answer carries."""
+_PICTURE = {"Content-Type": "image/png", "Cache-Control": "public, max-age=31536000, immutable", **SECURITY}
+
+
+def _picture_headers(key: str, suffix: str) -> dict[str, str]:
+    """A keyed picture's headers: kept for good (its address names what it shows), its key as
+    its entity tag (a browser asking again whether it changed is told 304 at once)."""
+    return {**_PICTURE, "ETag": f'"{key}{suffix}"'}
 
 
 def _draw(game: Game, language: str, palette: str | None = None, part: int | None = None) -> bytes:
@@ -696,11 +719,10 @@ async def _headers(request: web.Request, handler: Handler) -> web.StreamResponse
         response = _problem(request, N_("Something went wrong on our side; please reload the page in a moment."),
                             500)
     if not response.prepared:
-        response.headers["Content-Security-Policy"] = CSP
-        response.headers["X-Content-Type-Options"] = "nosniff"
-        response.headers["Referrer-Policy"] = "no-referrer"
-        response.headers["X-Frame-Options"] = "DENY"
-        response.headers["Server-Timing"] = (f"app;dur={(time.perf_counter() - started) * 1000:.2f}, "
+        headers = response.headers
+        if "Content-Security-Policy" not in headers:  # pictures come with theirs
+            headers.update(SECURITY)
+        headers["Server-Timing"] = (f"app;dur={(time.perf_counter() - started) * 1000:.2f}, "
                                              f"cpu;dur={(time.process_time() - cpu) * 1000:.2f}")
     return response
 

@@ -331,7 +331,10 @@
     if (holder.content.firstElementChild) old.replaceWith(holder.content.firstElementChild);
   }
 
-  function pointSteps(ply, lastPly, counter) {  // the step links and the counter at ply `ply` of `lastPly`
+  // The step links and the counter at ply `ply` of `lastPly` (`counter`: its words, else made
+  // from the counter's own template): a reader who stepped back stays where they are while the
+  // total grows.
+  function pointSteps(ply, lastPly, counter) {
     const targets = { start: 0, back: Math.max(0, ply - 1), forward: Math.min(lastPly, ply + 1), now: lastPly };
     for (const link of main.querySelectorAll("a[data-step]")) {
       const target = targets[link.dataset.step];
@@ -340,7 +343,11 @@
       link.setAttribute("href", base + "?ply=" + target);
     }
     const count = main.querySelector(".steps .counter");
-    if (count && counter) count.textContent = counter;
+    if (!count) return;
+    if (counter) count.textContent = counter;
+    else if (count.dataset.counting) {  // "Move {ply} of {last}", in the page's language
+      count.textContent = count.dataset.counting.replace("{ply}", String(ply)).replace("{last}", String(lastPly));
+    }
   }
 
   function applyChange(change) {

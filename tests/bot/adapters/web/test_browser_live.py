@@ -83,12 +83,13 @@ async def test_a_page_whose_server_stops_says_reconnecting_and_stops_once_the_ga
         await page.close()
 
 
-async def test_a_reader_stepping_back_keeps_their_position_while_the_list_grows(site, browser) -> None:
+async def test_a_reader_stepping_back_keeps_their_position_while_the_list_and_the_count_grow(site, browser) -> None:
     path = await open_table(site.referee, "tronimoes")
     await play_moves(site.referee, "tronimoes", 3)
     page = await browser.new_page()
     await page.goto(f"{site.base}{path}?ply=1")
     shown = await picture_of(page)
+    assert await page.locator(".steps .counter").inner_text() == "Move 1 of 3"
     await page.wait_for_timeout(300)  # the live stream is open
     await play_moves(site.referee, "tronimoes", 1, seed=4)
     await until(page, "document.querySelector('#spectacle').dataset.last === '4'")
@@ -96,7 +97,14 @@ async def test_a_reader_stepping_back_keeps_their_position_while_the_list_grows(
     assert await picture_of(page) == shown, "the picture the reader chose stays"
     assert await page.locator(".moves li").count() == 4
     assert await page.locator("a[data-step='now']").get_attribute("data-ply") == "4"
+    assert await page.locator(".steps .counter").inner_text() == "Move 1 of 4", "the total counts the new move"
+    await play_moves(site.referee, "tronimoes", 1, seed=5)
+    await until(page, "document.querySelector('#spectacle').dataset.last === '5'")
+    assert await page.locator(".steps .counter").inner_text() == "Move 1 of 5"
+    assert await page.locator("#spectacle").get_attribute("data-ply") == "1"
+    assert await page.locator(".moves li").count() == 5
     await page.keyboard.press("End")
-    await until(page, "document.querySelector('#spectacle').dataset.ply === '4'")
-    assert re.search(r"/board/4-[0-9a-f]{16}\.png$", await picture_of(page))
+    await until(page, "document.querySelector('#spectacle').dataset.ply === '5'")
+    assert re.search(r"/board/5-[0-9a-f]{16}\.png$", await picture_of(page))
+    assert await page.locator(".steps .counter").inner_text() == "Move 5 of 5"
     await page.close()

@@ -10,6 +10,7 @@ import asyncio
 import io
 import json
 import re
+from collections.abc import Callable
 from pathlib import Path
 
 import aiohttp
@@ -17,7 +18,7 @@ import pytest
 from PIL import Image
 
 from bot.adapters.web.server import WebServer
-from bot.cli.web import processes_setting, start_web_process
+from bot.cli.web import default_processes, processes_setting, start_web_process
 from bot.core.clock import ManualClock
 from bot.media.watching import WebSettings
 from bot.storage.sqlite import SQLiteStore
@@ -113,6 +114,52 @@ async def test_a_page_that_comes_back_is_told_only_what_it_missed(site: Site) ->
             session.get(f"{site.base}{path}/live", headers={"Last-Event-ID": at.group(1)}) as stream:
         change = await next_change(stream)
     assert (change["from"], change["last"]) == (4, 5) and str(change["items"]).count("<li ") == 2
+
+
+async def test_every_open_stream_gets_each_update_and_a_closed_one_is_forgotten(site: Site) -> None:
+    path = await open_table(site.referee, "tronimoes")
+    await play_moves(site.referee, "tronimoes", 2)
+    async with aiohttp.ClientSession() as session:
+        streams = [await session.get(f"{site.base}{path}/live") for _ in range(20)]
+        for stream in streams:
+            await stream.content.readuntil(b"\n\n")  # the retry line: the stream is open
+        await until_true(lambda: site.web.feed.streams == 20)
+        await play_moves(site.referee, "tronimoes", 1, seed=3)
+        changes = await asyncio.gather(*(next_change(stream) for stream in streams))
+        assert {change["last"] for change in changes} == {3}
+        assert len({json.dumps(change, sort_keys=True) for change in changes}) == 1, "one update, the same bytes"
+        for stream in streams[10:]:
+            stream.close()
+        await until_true(lambda: site.web.feed.streams == 10)
+        await play_moves(site.referee, "tronimoes", 1, seed=4)
+        changes = await asyncio.gather(*(next_change(stream) for stream in streams[:10]))
+        assert {change["last"] for change in changes} == {4}
+        for stream in streams[:10]:
+            stream.close()
+        await until_true(lambda: site.web.feed.streams == 0)
+
+
+async def test_a_browser_asking_again_for_a_picture_it_has_is_told_304_without_it(site: Site) -> None:
+    path = await open_table(site.referee, "tronimoes")
+    await play_moves(site.referee, "tronimoes", 2)
+    picture, _ply = await page_picture(site, path)
+    async with aiohttp.ClientSession() as session:
+        async with session.get(site.base + picture) as first:
+            body, tag = await first.read(), first.headers["ETag"]
+            assert first.status == 200 and body[:4] == b"\x89PNG" and tag
+        async with session.get(site.base + picture, headers={"If-None-Match": tag}) as again:
+            assert again.status == 304 and await again.read() == b""
+            assert again.headers["ETag"] == tag and "immutable" in again.headers["Cache-Control"]
+        async with session.get(site.base + picture, headers={"If-None-Match": '"1-0000000000000000"'}) as other:
+            assert other.status == 200 and await other.read() == body
+
+
+async def until_true(condition: Callable[[], bool], seconds: float = 5) -> None:
+    for _ in range(int(seconds * 20)):
+        if condition():
+            return
+        await asyncio.sleep(0.05)
+    raise AssertionError(f"still false after {seconds} s")
 
 
 async def test_a_picture_many_pages_ask_for_at_once_is_drawn_once_and_kept_on_disk(tmp_path: Path) -> None:
@@ -241,7 +288,15 @@ async def test_two_web_processes_share_one_port_and_each_serves_the_pages(tmp_pa
 def test_a_number_of_web_processes_that_is_not_1_to_16_is_refused_saying_what_to_write(text: str) -> None:
     with pytest.raises(ValueError, match="TILEREF_WEB_PROCESSES must be a whole number of processes from 1 to 16"):
         processes_setting(text)
-    assert processes_setting("") == 1 and processes_setting("2") == 2
+    assert processes_setting("2") == 2
+
+
+def test_tileref_run_starts_a_web_process_a_core_unless_told() -> None:
+    import os
+
+    assert processes_setting("") == processes_setting(None) == default_processes()
+    assert default_processes() == min(16, len(os.sched_getaffinity(0)))  # these tests run on Linux
+    assert processes_setting("1") == 1
 
 
 def test_tileref_run_refuses_a_wrong_number_of_web_processes_before_connecting(monkeypatch, capsys) -> None:
