@@ -209,3 +209,33 @@ def league_tables(divisions: Sequence[Division]) -> list[tuple[Division, list[Ro
                   else row for place, row in enumerate(rows)]
         tables.append((division, marked))
     return tables
+
+
+# ---------------------------------------------------------------------------------------------
+# The figures by name
+
+
+@dataclass(frozen=True)
+class Standing:
+    """A player's score and tie-breaks."""
+
+    player: int
+    points: float
+    buchholz: float
+    buchholz_cut1: float
+    sonneborn_berger: float
+    direct_encounter: float | None
+    """None where it was passed over (the tied players did not all meet, or nobody was tied)."""
+
+
+def standings(rounds: list[Round], players: set[int] | list[int], *, allocated_bye: float = 1.0) -> list[Standing]:
+    """Every player's standing, best first: points, Buchholz, Buchholz cut-1, Sonneborn–Berger,
+    then direct encounter among the players tied on all of these (None where it is passed over);
+    players still tied keep their pairing numbers' order (`swiss_table` gives their shared ranks)."""
+    table = swiss_table(rounds, players, allocated_bye=allocated_bye)
+    rows = []
+    for row in table:
+        bh, cut, sb, de = row.tiebreaks
+        assert bh is not None and cut is not None and sb is not None
+        rows.append(Standing(row.player, row.points, bh, cut, sb, de))
+    return rows

@@ -110,32 +110,3 @@ def direct_encounter(group: Iterable[int], met: dict[int, list[Encounter]]) -> d
     if len(pairs) < len(tied) * (len(tied) - 1) // 2:
         return None
     return {p: sum(e.points for e in met.get(p, []) if e.opponent in tied) for p in tied}
-
-
-@dataclass(frozen=True)
-class Standing:
-    """A player's score and tie-breaks."""
-
-    player: int
-    points: float
-    buchholz: float
-    buchholz_cut1: float
-    sonneborn_berger: float
-    direct_encounter: float | None
-    """None where it was passed over (the tied players did not all meet, or nobody was tied)."""
-
-
-def standings(rounds: list[Round], players: set[int] | list[int], *, allocated_bye: float = 1.0) -> list[Standing]:
-    """Every player's standing, best first: points, Buchholz, Buchholz cut-1, Sonneborn–Berger,
-    then direct encounter among the players tied on all of these (0 where it is passed over);
-    players still tied keep their pairing numbers' order. `engine.pairing.standings` gives the
-    ranked table, with shared ranks."""
-    from engine.pairing.standings import swiss_table
-
-    table = swiss_table(rounds, players, allocated_bye=allocated_bye)
-    rows = []
-    for row in table:
-        bh, cut, sb, de = row.tiebreaks
-        assert bh is not None and cut is not None and sb is not None
-        rows.append(Standing(row.player, row.points, bh, cut, sb, de))
-    return rows

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from engine.pairing.records import Board, Bye, Result, Round
-from engine.pairing.tiebreaks import standings
+from engine.pairing.standings import standings
 
 _CODES = {
     Result.FIRST_WON: ("1", "0"),
