@@ -151,6 +151,22 @@ class Lobby:
 
     async def _create(self, place: str, user: User, game: str, options: Any, turn_time: str | None,
                       guild: str | None, seat_creator: bool, language: str | None) -> Reply:
+        table = await self._new_table(place, user, game, options, turn_time, guild, language)
+        if seat_creator:
+            table.seats = [SeatRecord(0, clean_name(user.name), user.id)]
+        try:
+            await self._open(table)
+        except PlaceTaken:
+            existing = await self.store.table_at(place)
+            raise Refused(_("there is already a {game} table here").format(
+                game=GAMES[existing.game].title if existing else "")) from None
+        logs.note(table=table.id, place=place, server=guild)
+        return self.lobby_reply(table, _("🎲 {player} opened a {game} table.").format(
+            player=name_token(user.name), game=GAMES[table.game].title))
+
+    async def _new_table(self, place: str, user: User, game: str, options: Any, turn_time: str | None,
+                         guild: str | None, language: str | None) -> TableRecord:
+        """A lobby of this game at `place` (not yet stored, nobody seated), its options checked."""
         name, parsed, turn_seconds = await self._vetted(game, options, turn_time, guild)
         meta: dict[str, Any] = {AI_SECONDS: float(parsed.pop(AI_SECONDS))} if AI_SECONDS in parsed else {}
         meta[REPLAY] = parsed.pop(REPLAY, "on") == "on"
@@ -171,18 +187,34 @@ class Lobby:
         server = settings.language if settings else None
         meta[LANGUAGE] = parsed.pop(LANGUAGE, None) or server or language or DEFAULT_LANGUAGE
         speak(meta[LANGUAGE])
-        table = TableRecord(id=0, place=place, game=name, options=parsed, status=LOBBY, created_by=user.id,
-                            created_at=self.clock.now(), guild=guild, turn_seconds=turn_seconds, meta=meta,
-                            seats=[SeatRecord(0, clean_name(user.name), user.id)] if seat_creator else [])
-        try:
-            await self._open(table)
-        except PlaceTaken:
-            existing = await self.store.table_at(place)
-            raise Refused(_("there is already a {game} table here").format(
-                game=GAMES[existing.game].title if existing else "")) from None
-        logs.note(table=table.id, place=place, server=guild)
-        return self.lobby_reply(table, _("🎲 {player} opened a {game} table.").format(
-            player=name_token(user.name), game=GAMES[name].title))
+        return TableRecord(id=0, place=place, game=name, options=parsed, status=LOBBY, created_by=user.id,
+                           created_at=self.clock.now(), guild=guild, turn_seconds=turn_seconds, meta=meta)
+
+    async def seated_game(self, place: str, host: User, game: str, options: dict[str, str], guild: str | None,
+                          seats: Sequence[SeatRecord], *, meta: dict[str, Any],
+                          headline: str) -> tuple[int, Reply | None]:
+        """A game at `place` between `seats` (in this order), begun at once by `host` (a tournament's
+        pairing): the table is created unless the place holds an open one already, and begun
+        unless it has begun; (its id, the reply announcing its start, or None when it had begun
+        before). `meta` is added to the table's. Refused when the options do not suit the game."""
+        async with self.tables.lock(place):
+            try:
+                table: TableRecord | None = await self.tables.table(place)  # the lock's first read, taken
+            except Refused:
+                table = None
+            if table is None or table.status not in (LOBBY, PLAYING):
+                table = await self._new_table(place, host, game, options, None, guild, None)
+                table.seats = [SeatRecord(index, s.name, s.user_id, s.agent) for index, s in enumerate(seats)]
+                table.meta.update(meta)
+                try:
+                    await self._open(table)
+                except PlaceTaken:  # another process opened it meanwhile
+                    table = await self.store.table_at(place)
+                    assert table is not None
+            logs.note(table=table.id, place=place, server=guild)
+            if table.status != LOBBY:
+                return table.id, None
+            return table.id, await self._begin(place, host, everyone_in=True, lead=headline)
 
     async def _open(self, table: TableRecord, *, claim: TableRecord | None = None) -> None:
         """Create `table` (and save `claim` with it, see `Store.create_table`) with the token of
@@ -344,10 +376,10 @@ class Lobby:
         async with self.tables.lock(place):
             return await self._begin(place, user)
 
-    async def _begin(self, place: str, user: User, *, everyone_in: bool = False) -> Reply:
+    async def _begin(self, place: str, user: User, *, everyone_in: bool = False, lead: str = "") -> Reply:
         """Start the game at `place` for `user` (the place's lock is held). `everyone_in`: every
         player invited to a rematch has joined, which starts it whoever joined last (else only
-        the host or a moderator may)."""
+        the host or a moderator may). `lead`: a line the announcement begins with."""
         table = await self.tables.table(place)
         if table.status != LOBBY:
             raise Refused(_("the game has already started") if table.status == PLAYING
@@ -373,8 +405,8 @@ class Lobby:
         change.events += game.opening
         seated = ", ".join(name_token(s.name) for s in table.seats)
         try:
-            return await self.tables.finish(change, headline=_("🎲 {game} begins: {players}.").format(
-                game=cls.title, players=seated) + self.links.watch_line(table))
+            return await self.tables.finish(change, headline=(lead + "\n" if lead else "") + _(
+                "🎲 {game} begins: {players}.").format(game=cls.title, players=seated) + self.links.watch_line(table))
         except StaleTable:
             raise Refused(_("the game has already started")) from None
 

@@ -249,6 +249,85 @@ MIGRATIONS: list[str] = [
     );
     CREATE INDEX table_changes_seq ON table_changes(seq);
     """,
+    # 13: tournaments the bot runs unattended (bot.storage.tournaments): the events, their entrants,
+    # rounds (one row a round: a round is paired once), boards (each pairing, its table and its
+    # result) and the messages they announce, each sent once (`key` is unique per tournament)
+    """
+    CREATE TABLE tournaments (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        guild TEXT,
+        channel TEXT NOT NULL,
+        name TEXT NOT NULL,
+        game TEXT NOT NULL,
+        format TEXT NOT NULL,
+        rounds INTEGER NOT NULL,
+        seats INTEGER NOT NULL,
+        options TEXT NOT NULL,
+        starts_at REAL NOT NULL,
+        signup_closes REAL NOT NULL,
+        round_seconds REAL NOT NULL,
+        status TEXT NOT NULL,
+        current_round INTEGER NOT NULL DEFAULT 0,
+        due REAL,
+        created_by TEXT NOT NULL,
+        created_at REAL NOT NULL,
+        previous_id INTEGER UNIQUE,
+        version INTEGER NOT NULL DEFAULT 0
+    );
+    CREATE INDEX tournaments_due ON tournaments(due) WHERE due IS NOT NULL;
+    CREATE INDEX tournaments_by_guild ON tournaments(guild, status, id);
+    CREATE TABLE entrants (
+        tournament_id INTEGER NOT NULL REFERENCES tournaments(id) ON DELETE CASCADE,
+        number INTEGER NOT NULL,
+        user_id TEXT NOT NULL,
+        name TEXT NOT NULL,
+        rating REAL NOT NULL,
+        joined_at REAL NOT NULL,
+        checked_in INTEGER NOT NULL DEFAULT 0,
+        first_round INTEGER NOT NULL DEFAULT 1,
+        withdrawn_after INTEGER,
+        division INTEGER NOT NULL DEFAULT 1,
+        PRIMARY KEY (tournament_id, number),
+        UNIQUE (tournament_id, user_id)
+    );
+    CREATE TABLE tournament_rounds (
+        tournament_id INTEGER NOT NULL REFERENCES tournaments(id) ON DELETE CASCADE,
+        number INTEGER NOT NULL,
+        paired_at REAL NOT NULL,
+        deadline REAL NOT NULL,
+        closed_at REAL,
+        sat_out TEXT NOT NULL,
+        PRIMARY KEY (tournament_id, number)
+    );
+    CREATE TABLE boards (
+        tournament_id INTEGER NOT NULL REFERENCES tournaments(id) ON DELETE CASCADE,
+        round INTEGER NOT NULL,
+        board INTEGER NOT NULL,
+        division INTEGER NOT NULL DEFAULT 1,
+        players TEXT NOT NULL,
+        place TEXT,
+        table_id INTEGER,
+        result TEXT,
+        adjudicated INTEGER NOT NULL DEFAULT 0,
+        finished_at REAL,
+        PRIMARY KEY (tournament_id, round, board)
+    );
+    CREATE UNIQUE INDEX boards_by_table ON boards(table_id) WHERE table_id IS NOT NULL;
+    CREATE UNIQUE INDEX boards_by_place ON boards(place) WHERE place IS NOT NULL;
+    CREATE TABLE tournament_messages (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        tournament_id INTEGER NOT NULL REFERENCES tournaments(id) ON DELETE CASCADE,
+        key TEXT NOT NULL,
+        place TEXT NOT NULL,
+        data TEXT NOT NULL,
+        created_at REAL NOT NULL,
+        lease_until REAL NOT NULL,
+        delivered_at REAL,
+        attempts INTEGER NOT NULL DEFAULT 0,
+        UNIQUE (tournament_id, key)
+    );
+    CREATE INDEX tournament_messages_pending ON tournament_messages(lease_until) WHERE delivered_at IS NULL;
+    """,
 ]
 
 
@@ -259,7 +338,7 @@ LOCKS = 0x7117
 
 POSTGRES_TYPES = (
     (re.compile(r"INTEGER PRIMARY KEY AUTOINCREMENT"), "BIGSERIAL PRIMARY KEY"),
-    (re.compile(r"\b(table_id|seed|turn_seconds) INTEGER\b"), r"\1 BIGINT"),
+    (re.compile(r"\b(table_id|tournament_id|previous_id|seed|turn_seconds) INTEGER\b"), r"\1 BIGINT"),
     (re.compile(r"\bREAL\b"), "DOUBLE PRECISION"),
     (re.compile(r"\bBLOB\b"), "BYTEA"),
 )

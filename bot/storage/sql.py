@@ -116,7 +116,8 @@ SQLITE = Dialect(arrays=False, for_update="", skip_locked="", seat_rows=None, af
 POSTGRES = Dialect(arrays=True, for_update=" FOR UPDATE", skip_locked=" FOR UPDATE SKIP LOCKED", seat_rows=SEAT_ROWS,
                    after_load=tuple(f"SELECT setval(pg_get_serial_sequence('{name}', 'id'),"
                                     f" COALESCE((SELECT MAX(id) FROM {name}), 0) + 1, false)"
-                                    for name in ("tables", "actions", "timers", "outbox", "vacations")))
+                                    for name in ("tables", "actions", "timers", "outbox", "vacations", "tournaments",
+                                                 "tournament_messages")))
 
 
 # ---- tables and seats -------------------------------------------------------------------------

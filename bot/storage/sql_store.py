@@ -50,6 +50,7 @@ from bot.storage.sql import (
 )
 from bot.storage.standings import Standings
 from bot.storage.store import DUMPED, PlaceTaken, StaleTable, Store
+from bot.storage.tournaments import Tournaments
 from bot.storage.vacations import Vacations
 
 log = logging.getLogger(__name__)
@@ -69,6 +70,7 @@ class SqlStore(Store):
     def __init__(self) -> None:
         self.standings = Standings(self._read_sql, self._sql_transaction)
         self.vacations = Vacations(self._read_sql, self._sql_transaction)
+        self.tournaments = Tournaments(self._read_sql, self._sql_transaction)
 
     @abstractmethod
     def _read_sql(self) -> AbstractAsyncContextManager[Connection]:

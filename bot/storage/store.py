@@ -30,6 +30,7 @@ from bot.core.records import (
 )
 from bot.storage.players import Forgotten
 from bot.storage.standings import Standings, Write
+from bot.storage.tournaments import Tournaments
 from bot.storage.vacations import Vacations
 
 log = logging.getLogger(__name__)
@@ -63,17 +64,20 @@ ANY_TABLE = -1
 """What change listeners are told when any table may have changed (a change feed was lost)."""
 
 DUMPED = ("tables", "seats", "actions", "timers", "settings", "snapshots", "outbox", "pictures", "results", "ratings",
-          "notify", "watch_links", "accessibility", "vacations", "vacation_days", "notify_player")
+          "notify", "watch_links", "accessibility", "vacations", "vacation_days", "notify_player", "tournaments",
+          "entrants", "tournament_rounds", "boards", "tournament_messages")
 """Every table of the schema, parents first: what `dump` and `load` move between databases."""
 
 
 class Store(ABC):
     """What the referee needs from persistence. Every write is durable when it returns.
     `standings` holds what carries over between games: ratings, results, notification choices;
-    `vacations` the players' vacations and the days they spent."""
+    `vacations` the players' vacations and the days they spent; `tournaments` the tournaments
+    the bot runs (`bot.storage.tournaments`)."""
 
     standings: Standings
     vacations: Vacations
+    tournaments: Tournaments
 
     @abstractmethod
     async def open(self) -> None: ...

@@ -102,6 +102,7 @@ class Tables:
         (see `lock`)."""
         self._commit_listeners: list[CommitListener] = []
         self._before_finish: list[Callable[[int], Awaitable[None]]] = []
+        self._ended_listeners: list[Callable[[TableRecord], object]] = []
         self._vacations = vacation_intervals(store)
         self._unavailability: list[Unavailability] = [self._vacations, quiet_hours_intervals(store, clock)]
 
@@ -115,6 +116,12 @@ class Tables:
         """Call `listener` after every commit (see `CommitListener`); a listener that fails is
         logged and never makes the command look failed."""
         self._commit_listeners.append(listener)
+
+    def on_ended(self, listener: Callable[[TableRecord], object]) -> None:
+        """Call `listener(table)` after a commit that ends the table's game (finished or stopped);
+        a listener that fails is logged. A hint for whoever waits for results (a tournament's
+        round): they must also look for themselves, as a crash can fall between the two."""
+        self._ended_listeners.append(listener)
 
     def before_finish(self, step: Callable[[int], Awaitable[None]]) -> None:
         """Await `step(table_id)` before a command's change to a table is finished."""
@@ -333,6 +340,12 @@ class Tables:
         except Exception:
             log.exception("table %s: remembering the game after a commit failed", change.table.id)
         await self._signal(timers)
+        if change.table.status in (FINISHED, ABORTED):
+            for listener in self._ended_listeners:
+                try:
+                    listener(change.table)
+                except Exception:
+                    log.exception("a listener for ended games failed for table %s", change.table.id)
         try:
             await self.games.maybe_snapshot(change.table.id, change.game)
         except Exception:

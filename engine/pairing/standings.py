@@ -12,20 +12,18 @@ pairing number. Nothing here breaks a complete tie by chance.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Literal
 
 from engine.pairing import tiebreaks
 from engine.pairing.pods import placing_points
 from engine.pairing.records import Round
-from engine.pairing.tiebreaks import BUCHHOLZ, BUCHHOLZ_CUT1, DIRECT_ENCOUNTER, SONNEBORN_BERGER
+from engine.pairing.tiebreaks import ROUND_ROBIN_ORDER, SWISS_ORDER, Standing, standings
 
-SWISS_ORDER = (BUCHHOLZ, BUCHHOLZ_CUT1, SONNEBORN_BERGER, DIRECT_ENCOUNTER)
-"""A Swiss's tie-breaks, in the order they are applied."""
-ROUND_ROBIN_ORDER = (DIRECT_ENCOUNTER, SONNEBORN_BERGER)
-"""A round robin's (and a league division's): everyone meets everyone, so Buchholz tells nothing
-there (C.07 recommends direct encounter and Sonneborn–Berger)."""
+__all__ = ["POD_NAMES", "POD_ORDER", "ROUND_ROBIN_ORDER", "SWISS_ORDER", "Division", "PodRound", "PodTable", "Row",
+           "Standing", "league_tables", "pod_table", "pod_tables_by_round", "standings", "swiss_table",
+           "swiss_tables_by_round"]
 PLACINGS = "PL"
 TABLEMATES = "TM"
 POD_ORDER = (PLACINGS, TABLEMATES)
@@ -56,34 +54,9 @@ def swiss_table(rounds: Sequence[Round], players: Iterable[int], *, order: Seque
                 allocated_bye: float = 1.0) -> list[Row]:
     """The table over `rounds` (boards still being played count nothing yet) of every player in
     `players` (a player missing from a round scores nothing in it), ranked by points and then
-    `order`'s tie-breaks."""
-    everyone = sorted(set(players))
-    done = list(rounds)
-    numbers = tiebreaks.values(done, everyone, allocated_bye=allocated_bye)
-    met = tiebreaks.encounters(done, everyone, allocated_bye)
-    plain: dict[str, Callable[[int], float]] = {
-        BUCHHOLZ: lambda p: numbers[p].buchholz,
-        BUCHHOLZ_CUT1: lambda p: numbers[p].buchholz_cut1,
-        SONNEBORN_BERGER: lambda p: numbers[p].sonneborn_berger,
-    }
-    unknown = set(order) - set(plain) - {DIRECT_ENCOUNTER}
-    if unknown:
-        raise ValueError(f"unknown tie-breaks: {', '.join(sorted(unknown))}")
-
-    keys: dict[int, list[float | None]] = {p: [numbers[p].points] for p in everyone}
-    for name in order:
-        if name != DIRECT_ENCOUNTER:
-            for p in everyone:
-                keys[p].append(plain[name](p))
-            continue
-        groups: dict[tuple[float | None, ...], list[int]] = {}
-        for p in everyone:
-            groups.setdefault(tuple(keys[p]), []).append(p)
-        for group in groups.values():
-            scored = tiebreaks.direct_encounter(group, met) if len(group) > 1 else None
-            for p in group:
-                keys[p].append(scored[p] if scored else None)
-    return _ranked({p: tuple(keys[p]) for p in everyone}, descending=(True,) * (len(order) + 1))
+    `order`'s tie-breaks (`tiebreaks.figures`)."""
+    keys = tiebreaks.figures(rounds, players, order=order, allocated_bye=allocated_bye)
+    return _ranked(keys, descending=(True,) * (len(order) + 1))
 
 
 def swiss_tables_by_round(rounds: Sequence[Round], players: Iterable[int], *, order: Sequence[str] = SWISS_ORDER,
@@ -210,32 +183,3 @@ def league_tables(divisions: Sequence[Division]) -> list[tuple[Division, list[Ro
         tables.append((division, marked))
     return tables
 
-
-# ---------------------------------------------------------------------------------------------
-# The figures by name
-
-
-@dataclass(frozen=True)
-class Standing:
-    """A player's score and tie-breaks."""
-
-    player: int
-    points: float
-    buchholz: float
-    buchholz_cut1: float
-    sonneborn_berger: float
-    direct_encounter: float | None
-    """None where it was passed over (the tied players did not all meet, or nobody was tied)."""
-
-
-def standings(rounds: list[Round], players: set[int] | list[int], *, allocated_bye: float = 1.0) -> list[Standing]:
-    """Every player's standing, best first: points, Buchholz, Buchholz cut-1, Sonneborn–Berger,
-    then direct encounter among the players tied on all of these (None where it is passed over);
-    players still tied keep their pairing numbers' order (`swiss_table` gives their shared ranks)."""
-    table = swiss_table(rounds, players, allocated_bye=allocated_bye)
-    rows = []
-    for row in table:
-        bh, cut, sb, de = row.tiebreaks
-        assert bh is not None and cut is not None and sb is not None
-        rows.append(Standing(row.player, row.points, bh, cut, sb, de))
-    return rows

@@ -17,7 +17,7 @@ Unplayed rounds follow C.07's article 16, as tileref reads it:
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from engine.pairing.records import Bye, Result, Round, scores
@@ -26,6 +26,11 @@ BUCHHOLZ = "BH"
 BUCHHOLZ_CUT1 = "BH-C1"
 SONNEBORN_BERGER = "SB"
 DIRECT_ENCOUNTER = "DE"
+SWISS_ORDER = (BUCHHOLZ, BUCHHOLZ_CUT1, SONNEBORN_BERGER, DIRECT_ENCOUNTER)
+"""A Swiss's tie-breaks, in the order they are applied."""
+ROUND_ROBIN_ORDER = (DIRECT_ENCOUNTER, SONNEBORN_BERGER)
+"""A round robin's (and a league division's): everyone meets everyone, so Buchholz tells nothing
+there (C.07 recommends direct encounter and Sonneborn–Berger)."""
 NAMES = {BUCHHOLZ: "Buchholz", BUCHHOLZ_CUT1: "Buchholz cut-1", SONNEBORN_BERGER: "Sonneborn–Berger",
          DIRECT_ENCOUNTER: "direct encounter"}
 """Each tie-break's short name (as tables head their columns) and its full name."""
@@ -110,3 +115,64 @@ def direct_encounter(group: Iterable[int], met: dict[int, list[Encounter]]) -> d
     if len(pairs) < len(tied) * (len(tied) - 1) // 2:
         return None
     return {p: sum(e.points for e in met.get(p, []) if e.opponent in tied) for p in tied}
+
+
+def figures(rounds: Iterable[Round], players: Iterable[int], *, order: Sequence[str] = SWISS_ORDER,
+            allocated_bye: float = 1.0) -> dict[int, tuple[float | None, ...]]:
+    """Each player's points, then `order`'s tie-breaks in turn. Direct encounter is counted among
+    the players tied on everything before it, and is None where it is passed over (a player
+    tied with nobody, or tied players who did not all meet)."""
+    everyone = sorted(set(players))
+    done = list(rounds)
+    numbers = values(done, everyone, allocated_bye=allocated_bye)
+    met = encounters(done, everyone, allocated_bye)
+    plain: dict[str, Callable[[int], float]] = {
+        BUCHHOLZ: lambda p: numbers[p].buchholz,
+        BUCHHOLZ_CUT1: lambda p: numbers[p].buchholz_cut1,
+        SONNEBORN_BERGER: lambda p: numbers[p].sonneborn_berger,
+    }
+    unknown = set(order) - set(plain) - {DIRECT_ENCOUNTER}
+    if unknown:
+        raise ValueError(f"unknown tie-breaks: {', '.join(sorted(unknown))}")
+    keys: dict[int, list[float | None]] = {p: [numbers[p].points] for p in everyone}
+    for name in order:
+        if name != DIRECT_ENCOUNTER:
+            for p in everyone:
+                keys[p].append(plain[name](p))
+            continue
+        groups: dict[tuple[float | None, ...], list[int]] = {}
+        for p in everyone:
+            groups.setdefault(tuple(keys[p]), []).append(p)
+        for group in groups.values():
+            scored = direct_encounter(group, met) if len(group) > 1 else None
+            for p in group:
+                keys[p].append(scored[p] if scored else None)
+    return {p: tuple(keys[p]) for p in everyone}
+
+
+@dataclass(frozen=True)
+class Standing:
+    """A player's score and tie-breaks."""
+
+    player: int
+    points: float
+    buchholz: float
+    buchholz_cut1: float
+    sonneborn_berger: float
+    direct_encounter: float | None
+    """None where it was passed over (the tied players did not all meet, or nobody was tied)."""
+
+
+def standings(rounds: list[Round], players: set[int] | list[int], *, allocated_bye: float = 1.0) -> list[Standing]:
+    """Every player's standing, best first: points, Buchholz, Buchholz cut-1, Sonneborn–Berger,
+    then direct encounter among the players tied on all of these (None where it is passed over);
+    players still tied keep their pairing numbers' order (`engine.pairing.standings.swiss_table`
+    gives their shared ranks)."""
+    keys = figures(rounds, players, allocated_bye=allocated_bye)
+    order = sorted(keys, key=lambda p: (tuple(-(v or 0.0) for v in keys[p]), p))
+    rows = []
+    for player in order:
+        points, bh, cut, sb, de = keys[player]
+        assert points is not None and bh is not None and cut is not None and sb is not None
+        rows.append(Standing(player, points, bh, cut, sb, de))
+    return rows

@@ -29,7 +29,8 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 
 from engine.pairing.records import Board, Bye, Result, Round, SatOut
-from engine.pairing.standings import SWISS_ORDER, swiss_table
+from engine.pairing.standings import swiss_table
+from engine.pairing.tiebreaks import SWISS_ORDER
 
 _CODES = {
     Result.FIRST_WON: ("1", "0"),
@@ -88,6 +89,17 @@ class Report:
     points: dict[int, float] = field(default_factory=dict)
     ranks: dict[int, int] = field(default_factory=dict)
     absent: frozenset[int] = frozenset()
+    planned: int | None = None
+    """The rounds planned as the file gives them (`XXR`, `142`), None where it does not."""
+
+    @property
+    def rounds_planned(self) -> int | None:
+        """The rounds planned as the file gives them (None where it does not)."""
+        return self.planned
+
+
+Parsed = Report
+"""The name the Dutch pairing's tests know a report read back by."""
 
 
 def finished(round_: Round) -> bool:
@@ -197,12 +209,12 @@ def parse(text: str) -> Report:
             absent = {n for n, (*_, blocks) in players.items() if len(blocks) == rounds_seen}
             rounds_seen -= 1
     rounds = tuple(_round(players, index) for index in range(rounds_seen))
+    planned = rounds_planned or None
     rounds_planned = rounds_planned or rounds_seen
     dates = header.get("132", [""])[0]
     colour = _first(header, "152") or {"white1": "W", "black1": "B"}.get(_first(header, "XXC").split(" ")[0], "")
     if not colour:
-        seated = [blocks[0][1] for _, (*_, blocks) in sorted(players.items()) if blocks and blocks[0][1] in "wb"]
-        colour = "B" if seated and seated[0] == "b" else "W"
+        colour = "W" if _first_white(rounds) else "B"
     event = Event(_first(header, "012"), _first(header, "042"), _first(header, "052"), _first(header, "092"),
                   rounds_planned, _first(header, "122"), _first(header, "022"), _first(header, "032"),
                   _first(header, "102"), tuple(header.get("112", [])),
@@ -210,7 +222,7 @@ def parse(text: str) -> Report:
                   colour == "W")
     return Report(event, tuple(entry[0] for _, entry in sorted(players.items())), rounds,
                   {n: entry[1] for n, entry in players.items()}, {n: entry[2] for n, entry in players.items()},
-                  frozenset(absent))
+                  frozenset(absent), planned)
 
 
 def _first(header: dict[str, list[str]], code: str) -> str:
@@ -252,6 +264,9 @@ def _round(players: dict[int, tuple[Entrant, float, int, list[tuple[int, str, st
         if theirs is None or index >= len(theirs[3]) or theirs[3][index][0] != number:
             raise TrfError(f"round {index + 1}: {number} and {opponent} do not list each other")
         their_code = theirs[3][index][2]
+        if code == their_code == " ":
+            boards.append(Board(number, opponent))
+            continue
         result = _RESULTS.get((_plain(code), _plain(their_code)))
         if result is None:
             raise TrfError(f"round {index + 1}: {number} against {opponent} reads {code!r} and {their_code!r}")
@@ -271,3 +286,27 @@ def _bye(code: str, player: int, index: int) -> Bye:
     if code in "- ":
         return Bye.ZERO_POINT
     raise TrfError(f"round {index + 1}: {player} has no opponent but the result {code!r}")
+
+
+def paired_players(round_: Round) -> list[int]:
+    """Who took part in the pairing of `round_`: everyone on a board, and the pairing-allocated
+    bye (the other byes were given before the pairing)."""
+    return sorted({p for b in round_.boards for p in (b.first, b.second)}
+                  | {s.player for s in round_.sat_out if s.bye is Bye.ALLOCATED})
+
+
+def initial_white(parsed: Report) -> bool:
+    """The tournament's initial colour: as the file states it (lines 152, XXC), or as its first
+    round shows it."""
+    return parsed.event.first_white
+
+
+def _first_white(rounds: Sequence[Round]) -> bool:
+    """The initial colour as the first round shows it: the colour of the lowest pairing number
+    who played, turned round if that number is even (C.04.3 Article 5.2.5)."""
+    for round_ in rounds:
+        seats = {b.first: True for b in round_.boards} | {b.second: False for b in round_.boards}
+        if seats:
+            top = min(seats)
+            return seats[top] == bool(top % 2)
+    return True

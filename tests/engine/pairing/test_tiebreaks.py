@@ -3,7 +3,7 @@
 import pytest
 
 from engine.pairing.records import Board, Bye, Result, Round, SatOut
-from engine.pairing.standings import standings
+from engine.pairing.tiebreaks import standings
 
 W, L, D = Result.FIRST_WON, Result.SECOND_WON, Result.DRAWN
 

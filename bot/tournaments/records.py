@@ -1,0 +1,88 @@
+"""A stored tournament read as the pairing rules' records (`engine.pairing`): the rounds of a
+two-player event as `Round`s, a pod event's tables with their placings, each player's points and
+the standing order. Pure: it reads a `TournamentView` and nothing else."""
+
+from __future__ import annotations
+
+from bot.storage.tournaments import LEAGUE, PODS, BoardRecord, TournamentView
+from engine.pairing import tiebreaks
+from engine.pairing.pods import placing_points
+from engine.pairing.records import Board, Bye, Result, Round, SatOut, scores
+
+PodTable = tuple[tuple[int, ...], tuple[int, ...] | None]
+"""A pod table: its players in seat order, and their placings once it ended (1 = first; ties equal)."""
+
+
+def placings_of(board: BoardRecord) -> tuple[int, ...] | None:
+    """A pod board's placings, or None while it is on."""
+    if board.result is None:
+        return None
+    return tuple(int(p) for p in board.result.split(","))
+
+
+def two_player_rounds(view: TournamentView, division: int | None = None) -> list[Round]:
+    """Every round so far as `Round`s (boards still on have no result). A late entry's rounds
+    before they joined are zero-point byes; a withdrawn player's later rounds are left out (an
+    unplayed round for the tie-breaks)."""
+    rounds = []
+    for stored in view.rounds:
+        boards = tuple(Board(b.players[0], b.players[1], Result(b.result) if b.result else None)
+                       for b in stored.boards if len(b.players) == 2 and division in (None, b.division))
+        members = {e.number for e in view.entrants if division in (None, e.division)}
+        sat = [SatOut(p, Bye(code)) for p, code in stored.sat_out if p in members]
+        seen = {p for b in boards for p in (b.first, b.second)} | {s.player for s in sat}
+        sat += [SatOut(e.number, Bye.ZERO_POINT) for e in view.entrants
+                if e.number in members and e.number not in seen and e.first_round > stored.number]
+        rounds.append(Round(boards, tuple(sat)))
+    return rounds
+
+
+def pod_rounds(view: TournamentView) -> list[list[PodTable]]:
+    """Every round's pod tables so far."""
+    return [[(b.players, placings_of(b)) for b in stored.boards] for stored in view.rounds]
+
+
+def points(view: TournamentView, division: int | None = None) -> dict[int, float]:
+    """Each entrant's points so far (0 for those without any): at two seats 1, ½ or 0 a game and
+    byes as `engine.pairing.records`; at pods, points by placing (`engine.pairing.pods`)."""
+    total = {e.number: 0.0 for e in view.entrants if division in (None, e.division)}
+    if view.tournament.format != PODS:
+        total.update({p: v for p, v in scores(two_player_rounds(view, division)).items() if p in total})
+        return total
+    for stored in view.rounds:
+        for board in stored.boards:
+            placings = placings_of(board)
+            if placings is not None:
+                for player, scored in zip(board.players, placing_points(placings), strict=True):
+                    total[player] = total.get(player, 0.0) + scored
+        for player, code in stored.sat_out:
+            total[player] = total.get(player, 0.0) + Bye(code).points(float(view.tournament.seats - 1) / 2)
+    return total
+
+
+def standing_order(view: TournamentView, division: int | None = None) -> list[int]:
+    """The entrants best first: two-player events by points and FIDE tie-breaks
+    (`engine.pairing.tiebreaks.standings`); pods by points, then the lower sum of placings, then
+    the tablemates' points; then the starting rank."""
+    members = [e.number for e in view.entrants if division in (None, e.division)]
+    if view.tournament.format != PODS:
+        return [s.player for s in tiebreaks.standings(two_player_rounds(view, division), members)]
+    scored = points(view)
+    placed: dict[int, int] = {}
+    mates: dict[int, float] = {}
+    for stored in view.rounds:
+        for board in stored.boards:
+            placings = placings_of(board)
+            if placings is None:
+                continue
+            for player, place in zip(board.players, placings, strict=True):
+                placed[player] = placed.get(player, 0) + place
+                mates[player] = mates.get(player, 0.0) + sum(scored.get(o, 0.0) for o in board.players if o != player)
+    return sorted(members, key=lambda p: (-scored.get(p, 0.0), placed.get(p, 0), -mates.get(p, 0.0), p))
+
+
+def divisions(view: TournamentView) -> list[int]:
+    """A league's divisions, top first (one division, 1, for every other format)."""
+    if view.tournament.format != LEAGUE:
+        return [1]
+    return sorted({e.division for e in view.entrants})

@@ -1,0 +1,149 @@
+"""What a tournament says: its announcement (the rules stated up front), a round's pairings, the
+standings in text, and the final message. Every word through `_()`."""
+
+from __future__ import annotations
+
+from bot.core.i18n import _
+from bot.core.replies import deadline_token, mention, name_token
+from bot.storage.tournaments import (
+    DOUBLE_ROUND_ROBIN,
+    LEAGUE,
+    PODS,
+    ROUND_ROBIN,
+    SWISS,
+    BoardRecord,
+    RoundRecord,
+    TournamentRecord,
+    TournamentView,
+)
+from bot.tournaments.records import points, standing_order
+from engine import GAMES
+from engine.pairing.pods import placing_points
+
+DRAW, SCORE = "draw", "score"
+ADJUDICATIONS = (DRAW, SCORE)
+
+
+def format_name(name: str) -> str:
+    """A format's name in the language being spoken."""
+    return {SWISS: _("Swiss"), ROUND_ROBIN: _("round robin"), DOUBLE_ROUND_ROBIN: _("double round robin"),
+            PODS: _("Swiss of multi-player tables"), LEAGUE: _("league")}.get(name, name)
+
+
+def adjudication_rule(rule: str) -> str:
+    """The adjudication rule in a sentence, as the announcement states it."""
+    if rule == SCORE:
+        return _("a game still on at the round's deadline is stopped and decided by the score at that moment "
+                 "(the higher score wins; equal scores share the place)")
+    return _("a game still on at the round's deadline is stopped and scored as a draw among the players still in it")
+
+
+def announcement(tournament: TournamentRecord) -> str:
+    """The tournament's announcement: what, when, how, and every rule decided up front."""
+    game = GAMES[tournament.game].title
+    lines = [_("🏆 **{name}**: a {format} of {game}.").format(name=tournament.name,
+                                                            format=format_name(tournament.format), game=game)]
+    lines.append(_("Starts {when}; sign up with the button below until then.").format(
+        when=deadline_token(tournament.starts_at)))
+    if tournament.signup_closes > tournament.starts_at:
+        lines.append(_("Late entries are taken until {when}; the rounds they missed count as zero-point byes.").format(
+            when=deadline_token(tournament.signup_closes)))
+    if tournament.options.get("checkin"):
+        lines.append(_("Check in with the button before the start: whoever has not checked in is not paired."))
+    if tournament.rounds:
+        lines.append(_("Rounds: {rounds}, each with a deadline of {hours} hours.").format(
+            rounds=tournament.rounds, hours=round(tournament.round_seconds / 3600)))
+    if tournament.format == PODS:
+        size = tournament.seats
+        shown = ", ".join(f"{p:g}" for p in placing_points(list(range(1, size + 1))))
+        lines.append(_("Tables of {seats}; points by placing: {points} (ties share them).").format(
+            seats=size, points=shown))
+    if tournament.format == LEAGUE:
+        lines.append(_("Divisions of {size}, each a round robin; the top {up} go up and the bottom {down} go down "
+                       "for the next season.").format(size=tournament.options.get("division_size", 8),
+                                                        up=tournament.options.get("promote", 1),
+                                                        down=tournament.options.get("relegate", 1)))
+    clock = tournament.options.get("clock")
+    lines.append(_("Time control: {clock}; vacations {vacation}; {rated}.").format(
+        clock=clock or _("the server's usual"),
+        vacation=_("stop the clock") if tournament.options.get("vacation", True) else _("do not stop the clock"),
+        rated=_("rated") if tournament.options.get("rated", True) else _("not rated")))
+    lines.append(_("Adjudication: {rule}.").format(rule=adjudication_rule(tournament.options.get("adjudication",
+                                                                                                  DRAW))))
+    lines.append(_("Withdrawn players forfeit the games they do not play; `/tournament withdraw` to leave."))
+    return "\n".join(lines)
+
+
+def _player(view: TournamentView, number: int, *, ping: bool = False) -> str:
+    entrant = view.entrant(number)
+    if entrant is None:
+        return str(number)
+    return mention(entrant.user_id, entrant.name) if ping else name_token(entrant.name)
+
+
+def board_line(view: TournamentView, board: BoardRecord, *, ping: bool = False) -> str:
+    """A board: its number and players (first seat first), and its result once it has one."""
+    players = " – ".join(_player(view, p, ping=ping) for p in board.players)
+    result = f" **{board.result.replace(',', ' · ')}**" if board.result else ""
+    return _("Board {board}: {players}").format(board=board.board, players=players) + result
+
+
+def round_pairings(view: TournamentView, round_: RoundRecord) -> str:
+    """A round's pairings and who sits it out, with its deadline."""
+    lines = [_("⚔️ **{name}**, round {number}: each game opens in its own thread; deadline {when}.").format(
+        name=view.tournament.name, number=round_.number, when=deadline_token(round_.deadline))]
+    lines += [board_line(view, b) for b in round_.boards]
+    for player, code in round_.sat_out:
+        lines.append(_("{player} sits this round out ({bye}).").format(player=_player(view, player),
+                                                                         bye=bye_name(code)))
+    return "\n".join(lines)
+
+
+def bye_name(code: str) -> str:
+    return {"U": _("a bye worth a point"), "H": _("a half-point bye"), "F": _("a full-point bye"),
+            "Z": _("no points")}.get(code, code)
+
+
+def board_opening(view: TournamentView, board: BoardRecord) -> str:
+    """The first line of a board's thread: which tournament and round, pinging its players."""
+    return _("🏆 {name}, round {number}, board {board}: {players}. Good luck!").format(
+        name=view.tournament.name, number=board.round, board=board.board,
+        players=", ".join(_player(view, p, ping=True) for p in board.players))
+
+
+def standings_text(view: TournamentView, *, limit: int = 20) -> str:
+    """The standings as text lines: place, player, points (the division's, in a league)."""
+    lines = []
+    scored_by = {}
+    divisions = sorted({e.division for e in view.entrants}) or [1]
+    for division in divisions:
+        scored = points(view, division if view.tournament.format == LEAGUE else None)
+        scored_by.update(scored)
+        order = standing_order(view, division if view.tournament.format == LEAGUE else None)
+        if view.tournament.format == LEAGUE:
+            lines.append(_("Division {number}").format(number=division))
+        for place, player in enumerate(order[:limit], 1):
+            entrant = view.entrant(player)
+            gone = " " + _("(withdrawn)") if entrant and entrant.withdrawn_after is not None else ""
+            lines.append(f"{place}. {_player(view, player)} — {scored.get(player, 0.0):g}{gone}")
+    return "\n".join(lines)
+
+
+def round_closed(view: TournamentView, number: int) -> str:
+    return _("📋 **{name}**: standings after round {number}").format(name=view.tournament.name, number=number) \
+        + "\n" + standings_text(view)
+
+
+def final(view: TournamentView) -> str:
+    """The final message: the winner (or winners of each division) crowned, and the standings."""
+    if view.tournament.format == LEAGUE:
+        heads = [_player(view, standing_order(view, d)[0]) for d in sorted({e.division for e in view.entrants})
+                 if standing_order(view, d)]
+        crowned = _("🏆 **{name}** is over. Division winners: {winners}.").format(
+            name=view.tournament.name, winners=", ".join(heads))
+    else:
+        order = standing_order(view)
+        crowned = _("🏆 **{name}** is over. {winner} wins it!").format(
+            name=view.tournament.name, winner=_player(view, order[0], ping=True)) if order else \
+            _("🏆 **{name}** is over.").format(name=view.tournament.name)
+    return crowned + "\n" + standings_text(view)

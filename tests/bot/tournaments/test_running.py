@@ -1,0 +1,185 @@
+"""Tournaments run from the first sign-up to the final standings by the bot alone, on a real
+referee and database (SQLite and PostgreSQL), with a manual clock."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.storage.tournaments import CANCELLED, FINISHED, RUNNING, SIGNUP
+from bot.tournaments.records import standing_order, two_player_rounds
+from engine.pairing.records import Bye, SatOut
+from tests.bot.tournaments.helpers import MOD, player, running_event
+
+HOUR = 3600.0
+
+
+@pytest.fixture
+async def event(database):
+    async with running_event(database) as event:
+        yield event
+
+
+async def test_a_round_robin_runs_from_sign_up_to_its_winner(event):
+    tid = await event.new("tromino_go", "round_robin", 4)
+    await event.step()
+    assert (await event.view(tid)).tournament.status == SIGNUP
+    await event.step(HOUR)
+    for number in (1, 2, 3):
+        view = await event.view(tid)
+        assert view.tournament.current_round == number
+        current = view.round(number)
+        assert len(current.boards) == 2 and all(b.table_id is not None for b in current.boards)
+        tables = [await event.referee.store.get_table(b.table_id) for b in current.boards]
+        assert all(t.status == "playing" for t in tables)
+        await event.play_out(tid)
+        await event.step()
+    view = await event.view(tid)
+    assert view.tournament.status == FINISHED
+    assert all(r.closed_at is not None for r in view.rounds) and len(view.rounds) == 3
+    assert all(b.result == "1-0" for r in view.rounds for b in r.boards)
+    assert event.posted.keys()[:3] == ["announce", "start", "round:1:0"]
+    assert event.posted.keys()[-1] == "final"
+    assert "wins it" in event.posted.text("final")
+
+
+async def test_a_round_is_paired_once_however_often_the_runner_looks(event):
+    tid = await event.new("tromino_go", "round_robin", 4)
+    await event.step(HOUR)
+    first = await event.view(tid)
+    for _ in range(3):
+        await event.step()
+        await event.runner.advance(tid)
+    again = await event.view(tid)
+    assert again.rounds == first.rounds
+    assert len(await event.referee.store.find_tables(place_prefix="test:lobby/")) == 2
+
+
+async def test_a_game_still_on_at_the_deadline_is_adjudicated_and_the_next_round_opens(event):
+    tid = await event.new("tromino_go", "round_robin", 4, round_time="2d")
+    await event.step(HOUR)
+    view = await event.view(tid)
+    await event.step(2 * 86400 + 1)
+    view = await event.view(tid)
+    assert view.tournament.current_round == 2
+    first = view.round(1)
+    assert all(b.adjudicated and b.result == "½-½" for b in first.boards)
+    tables = [await event.referee.store.get_table(b.table_id) for b in first.boards]
+    assert all(t.status == "aborted" for t in tables)
+    assert "scored as a draw" in event.posted.text("announce")
+
+
+async def test_sign_up_after_the_start_is_refused(event):
+    tid = await event.new("tromino_go", "round_robin", 4)
+    await event.step(HOUR)
+    reply = await event.desk.sign_up(tid, player(9))
+    assert not reply.ok and "closed" in reply.caller.text
+
+
+async def test_a_player_already_in_is_refused(event):
+    tid = await event.new("tromino_go", "round_robin", 2)
+    reply = await event.desk.sign_up(tid, player(1))
+    assert not reply.ok and "already in" in reply.caller.text
+
+
+async def test_a_round_count_a_round_robin_cannot_hold_is_refused_at_the_start(event):
+    tid = await event.new("tromino_go", "round_robin", 5, rounds=7)
+    await event.step(HOUR)
+    assert (await event.view(tid)).tournament.status == CANCELLED
+    assert "5 players play 5 rounds" in event.posted.text("cancelled")
+
+
+async def test_a_swiss_with_as_many_rounds_as_players_is_cancelled(event):
+    tid = await event.new("tromino_go", "swiss", 3, rounds=3)
+    await event.step(HOUR)
+    assert (await event.view(tid)).tournament.status == CANCELLED
+    assert "needs more than 3 players" in event.posted.text("cancelled")
+
+
+async def test_a_field_pods_cannot_seat_is_cancelled(event):
+    tid = await event.new("triominoes", "pods", 5, seats=4, rounds=2)
+    await event.step(HOUR)
+    assert (await event.view(tid)).tournament.status == CANCELLED
+    assert "cannot be seated at tables of 4" in event.posted.text("cancelled")
+
+
+async def test_a_game_not_played_by_two_has_no_round_robin(event):
+    reply = await event.desk.new(player(1), "test:lobby", "g1", "tromino_go", "round_robin")
+    assert not reply.ok and "moderator" in reply.caller.text
+
+
+async def test_a_withdrawn_players_games_are_forfeited_to_their_opponents(event):
+    tid = await event.new("tromino_go", "round_robin", 4)
+    await event.step(HOUR)
+    withdrawn = await event.desk.withdraw(player(4), tid)
+    assert withdrawn.ok
+    await event.play_out(tid)
+    await event.step()
+    view = await event.view(tid)
+    quitter = view.entrant_of("test:p4").number
+    assert view.tournament.current_round == 2
+    board = next(b for b in view.round(2).boards if quitter in b.players)
+    assert board.result == ("-/+" if board.players[0] == quitter else "+/-") and board.table_id is None
+
+
+async def test_pods_seat_players_by_score_and_score_them_by_placing(event):
+    tid = await event.new("triominoes", "pods", 6, seats=3, rounds=2)
+    await event.step(HOUR)
+    view = await event.view(tid)
+    assert [len(b.players) for b in view.round(1).boards] == [3, 3]
+    await event.play_out(tid)
+    await event.step()
+    view = await event.view(tid)
+    assert view.round(1).closed_at is not None
+    assert all(b.result.split(",")[0] == "1" for b in view.round(1).boards)
+    assert view.tournament.current_round == 2 and view.tournament.status == RUNNING
+
+
+async def test_a_swiss_is_paired_by_the_dutch_system_and_never_repeats_a_pairing(event):
+    tid = await event.new("tromino_go", "swiss", 6, rounds=3)
+    await event.step(HOUR)
+    for number in (1, 2, 3):
+        view = await event.view(tid)
+        assert view.tournament.current_round == number and len(view.round(number).boards) == 3
+        await event.play_out(tid)
+        await event.step()
+    view = await event.view(tid)
+    assert view.tournament.status == FINISHED
+    pairs = [frozenset(b.players) for r in view.rounds for b in r.boards]
+    assert len(pairs) == len(set(pairs)) == 9
+
+
+async def test_a_late_entry_gets_zero_point_byes_for_the_rounds_missed(event):
+    reply = await event.desk.new(MOD, "test:lobby", "g1", "tromino_go", "swiss", rounds=3, start="1h", late="3d")
+    assert reply.ok
+    tid = (await event.referee.store.tournaments.listed("g1"))[0].id
+    for index in range(1, 5):
+        await event.desk.sign_up(tid, player(index))
+    await event.step(HOUR)
+    late = await event.desk.sign_up(tid, player(5))
+    assert late.ok and "round 2" in late.caller.text
+    await event.play_out(tid)
+    await event.step()
+    view = await event.view(tid)
+    number = view.entrant_of("test:p5").number
+    assert SatOut(number, Bye.ZERO_POINT) in two_player_rounds(view)[0].sat_out
+    assert number in {p for b in view.round(2).boards for p in b.players} | {p for p, _ in view.round(2).sat_out}
+
+
+async def test_a_league_plays_its_divisions_and_promotes_into_the_next_season(event):
+    tid = await event.new("tromino_go", "league", 6, division_size=3)
+    await event.step(HOUR)
+    view = await event.view(tid)
+    assert sorted({e.division for e in view.entrants}) == [1, 2]
+    while (await event.view(tid)).tournament.status == RUNNING:
+        await event.play_out(tid)
+        await event.step()
+    view = await event.view(tid)
+    assert view.tournament.status == FINISHED and len(view.rounds) == 3
+    following = [t for t in await event.referee.store.tournaments.listed("g1") if t.previous_id == tid]
+    assert len(following) == 1
+    nxt = await event.view(following[0].id)
+    assert len(nxt.entrants) == 6
+    moved = {e.user_id: e.division for e in nxt.entrants}
+    winner_of_two = view.entrant(standing_order(view, 2)[0]).user_id
+    last_of_one = view.entrant(standing_order(view, 1)[-1]).user_id
+    assert (moved[winner_of_two], moved[last_of_one]) == (1, 2)
