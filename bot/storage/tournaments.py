@@ -196,7 +196,8 @@ class Tournaments:
         """The server's tournaments in these statuses, newest first."""
         async with self._read() as db:
             rows = await db.fetch(f"SELECT {', '.join(_TOURNAMENT_COLUMNS)} FROM tournaments"
-                                  f" WHERE COALESCE(guild, '') = ? AND status IN ({marks(len(statuses))}) ORDER BY id DESC LIMIT ?",
+                                  f" WHERE COALESCE(guild, '') = ? AND status IN ({marks(len(statuses))})"
+                                  " ORDER BY id DESC LIMIT ?",
                                   guild or "", *statuses, limit)
         return [_tournament_record(row) for row in rows]
 

@@ -319,6 +319,9 @@ class TournamentDesk:
                     fresh.round(current.number) or current).boards):
                 raise Refused(_("the round changed meanwhile; look again"))
             await delete_round(db, tournament_id, current.number)
+            # whoever left during the round being re-paired is not paired in it again
+            await db.execute("UPDATE entrants SET withdrawn_after = ? WHERE tournament_id = ? AND withdrawn_after = ?",
+                             current.number - 1, tournament_id, current.number)
             fresh = await read_view(db, tournament_id)
             assert fresh is not None
             tournament = fresh.tournament

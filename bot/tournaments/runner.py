@@ -42,6 +42,7 @@ from bot.storage.tournaments import (
     TournamentMessage,
     TournamentRecord,
     TournamentView,
+    add_messages,
     board_place,
     board_result,
     board_table,
@@ -260,8 +261,11 @@ class TournamentRunner:
         with the tournament's clock, vacations and rating; once, whoever races to open it."""
         tournament = view.tournament
         place = board.place or await self.make_place(view, board)
+        pinged = [e.user_id for p in board.players if (e := view.entrant(p)) is not None]
         async with self.store.tournaments.steps(tournament.id) as db:
             place = await board_place(db, tournament.id, board.round, board.board, place)
+            await add_messages(db, tournament.id, [(f"open:{place}", place, {
+                "text": wording.board_opening(view, board), "mentions": pinged})], self.clock.now())
         key = [tournament.id, board.round, board.board]
         found = await self.store.table_at(place)
         if found is not None and found.meta.get(TOURNAMENT) == key and found.status not in (LOBBY,):
@@ -274,7 +278,7 @@ class TournamentRunner:
                 seats.append(SeatRecord(index, entrant.name, entrant.user_id))
             table_id, reply = await self.referee.lobby.seated_game(
                 place, SYSTEM, tournament.game, table_options(tournament), tournament.guild, seats,
-                meta={TOURNAMENT: key}, headline=wording.board_opening(view, board))
+                meta={TOURNAMENT: key}, headline="")
         async with self.store.tournaments.steps(tournament.id) as db:
             await board_table(db, tournament.id, board.round, board.board, table_id)
         if reply is not None and reply.ok:

@@ -27,13 +27,24 @@ from bot.adapters.discordbot.moderation import MODERATOR_COMMANDS
 from bot.adapters.discordbot.privacy import ForgetButton, privacy
 from bot.adapters.discordbot.reactions import MEDIA_COMMANDS, PickMenu
 from bot.adapters.discordbot.replying import out_already, post_notice
+from bot.adapters.discordbot.tournament_commands import (
+    TOURNAMENT_COMMANDS,
+    TournamentButton,
+    TournamentCancel,
+    TournamentConfirm,
+    board_thread,
+    post_message,
+)
 from bot.adapters.discordbot.views import TableButton
 from bot.core.i18n import DEFAULT as DEFAULT_LANGUAGE
 from bot.core.i18n import in_language, language_of
-from bot.core.replies import Reply
+from bot.core.replies import Attachment, Reply
 from bot.durable.health import Gateway
 from bot.media.search import Media
 from bot.service.referee import Referee
+from bot.storage.tournaments import BoardRecord, TournamentMessage, TournamentView
+from bot.tournaments.desk import TournamentDesk
+from bot.tournaments.runner import TournamentRunner
 
 log = logging.getLogger(__name__)
 DRAIN_SECONDS = 5.0
@@ -98,12 +109,15 @@ class TilerefBot(commands.Bot):
         self.guild_ids = list(guild_ids or [])
         self.grace_seconds = GRACE_SECONDS
         self.in_flight: set[asyncio.Task[Any]] = set()
-        for command in [tileref, *PLAYER_COMMANDS, *MODERATOR_COMMANDS, *MEDIA_COMMANDS, *COMMUNITY_COMMANDS, privacy]:
+        for command in [tileref, *PLAYER_COMMANDS, *MODERATOR_COMMANDS, *MEDIA_COMMANDS, *COMMUNITY_COMMANDS,
+                        *TOURNAMENT_COMMANDS, privacy]:
             self.tree.add_command(command)
         self.media = media or Media.from_environment()
         referee.notify = self.notice
         referee.already_out = self.already_out
         referee.ai.thinking = self.thinking
+        self.tournament_runner = TournamentRunner(referee, make_place=self.board_thread, post=self.post_tournament)
+        self.tournament_desk = TournamentDesk(referee, self.tournament_runner)
         self._typing: dict[int, float] = {}
 
     @property
@@ -116,7 +130,8 @@ class TilerefBot(commands.Bot):
     async def setup_hook(self) -> None:
         """Register the persistent buttons and publish the commands (to the test guilds if any,
         which is instant, else globally) if this process is the one that does."""
-        self.add_dynamic_items(TableButton, ConfirmButton, CancelButton, ForgetButton, PickMenu)
+        self.add_dynamic_items(TableButton, ConfirmButton, CancelButton, ForgetButton, PickMenu, TournamentButton,
+                               TournamentConfirm, TournamentCancel)
         await self.tree.set_translator(Translator())
         if not self.publishes_commands:
             log.info("shards %s: the process holding shard 0 publishes the slash commands", self.shard_ids)
@@ -137,11 +152,13 @@ class TilerefBot(commands.Bot):
         pending = [task for task in self.in_flight if task is not asyncio.current_task() and not task.done()]
         if pending:
             await asyncio.wait(pending, timeout=DRAIN_SECONDS)
+        await self.tournament_runner.stop()
         await self.media.close()
         await super().close()
 
     async def on_ready(self) -> None:
         self.referee.outbox.start()
+        self.tournament_runner.start()
         log.info("connected to Discord as %s (%s servers)%s", self.user, len(self.guilds),
                  "" if self.intents.message_content else "; typed moves only work as @mentions")
 
@@ -180,6 +197,18 @@ class TilerefBot(commands.Bot):
         if self.is_closed() or not self.is_ready():
             raise RuntimeError(f"not connected to Discord; the notice for {reply.place} waits in the outbox")
         await post_notice(self, self.referee, reply)
+
+    async def post_tournament(self, message: TournamentMessage, attachments: list[Attachment]) -> None:
+        """A tournament's message (raises if it could not be posted: the runner tries again)."""
+        if self.is_closed() or not self.is_ready():
+            raise RuntimeError(f"not connected to Discord; tournament message {message.id} waits")
+        await post_message(self, message, attachments)
+
+    async def board_thread(self, view: TournamentView, board: BoardRecord) -> str:
+        """The thread a tournament board's game is played in (made now)."""
+        if self.is_closed() or not self.is_ready():
+            raise RuntimeError("not connected to Discord; the board's thread is made later")
+        return await board_thread(self, view, board)
 
     async def already_out(self, reply: Reply) -> bool:
         """Whether an announcement the outbox sends again is in its thread already."""

@@ -183,3 +183,88 @@ async def test_a_league_plays_its_divisions_and_promotes_into_the_next_season(ev
     winner_of_two = view.entrant(standing_order(view, 2)[0]).user_id
     last_of_one = view.entrant(standing_order(view, 1)[-1]).user_id
     assert (moved[winner_of_two], moved[last_of_one]) == (1, 2)
+
+
+async def test_only_the_players_who_checked_in_are_paired_when_check_in_is_asked(event):
+    reply = await event.desk.new(MOD, "test:lobby", "g1", "tromino_go", "round_robin", start="1h", checkin=True)
+    assert reply.ok
+    tid = (await event.referee.store.tournaments.listed("g1"))[0].id
+    for index in range(1, 6):
+        await event.desk.sign_up(tid, player(index))
+    for index in range(1, 5):
+        assert (await event.desk.check_in(tid, player(index))).ok
+    stranger = await event.desk.check_in(tid, player(9))
+    assert not stranger.ok and "sign up" in stranger.caller.text
+    await event.step(HOUR)
+    view = await event.view(tid)
+    assert sorted(e.user_id for e in view.entrants) == [f"test:p{i}" for i in range(1, 5)]
+    assert len(view.round(1).boards) == 2
+    late = await event.desk.check_in(tid, player(1))
+    assert not late.ok and "started" in late.caller.text
+
+
+async def test_a_paused_tournament_waits_and_its_round_deadline_moves_on_by_the_pause(event):
+    tid = await event.new("tromino_go", "round_robin", 4, round_time="1d")
+    await event.step(HOUR)
+    deadline = (await event.view(tid)).round(1).deadline
+    assert not (await event.desk.pause(player(1), tid)).ok
+    assert (await event.desk.pause(MOD, tid)).ok
+    await event.step(2 * 86400)
+    view = await event.view(tid)
+    assert view.tournament.current_round == 1 and all(b.result is None for b in view.round(1).boards)
+    assert (await event.desk.resume(MOD, tid)).ok
+    view = await event.view(tid)
+    assert view.round(1).deadline == deadline + 2 * 86400 and view.tournament.due == deadline + 2 * 86400
+    await event.step(HOUR)
+    assert (await event.view(tid)).tournament.current_round == 1
+
+
+async def test_a_removed_players_game_is_stopped_and_forfeited(event):
+    tid = await event.new("tromino_go", "round_robin", 4)
+    await event.step(HOUR)
+    removed = await event.desk.remove(MOD, player(2), tid)
+    assert removed.ok and "removed" in removed.public.text
+    view = await event.view(tid)
+    number = view.entrant_of("test:p2").number
+    board = next(b for b in view.round(1).boards if number in b.players)
+    assert board.result == ("-/+" if board.players[0] == number else "+/-")
+    assert (await event.referee.store.get_table(board.table_id)).status == "aborted"
+    again = await event.desk.remove(MOD, player(2), tid)
+    assert not again.ok
+
+
+async def test_a_round_not_under_way_is_paired_again_with_new_tables(event):
+    tid = await event.new("tromino_go", "swiss", 6, rounds=3)
+    await event.step(HOUR)
+    before = await event.view(tid)
+    old_tables = [b.table_id for b in before.round(1).boards]
+    assert (await event.desk.withdraw(player(6), tid)).ok
+    repaired = await event.desk.repair(MOD, tid)
+    assert repaired.ok, repaired.caller
+    await event.step()
+    view = await event.view(tid)
+    gone = view.entrant_of("test:p6").number
+    assert gone not in {p for b in view.round(1).boards for p in b.players}
+    assert all(b.table_id not in old_tables and b.table_id is not None for b in view.round(1).boards)
+    assert [(await event.referee.store.get_table(t)).status for t in old_tables] == ["aborted"] * 3
+    assert "round:1:1" in event.posted.keys()  # noqa: SIM118 (Posted.keys lists the keys posted)
+
+
+async def test_ending_a_tournament_adjudicates_its_games_and_crowns_a_winner(event):
+    tid = await event.new("tromino_go", "round_robin", 4, adjudication="score")
+    await event.step(HOUR)
+    assert not (await event.desk.end(player(1), tid)).ok
+    assert (await event.desk.end(MOD, tid)).ok
+    await event.step()
+    view = await event.view(tid)
+    assert view.tournament.status == FINISHED and len(view.rounds) == 1
+    assert all(b.adjudicated for b in view.round(1).boards)
+    assert "is over" in event.posted.text("final")
+
+
+async def test_an_unrated_tournament_opens_unrated_tables_with_its_clock(event):
+    tid = await event.new("tromino_go", "round_robin", 2, rated=False, vacation=False, clock="3d+1d")
+    await event.step(HOUR)
+    board = (await event.view(tid)).round(1).boards[0]
+    table = await event.referee.store.get_table(board.table_id)
+    assert table.meta["rated"] is False and table.meta["vacation"] is False and "clock" in table.meta
