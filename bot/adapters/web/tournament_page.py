@@ -107,7 +107,7 @@ def _name(view: TournamentView, number: int) -> str:
 
 
 def _round(view: TournamentView, stored: RoundRecord, games: Mapping[tuple[int, int], str]) -> str:
-    state = _("finished") if stored.closed_at is not None else _("being played")
+    state = _("closed") if stored.closed_at is not None else _("being played")
     items = []
     for board in stored.boards:
         players = " – ".join(escape(_name(view, p)) for p in board.players)
