@@ -1,7 +1,7 @@
 """Tournaments played out unattended: a 64-player, 7-round Swiss of Tromino Go and a 12-player
 Swiss of 4-seat Tetromic pods, run by the real tournament runner on the real referee (an SQLite
 file, a manual clock), with AI players, 5% of the field withdrawing partway, byes wherever the
-field is odd, and one late entry after round 1. Prints one JSON line per tournament.
+field is odd, and one late entry during round 3. Prints one JSON line per tournament.
 
 The players are AI: each turn, the seat to move plays the random agent's move (`engine.ai`),
 typed through the referee as that player would. Tetromic games are played to their end; a Tromino
@@ -16,7 +16,9 @@ Reported per tournament:
 - `repeated_pairings`: pairs of players who met twice (two-player Swiss; target 0), or at pods
   pairs of players who shared a table more than once, against `repeats_unavoidable` (how many a
   perfect seating could not avoid, by counting: 0 while the rounds fit without repeats);
-- `pair_seconds`: the time the runner's step took that paired each round (median, max);
+- `pair_seconds`: the time the runner's step took that paired each round and opened its tables
+  (median, max); `pairing_only_seconds`: the pairing alone (`bot.tournaments.pairing.pair_round`
+  on the tournament as it stood before each round);
 - `adjudicated`: games the deadline decided; `withdrawn`, `late_entries`, `byes`;
 - `standings`: the top five as the standings table ranks them (rank, name, points).
 
@@ -49,6 +51,7 @@ from bot.service.referee import Referee
 from bot.storage.address import store_for
 from bot.storage.tournaments import RUNNING, TournamentView
 from bot.tournaments.desk import TournamentDesk
+from bot.tournaments.pairing import pair_round
 from bot.tournaments.presentation import tables
 from bot.tournaments.runner import TournamentRunner
 from engine.ai import RandomAgent
@@ -132,7 +135,7 @@ async def run(game: str, format: str, players: int, rounds: int, seats: int, mov
             if view.tournament.status != RUNNING:
                 break
             number = view.tournament.current_round
-            if number == 2 and not late:
+            if number == 3 and not late:
                 late += bool((await desk.sign_up(tid, person(players + 1))).ok)
             for player, when in leave_in.items():
                 if when == number:
@@ -155,6 +158,12 @@ async def run(game: str, format: str, players: int, rounds: int, seats: int, mov
         meetings = sum(met.values())
         unavoidable = max(0, meetings - len(view.entrants) * (len(view.entrants) - 1) // 2)
         table = tables(view)[0]
+        pairing_only = []
+        for number in range(1, len(view.rounds) + 1):
+            before = TournamentView(view.tournament, view.entrants, view.rounds[:number - 1])
+            started = time.perf_counter()
+            pair_round(before, number, clock.now())
+            pairing_only.append(time.perf_counter() - started)
         names = {e.number: e.name for e in view.entrants}
         adjudicated = sum(1 for r in view.rounds for b in r.boards if b.adjudicated) - adjudicated_before
         return {
@@ -168,6 +177,8 @@ async def run(game: str, format: str, players: int, rounds: int, seats: int, mov
             "byes": sum(len(r.sat_out) for r in view.rounds),
             "pair_seconds_median": round(statistics.median(pair_seconds), 3) if pair_seconds else None,
             "pair_seconds_max": round(max(pair_seconds), 3) if pair_seconds else None,
+            "pairing_only_seconds_median": round(statistics.median(pairing_only), 3),
+            "pairing_only_seconds_max": round(max(pairing_only), 3),
             "standings": [[row.rank, names.get(row.player, str(row.player)), row.points] for row in table.rows[:5]],
         }
     finally:
