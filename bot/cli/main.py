@@ -194,6 +194,14 @@ def main(argv: list[str] | None = None) -> int:
     stats.add_argument("--player", default=None, help="a player's id (discord:<id>, console:local, ai:normal)")
     stats.add_argument("--page", type=int, default=1, help="the leaderboard's page (10 players a page)")
 
+    tournament = commands.add_parser("tournament", help="a tournament's results")
+    tournament.add_argument("action", choices=["export"],
+                            help="export: the results as a FIDE Tournament Report File (TRF), for an arbiter's "
+                                 "tools or a pairing engine to check (two-player Swiss and round robins)")
+    tournament.add_argument("id", type=int, help="the tournament's number (as `/tournament list` shows it)")
+    tournament.add_argument("--out", type=Path, default=None,
+                            help="the file to write, or a folder to write it in (default: print it)")
+
     admin = commands.add_parser("admin", help="an operator's commands")
     admin.add_argument("action", choices=["forget", "stuck"],
                        help="forget USER: remove a player's name and ids from every table, rating and setting "
@@ -238,6 +246,10 @@ def main(argv: list[str] | None = None) -> int:
             from bot.cli.forget import forget_player
 
             return asyncio.run(forget_player(database_address(args.db), args.user, confirmed=args.yes))
+        if args.command == "tournament":
+            from bot.cli.tournament import export_tournament
+
+            return asyncio.run(export_tournament(store_for(database_address(args.db)), args.id, args.out))
         if args.command == "stats":
             from bot.cli.stats import show_stats
 

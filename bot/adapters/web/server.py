@@ -27,7 +27,7 @@ from aiohttp import web
 from aiohttp.http_exceptions import HttpProcessingError
 
 import renderers
-from bot.adapters.web import pages
+from bot.adapters.web import pages, tournament_page
 from bot.adapters.web.feed import EventSink, LiveFeed, TableStream
 from bot.community.ratings import player_key
 from bot.core import metrics
@@ -37,8 +37,9 @@ from bot.core.records import DEADLINE, ActionRecord, TableRecord
 from bot.durable.health import Check, HealthCheck, HealthLimits, HealthReport, database_checks
 from bot.media.replay_animation import Replays
 from bot.media.spectator import KEY_CHARACTERS, Entry, Spectacle, Timeline, Timelines, common_prefix, public_position
-from bot.media.watching import WebSettings
+from bot.media.watching import WebSettings, new_token
 from bot.storage.store import Store
+from bot.tournaments.page import opens
 from engine import GAMES, Game
 from engine.digits import whole_number
 from renderers.palettes import drawing_in
@@ -143,6 +144,8 @@ class WebServer:
         self.timelines = Timelines()
         self.pictures = PictureCache(cache)
         self._drawing: set[asyncio.Task[bytes]] = set()
+        self._game_tokens: dict[int, str] = {}
+        """Each tournament game's page token, once known (a table's token never changes)."""
         self._runner: web.AppRunner | None = None
         self.app = self._application()
 
@@ -159,6 +162,7 @@ class WebServer:
         app.router.add_get("/t/{token}/record.txt", self.record_text)
         app.router.add_get("/t/{token}/record.json", self.record_json)
         app.router.add_get("/t/{token}/live", self.live)
+        app.router.add_get(r"/tournament/{id:[0-9]{1,12}}/{token}", self.tournament)
         app.router.add_get("/static/{name}", self.static)
         app.router.add_get("/favicon.ico", _no_icon)
         app.router.add_get("/healthz", self.healthz)
@@ -400,11 +404,30 @@ class WebServer:
 
     async def static(self, request: web.Request) -> web.Response:
         name = request.match_info["name"]
-        if name not in ("watch.js", "watch.css"):
+        if name not in ("watch.js", "watch.css", "tournament.css"):
             raise web.HTTPNotFound()
         kind = "text/javascript" if name.endswith(".js") else "text/css"
         return web.Response(body=(STATIC / name).read_bytes(), content_type=kind,
                             headers={"Cache-Control": "public, max-age=3600"})
+
+    async def tournament(self, request: web.Request) -> web.Response:
+        """A tournament's page (`tournament_page`): its rules, standings and rounds, with a link
+        to every game's page and replay (each game's page token made, as /watch makes it, the
+        first time it is linked). The address holds the tournament's number and its page token
+        (`bot.tournaments.page`), so only those given the link find it."""
+        view = await self.store.tournaments.view(int(request.match_info["id"]))
+        if view is None or not opens(view.tournament, request.match_info["token"]):
+            raise BadAddress(N_("No tournament has this link. Check that it was copied whole, or ask for it again "
+                                "with /tournament standings."), 404)
+        boards = [(b.round, b.board, b.table_id) for r in view.rounds for b in r.boards if b.table_id is not None]
+        missing = sorted({table_id for _r, _b, table_id in boards} - set(self._game_tokens))
+        for table_id, token in zip(missing, await asyncio.gather(*(self.store.watch_token(t, new_token())
+                                                                   for t in missing)), strict=True):
+            self._game_tokens[table_id] = token
+        games = {(number, board): self._game_tokens[table_id] for number, board, table_id in boards}
+        language = str(view.tournament.options.get("lang") or DEFAULT)
+        with speaking(language):
+            return _html(tournament_page.page(view, language, games))
 
     async def healthz(self, _request: web.Request) -> web.Response:
         """The process's health as JSON (`HealthReport.as_json`): 200 when healthy, else 503. With

@@ -41,27 +41,16 @@ def test_a_bye_counts_as_a_game_against_an_opponent_with_your_own_points():
 
 
 def test_a_forfeit_counts_its_points_but_not_the_opponent_for_buchholz():
+    # 1's forfeit win is a game against a dummy with 1's own point.
     rounds = [Round((Board(1, 2, Result.FIRST_WON_BY_FORFEIT), Board(3, 4, W)))]
     rows = _by_player(standings(rounds, [1, 2, 3, 4]))
     assert rows[1].points == 1.0
     assert rows[1].buchholz == 1.0
 
 
-def test_direct_encounter_separates_players_tied_on_points_who_met():
-    rounds = [Round((Board(1, 2, L), Board(3, 4, W))),
-              Round((Board(1, 3, W), Board(2, 4, L))),
-              Round((Board(4, 1, L), Board(2, 3, L)))]
-    table = standings(rounds, [1, 2, 3, 4])
-    by = _by_player(table)
-    assert by[1].points == by[3].points == 2.0
-    assert by[1].direct_encounter == 1.0 and by[3].direct_encounter == 0.0
-    assert [row.player for row in table][:2] == [1, 3]
-
-
-def test_direct_encounter_is_unused_when_some_tied_players_never_met():
-    rounds = [Round((Board(1, 2, W), Board(3, 4, W)))]
-    rows = _by_player(standings(rounds, [1, 2, 3, 4]))
-    assert rows[1].direct_encounter == rows[3].direct_encounter == 0.0
+def test_direct_encounter_is_none_where_it_was_passed_over():
+    rows = _by_player(standings([Round((Board(1, 2, W), Board(3, 4, W)))], [1, 2, 3, 4]))
+    assert rows[1].direct_encounter is None and rows[3].direct_encounter is None
 
 
 @pytest.mark.parametrize("bye, points", [(Bye.ALLOCATED, 1.0), (Bye.HALF_POINT, 0.5), (Bye.ZERO_POINT, 0.0)])
