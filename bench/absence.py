@@ -1,32 +1,43 @@
 """Do games finish? Tables of every game and size played to the end on the real referee (an
-SQLite file, the timer dispatcher, a manual clock) by simulated people who move at human hours,
-go away for a day, a weekend or two weeks, or vanish: prints one JSON line per game and time
-control, then a summary line.
+SQLite file, the timer dispatcher, the stand-ins' AI worker, a manual clock) by simulated people
+who move at human hours, go away for a day, a weekend or two weeks, or vanish: prints one JSON
+line per game and time control, then a summary line and one about the run.
 
-People (each seeded): they answer a turn after a delay (median two hours, at most twelve), only
-while awake (08:00 to 23:00 in their own time zone); one in ten goes away for a day once, one in
-ten for a weekend, one in twenty for two weeks, and one in twenty vanishes for good partway
-through. A person plays a random legal move (the random agent: quick enough for a thousand games).
-
-Half of those who go away for two weeks declare it ahead (`/vacation from: to:`).
+People (each table seeded apart, so a table plays the same in any shard): they answer a turn
+after a delay (median two hours, at most twelve), only while awake (08:00 to 23:00 in their own
+time zone), on the clock's five minutes; one in ten goes away for a day once, one in ten for a
+weekend, one in twenty for two weeks, and one in twenty vanishes for good partway through. A
+person plays a random legal move (the random agent: quick enough for a thousand games). Half of
+those who go away for two weeks declare it ahead (`/vacation from: to:`). Someone a stand-in
+replaced while they were away takes their turns back (`/back`) when they next look after it.
 
 Time controls (`--controls`, each given an equal share of the tables): `1d` (a day a move) and
 `bank` (`clock=3d+1d/7d`: three days, a day more a move, at most seven); tables of three or more
-keep the default `absent=standin`.
+keep the default `absent=standin`. The tables are played until every game ends, or `--days`.
+
+How it runs: the clock goes from one moment something happens to the next (a person answering
+or coming back, or the clock's next wake: a deadline or reminder the dispatcher sleeps for), and
+a table is looked at only then, or when something was announced there (a timeout, a stand-in's
+moves). `--processes` referees play shares of the tables side by side, each with its own SQLite
+file (`synchronous=NORMAL`: nothing crashes here); the outbox sweeps once a simulated day, since
+everything is delivered as it happens (`undelivered` counts what it still held at the end).
 
 Reported per game and time control:
-- `finished`: the share of games that ended within `--days`;
+- `finished`: the share of games that ended; `finished_three_or_more`: of those with three or
+  more players (the issue's target: 98%);
 - `finished_with_everyone`: the share that ended with every original player still playing
   their own turns (no turn played for them by the clock, a stand-in or a skip);
-- `median_days`: how long a finished game took;
+- `median_days`, `p90_days`: how long a finished game took;
 - `pings_per_turn`: the messages that ping a player (`Reply.mentions`) as a turn of theirs
   begins, per turn of theirs; `reminder_pings_per_turn` the reminders' apart; `turns_pinged_twice`:
   turns whose beginning pinged their player more than once;
 - `timeouts_within_allowance`: turns played for someone (by the clock, a stand-in or a skip)
   whose longest absence was shorter than what the table allows them: a move's time at `1d`, the
   starting bank plus the year's 21 vacation days at `bank` (a vanished player is never within it).
+The run's line adds `unfinished` and `stalled` (unfinished tables that no person and no timer
+would ever move again).
 
-    .venv/bin/python bench/absence.py [--tables 1000] [--days 120] [--controls 1d,bank] [--seed 1]
+    .venv/bin/python bench/absence.py [--tables 1000] [--days 365] [--controls 1d,bank] [--processes 2]
 """
 
 from __future__ import annotations
