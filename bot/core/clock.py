@@ -45,6 +45,13 @@ class ManualClock:
         heapq.heappush(self._sleepers, (self._now + seconds, next(self._counter), future))
         await future
 
+    def next_wake(self) -> float | None:
+        """When the earliest sleeper still waiting wakes (None: nobody sleeps): how far a
+        simulation may advance the clock before some task has work to do."""
+        while self._sleepers and self._sleepers[0][2].done():  # a sleep cancelled or already woken
+            heapq.heappop(self._sleepers)
+        return self._sleepers[0][0] if self._sleepers else None
+
     async def advance(self, seconds: float) -> None:
         target = self._now + seconds
         while self._sleepers and self._sleepers[0][0] <= target:

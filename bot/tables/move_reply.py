@@ -158,13 +158,14 @@ def ask_for_pictures(change: Change, reply: Reply) -> None:
 
 def controls(table: TableRecord, game: Game | None) -> list[str]:
     """The buttons a message showing the game carries: Rematch once it is over; while it is
-    played, Show hand, Ready while a round break waits for players, and Join while the game lets
-    newcomers sit down."""
+    played, Show hand, Ready while a round break waits for players (`Game.between_rounds`: the
+    game's legal moves are not listed for it, which is costly in some games), and Join while the
+    game lets newcomers sit down."""
     if table.status == FINISHED:
         return ["rematch"]
     if table.status != PLAYING or game is None:
         return []
-    ready = any("ready" in game.legal_actions(seat) for seat in game.to_move())
+    ready = game.between_rounds() and bool(game.to_move())
     joinable = type(game).allows_join and game.players < type(game).max_players and game.outcome() is None
     return ["hand", *(["ready"] if ready else []), *(["join"] if joinable else [])]
 

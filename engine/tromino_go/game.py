@@ -4,7 +4,7 @@ move them instead, for double points. First to 7 TGpoints wins; a missed deadlin
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Self
 
@@ -27,7 +27,7 @@ from engine.core import (
     register,
 )
 from engine.tromino_go import notation, position
-from engine.tromino_go.generation import placements
+from engine.tromino_go.generation import each_placement
 from engine.tromino_go.geometry import (
     Analysis,
     Cell,
@@ -186,9 +186,21 @@ class TrominoGo(Game):
         return actions
 
     def forced_action(self, seat: int) -> str | None:
-        if self.winner is None and seat == self.mover and self.legal_actions(seat)[0] == "pass":
+        if self.winner is None and seat == self.mover and not self._can_play():
             return "pass"
         return None
+
+    def _can_play(self) -> bool:
+        """Whether the mover has a play (or, once every tromino is placed, a move): what
+        `legal_actions` would list before its concessions, stopping at the first one found."""
+        if self.phase == "placing":
+            return next(self._each_placement(self._occupied()), None) is not None
+        for index in self.movable():
+            piece = self.pieces[index]
+            if any(cells_of(orientation, anchor) != piece.cells
+                   for orientation, anchor in self._each_placement(self._occupied(index))):
+                return True
+        return False
 
     # ---- legality --------------------------------------------------------------------------------
 
@@ -257,16 +269,20 @@ class TrominoGo(Game):
     def _placements(self, occupied: dict[Cell, int]) -> list[tuple[str, Cell]]:
         """Every (orientation, anchor) that `_refusal` would let through on `occupied`, within
         the coordinates the notation writes (±`notation.LIMIT`)."""
+        return list(self._each_placement(occupied))
+
+    def _each_placement(self, occupied: dict[Cell, int]) -> Iterator[tuple[str, Cell]]:
+        """`_placements` one at a time, as found."""
         letter = self.letter.upper()
         opening = None
         if self.phase == "placing" and 1 <= self.placed < 4:
             index = {p.id: i for i, p in enumerate(self.pieces)}
             must, avoid = self._opening_ids()
             opening = (index.get(must, -1), tuple(index.get(a, -1) for a in avoid))
-        found = placements(occupied, [p.owner for p in self.pieces], [p.letter.upper() == letter for p in self.pieces],
-                           self.mover, opening)
-        return [(orientation, anchor) for orientation, anchor in found  # the board ends where notation does
-                if all(abs(v) <= notation.LIMIT for cell in cells_of(orientation, anchor) for v in cell)]
+        found = each_placement(occupied, [p.owner for p in self.pieces],
+                               [p.letter.upper() == letter for p in self.pieces], self.mover, opening)
+        return ((orientation, anchor) for orientation, anchor in found  # the board ends where notation does
+                if all(abs(v) <= notation.LIMIT for cell in cells_of(orientation, anchor) for v in cell))
 
     def _opening_ids(self) -> tuple[int, tuple[int, ...]]:
         """Plays 2-4 (§1.4): the id of the tromino to touch along 2 units, and those not to touch."""

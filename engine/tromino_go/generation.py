@@ -5,7 +5,7 @@ checked against a cell map built once. This must agree exactly with the refusals
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 from engine.tromino_go.geometry import ORIENTATIONS, Cell
 
@@ -22,12 +22,18 @@ def placements(occupied: dict[Cell, int], owners: Sequence[int], same_letter: Se
     `occupied` maps cells to piece indices (without a lifted piece); `owners[i]` and
     `same_letter[i]` describe piece i; `opening` is (the piece to touch along 2 units, the pieces
     not to touch) for plays 2-4, or None for rules i-iii. An empty grid takes the first play at 0,0."""
+    return list(each_placement(occupied, owners, same_letter, mover, opening))
+
+
+def each_placement(occupied: dict[Cell, int], owners: Sequence[int], same_letter: Sequence[bool], mover: int,
+                   opening: tuple[int, tuple[int, ...]] | None) -> Iterator[Placement]:
+    """`placements` one at a time, as found: whoever asks whether there is any stops at the first."""
     if not occupied:
-        return [(name, (0, 0)) for name in ORIENTATIONS]
+        yield from ((name, (0, 0)) for name in ORIENTATIONS)
+        return
     frontier = {(x + dx, y + dy) for x, y in occupied for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1))}
     frontier.difference_update(occupied)
     seen: set[Placement] = set()
-    found: list[Placement] = []
     for fx, fy in frontier:
         for name, offsets in _SHAPES:
             for ox, oy in offsets:
@@ -49,12 +55,11 @@ def placements(occupied: dict[Cell, int], owners: Sequence[int], same_letter: Se
                 if opening is not None:
                     must, avoid = opening
                     if counts.get(must, 0) >= 2 and not any(a in counts for a in avoid):
-                        found.append(key)
+                        yield key
                     continue
                 if any(same_letter[i] for i in counts):
                     continue
                 if not any(owners[i] != mover for i in counts):
                     continue
                 if sum(counts.values()) >= 2:
-                    found.append(key)
-    return found
+                    yield key

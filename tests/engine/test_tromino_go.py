@@ -733,3 +733,20 @@ def test_no_legal_action_lies_beyond_the_coordinates_the_notation_writes():
     for seat in range(2):
         for action in game.legal_actions(seat):
             assert game.parse(seat, action) == action
+
+
+def test_a_pass_is_forced_exactly_when_the_legal_moves_begin_with_pass_in_both_phases():
+    from engine.ai import RandomAgent
+
+    agent, phases = RandomAgent(), set()
+    for seed in range(3):
+        g = TrominoGo.new(2, seed=seed)
+        for _ in range(200):
+            if g.outcome() is not None:
+                break
+            seat = g.to_move()[0]
+            phases.add(g.phase)
+            assert (g.forced_action(seat) == "pass") == (g.legal_actions(seat)[0] == "pass"), (seed, g.phase)
+            plays = [a for a in g.legal_actions(seat) if a.split()[0] in ("play", "move", "pass")]
+            g.apply(seat, agent.choose(g, seat) if len(plays) < 2 else plays[len(plays) // 2])
+    assert phases == {"placing", "moving"}
