@@ -133,20 +133,32 @@ def deferred_pings(table: TableRecord, seats: Iterable[int], everywhere: Mapping
     return found
 
 
+async def _turn_may_ping(store: Store, table: TableRecord, seat: int, now: float,
+                         turn: Sequence[int]) -> tuple[str, PlayerChoices | None] | None:
+    """`seat`'s player and their choices, if a ping may still reach them in the turn `turn` (it
+    has not pinged them yet and they are not in their quiet hours), the turn then noted as
+    pinged (on the table, to commit with the ping); else None."""
+    people = _people(table, [seat])
+    if not people:
+        return None
+    user = people[seat]
+    choices = (await store.standings.player_choices([user])).get(user)
+    if quiet_now(choices, now) or pinged_for(table, seat, turn):
+        return None
+    note_pinged(table, seat, turn)
+    return user, choices
+
+
 async def reminder_messages(store: Store, table: TableRecord, seat: int, deadline: float, now: float,
                             turn: Sequence[int]) -> tuple[dict[int, str], bool]:
     """The reminder for `seat`, in its turn `turn`: its private message, if its player chose them
     (seat -> text), and whether the public reminder may ping them. Either pings, so either is
     made only when the turn has not pinged them yet and they are not in their quiet hours; the
     turn is then noted as pinged (on the table, to commit with the reminder)."""
-    people = _people(table, [seat])
-    if not people:
+    allowed = await _turn_may_ping(store, table, seat, now, turn)
+    if allowed is None:
         return {}, False
-    user = people[seat]
-    choices = (await store.standings.player_choices([user])).get(user)
-    if quiet_now(choices, now) or pinged_for(table, seat, turn):
-        return {}, False
-    note_pinged(table, seat, turn)
+    user, choices = allowed
     modes = await _modes(store, table, [user])
     if not notified(modes.get(user), table.turn_seconds) or (choices and choices.listed):
         return {}, True
@@ -160,14 +172,10 @@ async def late_ping(store: Store, table: TableRecord, seat: int, deadline: float
     message, for a player who chose those (seat -> text), and whether the table's message may
     ping them by their mention. Nothing (and no ping) if the turn pinged them already, or they
     are quiet again; else the turn is noted as pinged (to commit with it)."""
-    people = _people(table, [seat])
-    if not people:
+    allowed = await _turn_may_ping(store, table, seat, now, turn)
+    if allowed is None:
         return {}, False
-    user = people[seat]
-    choices = (await store.standings.player_choices([user])).get(user)
-    if quiet_now(choices, now) or pinged_for(table, seat, turn):
-        return {}, False
-    note_pinged(table, seat, turn)
+    user, choices = allowed
     modes = await _modes(store, table, [user])
     if notified(modes.get(user), table.turn_seconds) and not (choices and choices.listed):
         return {seat: _turn_text(table, deadline)}, False

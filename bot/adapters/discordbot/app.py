@@ -30,7 +30,6 @@ from bot.adapters.discordbot.replying import out_already, post_notice
 from bot.adapters.discordbot.tournament_commands import (
     TOURNAMENT_COMMANDS,
     TournamentButton,
-    TournamentCancel,
     TournamentConfirm,
     board_thread,
     post_message,
@@ -131,7 +130,7 @@ class TilerefBot(commands.Bot):
         """Register the persistent buttons and publish the commands (to the test guilds if any,
         which is instant, else globally) if this process is the one that does."""
         self.add_dynamic_items(TableButton, ConfirmButton, CancelButton, ForgetButton, PickMenu, TournamentButton,
-                               TournamentConfirm, TournamentCancel)
+                               TournamentConfirm)
         await self.tree.set_translator(Translator())
         if not self.publishes_commands:
             log.info("shards %s: the process holding shard 0 publishes the slash commands", self.shard_ids)

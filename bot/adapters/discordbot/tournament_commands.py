@@ -17,6 +17,7 @@ import discord
 from discord import app_commands
 
 from bot.adapters.discordbot.answer import Answer, answering
+from bot.adapters.discordbot.confirm import CancelButton
 from bot.adapters.discordbot.context import caller, guild_key, place_of, user_key
 from bot.adapters.discordbot.delivery import Outgoing, capitalised, pinging, post, render, split
 from bot.adapters.discordbot.lobby import game_choices
@@ -169,7 +170,7 @@ async def _ask(interaction: discord.Interaction, what: str, tournament_id: int, 
             return
         view = discord.ui.View(timeout=None)
         view.add_item(TournamentConfirm(what, tournament_id, target))
-        view.add_item(TournamentCancel())
+        view.add_item(CancelButton())
         text = _question(what).format(id=tournament_id, player=f"<@{target}>" if target else "")
         await answer.send(Outgoing(text, view=view), ephemeral=True)
 
@@ -202,21 +203,6 @@ class TournamentConfirm(discord.ui.DynamicItem[discord.ui.Button[Any]],
             await answer.edit_clicked(content=_("✅ Confirmed.") if reply.ok else _("Not done."), view=None)
             await _tell(answer, reply, public=True)
             await desk.runner.send_messages()
-
-
-class TournamentCancel(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"tileref:tcancel"):
-    def __init__(self) -> None:
-        super().__init__(discord.ui.Button(label=_("Cancel"), style=discord.ButtonStyle.secondary,
-                                           custom_id="tileref:tcancel"))
-
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
-                             match: re.Match[str]) -> TournamentCancel:
-        return cls()
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        async with answering(interaction) as answer:
-            await answer.edit_clicked(content=_("Cancelled: nothing was changed."), view=None)
 
 
 class TournamentButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
@@ -277,5 +263,5 @@ async def board_thread(client: discord.Client, view: TournamentView, board: Boar
 
 
 TOURNAMENT_COMMANDS = [tournament]
-__all__ = ["TOURNAMENT_COMMANDS", "TournamentButton", "TournamentCancel", "TournamentConfirm", "board_thread",
+__all__ = ["TOURNAMENT_COMMANDS", "TournamentButton", "TournamentConfirm", "board_thread",
            "format_name", "post_message"]

@@ -27,14 +27,6 @@ from bot.storage.store import StaleLog, served
 
 
 @pytest.fixture
-async def store(database):
-    store = store_for(database)
-    await store.open()
-    yield store
-    await store.close()
-
-
-@pytest.fixture
 async def sqlite_store(tmp_path):
     store = SQLiteStore(tmp_path / "db" / "t.sqlite3")
     await store.open()

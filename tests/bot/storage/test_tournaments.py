@@ -7,7 +7,6 @@ import asyncio
 
 import pytest
 
-from bot.storage.address import store_for
 from bot.storage.tournaments import (
     RUNNING,
     SIGNUP,
@@ -24,14 +23,6 @@ from bot.storage.tournaments import (
     insert_round,
     renumber,
 )
-
-
-@pytest.fixture
-async def store(database):
-    store = store_for(database)
-    await store.open()
-    yield store
-    await store.close()
 
 
 def a_tournament(**changes) -> TournamentRecord:
