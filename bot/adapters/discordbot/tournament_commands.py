@@ -1,9 +1,9 @@
 """`/tournament`: tournaments the bot runs (`bot.tournaments`). Thin handlers over the tournament
 desk: `new` (a moderator's, announced in the channel it is used in, where each game gets its
 thread), `withdraw`, `standings`, `export` (its FIDE report, privately), `list`, and the
-moderators' `pause`, `resume`, `remove`, `repair` and `end`, each of which asks to confirm first. The announcement carries the Sign up
-button (and Check in, where asked for); the buttons' custom ids hold the tournament, so they work
-across restarts.
+moderators' `pause`, `resume`, `remove`, `repair` and `end`, each of which asks to confirm
+first. The announcement carries the Sign up button (and Check in, where asked for); the buttons'
+custom ids hold the tournament, so they work across restarts.
 
 The bot posts a tournament's messages (`post_message`) and makes each board's thread
 (`board_thread`) for the runner."""
