@@ -106,7 +106,7 @@ async def test_a_spanish_table_is_headed_in_spanish(event):
 
 
 async def test_pods_at_unequal_tables_are_paired_in_the_order_the_standings_show(event):
-    tid = await event.new("tetromic", "pods", 7, rounds=3, seats=4)
+    tid = await event.new("tronimoes", "pods", 7, rounds=3, seats=4)
     await event.step(HOUR)
     assert sorted(len(b.players) for b in (await event.view(tid)).round(1).boards) == [3, 4]
     for number in (1, 2):
@@ -117,7 +117,7 @@ async def test_pods_at_unequal_tables_are_paired_in_the_order_the_standings_show
         shown = [row.player for row in tables(view)[0].rows]
         assert standing_order(view) == shown
         played = [[t[0] for t in round_] for round_ in pod_rounds(view)[:number]]
-        expected = pods.pair_pods(shown, 4, smallest_table("tetromic", 4), pods.tablemates(played),
+        expected = pods.pair_pods(shown, 4, smallest_table("tronimoes", 4), pods.tablemates(played),
                                   seats_taken_before(view, number + 1))
         assert [list(b.players) for b in view.round(number + 1).boards] == expected
 
