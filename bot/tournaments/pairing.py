@@ -27,7 +27,8 @@ from bot.storage.tournaments import (
     RoundRecord,
     TournamentView,
 )
-from bot.tournaments.records import pod_rounds, standing_order, two_player_rounds
+from bot.tournaments.ranking import standing_order
+from bot.tournaments.records import pod_rounds, two_player_rounds
 from engine import GAMES
 from engine.pairing import pods, round_robin
 from engine.pairing.dutch import pair_dutch

@@ -1,11 +1,10 @@
 """A stored tournament read as the pairing rules' records (`engine.pairing`): the rounds of a
-two-player event as `Round`s, a pod event's tables with their placings, each player's points and
-the standing order. Pure: it reads a `TournamentView` and nothing else."""
+two-player event as `Round`s, a pod event's tables with their placings, each player's points (the
+standing order is `bot.tournaments.ranking`'s). Pure: it reads a `TournamentView` and nothing else."""
 
 from __future__ import annotations
 
 from bot.storage.tournaments import LEAGUE, PODS, BoardRecord, TournamentView
-from engine.pairing import tiebreaks
 from engine.pairing.pods import placing_points
 from engine.pairing.records import Board, Bye, Result, Round, SatOut, scores
 
@@ -58,27 +57,6 @@ def points(view: TournamentView, division: int | None = None) -> dict[int, float
         for player, code in stored.sat_out:
             total[player] = total.get(player, 0.0) + Bye(code).points(float(view.tournament.seats - 1) / 2)
     return total
-
-
-def standing_order(view: TournamentView, division: int | None = None) -> list[int]:
-    """The entrants best first: two-player events by points and FIDE tie-breaks
-    (`engine.pairing.tiebreaks.standings`); pods by points, then the lower sum of placings, then
-    the tablemates' points; then the starting rank."""
-    members = [e.number for e in view.entrants if division in (None, e.division)]
-    if view.tournament.format != PODS:
-        return [s.player for s in tiebreaks.standings(two_player_rounds(view, division), members)]
-    scored = points(view)
-    placed: dict[int, int] = {}
-    mates: dict[int, float] = {}
-    for stored in view.rounds:
-        for board in stored.boards:
-            placings = placings_of(board)
-            if placings is None:
-                continue
-            for player, place in zip(board.players, placings, strict=True):
-                placed[player] = placed.get(player, 0) + place
-                mates[player] = mates.get(player, 0.0) + sum(scored.get(o, 0.0) for o in board.players if o != player)
-    return sorted(members, key=lambda p: (-scored.get(p, 0.0), placed.get(p, 0), -mates.get(p, 0.0), p))
 
 
 def divisions(view: TournamentView) -> list[int]:

@@ -20,7 +20,7 @@ from bot.storage.tournaments import (
     insert_tournament,
 )
 from bot.tournaments.pairing import smallest_table
-from bot.tournaments.records import standing_order
+from bot.tournaments.ranking import standing_order
 from engine import GAMES
 from engine.pairing import pods, round_robin
 

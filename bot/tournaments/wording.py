@@ -16,7 +16,8 @@ from bot.storage.tournaments import (
     TournamentRecord,
     TournamentView,
 )
-from bot.tournaments.records import points, standing_order
+from bot.tournaments.ranking import standing_order
+from bot.tournaments.records import points
 from engine import GAMES
 from engine.pairing.pods import placing_points
 

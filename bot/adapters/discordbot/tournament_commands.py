@@ -1,9 +1,9 @@
 """`/tournament`: tournaments the bot runs (`bot.tournaments`). Thin handlers over the tournament
 desk: `new` (a moderator's, announced in the channel it is used in, where each game gets its
-thread), `withdraw`, `standings`, `list`, and the moderators' `pause`, `resume`, `remove`,
-`repair` and `end`, each of which asks to confirm first. The announcement carries the Sign up
-button (and Check in, where asked for); the buttons' custom ids hold the tournament, so they work
-across restarts.
+thread), `withdraw`, `standings`, `export` (its FIDE report, privately), `list`, and the
+moderators' `pause`, `resume`, `remove`, `repair` and `end`, each of which asks to confirm
+first. The announcement carries the Sign up button (and Check in, where asked for); the buttons'
+custom ids hold the tournament, so they work across restarts.
 
 The bot posts a tournament's messages (`post_message`) and makes each board's thread
 (`board_thread`) for the runner."""
@@ -24,9 +24,11 @@ from bot.adapters.discordbot.lobby import game_choices
 from bot.adapters.discordbot.replying import thread_of
 from bot.core.i18n import N_, _
 from bot.core.records import User
+from bot.core.refusals import Refused
 from bot.core.replies import Attachment, Reply
 from bot.storage.tournaments import FORMATS, BoardRecord, TournamentMessage, TournamentView
 from bot.tournaments.desk import TournamentDesk
+from bot.tournaments.export import export_trf
 from bot.tournaments.wording import ADJUDICATIONS, format_name
 
 ID = N_("The tournament's number (from /tournament list)")
@@ -111,6 +113,21 @@ async def standings(interaction: discord.Interaction, id: int) -> None:
     desk = _desk(interaction)
     async with answering(interaction, private=True) as answer:
         await _tell(answer, await answer.run(desk.standings(id)), public=False)
+
+
+@tournament.command(name="export", description=N_("A two-player tournament's FIDE report (TRF), only you see it"))
+@app_commands.describe(id=ID)
+async def export(interaction: discord.Interaction, id: int) -> None:
+    """Anyone may export: the report holds only what the standings show (names, ratings, results)."""
+    desk = _desk(interaction)
+    async with answering(interaction, private=True) as answer:
+        try:
+            name, data = await answer.run(export_trf(desk.store, id))
+        except Refused as refused:
+            await answer.tell(capitalised(str(refused)))
+            return
+        await answer.send(Outgoing(_("FIDE report of tournament #{id}").format(id=id), [Attachment(name, data)]),
+                          ephemeral=True)
 
 
 @tournament.command(name="list", description=N_("This server's open tournaments (only you see it)"))

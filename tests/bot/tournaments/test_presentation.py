@@ -6,6 +6,7 @@ marked, pods ranked by their placings; in English and Spanish. Real referee, rea
 from __future__ import annotations
 
 import io
+from collections import Counter
 
 import pytest
 from PIL import Image
@@ -13,8 +14,11 @@ from PIL import Image
 from bot.core.i18n import speaking
 from bot.core.replies import Attachment
 from bot.storage.tournaments import FINISHED, RUNNING, TournamentMessage
+from bot.tournaments.pairing import smallest_table
 from bot.tournaments.presentation import standings_view, tables
-from bot.tournaments.records import standing_order
+from bot.tournaments.ranking import standing_order
+from bot.tournaments.records import pod_rounds
+from engine.pairing import pods
 from tests.bot.tournaments.helpers import running_event
 
 HOUR = 3600.0
@@ -99,3 +103,31 @@ async def test_a_spanish_table_is_headed_in_spanish(event):
         shown = standings_view(view, tables(view)[0])
     assert shown.columns[1:3] == ("Jugador", "Ptos")
     assert "Buchholz" in shown.note and "encuentro directo" in shown.spoken
+
+
+async def test_pods_at_unequal_tables_are_paired_in_the_order_the_standings_show(event):
+    tid = await event.new("tronimoes", "pods", 7, rounds=3, seats=4)
+    await event.step(HOUR)
+    assert sorted(len(b.players) for b in (await event.view(tid)).round(1).boards) == [3, 4]
+    for number in (1, 2):
+        await event.play_out(tid, winner=lambda board: len(board.players) - 1)
+        await event.step()
+        view = await event.view(tid)
+        assert view.tournament.current_round == number + 1
+        shown = [row.player for row in tables(view)[0].rows]
+        assert standing_order(view) == shown
+        played = [[t[0] for t in round_] for round_ in pod_rounds(view)[:number]]
+        expected = pods.pair_pods(shown, 4, smallest_table("tronimoes", 4), pods.tablemates(played),
+                                  seats_taken_before(view, number + 1))
+        assert [list(b.players) for b in view.round(number + 1).boards] == expected
+
+
+def seats_taken_before(view, number: int):
+    """How often each player sat in each seat in the rounds before `number`."""
+    taken: dict[int, Counter[int]] = {}
+    for stored in view.rounds:
+        if stored.number < number:
+            for board in stored.boards:
+                for seat, player in enumerate(board.players):
+                    taken.setdefault(player, Counter())[seat] += 1
+    return taken

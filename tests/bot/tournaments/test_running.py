@@ -6,7 +6,8 @@ from __future__ import annotations
 import pytest
 
 from bot.storage.tournaments import CANCELLED, FINISHED, RUNNING, SIGNUP
-from bot.tournaments.records import standing_order, two_player_rounds
+from bot.tournaments.ranking import standing_order
+from bot.tournaments.records import two_player_rounds
 from engine.pairing.records import Bye, SatOut
 from tests.bot.tournaments.helpers import MOD, player, running_event
 

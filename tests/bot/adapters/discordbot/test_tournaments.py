@@ -89,3 +89,30 @@ async def test_bad_tournaments_are_refused_saying_what_to_type(tileref: Harness)
     inside = await (await s.slash(s.mod, thread, "tournament new", game="tromino_go", format="swiss")).reply()
     assert inside.ephemeral and "in a text channel" in inside.content
     assert await tileref.referee.store.tournaments.listed(f"discord:{s.guild.id}") == []
+
+
+async def test_anyone_exports_a_round_robin_as_a_fide_report_only_they_see(tileref: Harness) -> None:
+    s = tileref.s
+    await (await s.slash(s.mod, s.channel, "tournament new", game="tromino_go", format="round_robin",
+                         start="1h", name="Winter Cup")).reply()
+    announcement = await s.wait_for_message(s.channel, lambda m: "Winter Cup" in m.content and bool(m.buttons()))
+    for user in (s.alice, s.bob):
+        await (await s.click(user, announcement, label="Sign up")).reply()
+    exported = await (await s.slash(s.carol, s.channel, "tournament export", id=1)).reply()
+    assert exported.ephemeral and "FIDE report of tournament #1" in exported.content
+    [(name, data)] = exported.attachments
+    assert name == "winter-cup-1.trf"
+    text = data.decode("utf-8")
+    assert text.startswith("012 Winter Cup (Tromino Go)")
+    assert sum(1 for line in text.splitlines() if line.startswith("001 ")) == 2
+
+
+async def test_a_pod_event_or_unknown_tournament_is_not_exported_and_says_where_to_look(tileref: Harness) -> None:
+    s = tileref.s
+    await (await s.slash(s.mod, s.channel, "tournament new", game="tronimoes", format="pods", seats=4,
+                         name="Pods Night")).reply()
+    pods = await (await s.slash(s.alice, s.channel, "tournament export", id=1)).reply()
+    assert pods.ephemeral and not pods.attachments
+    assert "Only a two-player Swiss or round robin" in pods.content and "/tournament standings" in pods.content
+    unknown = await (await s.slash(s.alice, s.channel, "tournament export", id=9)).reply()
+    assert unknown.ephemeral and "There is no tournament #9" in unknown.content
