@@ -14,7 +14,7 @@ from bot.community.ratings import LOCAL
 from bot.core.i18n import LANGUAGES, _, current_language, speak
 from bot.core.records import PLAYING, User
 from bot.core.refusals import Refused, duration
-from bot.core.replies import Attachment, Message, Reply, clean_name, deadline_token, name_token
+from bot.core.replies import Message, Reply, clean_name, deadline_token, name_token
 from bot.core.typing_rules import echo
 from bot.service.lobby import time_control
 from bot.service.referee import Referee
@@ -44,7 +44,7 @@ from bot.tournaments import wording
 from bot.tournaments.pairing import CannotPair, pair_round
 from bot.tournaments.rules import most_rounds, seats_problem
 from bot.tournaments.runner import SYSTEM, TournamentRunner, table_options
-from bot.tournaments.standings import standings_picture
+from bot.tournaments.standings import standings_attachments
 from engine import GAMES
 from engine.pairing import round_robin
 
@@ -381,8 +381,7 @@ class TournamentDesk:
         text = _("📋 **{name}** ({status}), {after}:").format(name=view.tournament.name,
                                                             status=status_word(view.tournament.status),
                                                             after=round_note) + "\n" + wording.standings_text(view)
-        picture = await standings_picture(view)
-        attachments = [Attachment("standings.png", picture[0], picture[1])] if picture else []
+        attachments = await standings_attachments(view)
         return Reply(public=Message(text, attachments))
 
     def listed(self, guild: str | None) -> Awaitable[Reply]:

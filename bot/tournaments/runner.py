@@ -58,7 +58,7 @@ from bot.storage.tournaments import FINISHED as OVER
 from bot.tournaments import wording
 from bot.tournaments.pairing import CannotPair, pair_round
 from bot.tournaments.rules import field_problem, next_season, rounds_for
-from bot.tournaments.standings import standings_picture
+from bot.tournaments.standings import standings_attachments
 from engine import Game
 
 log = logging.getLogger(__name__)
@@ -375,9 +375,8 @@ class TournamentRunner:
                 attachments = []
                 if message.data.get("standings"):
                     view = await self.store.tournaments.view(message.tournament_id)
-                    picture = await standings_picture(view) if view is not None else None
-                    if picture is not None:
-                        attachments.append(Attachment("standings.png", picture[0], picture[1]))
+                    if view is not None:
+                        attachments += await standings_attachments(view)
                 try:
                     await self.post(message, attachments)
                 except Exception:

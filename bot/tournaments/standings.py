@@ -1,20 +1,28 @@
 """The standings message of a tournament: its text, and where a picture of it is drawn.
 
-`standings_picture` draws the standings' picture (`bot.tournaments.presentation`, with the
-tournament renderer) off the event loop; a league's first division where there are several."""
+`standings_attachments` draws the standings' pictures (`bot.tournaments.presentation`, with the
+tournament renderer) off the event loop: one, or one a division of a league."""
 
 from __future__ import annotations
 
 import asyncio
 
+from bot.core.replies import Attachment
 from bot.storage.tournaments import TournamentView
 from bot.tournaments.presentation import standings_pictures
 from bot.tournaments.wording import standings_text
 
-__all__ = ["standings_picture", "standings_text"]
+__all__ = ["MOST_PICTURES", "standings_attachments", "standings_text"]
+
+MOST_PICTURES = 10
+"""The most pictures one message carries (Discord's limit on a message's attachments)."""
 
 
-async def standings_picture(view: TournamentView) -> tuple[bytes, str] | None:
-    """The standings as a PNG and its description (alt text), or None where none is drawn."""
+async def standings_attachments(view: TournamentView) -> list[Attachment]:
+    """The standings as PNG attachments, each with its description: one picture, or one for each
+    of a league's divisions in order (at most `MOST_PICTURES`; the page has them all)."""
     pictures = await asyncio.to_thread(standings_pictures, view)
-    return pictures[0] if pictures else None
+    if len(pictures) == 1:
+        return [Attachment("standings.png", *pictures[0])]
+    return [Attachment(f"standings-division-{division}.png", png, description)
+            for division, (png, description) in enumerate(pictures[:MOST_PICTURES], 1)]

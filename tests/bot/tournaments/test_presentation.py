@@ -87,6 +87,23 @@ async def test_a_leagues_tables_mark_who_goes_up_and_who_goes_down(event):
     assert shown.subtitle.startswith("Division 2")
 
 
+async def test_a_leagues_standings_message_shows_every_division(event):
+    posted: list[tuple[str, list[Attachment]]] = []
+
+    async def post(message: TournamentMessage, attachments: list[Attachment]) -> None:
+        posted.append((message.key, attachments))
+
+    event.runner.post = post
+    tid = await event.new("tromino_go", "league", 6, division_size=3)
+    await event.step(HOUR)
+    await _finish(event, tid)
+    with_pictures = [attachments for _key, attachments in posted if attachments]
+    assert with_pictures
+    for attachments in with_pictures:
+        assert [a.filename for a in attachments] == ["standings-division-1.png", "standings-division-2.png"]
+        assert "Division 1" in attachments[0].description and "Division 2" in attachments[1].description
+
+
 async def test_pods_rank_by_points_then_placings_then_tablemates(event):
     # Tronimoes: when all but one resign the game is over (Tetromic's last player plays on alone)
     tid = await event.new("tronimoes", "pods", 8, rounds=2, seats=4)
