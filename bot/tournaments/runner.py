@@ -26,7 +26,7 @@ from dataclasses import replace
 from bot.community.ratings import RATED, placements
 from bot.core import logs
 from bot.core.background import Background
-from bot.core.i18n import _, speak
+from bot.core.i18n import _, speak, speaking
 from bot.core.meta import CLOCK, LANGUAGE, VACATION
 from bot.core.records import ABORTED, FINISHED, LOBBY, PLAYING, SeatRecord, TableRecord, User
 from bot.core.replies import Attachment
@@ -56,6 +56,7 @@ from bot.storage.tournaments import (
 )
 from bot.storage.tournaments import FINISHED as OVER
 from bot.tournaments import wording
+from bot.tournaments.page import page_link
 from bot.tournaments.pairing import CannotPair, pair_round
 from bot.tournaments.rules import field_problem, next_season, rounds_for
 from bot.tournaments.standings import standings_attachments
@@ -372,6 +373,7 @@ class TournamentRunner:
         while True:
             pending = await self.store.tournaments.messages_pending(self.clock.now(), MESSAGE_LEASE)
             for message in pending:
+                message = await self._with_page_link(message)
                 attachments = []
                 if message.data.get("standings"):
                     view = await self.store.tournaments.view(message.tournament_id)
@@ -387,6 +389,20 @@ class TournamentRunner:
             if len(pending) < 20:
                 return sent
 
+
+    async def _with_page_link(self, message: TournamentMessage) -> TournamentMessage:
+        """`message` with the tournament page's address added, in the tournament's language, where
+        it is the announcement, a standings message or the final one and the bot serves pages."""
+        public_url = self.referee.public_url
+        if not public_url or not (message.key in ("announce", "final") or message.key.startswith("standings:")):
+            return message
+        tournament = await self.store.tournaments.get(message.tournament_id)
+        link = await page_link(self.store, message.tournament_id, public_url) if tournament else None
+        if tournament is None or link is None:
+            return message
+        with speaking(tournament.options.get("lang")):
+            line = _("🌐 Standings, rounds and every game: {link}").format(link=link)
+        return replace(message, data={**message.data, "text": f"{message.data.get('text', '')}\n{line}"})
 
 def table_options(tournament: TournamentRecord) -> dict[str, str]:
     """The options every table of the tournament is opened with: its clock, vacations, rating and

@@ -15,6 +15,7 @@ from bot.core.i18n import speaking
 from bot.core.replies import Attachment
 from bot.storage.tournaments import FINISHED, RUNNING, TournamentMessage
 from bot.tournaments.pairing import smallest_table
+from bot.tournaments.page import WATCH, page_path
 from bot.tournaments.presentation import standings_view, tables
 from bot.tournaments.ranking import standing_order
 from bot.tournaments.records import pod_rounds
@@ -102,6 +103,24 @@ async def test_a_leagues_standings_message_shows_every_division(event):
     for attachments in with_pictures:
         assert [a.filename for a in attachments] == ["standings-division-1.png", "standings-division-2.png"]
         assert "Division 1" in attachments[0].description and "Division 2" in attachments[1].description
+
+
+async def test_the_announcement_standings_and_final_message_link_the_tournaments_page(event):
+    texts: dict[str, str] = {}
+
+    async def post(message: TournamentMessage, attachments: list[Attachment]) -> None:
+        texts[message.key] = message.data["text"]
+
+    event.runner.post = post
+    event.referee.public_url = "https://tileref.example/"
+    tid = await event.new("tromino_go", "swiss", 4, rounds=2)
+    await event.step(HOUR)
+    await _finish(event, tid)
+    token = (await event.view(tid)).tournament.options[WATCH]
+    link = "https://tileref.example" + page_path(tid, token)
+    linked = [key for key, text in texts.items() if link in text]
+    assert "announce" in linked and "final" in linked and "standings:1" in linked
+    assert not any(key.startswith("round:") for key in linked)
 
 
 async def test_pods_rank_by_points_then_placings_then_tablemates(event):
