@@ -247,11 +247,13 @@ class TournamentDesk:
     # ---- moderators -------------------------------------------------------------------------
 
     def pause(self, user: User, tournament_id: int) -> Awaitable[Reply]:
-        """Stop the tournament's own steps (no round closes or is paired; games go on)."""
+        """Stop the tournament: no round closes or is paired, and the clocks of the current round's
+        games under way stop (each thread is told)."""
         return self._guarded(self._pause(user, tournament_id, True))
 
     def resume(self, user: User, tournament_id: int) -> Awaitable[Reply]:
-        """Carry on; the current round's deadline moves on by as long as the pause lasted."""
+        """Carry on: the current round's deadline moves on by as long as the pause lasted, and its
+        games' clocks run again from where they stopped."""
         return self._guarded(self._pause(user, tournament_id, False))
 
     async def _pause(self, user: User, tournament_id: int, pausing: bool) -> Reply:
@@ -286,8 +288,37 @@ class TournamentDesk:
                 except StaleTournament:
                     continue
             self.runner.wake()
-            return Reply(public=Message(text.format(name=tournament.name)))
+            held = await self._hold_clocks(user, tournament_id, pausing)
+            said = text.format(name=tournament.name)
+            if held:
+                said += " " + (_("The clocks of its {count} games under way are stopped.") if pausing else
+                               _("The clocks of its {count} games under way run again.")).format(count=held)
+            return Reply(public=Message(said))
         raise StaleTournament(tournament_id)
+
+    async def _hold_clocks(self, user: User, tournament_id: int, pausing: bool) -> int:
+        """Stop (or start again) the clock of each game of the current round still under way, as a
+        moderator's pause of its table does (banks kept), each told in its thread; how many
+        changed. A table already so is left as it is, so asking again finishes what a crash cut."""
+        view = await self._view(tournament_id)
+        current = view.round(view.tournament.current_round)
+        if current is None or current.closed_at is not None:
+            return 0
+        changed = 0
+        for board in current.boards:
+            if board.result is not None or board.table_id is None:
+                continue
+            table = await self.store.get_table(board.table_id)
+            if table is None or table.status != PLAYING or table.paused == pausing:
+                continue
+            try:
+                reply = await (self.referee.pause if pausing else self.referee.resume)(table.place, user)
+            except Refused:
+                continue
+            if reply.ok:
+                await self.referee.deliveries.announce(reply)
+                changed += 1
+        return changed
 
     def repair(self, user: User, tournament_id: int) -> Awaitable[Reply]:
         """Pair the current round again (after a removal, say), if none of its games has a result:

@@ -14,8 +14,8 @@ from PIL import Image
 from bot.core.i18n import speaking
 from bot.core.replies import Attachment
 from bot.storage.tournaments import FINISHED, RUNNING, TournamentMessage
-from bot.tournaments.pairing import smallest_table
 from bot.tournaments.page import WATCH, page_path
+from bot.tournaments.pairing import smallest_table
 from bot.tournaments.presentation import standings_view, tables
 from bot.tournaments.ranking import standing_order
 from bot.tournaments.records import pod_rounds

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from bot.core.records import DEADLINE
 from bot.storage.tournaments import CANCELLED, FINISHED, RUNNING, SIGNUP
 from bot.tournaments.ranking import standing_order
 from bot.tournaments.records import two_player_rounds
@@ -218,6 +219,32 @@ async def test_a_paused_tournament_waits_and_its_round_deadline_moves_on_by_the_
     assert view.round(1).deadline == deadline + 2 * 86400 and view.tournament.due == deadline + 2 * 86400
     await event.step(HOUR)
     assert (await event.view(tid)).tournament.current_round == 1
+
+
+async def test_a_paused_tournament_stops_its_games_clocks_until_it_carries_on(event):
+    tid = await event.new("tromino_go", "round_robin", 4, clock="1d", round_time="7d")
+    await event.step(HOUR)
+    boards = (await event.view(tid)).round(1).boards
+    paused = await event.desk.pause(MOD, tid)
+    assert paused.ok and "2 games" in paused.public.text
+    assert all([(await event.referee.store.get_table(b.table_id)).paused for b in boards])
+    assert not any([await _deadlines(event, b.table_id) for b in boards])
+    await event.step(3 * 86400)  # three turn times
+    await event.referee.timers.idle()
+    assert all([(await event.referee.store.get_table(b.table_id)).status == "playing" for b in boards])
+    resumed = await event.desk.resume(MOD, tid)
+    assert resumed.ok and "2 games" in resumed.public.text
+    assert not any([(await event.referee.store.get_table(b.table_id)).paused for b in boards])
+    for board in boards:  # each turn goes on with the day it had left, not two days overdue
+        (due,) = (await _deadlines(event, board.table_id)).values()
+        assert due == pytest.approx(event.clock.now() + 86400, abs=60)
+    await event.clock.advance(86400 + 60)  # now a turn runs out, and in Tromino Go that loses the game
+    await event.referee.timers.idle()
+    assert all([(await event.referee.store.get_table(b.table_id)).status == "finished" for b in boards])
+
+
+async def _deadlines(event, table_id: int) -> dict[int, float]:
+    return {t.seat: t.due for t in await event.referee.store.timers(table_id) if t.kind == DEADLINE}
 
 
 async def test_a_removed_players_game_is_stopped_and_forfeited(event):
