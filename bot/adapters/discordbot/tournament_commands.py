@@ -138,7 +138,8 @@ async def listed(interaction: discord.Interaction) -> None:
         await _tell(answer, await answer.run(desk.listed(guild_key(interaction.guild_id))))
 
 
-@tournament.command(name="pause", description=N_("Pause a tournament: no round closes or is paired and its games' clocks stop (moderators)"))
+@tournament.command(name="pause", description=N_(
+    "Pause a tournament: no round closes or is paired and its games' clocks stop (moderators)"))
 @app_commands.describe(id=ID)
 async def pause(interaction: discord.Interaction, id: int) -> None:
     await _ask(interaction, "pause", id, None)
@@ -170,7 +171,9 @@ async def remove(interaction: discord.Interaction, id: int, player: discord.Memb
 
 
 def _question(what: str) -> str:
-    return {"pause": _("Pause tournament #{id}? No round closes or is paired, and the clocks of its games under way stop."), "resume": _("Carry on with tournament #{id}?"),
+    return {"pause": _("Pause tournament #{id}? No round closes or is paired, and the clocks of its games "
+                      "under way stop."),
+            "resume": _("Carry on with tournament #{id}?"),
             "repair": _("Pair the current round of tournament #{id} again? Its tables are stopped and new ones "
                         "opened."),
             "end": _("End tournament #{id} now? Games still on are adjudicated, and the standings are final."),
