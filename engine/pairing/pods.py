@@ -10,8 +10,9 @@ more than `size` − 1 such tables, and never below the game's smallest table).
 from __future__ import annotations
 
 import itertools
+import random
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 
 def table_sizes(players: int, size: int, smallest: int) -> list[int]:
@@ -43,23 +44,58 @@ def pair_pods(standing: Sequence[int], size: int, smallest: int, met: Mapping[fr
     """The tables of the next round, each in seat order. `standing` lists the players best
     first (points, then rating); `met` counts how often each pair shared a table before.
 
-    Tables are cut from the standing in order, then players are swapped between tables while a
-    swap lowers the round's cost: first the repeated tablemates (a pair meeting a third time
+    Tables are cut from the standing in order (and from a few near orders of it: `RESTARTS`), then
+    players are swapped between tables while a swap lowers the round's cost, and the best of these
+    seatings is kept: first the repeated tablemates (a pair meeting a third time
     weighs more than two pairs meeting a second time), then how far apart in the standing
     tablemates are. Seats go to whoever has sat in them least (`seats_taken[player][seat]`)."""
     sizes = table_sizes(len(standing), size, smallest)
     rank = {player: place for place, player in enumerate(standing)}
-    tables: list[list[int]] = []
-    start = 0
-    for seats in sizes:
-        tables.append(list(standing[start:start + seats]))
-        start += seats
 
     def cost(table: Sequence[int]) -> tuple[int, int]:
         pairs = list(itertools.combinations(table, 2))
         return (sum(met.get(frozenset(pair), 0) ** 2 for pair in pairs),
                 sum(abs(rank[a] - rank[b]) for a, b in pairs))
 
+    def total(tables: list[list[int]]) -> tuple[int, int]:
+        costs = [cost(table) for table in tables]
+        return (sum(c[0] for c in costs), sum(c[1] for c in costs))
+
+    tables = min((_swapped(start, cost) for start in _starts(standing, sizes, size)), key=total)
+    ordered = sorted(tables, key=lambda table: min(rank[p] for p in table))
+    return [_seated(sorted(table, key=rank.__getitem__), seats_taken or {}) for table in ordered]
+
+
+RESTARTS = 16
+"""How many starting seatings the swap search tries at most (the standing cut in order, then the
+standing shuffled within windows of two tables, seeded so a round is paired the same way every
+time); fewer in large fields, where each search costs more (`512 // players`, at least one)."""
+
+
+def _starts(standing: Sequence[int], sizes: Sequence[int], size: int) -> list[list[list[int]]]:
+    """The seatings the search starts from: the standing cut into tables in order, then near
+    orders of it (players shuffled only among those within two tables of their place)."""
+    orders = [list(standing)]
+    for seed in range(1, max(1, min(RESTARTS, 512 // max(1, len(standing))))):
+        rng = random.Random(seed)
+        order = list(standing)
+        for start in range(0, len(order), size):
+            window = order[start:start + 2 * size]
+            rng.shuffle(window)
+            order[start:start + 2 * size] = window
+        orders.append(order)
+    seatings = []
+    for order in orders:
+        tables, start = [], 0
+        for seats in sizes:
+            tables.append(order[start:start + seats])
+            start += seats
+        seatings.append(tables)
+    return seatings
+
+
+def _swapped(tables: list[list[int]], cost: Callable[[Sequence[int]], tuple[int, int]]) -> list[list[int]]:
+    """`tables` after swapping players between tables while a swap lowers the two tables' cost."""
     improved = True
     while improved:
         improved = False
@@ -71,8 +107,7 @@ def pair_pods(standing: Sequence[int], size: int, smallest: int, met: Mapping[fr
                     improved = True
                 else:
                     tables[i][a], tables[j][b] = tables[j][b], tables[i][a]
-    ordered = sorted(tables, key=lambda table: min(rank[p] for p in table))
-    return [_seated(sorted(table, key=rank.__getitem__), seats_taken or {}) for table in ordered]
+    return tables
 
 
 def _added(one: tuple[int, int], other: tuple[int, int]) -> tuple[int, int]:

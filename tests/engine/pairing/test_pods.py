@@ -1,5 +1,6 @@
 """Multi-player Swiss pods: tables by score, few repeated tablemates, seats rotated, points by placing."""
 
+import random
 from collections import Counter
 
 import pytest
@@ -65,3 +66,21 @@ def test_seats_go_to_whoever_sat_there_least():
     seats = {1: Counter({0: 2}), 2: Counter({1: 2}), 3: Counter({2: 2})}
     (table,) = pair_pods([1, 2, 3], 3, 3, {}, seats)
     assert table[0] != 1 and table[1] != 2 and table[2] != 3
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_sixteen_players_in_fours_for_six_rounds_repeat_no_more_tablemates_than_they_must(seed):
+    # Each player sits with 18 tablemates over six rounds among 15 others: at least 3 meetings
+    # again each, 24 in all, whatever the scores; the search reaches that.
+    rng = random.Random(seed)
+    points: Counter[int] = Counter()
+    rounds: list[list[list[int]]] = []
+    for _round in range(6):
+        standing = sorted(range(1, 17), key=lambda p: (-points[p], p))
+        tables = pair_pods(standing, 4, 3, tablemates(rounds))
+        rounds.append(tables)
+        for table in tables:
+            order = rng.sample(table, len(table))
+            for place, player in enumerate(order):
+                points[player] += len(table) - 1 - place
+    assert sum(count - 1 for count in tablemates(rounds).values()) == 24
