@@ -22,7 +22,7 @@ Prints JSON lines:
   * `replay_gif`: the animated replay of a long Tronimoes game: plies, seconds to draw, bytes.
 
     python bench/web.py [--tables 10000] [--moves 20] [--updates 30] [--pages 10] [--watchers 2000]
-                        [--crowd-moves 20] [--client-nice 0] [--only page,update,crowd,two_processes,replay_gif]
+                        [--crowd-moves 60] [--client-nice 0] [--only page,update,crowd,two_processes,replay_gif]
 """
 
 from __future__ import annotations
@@ -291,15 +291,17 @@ def peak_memory_mb(pid: int) -> tuple[float, float]:
 
 async def crowd_times(referee: Referee, web: WebProcess, watchers: int, moves: int, niceness: int) -> None:
     rng = random.Random(5)
-    place = "bench:crowd"
-    path = await new_table(referee, place)
     without = []
-    for _ in range(moves):  # the player's moves with nobody watching
-        moved = await move(referee, place, rng)
+    alone = "bench:crowd:alone"
+    await new_table(referee, alone)
+    for _ in range(moves):  # the player's moves with nobody watching, at a table of their own
+        moved = await move(referee, alone, rng)
         if moved is None:
             break
         without.append(moved[2] * 1000)
         await asyncio.sleep(0.5)
+    place = "bench:crowd"
+    path = await new_table(referee, place)  # a fresh game for the watchers, so it lasts as long
     context = multiprocessing.get_context("spawn")
     ready, stop, results = context.Event(), context.Event(), context.Queue()
     client = context.Process(target=crowd, args=(web.public_url, path, watchers, ready, results, stop, niceness))
@@ -445,7 +447,7 @@ if __name__ == "__main__":
     parser.add_argument("--updates", type=int, default=30)
     parser.add_argument("--pages", type=int, default=10)
     parser.add_argument("--watchers", type=int, default=2000)
-    parser.add_argument("--crowd-moves", type=int, default=20)
+    parser.add_argument("--crowd-moves", type=int, default=60)
     parser.add_argument("--web-processes", type=int, default=1,
                         help="web processes sharing the port (TILEREF_WEB_PROCESSES)")
     parser.add_argument("--client-nice", type=int, default=0,

@@ -113,7 +113,9 @@ async def test_the_persons_board_comes_first_then_one_message_with_every_ai_move
             assert 1 <= len(after) <= 2, [m.content for m in after]
             assert all(m.id > mine.id and len(m.attachments) == 1 and m.png_images() for m in after)
             theirs = after[-1]
-            assert "It's <@" in theirs.content and {int(u["id"]) for u in theirs.payload["mentions"]} == {s.alice.id}
+            # the last pings alice: "It's <@alice>'s turn", or "waiting for <@alice>" when a bot's move ended the round
+            assert f"<@{s.alice.id}>" in theirs.content
+            assert {int(u["id"]) for u in theirs.payload["mentions"]} == {s.alice.id}
         assert thread.id in s.typing
         names = [seat.name for seat in table.seats]
         assert announced_lines(public(s, thread)) == expected_lines(names, await store.actions(table.id))
