@@ -9,6 +9,7 @@ from bot.core.records import DEADLINE
 from bot.storage.tournaments import CANCELLED, FINISHED, RUNNING, SIGNUP
 from bot.tournaments.ranking import standing_order
 from bot.tournaments.records import two_player_rounds
+from bot.tournaments.runner import TOURNAMENT
 from engine.pairing.records import Bye, SatOut
 from tests.bot.tournaments.helpers import MOD, player, running_event
 
@@ -288,6 +289,24 @@ async def test_ending_a_tournament_adjudicates_its_games_and_crowns_a_winner(eve
     assert view.tournament.status == FINISHED and len(view.rounds) == 1
     assert all(b.adjudicated for b in view.round(1).boards)
     assert "is over" in event.posted.text("final")
+
+
+async def test_a_tournament_games_rematch_is_a_friendly_game_the_tournament_never_counts(event):
+    tid = await event.new("tromino_go", "round_robin", 4, rated=False)
+    await event.step(HOUR)
+    board = (await event.view(tid)).round(1).boards[0]
+    await event.play_out(tid)
+    first = player(board.players[0])
+    reply = await event.referee.rematch(board.place, "test:friendly", first)
+    assert reply.ok, reply.caller
+    friendly = await event.referee.store.table_at("test:friendly")
+    assert friendly is not None and TOURNAMENT not in friendly.meta and friendly.meta["rated"] is False
+    await event.referee.join("test:friendly", player(board.players[1]))
+    await event.step()
+    view = await event.view(tid)
+    assert view.tournament.current_round == 2
+    assert len(view.round(2).boards) == 2 and all(b.place != "test:friendly" for r in view.rounds for b in r.boards)
+    assert (await event.referee.store.table_at("test:friendly")).status == "playing"
 
 
 async def test_an_unrated_tournament_opens_unrated_tables_with_its_clock(event):
