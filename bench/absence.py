@@ -36,7 +36,8 @@ Reported per game and time control:
   whose longest absence was shorter than what the table allows them: a move's time at `1d`, the
   starting bank plus the year's 21 vacation days at `bank` (a vanished player is never within it).
 The run's line adds `unfinished` and `stalled` (unfinished tables that no person and no timer
-would ever move again).
+would ever move again), and `unfinished_tables`: each unfinished table's game, size, time control
+and the kind of each person at it ("steady", "a day away", ..., "vanishes").
 
     .venv/bin/python bench/absence.py [--tables 1000] [--days 365] [--controls 1d,bank] [--processes 2]
 """
@@ -537,7 +538,13 @@ def main() -> None:
                       "seconds": round(seconds, 1), "seconds_per_table": round(seconds / len(tables), 3),
                       "cpu_seconds": round(sum(r[4] for r in results) + time.process_time() - busy, 1),
                       "simulated_days": round((last - START) / DAY, 1),
-                      "load": [round(x, 2) for x in os.getloadavg()]} | dict(left)))
+                      "load": [round(x, 2) for x in os.getloadavg()]} | dict(left)
+                     | {"unfinished_tables": [_who_sat(t) for t in tables if t.ended_at is None]}))
+
+
+def _who_sat(table: Table) -> str:
+    """A table in a line: its game, size and time control, and the kind of each person at it."""
+    return f"{table.game} of {table.size}, {table.control}: {', '.join(p.kind for p in table.people)}"
 
 
 def _shard(args: argparse.Namespace, shard: int) -> tuple[list[Table], Counter[tuple[str, int, int, int | None, str]],
