@@ -47,4 +47,5 @@ async def test_the_soak_counts_an_announcement_posted_again_once_discord_has_for
     shown = "\n".join(json.dumps(p, ensure_ascii=False) for p in [figures, *problems])
     assert figures["kills_between_delivering_and_confirming"] >= 1, shown
     assert figures["duplicates"] >= 1, shown
-    assert all(p["problem"] == "duplicate" and "nonce" in p["how"] for p in problems if p["problem"] == "duplicate")
+    # each one a message posted again with a nonce Discord forgot (a run of AI moves' message too)
+    assert all("nonce" in p["how"] for p in problems if p["problem"] == "duplicate"), shown

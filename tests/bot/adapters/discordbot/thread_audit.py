@@ -247,7 +247,7 @@ def _place(result: Audit, rows: list[Row], messages: list[Posted]) -> None:
         _place_note(result, rows, message, move, to)
     for row in rows:
         if row.merged_into is not None:  # told by its run's messages (and notes)
-            result.shown_by[row.id] += [(m, "run") for m, _ in result.shown_by.get(row.merged_into, [])]
+            result.shown_by[row.id] += [(m, f"run by {how}") for m, how in result.shown_by.get(row.merged_into, [])]
             result.noted_by[row.id] += result.noted_by.get(row.merged_into, [])
             if result.shown_by.get(row.merged_into):
                 result.merged.add(row.id)
