@@ -3,9 +3,9 @@
 The caller (the bot) says everything in the table's language: the title, the line under it, the
 column headings and every cell, already formatted; this module lays them out. The first column
 is the rank, the second the player's name (cut with an ellipsis where it must be), the rest are
-figures, right-aligned. A league's rows going up or down are tinted and carry an arrow pointing
-their way and the word the caller gives (never colour alone); blue and orange, the pair every
-colour vision tells apart.
+figures, right-aligned (a dash, in grey, where a tie-break did not apply). A league's rows going
+up or down are tinted and carry an arrow pointing their way and the word the caller gives (never
+colour alone); blue and orange, the pair every colour vision tells apart.
 
 The picture is shaped for Discord's preview (550 × 350): at most `MAX_ROWS` rows are drawn (the
 caller says where the rest are, in `note`), and its text keeps its digits LEGIBLE_DIGITS pixels
@@ -39,6 +39,8 @@ MARGIN = 28
 ROW = 34
 GAP = 22
 """Space between columns."""
+NOT_APPLIED = "–"
+"""Drawn in a figure's column where the caller gives no figure: the tie-break did not apply."""
 
 STRIPE: RGB = (0xEC, 0xE6, 0xD8)
 RULE: RGB = (0xB9, 0xAE, 0x95)
@@ -150,6 +152,8 @@ def _row(image: Image.Image, top: int, cells: Sequence[str], widths: Sequence[in
                           anchor="lm", bold=True)
         elif text:
             draw_text(image, (x + width, middle), text, TEXT_SIZE, ink, anchor="rm", bold=heading)
+        elif not heading and index >= 2:  # a tie-break that did not apply (tied players who never met)
+            draw_text(image, (x + width, middle), NOT_APPLIED, TEXT_SIZE, MUTED, anchor="rm")
         x += width + GAP
 
 

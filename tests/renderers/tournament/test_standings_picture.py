@@ -13,7 +13,7 @@ from renderers.common import LEGIBLE_DIGITS
 from renderers.palettes import drawing_in
 from renderers.text import digit_height, recording
 from renderers.tournament import MAX_ROWS, StandingsView, describe_standings, standings_png
-from renderers.tournament.standings import DOWN, PALETTE, PREVIEW, UP
+from renderers.tournament.standings import DOWN, NOT_APPLIED, PALETTE, PREVIEW, UP
 from tests.renderers.golden import decode
 
 NAMES = ["Ana Pérez", "Bo", "大卫大卫大卫大卫大卫大卫大卫大卫", "Maximiliana Wolfeschlegelsteinhausen-Bergerdorff",
@@ -81,6 +81,15 @@ def test_at_most_max_rows_rows_are_drawn_and_the_note_says_where_the_rest_are():
     drawn = [text for text, _ in record.on(record.page)]
     assert str(MAX_ROWS) in drawn and str(MAX_ROWS + 1) not in drawn
     assert any("web page" in text for text in drawn)
+
+
+def test_a_tie_break_that_did_not_apply_shows_a_dash_in_the_picture_and_nothing_in_words():
+    view = _swiss(3, "")
+    with recording() as record:
+        standings_png(view)
+    assert record.page is not None
+    assert [text for text, _ in record.on(record.page)].count(NOT_APPLIED) == 3  # the DE column of each row
+    assert "direct encounter" not in describe_standings(view)
 
 
 def _colour_pixels(image, colour, box):
