@@ -195,8 +195,10 @@ def _status(spectacle: Spectacle) -> str:
     if spectacle.live and spectacle.deadlines and not table.paused:
         due = min(spectacle.deadlines.values())
         stamp = datetime.fromtimestamp(due, UTC)
-        clock = (f'<p class="clock">{escape(_("Turn ends"))} <time datetime="{stamp.isoformat()}" '
-                 f'data-deadline="{due:.0f}">{stamp:%Y-%m-%d %H:%M} UTC</time>{" · " + kind if kind else ""}</p>')
+        running = (f'<span class="running">{escape(_("Turn ends"))} <time datetime="{stamp.isoformat()}" '
+                   f'data-deadline="{due:.0f}">{stamp:%Y-%m-%d %H:%M} UTC</time></span>')
+        over = f'<span class="over" hidden>{escape(_("The turn’s time is up."))}</span>'  # shown by watch.js
+        clock = f'<p class="clock">{running}{over}{" · " + kind if kind else ""}</p>'
     elif spectacle.live and table.paused:
         clock = f'<p class="clock">{escape(_("The clock is paused."))}{" · " + kind if kind else ""}</p>'
     return f'<div class="state"><p class="status">{escape(_status_text(spectacle))}</p>{shown}{clock}</div>'

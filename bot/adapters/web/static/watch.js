@@ -304,6 +304,9 @@
       const m = Math.floor(left / 60) % 60, s = left % 60;
       const pad = function (n) { return String(n).padStart(2, "0"); };
       time.textContent = (d ? d + "d " : "") + pad(h) + ":" + pad(m) + ":" + pad(s);
+      // at zero the countdown gives way to "the turn's time is up" until the update that follows
+      const running = time.closest(".running"), over = running && running.parentElement.querySelector(".over");
+      if (running && over) { running.hidden = left === 0; over.hidden = left !== 0; }
     }
   }
   setInterval(tick, 1000);

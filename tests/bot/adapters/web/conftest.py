@@ -7,6 +7,7 @@ import asyncio
 import random
 import re
 import shutil
+import time
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -66,7 +67,7 @@ class Site:
 
 @pytest.fixture
 async def site(tmp_path: Path) -> AsyncIterator[Site]:
-    clock = ManualClock(1_000_000.0)
+    clock = ManualClock(time.time())  # the browser counts deadlines down against the real time
     async with running_referee(tmp_path / "db" / "tileref.sqlite3", clock, render=True) as referee:
         web = WebServer(referee.store, port=0)
         await web.start()

@@ -145,6 +145,19 @@ async def test_share_copies_the_link_to_the_move_shown(site: Site, browser: Any)
     assert await page.evaluate("navigator.clipboard.readText()") == f"{site.base}{path}?ply=2"
 
 
+async def test_the_clock_counts_down_then_says_the_turns_time_is_up(site: Site, browser: Any) -> None:
+    path = await open_table(site.referee, "tromino_go")
+    page = await new_page(browser, LAPTOP)
+    await opened(page, site.base + path)
+    await until(page, "/^2d 23:5\\d:\\d\\d$/.test(document.querySelector('.clock time').textContent)")  # 3d a turn
+    assert await page.locator(".clock .over").is_hidden()
+    await page.evaluate("document.querySelector('.clock time').dataset.deadline = String(Date.now() / 1000 - 1)")
+    await until(page, "!document.querySelector('.clock .over').hidden")
+    assert await page.locator(".clock .running").is_hidden()
+    assert (await page.locator(".clock").inner_text()).startswith("The turn’s time is up.")
+    assert not page.problems
+
+
 async def test_a_link_unfurls_with_the_players_and_the_board_at_an_absolute_address(site: Site,
                                                                                    browser: Any) -> None:
     path = await open_table(site.referee, "tronimoes")
