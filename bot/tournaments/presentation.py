@@ -13,27 +13,18 @@ from __future__ import annotations
 from bot.core.i18n import _
 from bot.storage.tournaments import DOUBLE_ROUND_ROBIN, FINISHED, LEAGUE, PODS, ROUND_ROBIN, SWISS, TournamentView
 from bot.tournaments.ranking import Table, closed_rounds, order_of, tables
-from bot.tournaments.wording import DRAW, adjudication_rule, format_name
+from bot.tournaments.wording import DRAW, adjudication_rule, figure, format_name, tiebreak_names
 from engine import GAMES
 from engine.pairing.pods import placing_points
 from engine.pairing.tiebreaks import BUCHHOLZ, BUCHHOLZ_CUT1, DIRECT_ENCOUNTER, SONNEBORN_BERGER
 from renderers.tournament import MAX_ROWS, StandingsView, describe_standings, standings_png
 
 
-def figure(value: float | None) -> str:
-    """A point total or tie-break as shown: "3", "2.5", "4.67"; "" where it was passed over."""
-    if value is None:
-        return ""
-    return f"{round(value, 2):g}"
-
-
 def headings(order: tuple[str, ...]) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """The columns' short headings and their full names, in the language being spoken."""
     short = {BUCHHOLZ: "BH", BUCHHOLZ_CUT1: "BH-C1", SONNEBORN_BERGER: "SB", DIRECT_ENCOUNTER: _("DE"),
              "PL": _("Places"), "TM": _("Mates")}
-    full = {BUCHHOLZ: _("Buchholz"), BUCHHOLZ_CUT1: _("Buchholz cut-1"), SONNEBORN_BERGER: _("Sonneborn–Berger"),
-            DIRECT_ENCOUNTER: _("direct encounter"), "PL": _("sum of placings (lower is better)"),
-            "TM": _("tablemates' points")}
+    full = tiebreak_names()
     return (("#", _("Player"), _("Pts"), *(short[o] for o in order)),
             (_("rank"), _("player"), _("points"), *(full[o] for o in order)))
 

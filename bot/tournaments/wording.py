@@ -16,13 +16,35 @@ from bot.storage.tournaments import (
     TournamentRecord,
     TournamentView,
 )
-from bot.tournaments.ranking import standing_order
-from bot.tournaments.records import points
+from bot.tournaments.ranking import Table, tables
 from engine import GAMES
 from engine.pairing.pods import placing_points
+from engine.pairing.standings import Row
+from engine.pairing.tiebreaks import BUCHHOLZ, BUCHHOLZ_CUT1, DIRECT_ENCOUNTER, SONNEBORN_BERGER
 
 DRAW, SCORE = "draw", "score"
 ADJUDICATIONS = (DRAW, SCORE)
+
+
+def figure(value: float | None) -> str:
+    """A point total or tie-break as shown: "3", "2.5", "4.67"; "" where it was passed over."""
+    if value is None:
+        return ""
+    return f"{round(value, 2):g}"
+
+
+def tiebreak_names() -> dict[str, str]:
+    """Each tie-break's full name (`engine.pairing.standings`' keys), in the language being spoken."""
+    return {BUCHHOLZ: _("Buchholz"), BUCHHOLZ_CUT1: _("Buchholz cut-1"), SONNEBORN_BERGER: _("Sonneborn–Berger"),
+            DIRECT_ENCOUNTER: _("direct encounter"), "PL": _("sum of placings (lower is better)"),
+            "TM": _("tablemates' points")}
+
+
+def joined(names: list[str]) -> str:
+    """Names as a list in words: "Ana", "Ana and Bo", "Ana, Bo and Cy"."""
+    if len(names) < 2:
+        return "".join(names)
+    return _("{first} and {last}").format(first=", ".join(names[:-1]), last=names[-1])
 
 
 def format_name(name: str) -> str:
@@ -113,20 +135,16 @@ def board_opening(view: TournamentView, board: BoardRecord) -> str:
 
 
 def standings_text(view: TournamentView, *, limit: int = 20) -> str:
-    """The standings as text lines: place, player, points (the division's, in a league)."""
+    """The standings as text lines: place (shared where every tie-break is equal, as in the
+    picture), player, points (the division's, in a league)."""
     lines = []
-    scored_by = {}
-    divisions = sorted({e.division for e in view.entrants}) or [1]
-    for division in divisions:
-        scored = points(view, division if view.tournament.format == LEAGUE else None)
-        scored_by.update(scored)
-        order = standing_order(view, division if view.tournament.format == LEAGUE else None)
+    for table in tables(view):
         if view.tournament.format == LEAGUE:
-            lines.append(_("Division {number}").format(number=division))
-        for place, player in enumerate(order[:limit], 1):
-            entrant = view.entrant(player)
+            lines.append(_("Division {number}").format(number=table.division))
+        for row in table.rows[:limit]:
+            entrant = view.entrant(row.player)
             gone = " " + _("(withdrawn)") if entrant and entrant.withdrawn_after is not None else ""
-            lines.append(f"{place}. {_player(view, player)} — {scored.get(player, 0.0):g}{gone}")
+            lines.append(f"{row.rank}. {_player(view, row.player)} — {row.points:g}{gone}")
     return "\n".join(lines)
 
 
@@ -136,15 +154,41 @@ def round_closed(view: TournamentView, number: int) -> str:
 
 
 def final(view: TournamentView) -> str:
-    """The final message: the winner (or winners of each division) crowned, and the standings."""
+    """The final message: the winner (or winners of each division) crowned, how a tie on points
+    was broken, and the standings."""
+    name = view.tournament.name
     if view.tournament.format == LEAGUE:
-        heads = [_player(view, standing_order(view, d)[0]) for d in sorted({e.division for e in view.entrants})
-                 if standing_order(view, d)]
-        crowned = _("🏆 **{name}** is over. Division winners: {winners}.").format(
-            name=view.tournament.name, winners=", ".join(heads))
+        heads = [_player(view, t.rows[0].player) for t in tables(view) if t.rows]
+        crowned = _("🏆 **{name}** is over. Division winners: {winners}.").format(name=name, winners=", ".join(heads))
     else:
-        order = standing_order(view)
-        crowned = _("🏆 **{name}** is over. {winner} wins it!").format(
-            name=view.tournament.name, winner=_player(view, order[0], ping=True)) if order else \
-            _("🏆 **{name}** is over.").format(name=view.tournament.name)
+        crowned = _crowned(view, tables(view)[0])
     return crowned + "\n" + standings_text(view)
+
+
+def _crowned(view: TournamentView, table: Table) -> str:
+    """Who won, or who share first place; where the winner is level on points with the second,
+    the first tie-break that tells them apart and both figures."""
+    rows = table.rows
+    if not rows:
+        return _("🏆 **{name}** is over.").format(name=view.tournament.name)
+    first = [row for row in rows if row.rank == rows[0].rank]
+    if len(first) > 1:
+        return _("🏆 **{name}** is over. {players} share first place!").format(
+            name=view.tournament.name, players=joined([_player(view, row.player, ping=True) for row in first]))
+    crowned = _("🏆 **{name}** is over. {winner} wins it!").format(
+        name=view.tournament.name, winner=_player(view, rows[0].player, ping=True))
+    if len(rows) > 1 and rows[1].points == rows[0].points:
+        crowned += " " + _tie_broken(view, table, rows[0], rows[1])
+    return crowned
+
+
+def _tie_broken(view: TournamentView, table: Table, winner: Row, second: Row) -> str:
+    """How the winner came ahead of the second on the same points: the first tie-break whose
+    figures differ ("" where none does)."""
+    names = tiebreak_names()
+    for key, mine, theirs in zip(table.order, winner.tiebreaks, second.tiebreaks, strict=True):
+        if mine != theirs:
+            return _("Level on points with {second}, ahead on {tiebreak}: {mine} to {theirs}.").format(
+                second=_player(view, second.player), tiebreak=names[key], mine=figure(mine) or "–",
+                theirs=figure(theirs) or "–")
+    return ""

@@ -173,3 +173,28 @@ def seats_taken_before(view, number: int):
                 for seat, player in enumerate(board.players):
                     taken.setdefault(player, Counter())[seat] += 1
     return taken
+
+
+async def test_a_winner_level_on_points_is_told_by_the_tie_break_that_put_them_ahead(event):
+    tid = await event.new("tromino_go", "round_robin", 4)
+    await event.step(HOUR)
+    await _finish(event, tid)  # the first seat wins every game: P1 and P2 end on 2 points, P1 beat P2
+    final = event.posted.text("final")
+    assert "P1 wins it! Level on points with P2, ahead on direct encounter: 1 to 0." in final
+    assert "\n1. P1 — 2\n2. P2 — 2\n" in final
+
+
+async def test_players_equal_on_points_and_every_tie_break_share_their_place(event):
+    tid = await event.new("tromino_go", "round_robin", 3)
+    await event.step(HOUR)
+    await _finish(event, tid)  # each beats one and loses to the other: a circle
+    final = event.posted.text("final")
+    assert "P1, P2 and P3 share first place!" in final and "wins it" not in final
+    assert final.endswith("1. P1 — 1\n1. P2 — 1\n1. P3 — 1")
+
+
+async def test_the_final_message_says_how_the_tie_was_broken_in_spanish(event):
+    tid = await event.new("tromino_go", "round_robin", 4, language="es")
+    await event.step(HOUR)
+    await _finish(event, tid)
+    assert "Mismos puntos que P2; decide el desempate por encuentro directo: 1 a 0." in event.posted.text("final")
