@@ -4,9 +4,8 @@ standing order is `bot.tournaments.ranking`'s). Pure: it reads a `TournamentView
 
 from __future__ import annotations
 
-from bot.storage.tournaments import LEAGUE, PODS, BoardRecord, TournamentView
-from engine.pairing.pods import placing_points
-from engine.pairing.records import Board, Bye, Result, Round, SatOut, scores
+from bot.storage.tournaments import LEAGUE, BoardRecord, TournamentView
+from engine.pairing.records import Board, Bye, Result, Round, SatOut
 
 PodTable = tuple[tuple[int, ...], tuple[int, ...] | None]
 """A pod table: its players in seat order, and their placings once it ended (1 = first; ties equal)."""
@@ -39,24 +38,6 @@ def two_player_rounds(view: TournamentView, division: int | None = None) -> list
 def pod_rounds(view: TournamentView) -> list[list[PodTable]]:
     """Every round's pod tables so far."""
     return [[(b.players, placings_of(b)) for b in stored.boards] for stored in view.rounds]
-
-
-def points(view: TournamentView, division: int | None = None) -> dict[int, float]:
-    """Each entrant's points so far (0 for those without any): at two seats 1, ½ or 0 a game and
-    byes as `engine.pairing.records`; at pods, points by placing (`engine.pairing.pods`)."""
-    total = {e.number: 0.0 for e in view.entrants if division in (None, e.division)}
-    if view.tournament.format != PODS:
-        total.update({p: v for p, v in scores(two_player_rounds(view, division)).items() if p in total})
-        return total
-    for stored in view.rounds:
-        for board in stored.boards:
-            placings = placings_of(board)
-            if placings is not None:
-                for player, scored in zip(board.players, placing_points(placings), strict=True):
-                    total[player] = total.get(player, 0.0) + scored
-        for player, code in stored.sat_out:
-            total[player] = total.get(player, 0.0) + Bye(code).points(float(view.tournament.seats - 1) / 2)
-    return total
 
 
 def divisions(view: TournamentView) -> list[int]:
