@@ -17,6 +17,15 @@ def max_weight_matching(count: int, edges: Sequence[tuple[int, int, int]], *,
     return _Solver(count, edges, max_cardinality).solve()
 
 
+def _even_way_round(index: int, size: int) -> tuple[int, int, int]:
+    """From the child at `index` of a blossom of `size` children, the way round to its base along
+    an even number of edges: the position to start from (negative to go forwards), the step, and
+    the endpoint trick (which end of each edge the walk meets first)."""
+    if index & 1:
+        return index - size, 1, 0
+    return index, -1, 1
+
+
 class _Solver:
     def __init__(self, count: int, edges: Sequence[tuple[int, int, int]], max_cardinality: bool) -> None:
         self.n = n = count
@@ -168,14 +177,7 @@ class _Solver:
                     self.inblossom[leaf] = s
         if not endstage and self.label[b] == 2:
             entrychild = self.inblossom[self.endpoint[self.labelend[b] ^ 1]]
-            j = childs.index(entrychild)
-            if j & 1:
-                j -= len(childs)
-                jstep = 1
-                endptrick = 0
-            else:
-                jstep = -1
-                endptrick = 1
+            j, jstep, endptrick = _even_way_round(childs.index(entrychild), len(childs))
             p = self.labelend[b]
             while j != 0:
                 self.label[self.endpoint[p ^ 1]] = 0
@@ -221,14 +223,8 @@ class _Solver:
             self.augment_blossom(t, v)
         childs = self.blossomchilds[b] or []
         endps = self.blossomendps[b] or []
-        i = j = childs.index(t)
-        if i & 1:
-            j -= len(childs)
-            jstep = 1
-            endptrick = 0
-        else:
-            jstep = -1
-            endptrick = 1
+        i = childs.index(t)
+        j, jstep, endptrick = _even_way_round(i, len(childs))
         while j != 0:
             j += jstep
             t = childs[j]
