@@ -46,6 +46,18 @@ def _runner_forever(path: str, ready: Any) -> None:
     asyncio.run(serve())
 
 
+async def _kill_a_runner_after(database: str, delay: float) -> None:
+    """Start a runner in a process of its own and SIGKILL it `delay` seconds after it is ready."""
+    ready = SPAWN.Event()
+    doomed = SPAWN.Process(target=_runner_forever, args=(database, ready))
+    doomed.start()
+    assert ready.wait(60)
+    await asyncio.sleep(delay)
+    doomed.kill()
+    doomed.join(timeout=10)
+    assert doomed.exitcode == -9
+
+
 async def _new_event(database: str, players: int) -> int:
     """A round robin of `players` starting now (real time), everyone signed up."""
     async with running_event(database, start=time.time() - 3600) as event:
@@ -113,14 +125,7 @@ async def test_a_killed_process_leaves_nothing_twice_and_the_tournament_goes_on(
     round: one table a board, every round once, and no round left open with its games done."""
     tid = await _new_event(database, 16)
     for delay in (0.05, 0.15, 0.3, 0.6):
-        ready = SPAWN.Event()
-        doomed = SPAWN.Process(target=_runner_forever, args=(database, ready))
-        doomed.start()
-        assert ready.wait(60)
-        await asyncio.sleep(delay)
-        doomed.kill()
-        doomed.join(timeout=10)
-        assert doomed.exitcode == -9
+        await _kill_a_runner_after(database, delay)
         await _check_one_table_a_board(database, tid, all_linked=False)
     await asyncio.sleep(0.5)  # the dead process's claims on making places run out
     await _runner_passes(database, 2)
@@ -128,13 +133,7 @@ async def test_a_killed_process_leaves_nothing_twice_and_the_tournament_goes_on(
     async with running_event(database, start=time.time()) as event:
         await event.play_out(tid)
     for delay in (0.02, 0.1):
-        ready = SPAWN.Event()
-        doomed = SPAWN.Process(target=_runner_forever, args=(database, ready))
-        doomed.start()
-        assert ready.wait(60)
-        await asyncio.sleep(delay)
-        doomed.kill()
-        doomed.join(timeout=10)
+        await _kill_a_runner_after(database, delay)
     await asyncio.sleep(0.5)
     await _runner_passes(database, 2)
     async with running_event(database, start=time.time()) as event:
