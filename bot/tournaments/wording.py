@@ -24,6 +24,9 @@ from engine.pairing.tiebreaks import BUCHHOLZ, BUCHHOLZ_CUT1, DIRECT_ENCOUNTER, 
 
 DRAW, SCORE = "draw", "score"
 ADJUDICATIONS = (DRAW, SCORE)
+STANDINGS_LINES = 20
+"""The most players a standings message lists (per division in a league); the tournament's page
+lists them all."""
 
 
 def figure(value: float | None) -> str:
@@ -134,14 +137,18 @@ def board_opening(view: TournamentView, board: BoardRecord) -> str:
         players=", ".join(_player(view, p, ping=True) for p in board.players))
 
 
-def standings_text(view: TournamentView, *, limit: int = 20) -> str:
+def standings_text(view: TournamentView) -> str:
     """The standings as text lines: place (shared where every tie-break is equal, as in the
     picture), player, points (the division's, in a league)."""
+    return _standings_lines(view, tables(view))
+
+
+def _standings_lines(view: TournamentView, shown: list[Table]) -> str:
     lines = []
-    for table in tables(view):
+    for table in shown:
         if view.tournament.format == LEAGUE:
             lines.append(_("Division {number}").format(number=table.division))
-        for row in table.rows[:limit]:
+        for row in table.rows[:STANDINGS_LINES]:
             entrant = view.entrant(row.player)
             gone = " " + _("(withdrawn)") if entrant and entrant.withdrawn_after is not None else ""
             lines.append(f"{row.rank}. {_player(view, row.player)} — {row.points:g}{gone}")
@@ -156,13 +163,14 @@ def round_closed(view: TournamentView, number: int) -> str:
 def final(view: TournamentView) -> str:
     """The final message: the winner (or winners of each division) crowned, how a tie on points
     was broken, and the standings."""
-    name = view.tournament.name
+    shown = tables(view)
     if view.tournament.format == LEAGUE:
-        heads = [_player(view, t.rows[0].player) for t in tables(view) if t.rows]
-        crowned = _("🏆 **{name}** is over. Division winners: {winners}.").format(name=name, winners=", ".join(heads))
+        heads = [_player(view, t.rows[0].player) for t in shown if t.rows]
+        crowned = _("🏆 **{name}** is over. Division winners: {winners}.").format(
+            name=view.tournament.name, winners=", ".join(heads))
     else:
-        crowned = _crowned(view, tables(view)[0])
-    return crowned + "\n" + standings_text(view)
+        crowned = _crowned(view, shown[0])
+    return crowned + "\n" + _standings_lines(view, shown)
 
 
 def _crowned(view: TournamentView, table: Table) -> str:
