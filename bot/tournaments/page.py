@@ -44,7 +44,8 @@ async def page_token(store: Store, tournament_id: int, *, attempts: int = 5) -> 
     return None
 
 
-async def page_link(store: Store, tournament_id: int, public_url: str) -> str | None:
-    """The page's whole address under `public_url` (None: no such tournament)."""
-    token = await page_token(store, tournament_id)
-    return f"{public_url.rstrip('/')}{page_path(tournament_id, token)}" if token else None
+async def page_link(store: Store, tournament: TournamentRecord, public_url: str) -> str | None:
+    """The page's whole address under `public_url`, from the token `tournament` (as read) holds,
+    made first if it has none (None: the tournament is gone)."""
+    token = tournament.options.get(WATCH) or await page_token(store, tournament.id)
+    return f"{public_url.rstrip('/')}{page_path(tournament.id, str(token))}" if token else None

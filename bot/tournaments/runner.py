@@ -389,7 +389,6 @@ class TournamentRunner:
             if len(pending) < 20:
                 return sent
 
-
     async def _with_page_link(self, message: TournamentMessage) -> TournamentMessage:
         """`message` with the tournament page's address added, in the tournament's language, where
         it is the announcement, a standings message or the final one and the bot serves pages."""
@@ -397,12 +396,13 @@ class TournamentRunner:
         if not public_url or not (message.key in ("announce", "final") or message.key.startswith("standings:")):
             return message
         tournament = await self.store.tournaments.get(message.tournament_id)
-        link = await page_link(self.store, message.tournament_id, public_url) if tournament else None
+        link = await page_link(self.store, tournament, public_url) if tournament else None
         if tournament is None or link is None:
             return message
         with speaking(tournament.options.get("lang")):
             line = _("🌐 Standings, rounds and every game: {link}").format(link=link)
         return replace(message, data={**message.data, "text": f"{message.data.get('text', '')}\n{line}"})
+
 
 def table_options(tournament: TournamentRecord) -> dict[str, str]:
     """The options every table of the tournament is opened with: its clock, vacations, rating and
